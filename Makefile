@@ -1,0 +1,24 @@
+# The two commands of the README. Everything is cargo underneath; make only
+# sequences the steps (later: plugins and the web client).
+
+CARGO ?= cargo
+
+.PHONY: run test build bench
+
+## Build everything (release) and start arena.
+run: build
+	./target/release/arena --help
+	./target/release/arena generate --difficulty medium --seed demo | ./target/release/arena validate /dev/stdin
+
+build:
+	$(CARGO) build --release --workspace
+
+## Every check CI runs: formatting, lints, all tests.
+test:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) test --workspace
+
+## The solver benchmark (full datasets; see docs/benchmarks.md).
+bench:
+	$(CARGO) bench -p arena-tests --bench solver

@@ -1,0 +1,12 @@
+//! Sudoku Arena's shared data types: what travels between tools, the server, plugins
+//! and clients.
+//!
+//! This crate holds serde types only and performs no I/O, so every other crate
+//! (engine, plugins, server, tests) can depend on it cheaply.
+//!
+//! - [`puzzle`]: the self-describing puzzle file format v1 ([`PuzzleV1`]), used in
+//!   JSON files and, later, inside MessagePack messages.
+
+pub mod puzzle;
+
+pub use puzzle::{Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleV1, PUZZLE_FORMAT_V1};

@@ -1,0 +1,185 @@
+//! Puzzle file format v1: one JSON (or MessagePack) object that spells out every rule
+//! of a puzzle, so any tool can check any variant without knowing it.
+//!
+//! Field names follow the daily-archive schema (`clueCount`, `grid`, `solution`).
+//! Unknown fields are ignored and optional fields default, so newer writers stay
+//! readable by older readers.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The value of the `format` field of every v1 puzzle.
+pub const PUZZLE_FORMAT_V1: &str = "sudoku-arena/puzzle@1";
+
+/// A cell position `[row, column]`, both counted from 0 inside the layout.
+pub type Coord = [u32; 2];
+
+/// One puzzle in format v1.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PuzzleV1 {
+    /// Always [`PUZZLE_FORMAT_V1`].
+    pub format: String,
+    /// Variant id (informational, e.g. `"killer"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// Variant parameters (informational, e.g. `{"box": "3x3"}`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, ParamValue>,
+    /// Difficulty label (informational).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
+    /// The seed string the puzzle was generated from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
+    /// Publication date `YYYY-MM-DD`, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Number of values N: cells hold 1..=N.
+    pub size: u32,
+    /// Display symbols, one character per value; default `1`-`9` then `A`-`Z`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbols: Option<String>,
+    /// The bounding layout.
+    pub layout: Layout,
+    /// Active cells; `None` means every cell of the layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<Vec<Coord>>,
+    /// Groups of cells whose values are all different.
+    #[serde(default)]
+    pub houses: Vec<House>,
+    /// Killer cages: all different and adding up to `sum`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cages: Vec<Cage>,
+    /// Pairs of cells that must not hold the same value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub different: Vec<[Coord; 2]>,
+    /// `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
+    pub grid: Vec<Vec<u32>>,
+    /// Number of givens (informational; checked when present).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clue_count: Option<u32>,
+    /// The solution, `rows x cols`, 0 in inactive cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<Vec<Vec<u32>>>,
+}
+
+/// The bounding rectangle that holds every active cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    /// Number of rows.
+    pub rows: u32,
+    /// Number of columns.
+    pub cols: u32,
+}
+
+/// A group of cells whose values are all different.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct House {
+    /// How the house is drawn.
+    pub kind: HouseKind,
+    /// The cells of the house.
+    pub cells: Vec<Coord>,
+}
+
+/// How a house is drawn; every kind is solved the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HouseKind {
+    /// A row of the grid.
+    Row,
+    /// A column of the grid.
+    Column,
+    /// A rectangular box (thick borders).
+    Box,
+    /// An irregular jigsaw region (thick borders).
+    Region,
+    /// A main diagonal (X-Sudoku).
+    Diagonal,
+    /// A shaded window (Windoku).
+    Window,
+    /// Any other all-different group.
+    Extra,
+    /// A kind this build does not know: solved like any house, drawn like `extra`.
+    #[serde(other)]
+    Unknown,
+}
+
+/// A killer cage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cage {
+    /// The cells of the cage.
+    pub cells: Vec<Coord>,
+    /// The sum of the cage's values.
+    pub sum: u32,
+}
+
+/// A variant parameter value, as written in JSON: a boolean, an integer or a string.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// Any text, e.g. `"3x3"`.
+    Text(String),
+}
+
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimal_puzzle_parses_with_defaults() {
+        let json = r#"{"format":"sudoku-arena/puzzle@1","size":4,
+            "layout":{"rows":4,"cols":4},"houses":[{"kind":"row","cells":[[0,0],[0,1]]}],
+            "grid":[[1,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]],"clueCount":1,"future":true}"#;
+        let p: PuzzleV1 = serde_json::from_str(json).expect("valid v1");
+        assert_eq!(p.size, 4);
+        assert_eq!(p.clue_count, Some(1));
+        assert!(p.cages.is_empty() && p.cells.is_none());
+        assert_eq!(p.houses[0].kind, HouseKind::Row);
+    }
+
+    #[test]
+    fn unknown_house_kind_is_tolerated() {
+        let h: House = serde_json::from_str(r#"{"kind":"hexagon","cells":[]}"#).expect("house");
+        assert_eq!(h.kind, HouseKind::Unknown);
+    }
+
+    #[test]
+    fn clue_count_keeps_archive_name() {
+        let p = PuzzleV1 {
+            format: PUZZLE_FORMAT_V1.into(),
+            variant: None,
+            params: BTreeMap::from([("box".into(), ParamValue::Text("2x2".into()))]),
+            difficulty: None,
+            seed: None,
+            date: None,
+            size: 4,
+            symbols: None,
+            layout: Layout { rows: 4, cols: 4 },
+            cells: None,
+            houses: vec![],
+            cages: vec![],
+            different: vec![],
+            grid: vec![vec![0; 4]; 4],
+            clue_count: Some(0),
+            solution: None,
+        };
+        let text = serde_json::to_string(&p).expect("serialize");
+        assert!(text.contains(r#""clueCount":0"#), "{text}");
+        assert!(text.contains(r#""params":{"box":"2x2"}"#), "{text}");
+    }
+}

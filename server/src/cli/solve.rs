@@ -1,0 +1,48 @@
+//! `arena solve`: the solution of each puzzle, in the form it was written in
+//! (81-character lines for classic text, v1 JSON Lines with `solution` for v1).
+
+use crate::input::Form;
+use engine::v1::to_grid;
+use engine::Solution;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Solves every puzzle in `files`. `Ok(false)` if any was unreadable, invalid or
+/// had no solution (those are reported on stderr and skipped on stdout).
+pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
+    let (entries, mut ok) = super::read_all(files);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for entry in &entries {
+        let loaded = match &entry.puzzle {
+            Ok(l) => l,
+            Err(message) => {
+                eprintln!("{}: {message}", entry.name);
+                ok = false;
+                continue;
+            }
+        };
+        let values = match loaded.puzzle.solve() {
+            Solution::Unique(v) => v,
+            Solution::Several(v) => {
+                eprintln!("{}: several solutions; printing one of them", entry.name);
+                v
+            }
+            Solution::None => {
+                eprintln!("{}: no solution", entry.name);
+                ok = false;
+                continue;
+            }
+        };
+        match &entry.form {
+            Some(Form::V1(original)) => {
+                let mut solved = (**original).clone();
+                solved.solution = Some(to_grid(loaded.puzzle.model(), &values));
+                writeln!(out, "{}", serde_json::to_string(&solved)?)?;
+            }
+            _ => writeln!(out, "{}", engine::text::format_line(&values))?,
+        }
+    }
+    out.flush()?;
+    Ok(ok)
+}

@@ -1,0 +1,160 @@
+//! Reading puzzle files: format v1 as one JSON object, a JSON array or JSON Lines;
+//! or plain text with one classic 9x9 puzzle per line. Every puzzle gets a name
+//! (`file`, `file[i]` or `file:line`) for messages.
+
+use engine::v1::{from_v1, Loaded};
+use engine::Puzzle;
+use protocol::PuzzleV1;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How a puzzle was written, so output can use the same form.
+#[derive(Clone, Debug)]
+pub enum Form {
+    /// One 81-character line.
+    Text,
+    /// A v1 object (kept to echo its informational fields).
+    V1(Box<PuzzleV1>),
+}
+
+/// One puzzle read from a file: its name, its form, and the puzzle or why not.
+#[derive(Debug)]
+pub struct Entry {
+    /// `file`, `file[i]` or `file:line`.
+    pub name: String,
+    /// The form it was written in (`None` when it could not be read at all).
+    pub form: Option<Form>,
+    /// The puzzle and its shipped solution, or the problem.
+    pub puzzle: Result<Loaded, String>,
+}
+
+/// Reads every puzzle in a file. `Err` only when the file itself cannot be read or
+/// is not JSON where JSON is expected; a bad puzzle becomes an `Entry` with an error.
+pub fn read_file(path: &Path) -> Result<Vec<Entry>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    Ok(read_text(&path.display().to_string(), &text))
+}
+
+/// Reads every puzzle in `text`, naming them after `file`.
+pub fn read_text(file: &str, text: &str) -> Vec<Entry> {
+    match text.trim_start().chars().next() {
+        Some('[') => read_array(file, text),
+        Some('{') => match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value) => vec![v1_entry(file.to_string(), value)],
+            Err(_) => read_json_lines(file, text),
+        },
+        _ => read_classic_lines(file, text),
+    }
+}
+
+fn read_array(file: &str, text: &str) -> Vec<Entry> {
+    match serde_json::from_str::<Vec<serde_json::Value>>(text) {
+        Ok(values) => values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| v1_entry(format!("{file}[{i}]"), v))
+            .collect(),
+        Err(e) => vec![failed(
+            file.to_string(),
+            format!("not a JSON array of puzzles: {e}"),
+        )],
+    }
+}
+
+fn read_json_lines(file: &str, text: &str) -> Vec<Entry> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let name = format!("{file}:{}", i + 1);
+            match serde_json::from_str::<serde_json::Value>(line) {
+                Ok(v) => v1_entry(name, v),
+                Err(e) => failed(name, format!("not JSON: {e}")),
+            }
+        })
+        .collect()
+}
+
+fn v1_entry(name: String, value: serde_json::Value) -> Entry {
+    match serde_json::from_value::<PuzzleV1>(value) {
+        Ok(p) => {
+            let puzzle = from_v1(&p).map_err(|e| e.to_string());
+            Entry {
+                name,
+                form: Some(Form::V1(Box::new(p))),
+                puzzle,
+            }
+        }
+        Err(e) => failed(name, format!("not a v1 puzzle: {e}")),
+    }
+}
+
+fn read_classic_lines(file: &str, text: &str) -> Vec<Entry> {
+    let model = Arc::new(engine::geometry::classic(3, 3).expect("classic 9x9 is a valid model"));
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let name = format!("{file}:{}", i + 1);
+        let puzzle = match engine::text::parse_line(line) {
+            Ok(None) => continue,
+            Ok(Some(grid)) => Puzzle::new(Arc::clone(&model), grid.to_vec())
+                .map(|puzzle| Loaded {
+                    puzzle,
+                    solution: None,
+                })
+                .map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        out.push(Entry {
+            name,
+            form: Some(Form::Text),
+            puzzle,
+        });
+    }
+    out
+}
+
+fn failed(name: String, message: String) -> Entry {
+    Entry {
+        name,
+        form: None,
+        puzzle: Err(message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_forms_and_names_entries() {
+        let text = "# comment\n000000010400000000020000000000050407008000300001090000300400200050100000000806000\nshort\n";
+        let entries = read_text("f.txt", text);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].name, "f.txt:2");
+        assert!(entries[0].puzzle.is_ok());
+        assert_eq!(entries[1].name, "f.txt:3");
+        assert!(entries[1].puzzle.as_ref().is_err());
+
+        let lines = "{\"format\":\"x\"}\n{not json\n";
+        let entries = read_text("f.jsonl", lines);
+        assert_eq!(entries.len(), 2);
+        assert!(entries[0]
+            .puzzle
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("not a v1 puzzle")));
+        assert!(entries[1]
+            .puzzle
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("not JSON")));
+
+        let entries = read_text("a.json", "[1, 2");
+        assert!(entries[0]
+            .puzzle
+            .as_ref()
+            .err()
+            .is_some_and(|e| e.contains("not a JSON array")));
+    }
+}

@@ -1,0 +1,7 @@
+//! The `arena` command: see `arena --help`.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    server::cli::main()
+}

@@ -1,0 +1,142 @@
+//! Solver benchmark: this engine side by side with the `sudoku` crate 0.8 (the peer)
+//! on the shared datasets, in one run; then killer counting and generation times.
+//!
+//! Run: `cargo bench -p arena-tests --bench solver` (add `-- --quick` for a 5,000
+//! puzzle sample of each classic file and 10 generation seeds).
+
+use arena_tests::{classic9, classic_grids, killer_records};
+use engine::geometry::classic;
+use engine::{generate, Difficulty, Puzzle};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Runs `f` over every item `rounds` times and returns the best wall time.
+fn best_of<T>(rounds: usize, items: &[T], mut f: impl FnMut(&T) -> usize) -> (Duration, usize) {
+    let mut best = Duration::MAX;
+    let mut total = 0;
+    for _ in 0..rounds {
+        let start = Instant::now();
+        total = 0;
+        for item in items {
+            total += f(item);
+        }
+        best = best.min(start.elapsed());
+    }
+    (best, total)
+}
+
+fn rate(n: usize, d: Duration) -> f64 {
+    n as f64 / d.as_secs_f64()
+}
+
+fn classic_section(file: &str, limit: Option<usize>) {
+    let mut grids = classic_grids(file);
+    if let Some(n) = limit {
+        grids.truncate(n);
+    }
+    let model = classic9();
+    let puzzles: Vec<Puzzle> = grids
+        .iter()
+        .map(|g| Puzzle::new(Arc::clone(&model), g.to_vec()).expect("dataset puzzle"))
+        .collect();
+    let peers: Vec<sudoku::Sudoku> = grids
+        .iter()
+        .map(|g| sudoku::Sudoku::from_bytes(*g).expect("peer parses"))
+        .collect();
+    let n = grids.len();
+    let (t_peer, u_peer) = best_of(3, &peers, |s| black_box(*s).solutions_count_up_to(2));
+    let (t_fast, u_fast) = best_of(3, &puzzles, |p| black_box(p).count(2).solutions);
+    let (t_gen, u_gen) = best_of(1, &puzzles, |p| black_box(p).count_general(2).solutions);
+    assert_eq!(
+        u_fast, n,
+        "{file}: every puzzle must count 1 on the 9x9 path"
+    );
+    assert_eq!(
+        u_gen, n,
+        "{file}: every puzzle must count 1 on the general path"
+    );
+    assert_eq!(u_peer, n, "{file}: the peer must agree");
+    let peer = rate(n, t_peer);
+    println!("\n{file} ({n} puzzles, count to 2)");
+    println!("| solver | puzzles/s | vs sudoku 0.8 |");
+    println!("|---|---:|---:|");
+    println!("| sudoku 0.8 (peer) | {peer:.0} | 1.00x |");
+    for (name, t) in [("engine 9x9 path", t_fast), ("engine general path", t_gen)] {
+        let r = rate(n, t);
+        println!("| {name} | {r:.0} | {:.2}x |", r / peer);
+    }
+}
+
+fn killer_section() {
+    let records = killer_records("killer/krazydad-intermediate.csv");
+    let start = Instant::now();
+    let mut unique = 0;
+    for r in &records {
+        let c = r.puzzle.count(2);
+        assert_eq!(c.solutions, 1, "{} is not unique", r.title);
+        assert_eq!(
+            c.first.as_deref(),
+            Some(&r.solution[..]),
+            "{}: wrong solution",
+            r.title
+        );
+        unique += 1;
+    }
+    let t = start.elapsed();
+    println!("\nkiller/krazydad-intermediate.csv ({} puzzles, count to 2, all unique and equal to the shipped solution)", records.len());
+    println!("| solver | puzzles/s |");
+    println!("|---|---:|");
+    println!(
+        "| engine general path (cage combinations) | {:.0} |",
+        rate(unique, t)
+    );
+}
+
+fn generation_section(seeds: usize) {
+    println!("\nGeneration over {seeds} seeds (\"bench-<i>\")");
+    println!("| what | clues (median) | median ms | worst ms |");
+    println!("|---|---:|---:|---:|");
+    let cases: [(&str, u32, u32, Option<Difficulty>); 3] = [
+        ("9x9 minimal unique", 3, 3, None),
+        ("16x16 unique, hard band", 4, 4, Some(Difficulty::Hard)),
+        ("25x25 unique, hard band", 5, 5, Some(Difficulty::Hard)),
+    ];
+    for (name, br, bc, difficulty) in cases {
+        let model = Arc::new(classic(br, bc).expect("classic model"));
+        let mut times = Vec::with_capacity(seeds);
+        let mut clues = Vec::with_capacity(seeds);
+        for i in 0..seeds {
+            let seed = format!("bench-{i}");
+            let start = Instant::now();
+            let g = match difficulty {
+                Some(d) => generate::generate_for_difficulty(&model, &seed, d),
+                None => generate::generate(
+                    &model,
+                    &mut engine::seed::rng_for(&seed),
+                    generate::Target::Minimal,
+                ),
+            }
+            .expect("generation succeeds");
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            clues.push(g.puzzle.clue_count());
+        }
+        times.sort_by(f64::total_cmp);
+        clues.sort_unstable();
+        println!(
+            "| {name} | {} | {:.2} | {:.2} |",
+            clues[seeds / 2],
+            times[seeds / 2],
+            times[seeds - 1]
+        );
+    }
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let limit = quick.then_some(5_000);
+    classic_section("classic/17-clue.txt", limit);
+    classic_section("classic/forum-hardest-11plus.txt", limit);
+    killer_section();
+    generation_section(if quick { 10 } else { 100 });
+}

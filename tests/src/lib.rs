@@ -1,0 +1,128 @@
+//! Shared helpers for Sudoku Arena's dataset tests and benchmarks: where the shared
+//! datasets live and how to read them into engine puzzles.
+//!
+//! The datasets (`../shared/datasets/` beside the project root) are real puzzles
+//! nobody here wrote; they are read in place, never copied into the repository.
+
+use engine::geometry::classic_builder;
+use engine::{Model, Puzzle};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The path of a file under the shared datasets directory.
+pub fn dataset(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/datasets")
+        .join(relative)
+}
+
+/// Reads a dataset file, panicking with a clear message if it is missing.
+pub fn read_dataset(relative: &str) -> String {
+    let path = dataset(relative);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read dataset {}: {e}", path.display()))
+}
+
+/// Every puzzle of a classic one-line-per-puzzle file, as row-major grids.
+pub fn classic_grids(relative: &str) -> Vec<[u8; 81]> {
+    read_dataset(relative)
+        .lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            engine::text::parse_line(line).unwrap_or_else(|e| panic!("{relative}:{}: {e}", i + 1))
+        })
+        .collect()
+}
+
+/// The shared classic 9x9 model.
+pub fn classic9() -> Arc<Model> {
+    Arc::new(engine::geometry::classic(3, 3).expect("classic 9x9 model"))
+}
+
+/// One killer puzzle from the krazydad CSV with its shipped solution.
+pub struct KillerRecord {
+    /// The puzzle's title (`ptitle` column).
+    pub title: String,
+    /// The puzzle: classic 9x9 rules plus cages, no givens.
+    pub puzzle: Puzzle,
+    /// The shipped solution, row-major.
+    pub solution: Vec<u8>,
+}
+
+/// Splits one CSV line, honouring double-quoted fields.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            _ => fields.last_mut().expect("at least one field").push(ch),
+        }
+    }
+    fields
+}
+
+/// Parses one data row of the killer CSV (see the datasets README).
+pub fn killer_record(line: &str) -> Result<KillerRecord, String> {
+    let f = csv_fields(line);
+    if f.len() < 8 {
+        return Err(format!("{} columns, expected 9", f.len()));
+    }
+    let (title, colors, hints, solved) = (&f[1], &f[5], &f[6], &f[7]);
+    let letters: Vec<char> = colors
+        .strip_prefix('K')
+        .ok_or("no K prefix")?
+        .chars()
+        .collect();
+    if letters.len() != 81 {
+        return Err(format!("{title}: {} cage letters", letters.len()));
+    }
+    let mut names: Vec<char> = letters.clone();
+    names.sort_by_key(|&c| (c.is_ascii_lowercase(), c));
+    names.dedup();
+    let sums: Vec<u32> = hints
+        .split(',')
+        .map(|s| {
+            s.trim()
+                .parse::<u32>()
+                .map_err(|e| format!("{title}: sum {s:?}: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    if sums.len() != names.len() {
+        return Err(format!(
+            "{title}: {} sums for {} cages",
+            sums.len(),
+            names.len()
+        ));
+    }
+    let mut builder = classic_builder(3, 3).map_err(|e| e.to_string())?;
+    for (name, &sum) in names.iter().zip(&sums) {
+        let cells = (0..81u32)
+            .filter(|&i| letters[i as usize] == *name)
+            .map(|i| [i / 9, i % 9])
+            .collect();
+        builder = builder.cage(cells, sum);
+    }
+    let model = Arc::new(builder.build().map_err(|e| format!("{title}: {e}"))?);
+    let solution: Vec<u8> = solved.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+    if solution.len() != 81 || solution.iter().any(|&v| !(1..=9).contains(&v)) {
+        return Err(format!("{title}: malformed solution"));
+    }
+    let puzzle = Puzzle::new(model, vec![0; 81]).map_err(|e| format!("{title}: {e}"))?;
+    Ok(KillerRecord {
+        title: title.clone(),
+        puzzle,
+        solution,
+    })
+}
+
+/// Every puzzle of the killer CSV.
+pub fn killer_records(relative: &str) -> Vec<KillerRecord> {
+    read_dataset(relative)
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| killer_record(l).unwrap_or_else(|e| panic!("{relative}: {e}")))
+        .collect()
+}

@@ -1,0 +1,237 @@
+//! Killer cage reasoning: the sets of values (as bitmasks) that `k` different values
+//! adding up to a sum can use, and the propagation rule built on them.
+
+use crate::mask::{is_single, value_of};
+
+/// More combinations than this and a cage falls back to sum bounds only.
+const MAX_COMBOS: usize = 4096;
+
+/// Precomputed reasoning data for one cage.
+#[derive(Clone, Debug)]
+pub(crate) struct CageTable {
+    /// Active-cell indices of the cage.
+    pub cells: Vec<u32>,
+    /// Required sum.
+    pub sum: u32,
+    /// Every value set of the right size and sum; `None` when there are too many.
+    pub combos: Option<Vec<u32>>,
+}
+
+impl CageTable {
+    /// Builds the table for a cage of `cells` summing to `sum` with values 1..=`size`.
+    pub fn new(cells: &[u32], sum: u32, size: u32) -> Self {
+        CageTable {
+            cells: cells.to_vec(),
+            sum,
+            combos: combinations(cells.len() as u32, sum, size, MAX_COMBOS),
+        }
+    }
+
+    /// Narrows the candidates of the cage's cells. Returns `false` on a
+    /// contradiction; pushes newly single cells onto `singles`.
+    pub fn propagate(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
+        match &self.combos {
+            Some(combos) => self.propagate_combos(combos, cand, singles),
+            None => self.propagate_bounds(cand, singles),
+        }
+    }
+
+    fn propagate_combos(
+        &self,
+        combos: &[u32],
+        cand: &mut [u32],
+        singles: &mut Vec<u32>,
+    ) -> Result<bool, ()> {
+        let mut union = 0;
+        let mut placed = 0;
+        for &c in &self.cells {
+            let m = cand[c as usize];
+            union |= m;
+            if is_single(m) {
+                placed |= m;
+            }
+        }
+        let mut allowed = 0;
+        let mut required = u32::MAX;
+        'combo: for &combo in combos {
+            if combo & !union != 0 || placed & !combo != 0 {
+                continue;
+            }
+            for &c in &self.cells {
+                if cand[c as usize] & combo == 0 {
+                    continue 'combo;
+                }
+            }
+            allowed |= combo;
+            required &= combo;
+        }
+        if allowed == 0 {
+            return Err(());
+        }
+        let mut changed = false;
+        for &c in &self.cells {
+            let m = cand[c as usize];
+            let n = m & allowed;
+            if n != m {
+                if n == 0 {
+                    return Err(());
+                }
+                cand[c as usize] = n;
+                changed = true;
+                if is_single(n) {
+                    singles.push(c);
+                }
+            }
+        }
+        // A value every remaining combination needs, with one place left: put it there.
+        let mut need = required & !placed;
+        while need != 0 {
+            let v = need & need.wrapping_neg();
+            need &= need - 1;
+            let mut spot = None;
+            for &c in &self.cells {
+                if cand[c as usize] & v != 0 {
+                    if spot.is_some() {
+                        spot = None;
+                        break;
+                    }
+                    spot = Some(c);
+                }
+            }
+            if let Some(c) = spot {
+                if cand[c as usize] != v {
+                    cand[c as usize] = v;
+                    singles.push(c);
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    fn propagate_bounds(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
+        let (mut lo, mut hi) = (0u32, 0u32);
+        for &c in &self.cells {
+            let m = cand[c as usize];
+            lo += value_of(m);
+            hi += 32 - m.leading_zeros();
+        }
+        if lo > self.sum || hi < self.sum {
+            return Err(());
+        }
+        let mut changed = false;
+        for &c in &self.cells {
+            let m = cand[c as usize];
+            let (own_lo, own_hi) = (value_of(m), 32 - m.leading_zeros());
+            let (others_lo, others_hi) = (lo - own_lo, hi - own_hi);
+            let mut keep = 0;
+            let mut rest = m;
+            while rest != 0 {
+                let v = value_of(rest);
+                rest &= rest - 1;
+                if v + others_lo <= self.sum && v + others_hi >= self.sum {
+                    keep |= 1 << (v - 1);
+                }
+            }
+            if keep != m {
+                if keep == 0 {
+                    return Err(());
+                }
+                cand[c as usize] = keep;
+                changed = true;
+                if is_single(keep) {
+                    singles.push(c);
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Every set of `k` different values in 1..=`size` adding up to `sum`, as bitmasks,
+/// or `None` if there are more than `cap`.
+pub fn combinations(k: u32, sum: u32, size: u32, cap: usize) -> Option<Vec<u32>> {
+    fn walk(
+        next: u32,
+        k: u32,
+        sum: u32,
+        size: u32,
+        mask: u32,
+        out: &mut Vec<u32>,
+        cap: usize,
+    ) -> bool {
+        if k == 0 {
+            if sum == 0 {
+                out.push(mask);
+            }
+            return out.len() <= cap;
+        }
+        let mut v = next;
+        while v <= size {
+            // The smallest k values from v on already exceed the sum: stop.
+            if k * v + k * (k - 1) / 2 > sum {
+                break;
+            }
+            // The largest k values up to size fall short: try a larger v.
+            let max_rest = k * size - k * (k - 1) / 2;
+            if max_rest < sum {
+                return true;
+            }
+            if !walk(v + 1, k - 1, sum - v, size, mask | 1 << (v - 1), out, cap) {
+                return false;
+            }
+            v += 1;
+        }
+        true
+    }
+    let mut out = Vec::new();
+    if walk(1, k, sum, size, 0, &mut out, cap) {
+        Some(out)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(k: u32, sum: u32, size: u32) -> Vec<u32> {
+        (0u32..1 << size)
+            .filter(|m| {
+                m.count_ones() == k
+                    && (0..size)
+                        .filter(|b| m >> b & 1 == 1)
+                        .map(|b| b + 1)
+                        .sum::<u32>()
+                        == sum
+            })
+            .collect()
+    }
+
+    #[test]
+    fn combinations_match_brute_force() {
+        for size in [4, 6, 9] {
+            for k in 1..=size {
+                for sum in 0..=size * (size + 1) / 2 + 1 {
+                    let mut got = combinations(k, sum, size, usize::MAX).expect("uncapped");
+                    got.sort_unstable();
+                    assert_eq!(got, brute(k, sum, size), "k={k} sum={sum} size={size}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn classic_killer_facts() {
+        // 2 cells summing to 3 must be {1,2}; 3 cells summing to 24 must be {7,8,9}.
+        assert_eq!(combinations(2, 3, 9, 99), Some(vec![0b11]));
+        assert_eq!(combinations(3, 24, 9, 99), Some(vec![0b1_1100_0000]));
+        assert_eq!(combinations(2, 10, 9, 99).map(|v| v.len()), Some(4));
+    }
+
+    #[test]
+    fn cap_gives_none() {
+        assert_eq!(combinations(12, 150, 25, 100), None);
+    }
+}

@@ -1,0 +1,91 @@
+//! Difficulty as clue-count bands: the daily archive's 9x9 bands, scaled to the
+//! number of active cells. (A later grader replaces this with solving techniques.)
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A difficulty level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difficulty {
+    /// 40-45 clues on 9x9.
+    Easy,
+    /// 32-39 clues on 9x9.
+    Medium,
+    /// 26-31 clues on 9x9.
+    Hard,
+    /// 17-25 clues on 9x9.
+    Extreme,
+}
+
+impl Difficulty {
+    /// Every level, easiest first.
+    pub const ALL: [Difficulty; 4] = [
+        Difficulty::Easy,
+        Difficulty::Medium,
+        Difficulty::Hard,
+        Difficulty::Extreme,
+    ];
+
+    /// The lowercase name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+            Difficulty::Extreme => "extreme",
+        }
+    }
+
+    /// The 9x9 band, inclusive.
+    fn band9(self) -> (usize, usize) {
+        match self {
+            Difficulty::Easy => (40, 45),
+            Difficulty::Medium => (32, 39),
+            Difficulty::Hard => (26, 31),
+            Difficulty::Extreme => (17, 25),
+        }
+    }
+
+    /// The clue band (inclusive) for a grid of `cells` active cells.
+    pub fn clue_band(self, cells: usize) -> (usize, usize) {
+        let (lo, hi) = self.band9();
+        let scale = |n: usize| (n * cells + 40) / 81;
+        (scale(lo).max(1), scale(hi).max(1))
+    }
+
+    /// The clue count generation aims at: the middle of the band.
+    pub fn target_clues(self, cells: usize) -> usize {
+        let (lo, hi) = self.clue_band(cells);
+        (lo + hi) / 2
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Difficulty {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Difficulty::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown difficulty '{s}' (easy, medium, hard, extreme)"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bands() {
+        assert_eq!(Difficulty::Hard.clue_band(81), (26, 31));
+        assert_eq!(Difficulty::Extreme.target_clues(81), 21);
+        assert_eq!(Difficulty::Easy.clue_band(16), (8, 9));
+        assert_eq!("Medium".parse(), Ok(Difficulty::Medium));
+        assert!("impossible".parse::<Difficulty>().is_err());
+    }
+}

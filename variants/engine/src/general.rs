@@ -1,0 +1,220 @@
+//! The general solver: constraint propagation (naked singles through peers, hidden
+//! singles in full houses, cage combinations) and depth-first search on the cell with
+//! the fewest candidates. Works for every model.
+
+use crate::mask::{bit, is_single, value_of};
+use crate::model::Compiled;
+use rand::seq::SliceRandom;
+use rand::RngCore;
+
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Solutions found, at most the limit.
+    pub count: usize,
+    /// The first solution, one value per active cell.
+    pub first: Option<Vec<u8>>,
+}
+
+/// A reusable search context for one compiled model.
+pub(crate) struct General<'m> {
+    tables: &'m Compiled,
+    queue: Vec<u32>,
+    levels: Vec<Vec<u32>>,
+    order: Vec<u32>,
+}
+
+impl<'m> General<'m> {
+    /// A context for the given tables.
+    pub fn new(tables: &'m Compiled) -> Self {
+        General {
+            tables,
+            queue: Vec::new(),
+            levels: Vec::new(),
+            order: Vec::new(),
+        }
+    }
+
+    /// Candidates of each cell after placing the givens, before propagation.
+    /// Values above `full` are rejected as contradictions by returning `None`.
+    pub fn start(&mut self, givens: &[u8]) -> Option<Vec<u32>> {
+        self.queue.clear();
+        let mut cand = vec![self.tables.full; givens.len()];
+        for (i, &g) in givens.iter().enumerate() {
+            if g != 0 {
+                let b = bit(g as u32);
+                if b & self.tables.full == 0 {
+                    return None;
+                }
+                cand[i] = b;
+                self.queue.push(i as u32);
+            }
+        }
+        Some(cand)
+    }
+
+    /// Propagates pending singles to a fixpoint; `false` on a contradiction.
+    pub fn propagate(&mut self, cand: &mut [u32]) -> bool {
+        if cand.contains(&0) {
+            return false;
+        }
+        // Every single cell must be propagated at least once.
+        for (i, &m) in cand.iter().enumerate() {
+            if is_single(m) {
+                self.queue.push(i as u32);
+            }
+        }
+        propagate(self.tables, &mut self.queue, cand)
+    }
+
+    /// Counts solutions up to `limit` from propagated candidates `cand`.
+    /// With `rng`, values are tried in random order (for random solutions).
+    pub fn search(&mut self, cand: Vec<u32>, limit: usize, rng: Option<&mut dyn RngCore>) -> Found {
+        let mut found = Found::default();
+        if limit == 0 {
+            return found;
+        }
+        if self.levels.is_empty() {
+            self.levels.push(Vec::new());
+        }
+        self.levels[0] = cand;
+        let mut rng = rng;
+        self.dfs(0, limit, &mut found, &mut rng);
+        found
+    }
+
+    fn dfs(
+        &mut self,
+        depth: usize,
+        limit: usize,
+        found: &mut Found,
+        rng: &mut Option<&mut dyn RngCore>,
+    ) {
+        let Some(cell) = pick_cell(&self.levels[depth]) else {
+            found.count += 1;
+            if found.first.is_none() {
+                found.first = Some(
+                    self.levels[depth]
+                        .iter()
+                        .map(|&m| value_of(m) as u8)
+                        .collect(),
+                );
+            }
+            return;
+        };
+        if self.levels.len() <= depth + 1 {
+            self.levels.push(Vec::new());
+        }
+        let options = self.levels[depth][cell];
+        let start = self.order.len();
+        let mut rest = options;
+        while rest != 0 {
+            self.order.push(rest & rest.wrapping_neg());
+            rest &= rest - 1;
+        }
+        if let Some(r) = rng.as_deref_mut() {
+            self.order[start..].shuffle(r);
+        }
+        for k in start..start + options.count_ones() as usize {
+            let value = self.order[k];
+            let (done, next) = self.levels.split_at_mut(depth + 1);
+            let child = &mut next[0];
+            child.clear();
+            child.extend_from_slice(&done[depth]);
+            child[cell] = value;
+            self.queue.clear();
+            self.queue.push(cell as u32);
+            if propagate(self.tables, &mut self.queue, child) {
+                self.dfs(depth + 1, limit, found, rng);
+                if found.count >= limit {
+                    break;
+                }
+            }
+        }
+        self.order.truncate(start);
+    }
+}
+
+/// The unsolved cell with the fewest candidates, or `None` when all are single.
+fn pick_cell(cand: &[u32]) -> Option<usize> {
+    let mut best = None;
+    let mut best_count = u32::MAX;
+    for (i, &m) in cand.iter().enumerate() {
+        let n = m.count_ones();
+        if n > 1 && n < best_count {
+            best = Some(i);
+            best_count = n;
+            if n == 2 {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// Runs propagation to a fixpoint from the single cells in `queue`.
+fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
+    loop {
+        while let Some(cell) = queue.pop() {
+            let m = cand[cell as usize];
+            for &p in t.peers_of(cell as usize) {
+                let pm = cand[p as usize];
+                if pm & m != 0 {
+                    let n = pm & !m;
+                    if n == 0 {
+                        return false;
+                    }
+                    cand[p as usize] = n;
+                    if is_single(n) {
+                        queue.push(p);
+                    }
+                }
+            }
+        }
+        let mut progress = false;
+        for h in 0..t.full_house_count() {
+            let cells = t.full_house(h);
+            let (mut once, mut twice) = (0u32, 0u32);
+            for &x in cells {
+                let m = cand[x as usize];
+                twice |= once & m;
+                once |= m;
+            }
+            if once != t.full {
+                return false;
+            }
+            let unique = once & !twice;
+            if unique == 0 {
+                continue;
+            }
+            for &x in cells {
+                let m = cand[x as usize];
+                let u = m & unique;
+                if u == 0 {
+                    continue;
+                }
+                // A cell that is the only home of two values: impossible.
+                if !is_single(u) {
+                    return false;
+                }
+                if u != m {
+                    cand[x as usize] = u;
+                    queue.push(x);
+                    progress = true;
+                }
+            }
+        }
+        if progress {
+            continue;
+        }
+        for cage in &t.cages {
+            match cage.propagate(cand, queue) {
+                Ok(changed) => progress |= changed,
+                Err(()) => return false,
+            }
+        }
+        if !progress && queue.is_empty() {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! The Sudoku Arena engine: one constraint model for every variant, and the
+//! operations on it.
+//!
+//! - [`Model`] / [`ModelBuilder`]: values 1..=N (N ≤ 32), a layout with active
+//!   cells, houses (all different), cages (all different with a sum) and
+//!   different-pairs. [`geometry`] builds the standard shapes.
+//! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
+//!   [`Puzzle::count`] (stop at 2 for uniqueness) and [`Puzzle::solve`]. Classic
+//!   9x9 goes through a specialised band solver; everything else through the
+//!   general propagation-and-search solver with cage-combination reasoning.
+//! - [`generate`]: deterministic random solutions and unique puzzles from a seed
+//!   string ([`seed`]), to a clue target, a minimal puzzle, or a [`Difficulty`]
+//!   band.
+//! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
+//!   and from [`Puzzle`]; [`text`]: the one-line classic format.
+//! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
+
+mod cage;
+pub mod check;
+pub mod difficulty;
+mod error;
+mod fast9;
+mod general;
+pub mod generate;
+pub mod geometry;
+mod mask;
+mod model;
+mod puzzle;
+pub mod seed;
+pub mod text;
+pub mod v1;
+
+pub use cage::combinations;
+pub use difficulty::Difficulty;
+pub use error::PuzzleError;
+pub use generate::{Generated, Target};
+pub use model::{default_symbols, Model, ModelBuilder, ModelCage, ModelHouse, MAX_SIDE, MAX_SIZE};
+pub use puzzle::{Count, Puzzle, Solution};

@@ -1,0 +1,42 @@
+//! Value sets as bitmasks: value `v` (1..=32) is bit `v - 1` of a `u32`.
+
+/// The mask holding every value 1..=`size`.
+#[inline]
+pub fn full_mask(size: u32) -> u32 {
+    if size >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << size) - 1
+    }
+}
+
+/// The mask of one value.
+#[inline]
+pub fn bit(value: u32) -> u32 {
+    1u32 << (value - 1)
+}
+
+/// Whether a mask holds exactly one value.
+#[inline]
+pub fn is_single(mask: u32) -> bool {
+    mask != 0 && mask & (mask - 1) == 0
+}
+
+/// The value of a single-value mask (its lowest value for any other non-empty mask).
+#[inline]
+pub fn value_of(mask: u32) -> u32 {
+    mask.trailing_zeros() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(full_mask(9), 0x1FF);
+        assert_eq!(full_mask(32), u32::MAX);
+        assert!(is_single(bit(5)) && !is_single(0) && !is_single(3));
+        assert_eq!(value_of(bit(7)), 7);
+    }
+}

@@ -1,0 +1,211 @@
+//! A [`Puzzle`]: a shared [`Model`] plus givens, and the solving operations on it.
+
+use crate::error::PuzzleError;
+use crate::fast9::Board9;
+use crate::general::General;
+use crate::mask::bit;
+use crate::model::Model;
+use std::fmt;
+use std::sync::Arc;
+
+/// A model with givens: one value per active cell, 0 = empty.
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    model: Arc<Model>,
+    givens: Vec<u8>,
+}
+
+/// The result of counting solutions up to a limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found; equal to `limit` means "at least that many".
+    pub solutions: usize,
+    /// The limit the count stopped at.
+    pub limit: usize,
+    /// The first solution found, one value per active cell.
+    pub first: Option<Vec<u8>>,
+}
+
+impl Count {
+    /// Whether the puzzle has exactly one solution (needs `limit >= 2`).
+    pub fn is_unique(&self) -> bool {
+        self.solutions == 1 && self.limit >= 2
+    }
+}
+
+impl fmt::Display for Count {
+    /// `0`, `1`, … or `K+` when the limit was reached.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.solutions >= self.limit {
+            write!(f, "{}+", self.limit)
+        } else {
+            write!(f, "{}", self.solutions)
+        }
+    }
+}
+
+/// What solving a puzzle found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// No solution.
+    None,
+    /// Exactly one solution.
+    Unique(Vec<u8>),
+    /// Two or more; one of them.
+    Several(Vec<u8>),
+}
+
+impl Puzzle {
+    /// A puzzle on `model` with `givens` (one per active cell). Rejects a wrong
+    /// length, a value above N, and givens that break a house, pair or cage.
+    pub fn new(model: Arc<Model>, givens: Vec<u8>) -> Result<Puzzle, PuzzleError> {
+        if givens.len() != model.cell_count() {
+            return Err(PuzzleError::new(format!(
+                "{} givens for {} active cells",
+                givens.len(),
+                model.cell_count()
+            )));
+        }
+        if let Some((i, &g)) = givens
+            .iter()
+            .enumerate()
+            .find(|(_, &g)| u32::from(g) > model.size())
+        {
+            let [r, c] = model.coord(i);
+            return Err(PuzzleError::new(format!(
+                "given {g} at [{r},{c}] is outside 1..={}",
+                model.size()
+            )));
+        }
+        if let Some(problem) = crate::check::first_conflict(&model, &givens, false) {
+            return Err(PuzzleError::new(format!(
+                "givens contradict the rules: {problem}"
+            )));
+        }
+        Ok(Puzzle { model, givens })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The shared model.
+    pub fn model_arc(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    /// The givens, one per active cell (0 = empty).
+    pub fn givens(&self) -> &[u8] {
+        &self.givens
+    }
+
+    /// The number of givens.
+    pub fn clue_count(&self) -> usize {
+        self.givens.iter().filter(|&&g| g != 0).count()
+    }
+
+    /// Counts solutions, stopping at `limit` (use 2 to test uniqueness).
+    pub fn count(&self, limit: usize) -> Count {
+        self.count_with(limit, None)
+    }
+
+    /// Solves: no solution, the unique one, or one of several.
+    pub fn solve(&self) -> Solution {
+        let c = self.count(2);
+        match (c.solutions, c.first) {
+            (0, _) | (_, None) => Solution::None,
+            (1, Some(s)) => Solution::Unique(s),
+            (_, Some(s)) => Solution::Several(s),
+        }
+    }
+
+    /// The candidates (value bitmasks, value `v` = bit `v-1`) of every cell after
+    /// constraint propagation, or `None` if propagation finds a contradiction.
+    pub fn propagate(&self) -> Option<Vec<u32>> {
+        let mut g = General::new(&self.model.compiled);
+        let mut cand = g.start(&self.givens)?;
+        g.propagate(&mut cand).then_some(cand)
+    }
+
+    /// Whether the puzzle has a solution in which `cell` does not hold `value`.
+    /// With a unique solution holding `value` there, this says whether removing
+    /// that clue would break uniqueness.
+    pub fn has_solution_without(&self, cell: usize, value: u8) -> bool {
+        self.count_with(1, Some((cell, value))).solutions > 0
+    }
+
+    fn count_with(&self, limit: usize, forbid: Option<(usize, u8)>) -> Count {
+        count_givens(&self.model, &self.givens, limit, forbid)
+    }
+
+    /// Counts with the general solver even for classic 9x9 (benchmarks and tests
+    /// compare the two paths).
+    pub fn count_general(&self, limit: usize) -> Count {
+        let mut g = General::new(&self.model.compiled);
+        let none = Count {
+            solutions: 0,
+            limit,
+            first: None,
+        };
+        let Some(mut cand) = g.start(&self.givens) else {
+            return none;
+        };
+        if !g.propagate(&mut cand) {
+            return none;
+        }
+        let found = g.search(cand, limit, None);
+        Count {
+            solutions: found.count,
+            limit,
+            first: found.first,
+        }
+    }
+}
+
+/// Counts the solutions of `givens` on `model` up to `limit`, optionally forbidding
+/// one value in one cell. Picks the specialised 9x9 solver when it applies.
+pub(crate) fn count_givens(
+    model: &Model,
+    givens: &[u8],
+    limit: usize,
+    forbid: Option<(usize, u8)>,
+) -> Count {
+    let none = Count {
+        solutions: 0,
+        limit,
+        first: None,
+    };
+    if model.is_classic9() {
+        let mut grid = [0u8; 81];
+        grid.copy_from_slice(givens);
+        let Some(mut board) = Board9::new(&grid) else {
+            return none;
+        };
+        if let Some((cell, value)) = forbid {
+            board.forbid(cell, value);
+        }
+        let found = board.count(limit);
+        return Count {
+            solutions: found.count,
+            limit,
+            first: found.first.map(|g| g.to_vec()),
+        };
+    }
+    let mut g = General::new(&model.compiled);
+    let Some(mut cand) = g.start(givens) else {
+        return none;
+    };
+    if let Some((cell, value)) = forbid {
+        cand[cell] &= !bit(u32::from(value));
+    }
+    if !g.propagate(&mut cand) {
+        return none;
+    }
+    let found = g.search(cand, limit, None);
+    Count {
+        solutions: found.count,
+        limit,
+        first: found.first,
+    }
+}
