@@ -14,6 +14,9 @@ pub(crate) struct Found {
     pub count: usize,
     /// The first solution, one value per active cell.
     pub first: Option<Vec<u8>>,
+    /// The search stopped because it used up its node budget; `count` is then a
+    /// lower bound.
+    pub gave_up: bool,
 }
 
 /// A reusable search context for one compiled model.
@@ -22,6 +25,7 @@ pub(crate) struct General<'m> {
     queue: Vec<u32>,
     levels: Vec<Vec<u32>>,
     order: Vec<u32>,
+    nodes_left: usize,
 }
 
 impl<'m> General<'m> {
@@ -32,6 +36,7 @@ impl<'m> General<'m> {
             queue: Vec::new(),
             levels: Vec::new(),
             order: Vec::new(),
+            nodes_left: usize::MAX,
         }
     }
 
@@ -65,6 +70,12 @@ impl<'m> General<'m> {
             }
         }
         propagate(self.tables, &mut self.queue, cand)
+    }
+
+    /// Limits the next searches to `nodes` branch points in total; a search that
+    /// runs out reports `gave_up`.
+    pub fn set_budget(&mut self, nodes: usize) {
+        self.nodes_left = nodes;
     }
 
     /// Counts solutions up to `limit` from propagated candidates `cand`.
@@ -102,6 +113,11 @@ impl<'m> General<'m> {
             }
             return;
         };
+        if self.nodes_left == 0 {
+            found.gave_up = true;
+            return;
+        }
+        self.nodes_left -= 1;
         if self.levels.len() <= depth + 1 {
             self.levels.push(Vec::new());
         }
@@ -126,7 +142,7 @@ impl<'m> General<'m> {
             self.queue.push(cell as u32);
             if propagate(self.tables, &mut self.queue, child) {
                 self.dfs(depth + 1, limit, found, rng);
-                if found.count >= limit {
+                if found.count >= limit || found.gave_up {
                     break;
                 }
             }
@@ -213,8 +229,52 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
                 Err(()) => return false,
             }
         }
-        if !progress && queue.is_empty() {
-            return true;
+        if progress || !queue.is_empty() {
+            continue;
+        }
+        match locked_candidates(t, queue, cand) {
+            Ok(true) => {}
+            Ok(false) => return true,
+            Err(()) => return false,
         }
     }
+}
+
+/// Pointing and claiming between every pair of full houses that share cells.
+fn locked_candidates(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> Result<bool, ()> {
+    let union = |cand: &[u32], r: &std::ops::Range<usize>| {
+        t.locked_cells[r.clone()]
+            .iter()
+            .fold(0u32, |acc, &c| acc | cand[c as usize])
+    };
+    let mut progress = false;
+    for pair in &t.locked {
+        let shared = union(cand, &pair.shared);
+        let only_a = union(cand, &pair.only_a);
+        let only_b = union(cand, &pair.only_b);
+        // Values that house A can only place in the shared cells leave B's other cells.
+        for (confined, rest, rest_union) in [
+            (shared & !only_a, &pair.only_b, only_b),
+            (shared & !only_b, &pair.only_a, only_a),
+        ] {
+            if confined & rest_union == 0 {
+                continue;
+            }
+            for &c in &t.locked_cells[rest.clone()] {
+                let m = cand[c as usize];
+                if m & confined != 0 {
+                    let n = m & !confined;
+                    if n == 0 {
+                        return Err(());
+                    }
+                    cand[c as usize] = n;
+                    progress = true;
+                    if is_single(n) {
+                        queue.push(c);
+                    }
+                }
+            }
+        }
+    }
+    Ok(progress)
 }

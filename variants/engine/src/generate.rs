@@ -32,6 +32,11 @@ pub struct Generated {
     pub solution: Vec<u8>,
 }
 
+/// Branch points one removal check may explore before the clue is kept (the
+/// puzzle stays provably unique; it may just keep a clue it could have lost).
+/// A node count, not a time, so generation stays deterministic.
+const CHECK_BUDGET: usize = 64;
+
 /// A uniformly shuffled complete solution of `model`, or `None` if it has none.
 pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
     let mut g = General::new(&model.compiled);
@@ -46,6 +51,12 @@ pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
 /// `target`. `None` if the model has no solution at all.
 pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Generated> {
     let solution = random_solution(model, rng)?;
+    // A minimal puzzle must prove every kept clue necessary; a clue target only
+    // needs each removal proven safe, so hard-to-decide clues may stay.
+    let budget = match target {
+        Target::Minimal => None,
+        Target::Clues(_) => Some(CHECK_BUDGET),
+    };
     let mut givens = solution.clone();
     let mut order: Vec<usize> = (0..model.cell_count()).collect();
     order.shuffle(rng);
@@ -58,7 +69,9 @@ pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Gen
         }
         let value = givens[cell];
         givens[cell] = 0;
-        if count_givens(model, &givens, 1, Some((cell, value))).solutions > 0 {
+        let other = count_givens(model, &givens, 1, Some((cell, value)), budget);
+        // Keep the clue unless its removal is proven to keep the puzzle unique.
+        if other.solutions > 0 || other.gave_up {
             givens[cell] = value;
         } else {
             clues -= 1;
@@ -81,9 +94,9 @@ pub fn generate_for_difficulty(
     difficulty: Difficulty,
 ) -> Option<Generated> {
     let mut rng = rng_for(seed);
-    let cells = model.cell_count();
-    let (_, hi) = difficulty.clue_band(cells);
-    let target = Target::Clues(difficulty.target_clues(cells));
+    let (cells, size) = (model.cell_count(), model.size());
+    let (_, hi) = difficulty.clue_band(cells, size);
+    let target = Target::Clues(difficulty.target_clues(cells, size));
     let mut best: Option<Generated> = None;
     for _ in 0..BAND_ATTEMPTS {
         let g = generate(model, &mut rng, target)?;

@@ -59,6 +59,18 @@ pub(crate) struct Compiled {
     pub full_house_start: Vec<u32>,
     pub full_house_cells: Vec<u32>,
     pub cages: Vec<CageTable>,
+    pub locked: Vec<LockedPair>,
+    pub locked_cells: Vec<u32>,
+}
+
+/// Two full houses sharing two or more cells. A value that, in one house, can only
+/// go in the shared cells cannot go anywhere else in the other house (pointing and
+/// claiming, i.e. locked candidates). Ranges index `Compiled::locked_cells`.
+#[derive(Clone, Debug)]
+pub(crate) struct LockedPair {
+    pub shared: std::ops::Range<usize>,
+    pub only_a: std::ops::Range<usize>,
+    pub only_b: std::ops::Range<usize>,
 }
 
 impl Compiled {
@@ -400,6 +412,48 @@ fn compile(model: &Model) -> Compiled {
             full_house_start.push(full_house_cells.len() as u32);
         }
     }
+    let full: Vec<&ModelHouse> = model
+        .houses
+        .iter()
+        .filter(|h| h.cells.len() == model.size as usize)
+        .collect();
+    let mut locked = Vec::new();
+    let mut locked_cells = Vec::new();
+    for (i, a) in full.iter().enumerate() {
+        for b in &full[i + 1..] {
+            let shared: Vec<u32> = a
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| b.cells.contains(c))
+                .collect();
+            if shared.len() < 2 || shared.len() == a.cells.len() {
+                continue;
+            }
+            let mut push = |cells: Vec<u32>| {
+                let start = locked_cells.len();
+                locked_cells.extend(cells);
+                start..locked_cells.len()
+            };
+            let only_a = a
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| !shared.contains(c))
+                .collect();
+            let only_b = b
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| !shared.contains(c))
+                .collect();
+            locked.push(LockedPair {
+                shared: push(shared),
+                only_a: push(only_a),
+                only_b: push(only_b),
+            });
+        }
+    }
     let cages = model
         .cages
         .iter()
@@ -412,6 +466,8 @@ fn compile(model: &Model) -> Compiled {
         full_house_start,
         full_house_cells,
         cages,
+        locked,
+        locked_cells,
     }
 }
 

@@ -24,6 +24,9 @@ pub struct Count {
     pub limit: usize,
     /// The first solution found, one value per active cell.
     pub first: Option<Vec<u8>>,
+    /// The search gave up on its node budget (only with a budget): `solutions` is
+    /// then a lower bound.
+    pub gave_up: bool,
 }
 
 impl Count {
@@ -136,7 +139,7 @@ impl Puzzle {
     }
 
     fn count_with(&self, limit: usize, forbid: Option<(usize, u8)>) -> Count {
-        count_givens(&self.model, &self.givens, limit, forbid)
+        count_givens(&self.model, &self.givens, limit, forbid, None)
     }
 
     /// Counts with the general solver even for classic 9x9 (benchmarks and tests
@@ -147,6 +150,7 @@ impl Puzzle {
             solutions: 0,
             limit,
             first: None,
+            gave_up: false,
         };
         let Some(mut cand) = g.start(&self.givens) else {
             return none;
@@ -159,6 +163,7 @@ impl Puzzle {
             solutions: found.count,
             limit,
             first: found.first,
+            gave_up: false,
         }
     }
 }
@@ -170,11 +175,13 @@ pub(crate) fn count_givens(
     givens: &[u8],
     limit: usize,
     forbid: Option<(usize, u8)>,
+    budget: Option<usize>,
 ) -> Count {
     let none = Count {
         solutions: 0,
         limit,
         first: None,
+        gave_up: false,
     };
     if model.is_classic9() {
         let mut grid = [0u8; 81];
@@ -190,6 +197,7 @@ pub(crate) fn count_givens(
             solutions: found.count,
             limit,
             first: found.first.map(|g| g.to_vec()),
+            gave_up: false,
         };
     }
     let mut g = General::new(&model.compiled);
@@ -202,10 +210,14 @@ pub(crate) fn count_givens(
     if !g.propagate(&mut cand) {
         return none;
     }
+    if let Some(nodes) = budget {
+        g.set_budget(nodes);
+    }
     let found = g.search(cand, limit, None);
     Count {
         solutions: found.count,
         limit,
         first: found.first,
+        gave_up: found.gave_up,
     }
 }
