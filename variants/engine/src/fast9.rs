@@ -92,7 +92,8 @@ pub(crate) struct Count9 {
 #[derive(Clone, Copy)]
 pub(crate) struct Board9 {
     f: [u32; 27],
-    seen: [u32; 27],
+    /// Bit `i` set: `f[i]` changed since the band tables last looked at it.
+    dirty: u32,
     unsolved: [u32; 3],
     placed_cols: [u32; 9],
 }
@@ -103,7 +104,7 @@ impl Board9 {
     pub fn new(givens: &[u8; 81]) -> Option<Board9> {
         let mut board = Board9 {
             f: [ALL; 27],
-            seen: [ALL; 27],
+            dirty: 0,
             unsolved: [ALL; 3],
             placed_cols: [0; 9],
         };
@@ -120,11 +121,7 @@ impl Board9 {
                 return None;
             }
             board.place(d, b, pos);
-            for e in 0..9 {
-                if e != d {
-                    board.f[e * 3 + b] &= !(1 << pos);
-                }
-            }
+            board.clear_other_digits(d, b, 1 << pos);
         }
         Some(board)
     }
@@ -132,7 +129,26 @@ impl Board9 {
     /// Removes `digit` (1..=9) from the candidates of `cell` (0..81).
     pub fn forbid(&mut self, cell: usize, digit: u8) {
         let d = digit as usize - 1;
-        self.f[d * 3 + cell / 27] &= !(1 << (cell % 27));
+        self.clear(d * 3 + cell / 27, 1 << (cell % 27));
+    }
+
+    /// Removes `mask` from `f[i]`, marking it dirty if anything went.
+    #[inline]
+    fn clear(&mut self, i: usize, mask: u32) {
+        if self.f[i] & mask != 0 {
+            self.f[i] &= !mask;
+            self.dirty |= 1 << i;
+        }
+    }
+
+    /// Removes `cell` of band `b` from every digit but `d`.
+    #[inline]
+    fn clear_other_digits(&mut self, d: usize, b: usize, cell: u32) {
+        for e in 0..9 {
+            if e != d {
+                self.clear(e * 3 + b, cell);
+            }
+        }
     }
 
     /// Counts solutions, stopping at `limit`.
@@ -151,18 +167,18 @@ impl Board9 {
     #[inline]
     fn place(&mut self, d: usize, b: usize, pos: u32) {
         let (row, col) = (pos / 9, pos % 9);
-        self.f[d * 3 + b] &= !(ROW[row as usize] | BOX[(col / 3) as usize]) | 1 << pos;
+        self.clear(
+            d * 3 + b,
+            (ROW[row as usize] | BOX[(col / 3) as usize]) & !(1 << pos),
+        );
     }
 
     /// Applies the band tables until nothing changes; `false` on a contradiction.
     fn update(&mut self) -> bool {
-        loop {
-            let mut changed = false;
-            for i in 0..27 {
-                if self.f[i] == self.seen[i] {
-                    continue;
-                }
-                changed = true;
+        while self.dirty != 0 {
+            let i = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            {
                 let (d, b) = (i / 3, i % 3);
                 let raw = self.f[i];
                 let seg = SEGMENTS[(raw & 511) as usize]
@@ -173,28 +189,20 @@ impl Board9 {
                     return false;
                 }
                 self.f[i] = a;
-                self.seen[i] = a;
                 let mut solved = single_rows(a) & self.unsolved[b];
                 while solved != 0 {
                     let cell = solved & solved.wrapping_neg();
                     solved ^= cell;
                     self.unsolved[b] &= !cell;
-                    for e in 0..9 {
-                        if e != d {
-                            self.f[e * 3 + b] &= !cell;
-                        }
-                    }
+                    self.clear_other_digits(d, b, cell);
                     let col = cell.trailing_zeros() % 9;
-                    let cm = !column(col);
-                    self.f[d * 3 + (b + 1) % 3] &= cm;
-                    self.f[d * 3 + (b + 2) % 3] &= cm;
+                    self.clear(d * 3 + (b + 1) % 3, column(col));
+                    self.clear(d * 3 + (b + 2) % 3, column(col));
                     self.placed_cols[d] |= 1 << col;
                 }
             }
-            if !changed {
-                return true;
-            }
         }
+        true
     }
 
     /// Places every cell with one candidate left. `Err` on an empty cell.
@@ -351,11 +359,7 @@ fn search(mut board: Board9, limit: usize, out: &mut Count9) {
         digits &= digits - 1;
         let mut child = board;
         child.place(d, b, pos);
-        for e in 0..9 {
-            if e != d {
-                child.f[e * 3 + b] &= !cell;
-            }
-        }
+        child.clear_other_digits(d, b, cell);
         search(child, limit, out);
         if out.count >= limit {
             return;
