@@ -1,6 +1,6 @@
 //! A specialised solver for classic 9x9 Sudoku, in the style of JCZSolve.
 //!
-//! Candidates are kept per digit and per band: `f[d * 3 + b]` holds 27 bits, one per
+//! Candidates are kept per digit and per band: `f[b * 9 + d]` holds 27 bits, one per
 //! cell of band `b` (rows `3b..3b+3`, bit `row_in_band * 9 + col`). Inside a band, a
 //! digit's cells must form one cell per row and one per box, i.e. a permutation of
 //! row/box segments; a 512-entry table keeps exactly the segments some permutation
@@ -79,6 +79,28 @@ const PERMUTATION_CELLS: [u32; 512] = {
 
 const ALL: u32 = (1 << 27) - 1;
 
+/// For the 9-bit set of columns a digit can still use inside one band: the cells the
+/// digit may keep in the other two bands. A box whose part of the set is a single
+/// column puts the digit in that column, so the other bands lose the whole column.
+const NEIGHBOUR_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols: u32 = 0;
+    while cols < 512 {
+        let mut keep = ALL;
+        let mut k: u32 = 0;
+        while k < 3 {
+            let part = (cols >> (3 * k)) & 7;
+            if part == 1 || part == 2 || part == 4 {
+                keep &= !column(3 * k + part.trailing_zeros());
+            }
+            k += 1;
+        }
+        t[cols as usize] = keep;
+        cols += 1;
+    }
+    t
+};
+
 /// What a count found: the number of solutions (up to the limit) and the first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Count9 {
@@ -117,7 +139,7 @@ impl Board9 {
             }
             let (b, pos) = (i / 27, (i % 27) as u32);
             let d = g as usize - 1;
-            if board.f[d * 3 + b] & (1 << pos) == 0 {
+            if board.f[b * 9 + d] & (1 << pos) == 0 {
                 return None;
             }
             board.place(d, b, pos);
@@ -129,7 +151,7 @@ impl Board9 {
     /// Removes `digit` (1..=9) from the candidates of `cell` (0..81).
     pub fn forbid(&mut self, cell: usize, digit: u8) {
         let d = digit as usize - 1;
-        self.clear(d * 3 + cell / 27, 1 << (cell % 27));
+        self.clear(cell / 27 * 9 + d, 1 << (cell % 27));
     }
 
     /// Removes `mask` from `f[i]`, marking it dirty if anything went.
@@ -141,14 +163,26 @@ impl Board9 {
         }
     }
 
-    /// Removes `cell` of band `b` from every digit but `d`.
+    /// Keeps only `mask` of `f[i]`, marking it dirty if anything went (branch-free).
+    #[inline]
+    fn keep(&mut self, i: usize, mask: u32) {
+        let old = self.f[i];
+        self.f[i] = old & mask;
+        self.dirty |= u32::from(old & !mask != 0) << i;
+    }
+
+    /// Removes `cell` of band `b` from every digit but `d` (branch-free over the
+    /// band's nine contiguous entries).
     #[inline]
     fn clear_other_digits(&mut self, d: usize, b: usize, cell: u32) {
-        for e in 0..9 {
-            if e != d {
-                self.clear(e * 3 + b, cell);
-            }
+        let band = &mut self.f[b * 9..b * 9 + 9];
+        let mut changed = 0u32;
+        for (e, x) in band.iter_mut().enumerate() {
+            changed |= u32::from(*x & cell != 0) << e;
+            *x &= !cell;
         }
+        band[d] |= cell;
+        self.dirty |= (changed & !(1 << d)) << (b * 9);
     }
 
     /// Counts solutions, stopping at `limit`.
@@ -168,7 +202,7 @@ impl Board9 {
     fn place(&mut self, d: usize, b: usize, pos: u32) {
         let (row, col) = (pos / 9, pos % 9);
         self.clear(
-            d * 3 + b,
+            b * 9 + d,
             (ROW[row as usize] | BOX[(col / 3) as usize]) & !(1 << pos),
         );
     }
@@ -179,7 +213,7 @@ impl Board9 {
             let i = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
             {
-                let (d, b) = (i / 3, i % 3);
+                let (b, d) = (i / 9, i % 9);
                 let raw = self.f[i];
                 let seg = SEGMENTS[(raw & 511) as usize]
                     | SEGMENTS[(raw >> 9 & 511) as usize] << 3
@@ -189,15 +223,22 @@ impl Board9 {
                     return false;
                 }
                 self.f[i] = a;
-                let mut solved = single_rows(a) & self.unsolved[b];
+                let keep = NEIGHBOUR_CELLS[((a | a >> 9 | a >> 18) & 511) as usize];
+                self.keep((b + 1) % 3 * 9 + d, keep);
+                self.keep((b + 2) % 3 * 9 + d, keep);
+                let open = a & self.unsolved[b];
+                if open == 0 {
+                    continue;
+                }
+                let mut solved = single_rows(a) & open;
                 while solved != 0 {
                     let cell = solved & solved.wrapping_neg();
                     solved ^= cell;
                     self.unsolved[b] &= !cell;
                     self.clear_other_digits(d, b, cell);
                     let col = cell.trailing_zeros() % 9;
-                    self.clear(d * 3 + (b + 1) % 3, column(col));
-                    self.clear(d * 3 + (b + 2) % 3, column(col));
+                    self.clear((b + 1) % 3 * 9 + d, column(col));
+                    self.clear((b + 2) % 3 * 9 + d, column(col));
                     self.placed_cols[d] |= 1 << col;
                 }
             }
@@ -211,7 +252,7 @@ impl Board9 {
         for b in 0..3 {
             let (mut one, mut two) = (0u32, 0u32);
             for d in 0..9 {
-                let x = self.f[d * 3 + b];
+                let x = self.f[b * 9 + d];
                 two |= one & x;
                 one |= x;
             }
@@ -222,7 +263,7 @@ impl Board9 {
             while singles != 0 {
                 let cell = singles & singles.wrapping_neg();
                 singles ^= cell;
-                let d = (0..9).find(|&d| self.f[d * 3 + b] & cell != 0).ok_or(())?;
+                let d = (0..9).find(|&d| self.f[b * 9 + d] & cell != 0).ok_or(())?;
                 self.place(d, b, cell.trailing_zeros());
                 found = true;
             }
@@ -237,7 +278,7 @@ impl Board9 {
         for d in 0..9 {
             let (mut one, mut two) = (0u32, 0u32);
             for b in 0..3 {
-                let x = self.f[d * 3 + b];
+                let x = self.f[b * 9 + d];
                 for row in 0..3 {
                     let r = x >> (9 * row) & 511;
                     two |= one & r;
@@ -252,8 +293,8 @@ impl Board9 {
                 let col = singles.trailing_zeros();
                 singles &= singles - 1;
                 let cm = column(col);
-                let b = (0..3).find(|&b| self.f[d * 3 + b] & cm != 0).ok_or(())?;
-                let pos = (self.f[d * 3 + b] & cm).trailing_zeros();
+                let b = (0..3).find(|&b| self.f[b * 9 + d] & cm != 0).ok_or(())?;
+                let pos = (self.f[b * 9 + d] & cm).trailing_zeros();
                 self.place(d, b, pos);
                 found = true;
             }
@@ -290,7 +331,7 @@ impl Board9 {
         for b in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.f[d * 3 + b];
+                let x = self.f[b * 9 + d];
                 three |= two & x;
                 two |= one & x;
                 one |= x;
@@ -310,7 +351,7 @@ impl Board9 {
         let mut g = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.f[d * 3 + b];
+                let mut x = self.f[b * 9 + d];
                 while x != 0 {
                     let pos = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -350,7 +391,7 @@ fn search(mut board: Board9, limit: usize, out: &mut Count9) {
     let cell = 1u32 << pos;
     let mut digits = 0u32;
     for d in 0..9 {
-        if board.f[d * 3 + b] & cell != 0 {
+        if board.f[b * 9 + d] & cell != 0 {
             digits |= 1 << d;
         }
     }
