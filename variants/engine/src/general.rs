@@ -168,8 +168,14 @@ fn pick_cell(cand: &[u32]) -> Option<usize> {
     best
 }
 
+/// Locked-candidate passes per propagation: each pass reads every intersection,
+/// and a second pass rarely finds what the search would not find sooner. Singles
+/// and cages still always run to their fixpoint.
+const LOCKED_ROUNDS: usize = 1;
+
 /// Runs propagation to a fixpoint from the single cells in `queue`.
 fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
+    let mut locked_rounds = 0;
     loop {
         while let Some(cell) = queue.pop() {
             let m = cand[cell as usize];
@@ -190,16 +196,18 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
         let mut progress = false;
         for h in 0..t.full_house_count() {
             let cells = t.full_house(h);
-            let (mut once, mut twice) = (0u32, 0u32);
+            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
             for &x in cells {
                 let m = cand[x as usize];
                 twice |= once & m;
                 once |= m;
+                placed |= m * u32::from(is_single(m));
             }
             if once != t.full {
                 return false;
             }
-            let unique = once & !twice;
+            // Values with one home that is not yet a single cell.
+            let unique = once & !twice & !placed;
             if unique == 0 {
                 continue;
             }
@@ -232,6 +240,10 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
         if progress || !queue.is_empty() {
             continue;
         }
+        if locked_rounds == LOCKED_ROUNDS {
+            return true;
+        }
+        locked_rounds += 1;
         match locked_candidates(t, queue, cand) {
             Ok(true) => {}
             Ok(false) => return true,
