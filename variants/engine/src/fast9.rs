@@ -209,39 +209,58 @@ impl Board9 {
 
     /// Applies the band tables until nothing changes; `false` on a contradiction.
     fn update(&mut self) -> bool {
-        while self.dirty != 0 {
-            let i = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            {
-                let (b, d) = (i / 9, i % 9);
-                let raw = self.f[i];
-                let seg = SEGMENTS[(raw & 511) as usize]
-                    | SEGMENTS[(raw >> 9 & 511) as usize] << 3
-                    | SEGMENTS[(raw >> 18) as usize] << 6;
-                let a = raw & PERMUTATION_CELLS[seg as usize];
-                if a == 0 {
-                    return false;
+        macro_rules! entries {
+            ($($b:literal $d:literal),*) => {
+                while self.dirty != 0 {
+                    $(
+                        if self.dirty & 1 << ($b * 9 + $d) != 0
+                            && !self.update_entry::<$b, $d>()
+                        {
+                            return false;
+                        }
+                    )*
                 }
-                self.f[i] = a;
-                let keep = NEIGHBOUR_CELLS[((a | a >> 9 | a >> 18) & 511) as usize];
-                self.keep((b + 1) % 3 * 9 + d, keep);
-                self.keep((b + 2) % 3 * 9 + d, keep);
-                let open = a & self.unsolved[b];
-                if open == 0 {
-                    continue;
-                }
-                let mut solved = single_rows(a) & open;
-                while solved != 0 {
-                    let cell = solved & solved.wrapping_neg();
-                    solved ^= cell;
-                    self.unsolved[b] &= !cell;
-                    self.clear_other_digits(d, b, cell);
-                    let col = cell.trailing_zeros() % 9;
-                    self.clear((b + 1) % 3 * 9 + d, column(col));
-                    self.clear((b + 2) % 3 * 9 + d, column(col));
-                    self.placed_cols[d] |= 1 << col;
-                }
-            }
+            };
+        }
+        entries!(
+            0 0, 0 1, 0 2, 0 3, 0 4, 0 5, 0 6, 0 7, 0 8,
+            1 0, 1 1, 1 2, 1 3, 1 4, 1 5, 1 6, 1 7, 1 8,
+            2 0, 2 1, 2 2, 2 3, 2 4, 2 5, 2 6, 2 7, 2 8
+        );
+        true
+    }
+
+    /// The band tables for digit `D` in band `B` (constants, so every index folds).
+    #[inline(always)]
+    fn update_entry<const B: usize, const D: usize>(&mut self) -> bool {
+        let i = B * 9 + D;
+        self.dirty &= !(1 << i);
+        let raw = self.f[i];
+        let seg = SEGMENTS[(raw & 511) as usize]
+            | SEGMENTS[(raw >> 9 & 511) as usize] << 3
+            | SEGMENTS[(raw >> 18) as usize] << 6;
+        let a = raw & PERMUTATION_CELLS[seg as usize];
+        if a == 0 {
+            return false;
+        }
+        self.f[i] = a;
+        let keep = NEIGHBOUR_CELLS[((a | a >> 9 | a >> 18) & 511) as usize];
+        self.keep((B + 1) % 3 * 9 + D, keep);
+        self.keep((B + 2) % 3 * 9 + D, keep);
+        let open = a & self.unsolved[B];
+        if open == 0 {
+            return true;
+        }
+        let mut solved = single_rows(a) & open;
+        while solved != 0 {
+            let cell = solved & solved.wrapping_neg();
+            solved ^= cell;
+            self.unsolved[B] &= !cell;
+            self.clear_other_digits(D, B, cell);
+            let col = cell.trailing_zeros() % 9;
+            self.clear((B + 1) % 3 * 9 + D, column(col));
+            self.clear((B + 2) % 3 * 9 + D, column(col));
+            self.placed_cols[D] |= 1 << col;
         }
         true
     }
