@@ -6,7 +6,7 @@
 
 use arena_tests::{classic9, classic_grids, killer_records};
 use engine::geometry::classic;
-use engine::{generate, Difficulty, Puzzle};
+use engine::{generate, Difficulty, Puzzle, SolverPath};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -47,14 +47,23 @@ fn classic_section(file: &str, limit: Option<usize>) {
     let n = grids.len();
     let (t_peer, u_peer) = best_of(3, &peers, |s| black_box(*s).solutions_count_up_to(2));
     let (t_fast, u_fast) = best_of(3, &puzzles, |p| black_box(p).count(2).solutions);
-    let (t_gen, u_gen) = best_of(1, &puzzles, |p| black_box(p).count_general(2).solutions);
+    let (t_bits, u_bits) = best_of(3, &puzzles, |p| {
+        black_box(p).count_on(SolverPath::Bitboard, 2).solutions
+    });
+    let (t_cells, u_cells) = best_of(1, &puzzles, |p| {
+        black_box(p).count_on(SolverPath::Cells, 2).solutions
+    });
     assert_eq!(
         u_fast, n,
         "{file}: every puzzle must count 1 on the 9x9 path"
     );
     assert_eq!(
-        u_gen, n,
-        "{file}: every puzzle must count 1 on the general path"
+        u_bits, n,
+        "{file}: every puzzle must count 1 on the bitboard path"
+    );
+    assert_eq!(
+        u_cells, n,
+        "{file}: every puzzle must count 1 on the cell path"
     );
     assert_eq!(u_peer, n, "{file}: the peer must agree");
     let peer = rate(n, t_peer);
@@ -62,7 +71,17 @@ fn classic_section(file: &str, limit: Option<usize>) {
     println!("| solver | puzzles/s | vs sudoku 0.8 |");
     println!("|---|---:|---:|");
     println!("| sudoku 0.8 (peer) | {peer:.0} | 1.00x |");
-    for (name, t) in [("engine 9x9 path", t_fast), ("engine general path", t_gen)] {
+    for (name, t) in [
+        ("engine 9x9 path", t_fast),
+        (
+            "engine general path, bitboard (any model <= 128 cells)",
+            t_bits,
+        ),
+        (
+            "engine general path, cells (any model; used > 128 cells)",
+            t_cells,
+        ),
+    ] {
         let r = rate(n, t);
         println!("| {name} | {r:.0} | {:.2}x |", r / peer);
     }
@@ -70,27 +89,30 @@ fn classic_section(file: &str, limit: Option<usize>) {
 
 fn killer_section() {
     let records = killer_records("killer/krazydad-intermediate.csv");
-    let start = Instant::now();
-    let mut unique = 0;
-    for r in &records {
-        let c = r.puzzle.count(2);
-        assert_eq!(c.solutions, 1, "{} is not unique", r.title);
-        assert_eq!(
-            c.first.as_deref(),
-            Some(&r.solution[..]),
-            "{}: wrong solution",
-            r.title
-        );
-        unique += 1;
-    }
-    let t = start.elapsed();
-    println!("\nkiller/krazydad-intermediate.csv ({} puzzles, count to 2, all unique and equal to the shipped solution)", records.len());
+    println!(
+        "\nkiller/krazydad-intermediate.csv ({} puzzles, count to 2, all unique and equal to the shipped solution)",
+        records.len()
+    );
     println!("| solver | puzzles/s |");
     println!("|---|---:|");
-    println!(
-        "| engine general path (cage combinations) | {:.0} |",
-        rate(unique, t)
-    );
+    for (name, path) in [
+        ("engine general path, bitboard", SolverPath::Bitboard),
+        ("engine general path, cells", SolverPath::Cells),
+    ] {
+        let start = Instant::now();
+        for r in &records {
+            let c = r.puzzle.count_on(path, 2);
+            assert_eq!(c.solutions, 1, "{} is not unique", r.title);
+            assert_eq!(
+                c.first.as_deref(),
+                Some(&r.solution[..]),
+                "{}: wrong solution",
+                r.title
+            );
+        }
+        let r = rate(records.len(), start.elapsed());
+        println!("| {name} (cage combinations) | {r:.0} |");
+    }
 }
 
 fn generation_section(seeds: usize) {

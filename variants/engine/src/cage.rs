@@ -27,125 +27,135 @@ impl CageTable {
         }
     }
 
-    /// Narrows the candidates of the cage's cells. Returns `false` on a
-    /// contradiction; pushes newly single cells onto `singles`.
+    /// Narrows the candidates of the cage's cells in a per-cell candidate array.
+    /// `Err` on a contradiction; `Ok(true)` if anything changed. Newly single
+    /// cells are pushed onto `singles`.
     pub fn propagate(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
+        let mut local = [0u32; crate::MAX_SIZE as usize];
+        let local = &mut local[..self.cells.len()];
+        for (l, &c) in local.iter_mut().zip(&self.cells) {
+            *l = cand[c as usize];
+        }
+        if !self.narrow(local)? {
+            return Ok(false);
+        }
+        for (&l, &c) in local.iter().zip(&self.cells) {
+            if cand[c as usize] != l {
+                cand[c as usize] = l;
+                if is_single(l) {
+                    singles.push(c);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    /// Narrows `local`, the candidates of the cage's cells in order. `Err` on a
+    /// contradiction; `Ok(true)` if anything changed.
+    pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
         match &self.combos {
-            Some(combos) => self.propagate_combos(combos, cand, singles),
-            None => self.propagate_bounds(cand, singles),
+            Some(combos) => narrow_by_combos(combos, local),
+            None => narrow_by_bounds(self.sum, local),
         }
     }
+}
 
-    fn propagate_combos(
-        &self,
-        combos: &[u32],
-        cand: &mut [u32],
-        singles: &mut Vec<u32>,
-    ) -> Result<bool, ()> {
-        let mut union = 0;
-        let mut placed = 0;
-        for &c in &self.cells {
-            let m = cand[c as usize];
-            union |= m;
-            if is_single(m) {
-                placed |= m;
-            }
+/// Keeps the values some feasible combination allows, and places a value every
+/// feasible combination needs when it has one cell left.
+fn narrow_by_combos(combos: &[u32], local: &mut [u32]) -> Result<bool, ()> {
+    let mut union = 0;
+    let mut placed = 0;
+    for &m in local.iter() {
+        union |= m;
+        if is_single(m) {
+            placed |= m;
         }
-        let mut allowed = 0;
-        let mut required = u32::MAX;
-        'combo: for &combo in combos {
-            if combo & !union != 0 || placed & !combo != 0 {
-                continue;
-            }
-            for &c in &self.cells {
-                if cand[c as usize] & combo == 0 {
-                    continue 'combo;
-                }
-            }
-            allowed |= combo;
-            required &= combo;
-        }
-        if allowed == 0 {
-            return Err(());
-        }
-        let mut changed = false;
-        for &c in &self.cells {
-            let m = cand[c as usize];
-            let n = m & allowed;
-            if n != m {
-                if n == 0 {
-                    return Err(());
-                }
-                cand[c as usize] = n;
-                changed = true;
-                if is_single(n) {
-                    singles.push(c);
-                }
-            }
-        }
-        // A value every remaining combination needs, with one place left: put it there.
-        let mut need = required & !placed;
-        while need != 0 {
-            let v = need & need.wrapping_neg();
-            need &= need - 1;
-            let mut spot = None;
-            for &c in &self.cells {
-                if cand[c as usize] & v != 0 {
-                    if spot.is_some() {
-                        spot = None;
-                        break;
-                    }
-                    spot = Some(c);
-                }
-            }
-            if let Some(c) = spot {
-                if cand[c as usize] != v {
-                    cand[c as usize] = v;
-                    singles.push(c);
-                    changed = true;
-                }
-            }
-        }
-        Ok(changed)
     }
+    let mut allowed = 0;
+    let mut required = u32::MAX;
+    'combo: for &combo in combos {
+        if combo & !union != 0 || placed & !combo != 0 {
+            continue;
+        }
+        for &m in local.iter() {
+            if m & combo == 0 {
+                continue 'combo;
+            }
+        }
+        allowed |= combo;
+        required &= combo;
+    }
+    if allowed == 0 {
+        return Err(());
+    }
+    let mut changed = false;
+    for m in local.iter_mut() {
+        let n = *m & allowed;
+        if n != *m {
+            if n == 0 {
+                return Err(());
+            }
+            *m = n;
+            changed = true;
+        }
+    }
+    let mut need = required & !placed;
+    while need != 0 {
+        let v = need & need.wrapping_neg();
+        need &= need - 1;
+        let mut spot = None;
+        for (i, &m) in local.iter().enumerate() {
+            if m & v != 0 {
+                if spot.is_some() {
+                    spot = None;
+                    break;
+                }
+                spot = Some(i);
+            }
+        }
+        if let Some(i) = spot {
+            if local[i] != v {
+                local[i] = v;
+                changed = true;
+            }
+        }
+    }
+    Ok(changed)
+}
 
-    fn propagate_bounds(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
-        let (mut lo, mut hi) = (0u32, 0u32);
-        for &c in &self.cells {
-            let m = cand[c as usize];
-            lo += value_of(m);
-            hi += 32 - m.leading_zeros();
-        }
-        if lo > self.sum || hi < self.sum {
-            return Err(());
-        }
-        let mut changed = false;
-        for &c in &self.cells {
-            let m = cand[c as usize];
-            let (own_lo, own_hi) = (value_of(m), 32 - m.leading_zeros());
-            let (others_lo, others_hi) = (lo - own_lo, hi - own_hi);
-            let mut keep = 0;
-            let mut rest = m;
-            while rest != 0 {
-                let v = value_of(rest);
-                rest &= rest - 1;
-                if v + others_lo <= self.sum && v + others_hi >= self.sum {
-                    keep |= 1 << (v - 1);
-                }
-            }
-            if keep != m {
-                if keep == 0 {
-                    return Err(());
-                }
-                cand[c as usize] = keep;
-                changed = true;
-                if is_single(keep) {
-                    singles.push(c);
-                }
-            }
-        }
-        Ok(changed)
+/// Keeps the values that fit between the smallest and largest sums the other
+/// cells can still make (used when a cage has too many combinations to list).
+fn narrow_by_bounds(sum: u32, local: &mut [u32]) -> Result<bool, ()> {
+    let (mut lo, mut hi) = (0u32, 0u32);
+    for &m in local.iter() {
+        lo += value_of(m);
+        hi += 32 - m.leading_zeros();
     }
+    if lo > sum || hi < sum {
+        return Err(());
+    }
+    let mut changed = false;
+    for m in local.iter_mut() {
+        let (own_lo, own_hi) = (value_of(*m), 32 - m.leading_zeros());
+        let (others_lo, others_hi) = (lo - own_lo, hi - own_hi);
+        let mut keep = 0;
+        let mut rest = *m;
+        while rest != 0 {
+            let v = value_of(rest);
+            rest &= rest - 1;
+            if v + others_lo <= sum && v + others_hi >= sum {
+                keep |= 1 << (v - 1);
+            }
+        }
+        if keep != *m {
+            if keep == 0 {
+                return Err(());
+            }
+            *m = keep;
+            changed = true;
+        }
+    }
+    Ok(changed)
 }
 
 /// Every set of `k` different values in 1..=`size` adding up to `sum`, as bitmasks,

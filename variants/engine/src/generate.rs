@@ -6,6 +6,7 @@
 //! solution rather than a count to two. One pass over all cells yields a minimal
 //! puzzle: a clue needed once stays needed as more clues go.
 
+use crate::bits::BitSearch;
 use crate::difficulty::Difficulty;
 use crate::general::General;
 use crate::model::Model;
@@ -39,6 +40,12 @@ const CHECK_BUDGET: usize = 64;
 
 /// A uniformly shuffled complete solution of `model`, or `None` if it has none.
 pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
+    if let Some(tables) = &model.bits {
+        let empty = vec![0; model.cell_count()];
+        return BitSearch::new(tables)
+            .count(&empty, None, 1, Some(rng))
+            .first;
+    }
     let mut g = General::new(&model.compiled);
     let mut cand = g.start(&vec![0; model.cell_count()])?;
     if !g.propagate(&mut cand) {

@@ -6,8 +6,10 @@
 //!   different-pairs. [`geometry`] builds the standard shapes.
 //! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
 //!   [`Puzzle::count`] (stop at 2 for uniqueness) and [`Puzzle::solve`]. Classic
-//!   9x9 goes through a specialised band solver; everything else through the
-//!   general propagation-and-search solver with cage-combination reasoning.
+//!   9x9 goes through a specialised band solver; any other model of up to 128
+//!   cells through a bitboard solver; larger ones through a cell-by-cell solver.
+//!   The last two apply the same rules (naked and hidden singles, cage
+//!   combinations, locked candidates); [`SolverPath`] picks one explicitly.
 //! - [`generate`]: deterministic random solutions and unique puzzles from a seed
 //!   string ([`seed`]), to a clue target, a minimal puzzle, or a [`Difficulty`]
 //!   band.
@@ -15,6 +17,7 @@
 //!   and from [`Puzzle`]; [`text`]: the one-line classic format.
 //! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
 
+mod bits;
 mod cage;
 pub mod check;
 pub mod difficulty;
@@ -35,4 +38,4 @@ pub use difficulty::Difficulty;
 pub use error::PuzzleError;
 pub use generate::{Generated, Target};
 pub use model::{default_symbols, Model, ModelBuilder, ModelCage, ModelHouse, MAX_SIDE, MAX_SIZE};
-pub use puzzle::{Count, Puzzle, Solution};
+pub use puzzle::{Count, Puzzle, Solution, SolverPath};

@@ -2,6 +2,7 @@
 //! different-pairs. A [`Model`] is validated once when built and then shared by every
 //! puzzle that uses it.
 
+use crate::bits::BitTables;
 use crate::cage::CageTable;
 use crate::error::PuzzleError;
 use crate::mask::full_mask;
@@ -47,6 +48,7 @@ pub struct Model {
     cages: Vec<ModelCage>,
     different: Vec<[u32; 2]>,
     pub(crate) compiled: Compiled,
+    pub(crate) bits: Option<BitTables>,
     classic9: bool,
 }
 
@@ -332,9 +334,11 @@ impl ModelBuilder {
             cages,
             different,
             compiled: Compiled::default(),
+            bits: None,
             classic9: false,
         };
         model.compiled = compile(&model);
+        model.bits = BitTables::new(&model, &model.compiled.cages);
         model.classic9 = detect_classic9(&model);
         Ok(model)
     }

@@ -1,5 +1,6 @@
 //! A [`Puzzle`]: a shared [`Model`] plus givens, and the solving operations on it.
 
+use crate::bits::BitSearch;
 use crate::error::PuzzleError;
 use crate::fast9::Board9;
 use crate::general::General;
@@ -142,34 +143,29 @@ impl Puzzle {
         count_givens(&self.model, &self.givens, limit, forbid, None)
     }
 
-    /// Counts with the general solver even for classic 9x9 (benchmarks and tests
-    /// compare the two paths).
-    pub fn count_general(&self, limit: usize) -> Count {
-        let mut g = General::new(&self.model.compiled);
-        let none = Count {
-            solutions: 0,
-            limit,
-            first: None,
-            gave_up: false,
-        };
-        let Some(mut cand) = g.start(&self.givens) else {
-            return none;
-        };
-        if !g.propagate(&mut cand) {
-            return none;
-        }
-        let found = g.search(cand, limit, None);
-        Count {
-            solutions: found.count,
-            limit,
-            first: found.first,
-            gave_up: false,
-        }
+    /// Counts with a chosen solver (benchmarks and tests compare them). A path
+    /// that cannot take this model (the 9x9 path on another model, the bitboard
+    /// path beyond 128 cells) falls back to the cell-by-cell solver.
+    pub fn count_on(&self, path: SolverPath, limit: usize) -> Count {
+        count_on(&self.model, &self.givens, limit, None, None, path)
     }
 }
 
+/// Which solver counts a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverPath {
+    /// The fastest that applies: 9x9 for classic 9x9, else bitboard, else cells.
+    Auto,
+    /// The specialised classic 9x9 band solver.
+    Classic9,
+    /// The general bitboard solver (models of up to 128 cells).
+    Bitboard,
+    /// The general cell-by-cell solver (any model).
+    Cells,
+}
+
 /// Counts the solutions of `givens` on `model` up to `limit`, optionally forbidding
-/// one value in one cell. Picks the specialised 9x9 solver when it applies.
+/// one value in one cell and limiting the search to `budget` branch points.
 pub(crate) fn count_givens(
     model: &Model,
     givens: &[u8],
@@ -177,13 +173,25 @@ pub(crate) fn count_givens(
     forbid: Option<(usize, u8)>,
     budget: Option<usize>,
 ) -> Count {
+    count_on(model, givens, limit, forbid, budget, SolverPath::Auto)
+}
+
+fn count_on(
+    model: &Model,
+    givens: &[u8],
+    limit: usize,
+    forbid: Option<(usize, u8)>,
+    budget: Option<usize>,
+    path: SolverPath,
+) -> Count {
     let none = Count {
         solutions: 0,
         limit,
         first: None,
         gave_up: false,
     };
-    if model.is_classic9() {
+    let classic9 = model.is_classic9() && matches!(path, SolverPath::Auto | SolverPath::Classic9);
+    if classic9 {
         let mut grid = [0u8; 81];
         grid.copy_from_slice(givens);
         let Some(mut board) = Board9::new(&grid) else {
@@ -200,20 +208,31 @@ pub(crate) fn count_givens(
             gave_up: false,
         };
     }
-    let mut g = General::new(&model.compiled);
-    let Some(mut cand) = g.start(givens) else {
-        return none;
+    let found = match (&model.bits, path) {
+        (Some(tables), SolverPath::Auto | SolverPath::Bitboard) => {
+            let mut s = BitSearch::new(tables);
+            if let Some(nodes) = budget {
+                s.set_budget(nodes);
+            }
+            s.count(givens, forbid, limit, None)
+        }
+        _ => {
+            let mut g = General::new(&model.compiled);
+            let Some(mut cand) = g.start(givens) else {
+                return none;
+            };
+            if let Some((cell, value)) = forbid {
+                cand[cell] &= !bit(u32::from(value));
+            }
+            if !g.propagate(&mut cand) {
+                return none;
+            }
+            if let Some(nodes) = budget {
+                g.set_budget(nodes);
+            }
+            g.search(cand, limit, None)
+        }
     };
-    if let Some((cell, value)) = forbid {
-        cand[cell] &= !bit(u32::from(value));
-    }
-    if !g.propagate(&mut cand) {
-        return none;
-    }
-    if let Some(nodes) = budget {
-        g.set_budget(nodes);
-    }
-    let found = g.search(cand, limit, None);
     Count {
         solutions: found.count,
         limit,

@@ -5,7 +5,7 @@ use engine::check::check_solution;
 use engine::generate::{generate, generate_for_difficulty, Target};
 use engine::geometry::classic;
 use engine::seed::rng_for;
-use engine::{Difficulty, Model, Puzzle};
+use engine::{Difficulty, Model, Puzzle, SolverPath};
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -16,8 +16,8 @@ fn model(box_rows: u32, box_cols: u32) -> Arc<Model> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
-    /// Removing random clues from a generated 9x9 puzzle: the 9x9 path and the
-    /// general path count the same number of solutions (up to 3) and the same first
+    /// Removing random clues from a generated 9x9 puzzle: the 9x9, bitboard and
+    /// cell-by-cell paths count the same number of solutions (up to 3) and the same first
     /// solution when there is exactly one.
     #[test]
     fn nine_by_nine_paths_agree(seed in "[a-z0-9]{1,12}", drop in proptest::collection::vec(0usize..81, 0..12)) {
@@ -29,11 +29,13 @@ proptest! {
         }
         let p = Puzzle::new(Arc::clone(&m), givens).expect("subset of a valid grid");
         let fast = p.count(3);
-        let general = p.count_general(3);
-        prop_assert_eq!(fast.solutions, general.solutions);
         prop_assert!(fast.solutions >= 1, "a subset of a solved grid keeps that solution");
-        if fast.solutions == 1 {
-            prop_assert_eq!(fast.first, general.first);
+        for path in [SolverPath::Bitboard, SolverPath::Cells] {
+            let other = p.count_on(path, 3);
+            prop_assert_eq!(fast.solutions, other.solutions, "{:?}", path);
+            if fast.solutions == 1 {
+                prop_assert_eq!(&fast.first, &other.first, "{:?}", path);
+            }
         }
     }
 
@@ -152,7 +154,9 @@ fn killer_cages_solve_by_reasoning() {
     }
     let m = Arc::new(b.build().expect("killer model"));
     let p = Puzzle::new(m, vec![0; 16]).expect("valid");
-    let c = p.count(3);
-    assert_eq!(c.first.as_deref(), Some(&solution[..]));
-    assert_eq!(c.solutions, 1, "the sums pin down one grid");
+    for path in [SolverPath::Auto, SolverPath::Bitboard, SolverPath::Cells] {
+        let c = p.count_on(path, 3);
+        assert_eq!(c.first.as_deref(), Some(&solution[..]), "{path:?}");
+        assert_eq!(c.solutions, 1, "{path:?}: the sums pin down one grid");
+    }
 }
