@@ -6,8 +6,8 @@
 //!   different-pairs. [`geometry`] builds the standard shapes.
 //! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
 //!   [`Puzzle::count`] (stop at 2 for uniqueness) and [`Puzzle::solve`]. Classic
-//!   9x9 goes through a specialised band solver; any other model of up to 128
-//!   cells through a bitboard solver; larger ones through a cell-by-cell solver.
+//!   9x9 goes through a specialised band solver; any other cage-free model of up
+//!   to 128 cells through a bitboard solver; the rest through a cell-by-cell solver.
 //!   The last two apply the same rules (naked and hidden singles, cage
 //!   combinations, locked candidates); [`SolverPath`] picks one explicitly.
 //! - [`generate`]: deterministic random solutions and unique puzzles from a seed

@@ -154,7 +154,8 @@ impl Puzzle {
 /// Which solver counts a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SolverPath {
-    /// The fastest that applies: 9x9 for classic 9x9, else bitboard, else cells.
+    /// The fastest that applies: 9x9 for classic 9x9; bitboard for other models of
+    /// up to 128 cells without cages; cells otherwise.
     Auto,
     /// The specialised classic 9x9 band solver.
     Classic9,
@@ -208,8 +209,15 @@ fn count_on(
             gave_up: false,
         };
     }
-    let found = match (&model.bits, path) {
-        (Some(tables), SolverPath::Auto | SolverPath::Bitboard) => {
+    // Cage reasoning works on per-cell masks, which the cell solver keeps natively:
+    // on killer puzzles it is the faster of the two (see docs/benchmarks.md).
+    let bitboard = match path {
+        SolverPath::Auto => model.cages().is_empty(),
+        SolverPath::Bitboard => true,
+        SolverPath::Classic9 | SolverPath::Cells => false,
+    };
+    let found = match &model.bits {
+        Some(tables) if bitboard => {
             let mut s = BitSearch::new(tables);
             if let Some(nodes) = budget {
                 s.set_budget(nodes);
