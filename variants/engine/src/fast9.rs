@@ -117,7 +117,6 @@ pub(crate) struct Board9 {
     /// Bit `i` set: `f[i]` changed since the band tables last looked at it.
     dirty: u32,
     unsolved: [u32; 3],
-    placed_cols: [u32; 9],
 }
 
 impl Board9 {
@@ -128,7 +127,6 @@ impl Board9 {
             f: [ALL; 27],
             dirty: 0,
             unsolved: [ALL; 3],
-            placed_cols: [0; 9],
         };
         for (i, &g) in givens.iter().enumerate() {
             if g == 0 {
@@ -247,20 +245,17 @@ impl Board9 {
         let keep = NEIGHBOUR_CELLS[((a | a >> 9 | a >> 18) & 511) as usize];
         self.keep((B + 1) % 3 * 9 + D, keep);
         self.keep((B + 2) % 3 * 9 + D, keep);
-        let open = a & self.unsolved[B];
-        if open == 0 {
-            return true;
-        }
-        let mut solved = single_rows(a) & open;
-        while solved != 0 {
-            let cell = solved & solved.wrapping_neg();
-            solved ^= cell;
-            self.unsolved[B] &= !cell;
-            self.clear_other_digits(D, B, cell);
-            let col = cell.trailing_zeros() % 9;
-            self.clear((B + 1) % 3 * 9 + D, column(col));
-            self.clear((B + 2) % 3 * 9 + D, column(col));
-            self.placed_cols[D] |= 1 << col;
+        // Rows left with one cell solve it: the other digits lose the cell. (Its
+        // column leaves the other bands through the neighbour table above, since
+        // the box now holds the digit in one column.)
+        let solved = single_rows(a) & self.unsolved[B];
+        if solved != 0 {
+            self.unsolved[B] &= !solved;
+            for e in 0..9 {
+                if e != D {
+                    self.keep(B * 9 + e, !solved);
+                }
+            }
         }
         true
     }
@@ -295,9 +290,11 @@ impl Board9 {
     fn column_singles(&mut self) -> Result<bool, ()> {
         let mut found = false;
         for d in 0..9 {
-            let (mut one, mut two) = (0u32, 0u32);
+            let (mut one, mut two, mut placed) = (0u32, 0u32, 0u32);
             for b in 0..3 {
                 let x = self.f[b * 9 + d];
+                let done = x & !self.unsolved[b];
+                placed |= done | done >> 9 | done >> 18;
                 for row in 0..3 {
                     let r = x >> (9 * row) & 511;
                     two |= one & r;
@@ -307,7 +304,7 @@ impl Board9 {
             if one != 511 {
                 return Err(());
             }
-            let mut singles = one & !two & !self.placed_cols[d];
+            let mut singles = one & !two & !placed & 511;
             while singles != 0 {
                 let col = singles.trailing_zeros();
                 singles &= singles - 1;
