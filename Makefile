@@ -10,13 +10,17 @@ run: build
 	./target/release/arena --help
 	./target/release/arena generate --difficulty medium --seed demo | ./target/release/arena validate /dev/stdin
 
+## Release build of every default member: the arena binary and the variant plugins
+## (cdylibs land beside it in target/release, where arena looks by default).
 build:
-	$(CARGO) build --release --workspace
+	$(CARGO) build --release
 
-## Every check CI runs: formatting, lints, all tests.
+## Every check CI runs: formatting, lints, all tests. The plugins (cdylibs, which
+## `cargo test` does not build) and the test-only misbehaving plugin are built first.
 test:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) build --workspace
 	$(CARGO) test --workspace
 
 ## The solver benchmark (full datasets; see docs/benchmarks.md).

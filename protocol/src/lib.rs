@@ -5,8 +5,10 @@
 //! (engine, plugins, server, tests) can depend on it cheaply.
 //!
 //! - [`puzzle`]: the self-describing puzzle file format v1 ([`PuzzleV1`]), used in
-//!   JSON files and, later, inside MessagePack messages.
+//!   JSON files and inside MessagePack messages.
+//! - [`plugin`]: the requests and answers of the variant plugin operations.
 
+pub mod plugin;
 pub mod puzzle;
 
 pub use puzzle::{Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleV1, PUZZLE_FORMAT_V1};

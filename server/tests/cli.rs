@@ -304,7 +304,7 @@ fn bad_arguments_and_files_get_clear_errors() {
     assert!(stderr(&o).contains("unknown variant 'nonesuch'"));
     let o = arena(&["generate", "--difficulty", "impossible", "--seed", "a"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("unknown difficulty"));
+    assert!(stderr(&o).contains("does not offer difficulty 'impossible'"));
     let o = arena(&["count", "/nonexistent/puzzles.txt"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("/nonexistent/puzzles.txt: cannot read"));

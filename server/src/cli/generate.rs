@@ -1,21 +1,23 @@
-//! `arena generate`: unique puzzles as v1 JSON Lines, each with its solution.
+//! `arena generate`: unique puzzles from a variant plugin, as v1 JSON Lines, each
+//! with its solution.
 //!
 //! Puzzle `i` (from 0) of a run uses seed `S` for `i = 0` and `S#i` after, and
 //! records it, so any single puzzle can be regenerated with `--seed` alone.
 
-use anyhow::{anyhow, bail, Context};
-use engine::generate::generate_for_difficulty;
-use engine::v1::to_v1;
-use engine::Difficulty;
+use crate::plugins::PluginHost;
+use anyhow::{bail, Context};
+use protocol::plugin::{GenerateRequest, Manifest, Params};
 use protocol::ParamValue;
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::Arc;
+use std::time::Duration;
+
+/// How long one puzzle may take.
+const GENERATE_DEADLINE: Duration = Duration::from_secs(60);
 
 /// Arguments of `arena generate`.
 #[derive(clap::Args, Debug)]
 pub struct GenerateArgs {
-    /// Variant id (this build: `classic`).
+    /// Variant id (see `arena variants`).
     #[arg(long, default_value = "classic")]
     pub variant: String,
     /// Variant parameter `key=value`, repeatable (classic: `box=2x2|2x3|3x3|4x4|5x5`).
@@ -23,7 +25,7 @@ pub struct GenerateArgs {
     pub params: Vec<String>,
     /// easy, medium, hard or extreme.
     #[arg(long)]
-    pub difficulty: Difficulty,
+    pub difficulty: String,
     /// Any string (a date works); hashed into the generator's seed.
     #[arg(long)]
     pub seed: String,
@@ -32,32 +34,21 @@ pub struct GenerateArgs {
     pub count: u64,
 }
 
-const CLASSIC_BOXES: [&str; 5] = ["2x2", "2x3", "3x3", "4x4", "5x5"];
-
 /// Generates and prints the puzzles.
-pub fn run(args: &GenerateArgs) -> anyhow::Result<bool> {
-    if args.variant != "classic" {
+pub fn run(args: &GenerateArgs, host: &PluginHost) -> anyhow::Result<bool> {
+    let Some(manifest) = host.manifest(&args.variant) else {
+        let known: Vec<&str> = host.manifests().map(|m| m.id.as_str()).collect();
         bail!(
-            "unknown variant '{}'; this build knows: classic",
-            args.variant
+            "unknown variant '{}'; loaded: {}",
+            args.variant,
+            if known.is_empty() {
+                "none (see --plugins)".to_string()
+            } else {
+                known.join(", ")
+            }
         );
-    }
-    let params = parse_params(&args.params)?;
-    let mut box_shape = "3x3".to_string();
-    for (key, value) in &params {
-        match key.as_str() {
-            "box" => box_shape = value.clone(),
-            _ => bail!("classic has no parameter '{key}' (known: box)"),
-        }
-    }
-    if !CLASSIC_BOXES.contains(&box_shape.as_str()) {
-        bail!(
-            "box={box_shape} is not offered; choose one of {}",
-            CLASSIC_BOXES.join(", ")
-        );
-    }
-    let (r, c) = engine::geometry::parse_box(&box_shape)?;
-    let model = Arc::new(engine::geometry::classic(r, c)?);
+    };
+    let params = parse_params(manifest, &args.params)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for i in 0..args.count {
@@ -66,31 +57,43 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<bool> {
         } else {
             format!("{}#{i}", args.seed)
         };
-        let g = generate_for_difficulty(&model, &seed, args.difficulty)
-            .ok_or_else(|| anyhow!("the model has no solution"))?;
-        let mut p = to_v1(&g.puzzle, Some(&g.solution));
-        p.variant = Some(args.variant.clone());
-        p.params = BTreeMap::from([("box".to_string(), ParamValue::Text(box_shape.clone()))]);
-        p.difficulty = Some(args.difficulty.to_string());
-        p.seed = Some(seed);
-        writeln!(out, "{}", serde_json::to_string(&p)?)?;
+        let request = GenerateRequest {
+            params: params.clone(),
+            difficulty: args.difficulty.clone(),
+            seed,
+        };
+        let puzzle = host.generate(&args.variant, &request, GENERATE_DEADLINE)?;
+        writeln!(out, "{}", serde_json::to_string(&puzzle)?)?;
         out.flush()?;
     }
     Ok(true)
 }
 
-/// Splits `key=value` parameters, rejecting malformed and repeated keys.
-fn parse_params(raw: &[String]) -> anyhow::Result<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
+/// Splits `key=value` parameters and types each value like the manifest's
+/// allowed values (true/false, integers, text). The plugin checks the values.
+fn parse_params(manifest: &Manifest, raw: &[String]) -> anyhow::Result<Params> {
+    let mut out = Params::new();
     for item in raw {
-        let (k, v) = item
+        let (key, value) = item
             .split_once('=')
             .with_context(|| format!("--param '{item}' is not KEY=VALUE"))?;
-        if out
-            .insert(k.trim().to_string(), v.trim().to_string())
-            .is_some()
-        {
-            bail!("--param '{k}' given twice");
+        let (key, value) = (key.trim(), value.trim());
+        let spec = manifest.params.iter().find(|p| p.key == key);
+        let typed = match spec.map(|s| &s.default) {
+            Some(ParamValue::Bool(_)) => match value {
+                "true" => ParamValue::Bool(true),
+                "false" => ParamValue::Bool(false),
+                _ => bail!("--param {key}={value}: expected true or false"),
+            },
+            Some(ParamValue::Int(_)) => ParamValue::Int(
+                value
+                    .parse()
+                    .with_context(|| format!("--param {key}={value}: expected an integer"))?,
+            ),
+            _ => ParamValue::Text(value.to_string()),
+        };
+        if out.insert(key.to_string(), typed).is_some() {
+            bail!("--param '{key}' given twice");
         }
     }
     Ok(out)

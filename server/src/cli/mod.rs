@@ -4,6 +4,7 @@ mod count;
 mod generate;
 mod solve;
 mod validate;
+mod variants;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -13,6 +14,10 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about)]
 pub struct Cli {
+    /// A directory of variant plugins (repeatable). Default: the directory of
+    /// the arena executable, then ./plugins.
+    #[arg(long = "plugins", value_name = "DIR", global = true)]
+    pub plugin_dirs: Vec<PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -42,18 +47,23 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Generate unique puzzles (JSON Lines, format v1, with solutions).
+    /// Generate unique puzzles through a variant plugin (JSON Lines, format v1,
+    /// with solutions).
     Generate(generate::GenerateArgs),
+    /// List the loaded variant plugins: id, name, parameters, difficulties.
+    Variants,
 }
 
 /// Parses the process arguments, runs the subcommand and returns the exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_logging();
     let result = match cli.command {
         Command::Count { limit, files } => count::run(&files, limit as usize),
         Command::Solve { files } => solve::run(&files),
         Command::Validate { files } => validate::run(&files),
-        Command::Generate(args) => generate::run(&args),
+        Command::Generate(args) => generate::run(&args, &load_plugins(&cli.plugin_dirs)),
+        Command::Variants => variants::run(&load_plugins(&cli.plugin_dirs)),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -63,6 +73,29 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Logs to stderr; `RUST_LOG` sets the level (default: warnings).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Plugin calls that may run at once.
+const PLUGIN_WORKERS: usize = 4;
+
+/// Loads the plugins from `dirs`, or the default directories when none are given.
+fn load_plugins(dirs: &[PathBuf]) -> crate::plugins::PluginHost {
+    let dirs = if dirs.is_empty() {
+        crate::plugins::default_plugin_dirs()
+    } else {
+        dirs.to_vec()
+    };
+    crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS).0
 }
 
 /// Reads every file, reporting unreadable ones on stderr. Returns the entries and

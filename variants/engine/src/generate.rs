@@ -100,13 +100,36 @@ pub fn generate_for_difficulty(
     seed: &str,
     difficulty: Difficulty,
 ) -> Option<Generated> {
+    generate_for_difficulty_by(model, seed, difficulty, None).ok()
+}
+
+/// Why [`generate_for_difficulty_by`] produced nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// The model has no solution at all.
+    NoSolution,
+    /// The deadline passed (checked between attempts; never changes the result of
+    /// a run that finishes in time).
+    Deadline,
+}
+
+/// [`generate_for_difficulty`] with a deadline, checked before each attempt.
+pub fn generate_for_difficulty_by(
+    model: &Arc<Model>,
+    seed: &str,
+    difficulty: Difficulty,
+    deadline: Option<std::time::Instant>,
+) -> Result<Generated, GenerateError> {
     let mut rng = rng_for(seed);
     let (cells, size) = (model.cell_count(), model.size());
     let (_, hi) = difficulty.clue_band(cells, size);
     let target = Target::Clues(difficulty.target_clues(cells, size));
     let mut best: Option<Generated> = None;
     for _ in 0..BAND_ATTEMPTS {
-        let g = generate(model, &mut rng, target)?;
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(GenerateError::Deadline);
+        }
+        let g = generate(model, &mut rng, target).ok_or(GenerateError::NoSolution)?;
         let clues = g.puzzle.clue_count();
         if best.as_ref().is_none_or(|b| clues < b.puzzle.clue_count()) {
             best = Some(g);
@@ -115,5 +138,5 @@ pub fn generate_for_difficulty(
             break;
         }
     }
-    best
+    best.ok_or(GenerateError::NoSolution)
 }

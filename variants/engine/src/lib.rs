@@ -15,7 +15,8 @@
 //!   band.
 //! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
 //!   and from [`Puzzle`]; [`text`]: the one-line classic format.
-//! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
+//! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution;
+//!   [`hint`]: the next step for a player, explained.
 
 mod bits;
 mod cage;
@@ -26,6 +27,7 @@ mod fast9;
 mod general;
 pub mod generate;
 pub mod geometry;
+pub mod hint;
 mod mask;
 mod model;
 mod puzzle;

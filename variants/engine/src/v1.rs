@@ -63,6 +63,11 @@ pub fn from_v1(p: &PuzzleV1) -> Result<Loaded, PuzzleError> {
     Ok(Loaded { puzzle, solution })
 }
 
+/// Reads a player's rows x cols grid (0 = empty) into one value per active cell.
+pub fn grid_values(model: &Model, grid: &[Vec<u32>]) -> Result<Vec<u8>, PuzzleError> {
+    read_grid(model, grid, "grid", true)
+}
+
 /// Reads a rows x cols grid into one value per active cell.
 fn read_grid(
     model: &Model,

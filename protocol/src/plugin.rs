@@ -1,0 +1,156 @@
+//! Messages between the server (plugin host) and a variant plugin. Each operation
+//! of the plugin ABI (see `docs/plugin-abi.md`) takes one request type and answers
+//! one response type, MessagePack-encoded with named fields. Every field added
+//! later carries `#[serde(default)]`, so old plugins and hosts keep working.
+
+use crate::puzzle::{Coord, ParamValue, PuzzleV1};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Variant parameters by key, e.g. `{"box": "3x3"}`.
+pub type Params = BTreeMap<String, ParamValue>;
+
+/// What a plugin says about itself (answer to `manifest`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Stable variant id, e.g. `"x-sudoku"`.
+    pub id: String,
+    /// Display name, e.g. `"X-Sudoku"`.
+    pub name: String,
+    /// The rules, in a few sentences for players.
+    pub rules: String,
+    /// The parameters the variant accepts.
+    #[serde(default)]
+    pub params: Vec<ParamSpec>,
+    /// Difficulties it can generate, easiest first.
+    #[serde(default)]
+    pub difficulties: Vec<String>,
+}
+
+/// One parameter of a variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamSpec {
+    /// Key in [`Params`].
+    pub key: String,
+    /// Display name.
+    pub name: String,
+    /// Value used when the parameter is not given.
+    pub default: ParamValue,
+    /// Every value accepted.
+    pub allowed: Vec<ParamValue>,
+}
+
+/// Request of `generate`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerateRequest {
+    /// Parameters (missing ones take their defaults).
+    #[serde(default)]
+    pub params: Params,
+    /// One of the manifest's difficulties.
+    pub difficulty: String,
+    /// Any string; the same seed gives the same puzzle.
+    pub seed: String,
+}
+
+/// Answer of `generate`: a unique puzzle, with its solution.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerateResponse {
+    /// The puzzle, format v1, `solution` filled in.
+    pub puzzle: PuzzleV1,
+}
+
+/// Request of `check` and `hint`: a puzzle and a player's grid (rows x cols, 0 =
+/// empty).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GridRequest {
+    /// The puzzle, format v1.
+    pub puzzle: PuzzleV1,
+    /// The player's grid.
+    pub grid: Vec<Vec<u32>>,
+}
+
+/// Answer of `check`: the cells whose values break a rule of the puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResponse {
+    /// Offending cells, row-major order.
+    pub cells: Vec<Coord>,
+}
+
+/// Request of `count`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CountRequest {
+    /// The puzzle, format v1.
+    pub puzzle: PuzzleV1,
+    /// Stop counting at this many solutions.
+    pub limit: u32,
+}
+
+/// Answer of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountResponse {
+    /// Solutions found; equal to `limit` means "at least".
+    pub solutions: u32,
+    /// The limit used.
+    pub limit: u32,
+}
+
+/// Request of `solve`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveRequest {
+    /// The puzzle, format v1.
+    pub puzzle: PuzzleV1,
+}
+
+/// Answer of `solve`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolveResponse {
+    /// A solution (rows x cols), if any.
+    pub solution: Option<Vec<Vec<u32>>>,
+    /// Whether that solution is the only one.
+    pub unique: bool,
+}
+
+/// Answer of `hint`: one next step, or none when the grid is complete.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HintResponse {
+    /// The step.
+    pub hint: Option<Hint>,
+}
+
+/// One step for a player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hint {
+    /// Which reasoning the step uses.
+    pub kind: HintKind,
+    /// The cell concerned.
+    pub cell: Coord,
+    /// The value to place (none for [`HintKind::Wrong`]).
+    #[serde(default)]
+    pub value: Option<u32>,
+    /// A short explanation for the player.
+    pub explanation: String,
+}
+
+/// Kinds of hint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HintKind {
+    /// A filled cell holds a wrong value.
+    Wrong,
+    /// The cell has one candidate left.
+    NakedSingle,
+    /// A value has one place left in a house.
+    HiddenSingle,
+    /// A step beyond this build's techniques: the cell's value, revealed.
+    Reveal,
+    /// A kind this build does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// The body of an error answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorResponse {
+    /// What went wrong.
+    pub message: String,
+}

@@ -1,0 +1,31 @@
+//! `arena variants`: what the loaded plugins offer.
+
+use crate::plugins::PluginHost;
+use std::io::Write;
+
+/// Prints one block per loaded variant.
+pub fn run(host: &PluginHost) -> anyhow::Result<bool> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut any = false;
+    for m in host.manifests() {
+        any = true;
+        writeln!(out, "{}\t{}", m.id, m.name)?;
+        for p in &m.params {
+            let allowed: Vec<String> = p.allowed.iter().map(|v| v.to_string()).collect();
+            writeln!(
+                out,
+                "    --param {}=<{}>  (default {}; {})",
+                p.key,
+                allowed.join("|"),
+                p.default,
+                p.name
+            )?;
+        }
+        writeln!(out, "    difficulties: {}", m.difficulties.join(", "))?;
+    }
+    if !any {
+        eprintln!("no variant plugins found (see --plugins)");
+    }
+    Ok(any)
+}

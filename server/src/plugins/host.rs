@@ -1,0 +1,351 @@
+//! [`PluginHost`]: finds plugins in the plugin directories, keeps the ones that
+//! pass every check (logging why others were refused), and runs typed calls on
+//! them off the caller's thread, with a deadline and a response size cap. Every
+//! answer is treated as untrusted input.
+
+use super::library::{Library, RawAnswer};
+use super::pool::Pool;
+use super::validate;
+use plugin_abi::{op, status};
+use protocol::plugin::{ErrorResponse, GenerateRequest, GenerateResponse, Manifest};
+use protocol::PuzzleV1;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+/// The largest answer accepted from a plugin.
+pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
+
+/// How long a plugin has to describe itself at load time.
+const MANIFEST_DEADLINE: Duration = Duration::from_secs(5);
+
+/// Why a call produced no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PluginError {
+    /// No plugin has this id.
+    #[error("no variant '{0}' is loaded")]
+    UnknownVariant(String),
+    /// Every plugin worker is busy (hung plugins hold theirs until they return).
+    #[error("{0}: every plugin worker is busy")]
+    Busy(String),
+    /// No answer within the deadline.
+    #[error("{id}: no answer within {millis} ms")]
+    Deadline {
+        /// The plugin.
+        id: String,
+        /// The deadline.
+        millis: u128,
+    },
+    /// The plugin does not know the operation.
+    #[error("{0}: unsupported operation")]
+    Unsupported(String),
+    /// The plugin refused the request.
+    #[error("{id}: {message}")]
+    Rejected {
+        /// The plugin.
+        id: String,
+        /// Its reason.
+        message: String,
+    },
+    /// The plugin panicked (and caught it).
+    #[error("{id}: the plugin panicked: {message}")]
+    Panicked {
+        /// The plugin.
+        id: String,
+        /// The panic message.
+        message: String,
+    },
+    /// The answer could not be read (not MessagePack, wrong shape, too large…).
+    #[error("{id}: unusable answer: {detail}")]
+    Garbage {
+        /// The plugin.
+        id: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// A generated puzzle failed validation.
+    #[error("{id}: generated an invalid puzzle: {detail}")]
+    InvalidPuzzle {
+        /// The plugin.
+        id: String,
+        /// What was wrong.
+        detail: String,
+    },
+}
+
+/// A library that was not loaded, and why.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub reason: String,
+}
+
+#[derive(Debug)]
+struct Loaded {
+    library: Arc<Library>,
+    manifest: Manifest,
+}
+
+/// The loaded plugins, by variant id.
+#[derive(Debug)]
+pub struct PluginHost {
+    plugins: BTreeMap<String, Arc<Loaded>>,
+    pool: Arc<Pool>,
+}
+
+/// The default plugin directories: the directory of the running executable (so
+/// `target/release/arena` finds the plugins built beside it), then `./plugins`.
+pub fn default_plugin_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+    {
+        dirs.push(dir);
+    }
+    dirs.push(PathBuf::from("plugins"));
+    dirs
+}
+
+/// The dynamic libraries directly inside `dir`, sorted by name.
+fn libraries_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .is_some_and(|x| x == std::env::consts::DLL_EXTENSION)
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(std::env::consts::DLL_PREFIX))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 40
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+impl PluginHost {
+    /// Loads every plugin in `dirs` (missing directories are skipped). Refused
+    /// libraries are logged and returned; the rest load. With two plugins of the
+    /// same id, the first (in directory order, then file name) wins.
+    pub fn load(dirs: &[PathBuf], workers: usize) -> (PluginHost, Vec<Refused>) {
+        let mut host = PluginHost {
+            plugins: BTreeMap::new(),
+            pool: Pool::new(workers),
+        };
+        let mut refused = Vec::new();
+        let mut seen = Vec::new();
+        for dir in dirs {
+            for path in libraries_in(dir) {
+                let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+                if seen.contains(&canonical) {
+                    continue;
+                }
+                seen.push(canonical);
+                match host.load_one(&path) {
+                    Ok(id) => {
+                        tracing::info!(plugin = %id, path = %path.display(), "loaded variant plugin")
+                    }
+                    Err(reason) => {
+                        tracing::warn!(path = %path.display(), %reason, "refused plugin");
+                        refused.push(Refused { path, reason });
+                    }
+                }
+            }
+        }
+        (host, refused)
+    }
+
+    fn load_one(&mut self, path: &Path) -> Result<String, String> {
+        // SAFETY: `path` is in a directory the operator named as a plugin directory.
+        let library = unsafe { Library::open(path) }?;
+        let answer = run_on_worker(
+            &self.pool,
+            Arc::new(library),
+            op::MANIFEST,
+            Vec::new(),
+            MANIFEST_DEADLINE,
+        )
+        .map_err(|e| format!("manifest: {e}"))?;
+        let (library, answer) = answer;
+        if answer.status != status::OK {
+            return Err(format!("manifest failed with status {}", answer.status));
+        }
+        let manifest: Manifest = rmp_serde::from_slice(&answer.bytes)
+            .map_err(|e| format!("manifest is not readable: {e}"))?;
+        if !valid_id(&manifest.id) {
+            return Err(format!(
+                "invalid variant id {:?} (a-z, 0-9, '-', at most 40)",
+                manifest.id
+            ));
+        }
+        if let Some(other) = self.plugins.get(&manifest.id) {
+            return Err(format!(
+                "variant id '{}' is already provided by {}",
+                manifest.id,
+                other.library.path().display()
+            ));
+        }
+        let id = manifest.id.clone();
+        self.plugins
+            .insert(id.clone(), Arc::new(Loaded { library, manifest }));
+        Ok(id)
+    }
+
+    /// The manifests of the loaded plugins, by id.
+    pub fn manifests(&self) -> impl Iterator<Item = &Manifest> {
+        self.plugins.values().map(|p| &p.manifest)
+    }
+
+    /// The manifest of one plugin.
+    pub fn manifest(&self, id: &str) -> Option<&Manifest> {
+        self.plugins.get(id).map(|p| &p.manifest)
+    }
+
+    /// Sends raw request bytes and returns the raw answer (for conformance tests).
+    pub fn call_raw(
+        &self,
+        id: &str,
+        op_code: u32,
+        request: Vec<u8>,
+        deadline: Duration,
+    ) -> Result<RawAnswer, PluginError> {
+        let loaded = self
+            .plugins
+            .get(id)
+            .ok_or_else(|| PluginError::UnknownVariant(id.to_string()))?;
+        let library = Arc::clone(loaded);
+        let (tx, rx) = mpsc::sync_channel(1);
+        let slot = self
+            .pool
+            .acquire(deadline)
+            .ok_or_else(|| PluginError::Busy(id.to_string()))?;
+        let spawned = std::thread::Builder::new()
+            .name(format!("plugin-{id}"))
+            .spawn(move || {
+                let _slot = slot;
+                let answer = library
+                    .library
+                    .call(op_code, &request, deadline, MAX_RESPONSE_BYTES);
+                let _ = tx.send(answer);
+            });
+        if let Err(e) = spawned {
+            return Err(PluginError::Rejected {
+                id: id.to_string(),
+                message: format!("cannot start a worker thread: {e}"),
+            });
+        }
+        match rx.recv_timeout(deadline) {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(detail)) => Err(PluginError::Garbage {
+                id: id.to_string(),
+                detail,
+            }),
+            Err(_) => Err(PluginError::Deadline {
+                id: id.to_string(),
+                millis: deadline.as_millis(),
+            }),
+        }
+    }
+
+    /// Calls operation `op_code` with `request` and decodes the answer as `Resp`.
+    pub fn call<Req: Serialize, Resp: DeserializeOwned>(
+        &self,
+        id: &str,
+        op_code: u32,
+        request: &Req,
+        deadline: Duration,
+    ) -> Result<Resp, PluginError> {
+        let bytes = rmp_serde::to_vec_named(request).map_err(|e| PluginError::Rejected {
+            id: id.to_string(),
+            message: format!("cannot encode the request: {e}"),
+        })?;
+        let answer = self.call_raw(id, op_code, bytes, deadline)?;
+        let message = || {
+            rmp_serde::from_slice::<ErrorResponse>(&answer.bytes)
+                .map(|e| e.message)
+                .unwrap_or_else(|_| "(no readable message)".to_string())
+        };
+        let id = id.to_string();
+        match answer.status {
+            status::OK => rmp_serde::from_slice(&answer.bytes).map_err(|e| PluginError::Garbage {
+                id,
+                detail: format!("cannot decode the answer: {e}"),
+            }),
+            status::UNSUPPORTED => Err(PluginError::Unsupported(id)),
+            status::PANICKED => Err(PluginError::Panicked {
+                id,
+                message: message(),
+            }),
+            status::DEADLINE => Err(PluginError::Deadline {
+                id,
+                millis: deadline.as_millis(),
+            }),
+            _ => Err(PluginError::Rejected {
+                id,
+                message: message(),
+            }),
+        }
+    }
+
+    /// Generates a puzzle and validates it (well-formed, inside the engine's
+    /// limits, the variant's own id, a solution that keeps every rule, unique).
+    pub fn generate(
+        &self,
+        id: &str,
+        request: &GenerateRequest,
+        deadline: Duration,
+    ) -> Result<PuzzleV1, PluginError> {
+        let answer: GenerateResponse = self.call(id, op::GENERATE, request, deadline)?;
+        validate::generated(id, &answer.puzzle).map_err(|detail| PluginError::InvalidPuzzle {
+            id: id.to_string(),
+            detail,
+        })?;
+        Ok(answer.puzzle)
+    }
+}
+
+/// Runs one call on a pool worker and hands the library back with the answer
+/// (used at load time, before the plugin is registered).
+fn run_on_worker(
+    pool: &Arc<Pool>,
+    library: Arc<Library>,
+    op_code: u32,
+    request: Vec<u8>,
+    deadline: Duration,
+) -> Result<(Arc<Library>, RawAnswer), String> {
+    let slot = pool
+        .acquire(deadline)
+        .ok_or("every plugin worker is busy")?;
+    let (tx, rx) = mpsc::sync_channel(1);
+    let worker_library = Arc::clone(&library);
+    std::thread::Builder::new()
+        .name("plugin-load".into())
+        .spawn(move || {
+            let _slot = slot;
+            let _ = tx.send(worker_library.call(op_code, &request, deadline, MAX_RESPONSE_BYTES));
+        })
+        .map_err(|e| format!("cannot start a worker thread: {e}"))?;
+    match rx.recv_timeout(deadline) {
+        Ok(Ok(answer)) => Ok((library, answer)),
+        Ok(Err(detail)) => Err(detail),
+        Err(_) => Err(format!("no answer within {} ms", deadline.as_millis())),
+    }
+}

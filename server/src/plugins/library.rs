@@ -1,0 +1,128 @@
+//! Opening one plugin library and checking its header. A library, once opened, is
+//! leaked: it is never unloaded (`dlclose` with thread-local destructors is a known
+//! source of crashes), so the header and function pointers stay valid forever.
+
+use plugin_abi::{
+    flags, status, ByteBuffer, EntryFn, PluginHeader, ABI_MAJOR, ENTRY_SYMBOL, MAGIC,
+};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// An opened plugin whose header passed every check.
+#[derive(Debug)]
+pub struct Library {
+    path: PathBuf,
+    header: &'static PluginHeader,
+}
+
+/// The outcome of one raw call: a status code and the (copied) answer bytes.
+#[derive(Debug)]
+pub struct RawAnswer {
+    /// One of `plugin_abi::status`.
+    pub status: i32,
+    /// The answer, copied out of the plugin's buffer.
+    pub bytes: Vec<u8>,
+}
+
+impl Library {
+    /// Opens `path` and checks magic, ABI major version, header size and flags.
+    ///
+    /// # Safety
+    /// Opening a library runs its initialisers: only open files from directories
+    /// the operator chose as plugin directories.
+    pub unsafe fn open(path: &Path) -> Result<Library, String> {
+        // SAFETY: the caller vouches for the directory; see above.
+        let lib =
+            unsafe { libloading::Library::new(path) }.map_err(|e| format!("cannot open: {e}"))?;
+        // SAFETY: the symbol, if present, has the ABI's entry type.
+        let entry: EntryFn = unsafe {
+            *lib.get::<EntryFn>(ENTRY_SYMBOL).map_err(|_| {
+                "not a Sudoku Arena plugin (no sudoku_arena_plugin_v1 symbol)".to_string()
+            })?
+        };
+        // SAFETY: calling the entry function has no preconditions.
+        let header = unsafe { entry() };
+        if header.is_null() {
+            return Err("entry function returned a null header".into());
+        }
+        // Never unload: the header and functions must outlive every call.
+        std::mem::forget(lib);
+        // SAFETY: non-null, and the library stays mapped forever (leaked above).
+        let header: &'static PluginHeader = unsafe { &*header };
+        if header.magic != MAGIC {
+            return Err("bad magic bytes in the plugin header".into());
+        }
+        if header.abi_major != ABI_MAJOR {
+            return Err(format!(
+                "plugin ABI {}.{}, this server speaks {ABI_MAJOR}.x",
+                header.abi_major, header.abi_minor
+            ));
+        }
+        if (header.size as usize) < std::mem::size_of::<PluginHeader>() {
+            return Err(format!("header size {} is too small", header.size));
+        }
+        if header.flags & flags::PANIC_UNWIND == 0 {
+            return Err(
+                "built with panic=abort: a panic would kill the server; rebuild with panic=unwind"
+                    .into(),
+            );
+        }
+        if header.flags & flags::THREAD_SAFE == 0 {
+            return Err("does not declare itself thread-safe".into());
+        }
+        Ok(Library {
+            path: path.to_path_buf(),
+            header,
+        })
+    }
+
+    /// The file the plugin came from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Calls operation `op` with `request`. Answers over `max_len` bytes are
+    /// refused (and still freed by the plugin).
+    pub fn call(
+        &self,
+        op: u32,
+        request: &[u8],
+        deadline: Duration,
+        max_len: usize,
+    ) -> Result<RawAnswer, String> {
+        let mut out = ByteBuffer::EMPTY;
+        let millis = u64::try_from(deadline.as_millis())
+            .unwrap_or(u64::MAX)
+            .max(1);
+        // SAFETY: the request is lent for the call; `out` is a valid slot; the
+        // function pointer is valid forever (library leaked).
+        let code = unsafe {
+            (self.header.functions.call)(op, request.as_ptr(), request.len(), millis, &mut out)
+        };
+        let copied = if out.len > max_len {
+            Err(format!(
+                "answer of {} bytes exceeds the {max_len}-byte cap",
+                out.len
+            ))
+        } else if out.len == 0 {
+            Ok(Vec::new())
+        } else if out.ptr.is_null() {
+            Err("null answer buffer with a non-zero length".to_string())
+        } else {
+            // SAFETY: the plugin owns `len` readable bytes at `ptr` until freed.
+            Ok(unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec())
+        };
+        if !out.ptr.is_null() {
+            // SAFETY: the buffer came from this plugin and is freed once.
+            unsafe { (self.header.functions.free)(out) };
+        }
+        let bytes = copied?;
+        if !(status::OK..=status::DEADLINE).contains(&code) {
+            return Err(format!("unknown status code {code}"));
+        }
+        Ok(RawAnswer {
+            status: code,
+            bytes,
+        })
+    }
+}

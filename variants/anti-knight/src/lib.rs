@@ -1,0 +1,71 @@
+//! Anti-Knight Sudoku as a Sudoku Arena plugin: classic 9x9, and two cells a chess
+//! knight's move apart never hold the same digit.
+
+use plugin_sdk::engine::geometry::classic_builder;
+use plugin_sdk::engine::{Model, PuzzleError};
+use plugin_sdk::{standard_difficulties, Manifest, Params, Variant};
+
+/// Anti-Knight Sudoku.
+struct AntiKnight;
+
+/// Every unordered pair of cells a knight's move apart that do not already share a
+/// box (a shared box forbids equal digits anyway).
+fn knight_pairs() -> Vec<[[u32; 2]; 2]> {
+    let mut pairs = Vec::new();
+    for r in 0..9i32 {
+        for c in 0..9i32 {
+            for (dr, dc) in [(1, 2), (2, 1), (1, -2), (2, -1)] {
+                let (r2, c2) = (r + dr, c + dc);
+                if !(0..9).contains(&r2) || !(0..9).contains(&c2) {
+                    continue;
+                }
+                if (r / 3, c / 3) == (r2 / 3, c2 / 3) {
+                    continue;
+                }
+                pairs.push([[r as u32, c as u32], [r2 as u32, c2 as u32]]);
+            }
+        }
+    }
+    pairs
+}
+
+impl Variant for AntiKnight {
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            id: "anti-knight".into(),
+            name: "Anti-Knight Sudoku".into(),
+            rules: "Classic Sudoku, and two cells a chess knight's move apart never hold \
+                    the same digit."
+                .into(),
+            params: vec![],
+            difficulties: standard_difficulties(),
+        }
+    }
+
+    fn model(&self, _params: &Params) -> Result<Model, PuzzleError> {
+        let mut b = classic_builder(3, 3)?;
+        for [a, z] in knight_pairs() {
+            b = b.different(a, z);
+        }
+        b.build()
+    }
+}
+
+plugin_sdk::export_variant!(AntiKnight);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_pairs_are_symmetric_and_outside_boxes() {
+        let pairs = knight_pairs();
+        assert!(pairs
+            .iter()
+            .all(|[a, b]| (a[0] / 3, a[1] / 3) != (b[0] / 3, b[1] / 3)));
+        // The centre cell r5c5 has 8 knight neighbours, none in its own box.
+        let centre = pairs.iter().filter(|p| p.contains(&[4, 4])).count();
+        assert_eq!(centre, 8);
+        assert!(AntiKnight.model(&Params::new()).is_ok());
+    }
+}

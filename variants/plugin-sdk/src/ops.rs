@@ -1,0 +1,204 @@
+//! The plugin operations, implemented once for every variant on top of the engine.
+//!
+//! `generate` needs the variant's model; `check`, `count`, `solve` and `hint` read
+//! every rule from the v1 puzzle they are given, so they never depend on the
+//! variant's own code.
+
+use crate::{params, Variant};
+use engine::check::conflicting_cells;
+use engine::generate::{generate_for_difficulty_by, GenerateError};
+use engine::hint::{explain, next_step, Step};
+use engine::v1::{from_v1, grid_values, to_grid, to_v1, Loaded};
+use engine::{Difficulty, Solution};
+use plugin_abi::{op, status};
+use protocol::plugin::{
+    CheckResponse, CountRequest, CountResponse, GenerateRequest, GenerateResponse, GridRequest,
+    Hint, HintKind, HintResponse, SolveRequest, SolveResponse,
+};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The most solutions `count` will look for.
+pub const MAX_COUNT_LIMIT: u32 = 10_000;
+
+/// Why an operation produced no answer: a [`status`] code and a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// One of [`plugin_abi::status`].
+    pub status: i32,
+    /// For the host's logs and, where safe, the player.
+    pub message: String,
+}
+
+impl Failure {
+    fn bad(message: impl ToString) -> Failure {
+        Failure {
+            status: status::BAD_REQUEST,
+            message: message.to_string(),
+        }
+    }
+
+    fn error(message: impl ToString) -> Failure {
+        Failure {
+            status: status::ERROR,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// Runs operation `op` on `request` (MessagePack) and returns the encoded answer.
+pub fn handle(
+    variant: &dyn Variant,
+    op_code: u32,
+    request: &[u8],
+    deadline: Option<Instant>,
+) -> Result<Vec<u8>, Failure> {
+    match op_code {
+        op::MANIFEST => encode(&variant.manifest()),
+        op::GENERATE => encode(&generate(variant, &decode(request)?, deadline)?),
+        op::CHECK => encode(&check(&decode(request)?)?),
+        op::COUNT => encode(&count(&decode(request)?)?),
+        op::SOLVE => encode(&solve(&decode(request)?)?),
+        op::HINT => encode(&hint(&decode(request)?)?),
+        other => Err(Failure {
+            status: status::UNSUPPORTED,
+            message: format!("unsupported operation {other}"),
+        }),
+    }
+}
+
+fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Failure> {
+    rmp_serde::from_slice(bytes).map_err(|e| Failure::bad(format!("malformed request: {e}")))
+}
+
+fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
+    rmp_serde::to_vec_named(value).map_err(|e| Failure::error(format!("cannot encode answer: {e}")))
+}
+
+/// A unique puzzle for the request's parameters, difficulty and seed.
+pub fn generate(
+    variant: &dyn Variant,
+    req: &GenerateRequest,
+    deadline: Option<Instant>,
+) -> Result<GenerateResponse, Failure> {
+    let manifest = variant.manifest();
+    let params = params::resolve(&manifest, &req.params).map_err(Failure::bad)?;
+    if !manifest.difficulties.contains(&req.difficulty) {
+        return Err(Failure::bad(format!(
+            "{} does not offer difficulty '{}' ({})",
+            manifest.id,
+            req.difficulty,
+            manifest.difficulties.join(", ")
+        )));
+    }
+    let difficulty: Difficulty = req.difficulty.parse().map_err(Failure::bad)?;
+    let model = Arc::new(variant.model(&params).map_err(Failure::error)?);
+    let g = generate_for_difficulty_by(&model, &req.seed, difficulty, deadline).map_err(
+        |e| match e {
+            GenerateError::Deadline => Failure {
+                status: status::DEADLINE,
+                message: "deadline passed while generating".into(),
+            },
+            GenerateError::NoSolution => Failure::error("the variant's rules admit no solution"),
+        },
+    )?;
+    let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
+    puzzle.variant = Some(manifest.id);
+    puzzle.params = params;
+    puzzle.difficulty = Some(req.difficulty.clone());
+    puzzle.seed = Some(req.seed.clone());
+    Ok(GenerateResponse { puzzle })
+}
+
+/// Reads the puzzle and the player's grid; the player's values never override givens.
+fn puzzle_and_values(req: &GridRequest) -> Result<(Loaded, Vec<u8>), Failure> {
+    let loaded = from_v1(&req.puzzle).map_err(|e| Failure::bad(format!("puzzle: {e}")))?;
+    let entries = grid_values(loaded.puzzle.model(), &req.grid).map_err(Failure::bad)?;
+    let values = loaded
+        .puzzle
+        .givens()
+        .iter()
+        .zip(&entries)
+        .map(|(&g, &e)| if g != 0 { g } else { e })
+        .collect();
+    Ok((loaded, values))
+}
+
+/// The cells of the player's grid that break a rule.
+pub fn check(req: &GridRequest) -> Result<CheckResponse, Failure> {
+    let (loaded, values) = puzzle_and_values(req)?;
+    let model = loaded.puzzle.model();
+    let cells = conflicting_cells(model, &values)
+        .into_iter()
+        .map(|c| model.coord(c))
+        .collect();
+    Ok(CheckResponse { cells })
+}
+
+/// Solutions up to the limit.
+pub fn count(req: &CountRequest) -> Result<CountResponse, Failure> {
+    if req.limit == 0 || req.limit > MAX_COUNT_LIMIT {
+        return Err(Failure::bad(format!(
+            "limit {} is outside 1..={MAX_COUNT_LIMIT}",
+            req.limit
+        )));
+    }
+    let loaded = from_v1(&req.puzzle).map_err(|e| Failure::bad(format!("puzzle: {e}")))?;
+    let c = loaded.puzzle.count(req.limit as usize);
+    Ok(CountResponse {
+        solutions: c.solutions as u32,
+        limit: req.limit,
+    })
+}
+
+/// A solution, and whether it is unique.
+pub fn solve(req: &SolveRequest) -> Result<SolveResponse, Failure> {
+    let loaded = from_v1(&req.puzzle).map_err(|e| Failure::bad(format!("puzzle: {e}")))?;
+    let model = loaded.puzzle.model();
+    Ok(match loaded.puzzle.solve() {
+        Solution::None => SolveResponse {
+            solution: None,
+            unique: false,
+        },
+        Solution::Unique(s) => SolveResponse {
+            solution: Some(to_grid(model, &s)),
+            unique: true,
+        },
+        Solution::Several(s) => SolveResponse {
+            solution: Some(to_grid(model, &s)),
+            unique: false,
+        },
+    })
+}
+
+/// One next step for the player's grid.
+pub fn hint(req: &GridRequest) -> Result<HintResponse, Failure> {
+    let (loaded, values) = puzzle_and_values(req)?;
+    let solution = match loaded.puzzle.solve() {
+        Solution::Unique(s) => s,
+        _ => {
+            return Err(Failure::bad(
+                "hints need a puzzle with exactly one solution",
+            ))
+        }
+    };
+    let model = loaded.puzzle.model();
+    let hint = next_step(model, &solution, &values).map(|step| {
+        let explanation = explain(model, &step);
+        let (kind, cell, value) = match step {
+            Step::Wrong { cell } => (HintKind::Wrong, cell, None),
+            Step::NakedSingle { cell, value } => (HintKind::NakedSingle, cell, Some(value)),
+            Step::HiddenSingle { cell, value, .. } => (HintKind::HiddenSingle, cell, Some(value)),
+            Step::Reveal { cell, value } => (HintKind::Reveal, cell, Some(value)),
+        };
+        Hint {
+            kind,
+            cell: model.coord(cell),
+            value: value.map(u32::from),
+            explanation,
+        }
+    });
+    Ok(HintResponse { hint })
+}

@@ -1,0 +1,127 @@
+//! A deliberately broken plugin for the host's tests, written against the raw ABI
+//! (no SDK). Its manifest is valid; then:
+//! - `generate` panics (caught here, so it answers `PANICKED`);
+//! - `count` sleeps past any test deadline, then answers;
+//! - `solve` answers `OK` with bytes that are not MessagePack;
+//! - `check` answers `OK` with a 20 MiB buffer (over the host's cap);
+//! - `hint` answers `OK` with valid MessagePack of the wrong shape;
+//! - anything else is `UNSUPPORTED`.
+//!
+//! It is not a default workspace member: `make test` builds it for the tests only.
+
+use plugin_abi::{
+    flags, op, status, ByteBuffer, FunctionTable, PluginHeader, ABI_MAJOR, ABI_MINOR, MAGIC,
+};
+use protocol::plugin::{ErrorResponse, Manifest};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
+
+/// How long `count` hangs.
+const HANG: Duration = Duration::from_secs(3);
+
+fn answer(bytes: Vec<u8>, out: *mut ByteBuffer) {
+    let mut bytes = std::mem::ManuallyDrop::new(bytes);
+    let buffer = ByteBuffer {
+        ptr: bytes.as_mut_ptr(),
+        len: bytes.len(),
+        capacity: bytes.capacity(),
+    };
+    // SAFETY: the host passes a valid slot for one write.
+    unsafe { out.write(buffer) };
+}
+
+fn manifest() -> Vec<u8> {
+    rmp_serde::to_vec_named(&Manifest {
+        id: "test-misbehave".into(),
+        name: "Test plugin that misbehaves on purpose".into(),
+        rules: "Not a game.".into(),
+        params: vec![],
+        difficulties: vec!["easy".into()],
+    })
+    .unwrap_or_default()
+}
+
+unsafe extern "C" fn call(
+    op_code: u32,
+    _request: *const u8,
+    _request_len: usize,
+    _deadline_ms: u64,
+    out: *mut ByteBuffer,
+) -> i32 {
+    if out.is_null() {
+        return status::BAD_REQUEST;
+    }
+    match op_code {
+        op::MANIFEST => {
+            answer(manifest(), out);
+            status::OK
+        }
+        op::GENERATE => {
+            let caught = catch_unwind(AssertUnwindSafe(|| -> Vec<u8> {
+                panic!("misbehave: generate always panics")
+            }));
+            let message = match caught {
+                Ok(_) => "unreachable".to_string(),
+                Err(payload) => {
+                    let text = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .unwrap_or_default();
+                    std::mem::forget(payload);
+                    text
+                }
+            };
+            answer(
+                rmp_serde::to_vec_named(&ErrorResponse { message }).unwrap_or_default(),
+                out,
+            );
+            status::PANICKED
+        }
+        op::COUNT => {
+            std::thread::sleep(HANG);
+            answer(Vec::new(), out);
+            status::OK
+        }
+        op::SOLVE => {
+            answer(vec![0xc1, 0xff, 0x00, 0x13], out);
+            status::OK
+        }
+        op::CHECK => {
+            answer(vec![0x90; 20 << 20], out);
+            status::OK
+        }
+        op::HINT => {
+            answer(
+                rmp_serde::to_vec_named("not a hint").unwrap_or_default(),
+                out,
+            );
+            status::OK
+        }
+        _ => {
+            answer(Vec::new(), out);
+            status::UNSUPPORTED
+        }
+    }
+}
+
+unsafe extern "C" fn free(buffer: ByteBuffer) {
+    if !buffer.ptr.is_null() {
+        // SAFETY: built by `answer` from a Vec of this length and capacity.
+        drop(unsafe { Vec::from_raw_parts(buffer.ptr, buffer.len, buffer.capacity) });
+    }
+}
+
+static HEADER: PluginHeader = PluginHeader {
+    magic: MAGIC,
+    abi_major: ABI_MAJOR,
+    abi_minor: ABI_MINOR,
+    size: std::mem::size_of::<PluginHeader>() as u32,
+    flags: flags::PANIC_UNWIND | flags::THREAD_SAFE,
+    functions: FunctionTable { call, free },
+};
+
+/// The plugin entry point.
+#[no_mangle]
+pub extern "C" fn sudoku_arena_plugin_v1() -> *const PluginHeader {
+    &HEADER
+}
