@@ -126,3 +126,21 @@ pub fn killer_records(relative: &str) -> Vec<KillerRecord> {
         .map(|l| killer_record(l).unwrap_or_else(|e| panic!("{relative}: {e}")))
         .collect()
 }
+
+/// Where cargo put the built plugins for this test run (`target/<profile>`): the
+/// test binary lives in `target/<profile>/deps/`.
+pub fn built_plugin_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let deps = exe.parent().expect("deps directory");
+    deps.parent().expect("profile directory").to_path_buf()
+}
+
+/// The file name cargo gives the cdylib of `crate_name` on this platform.
+pub fn plugin_file(crate_name: &str) -> String {
+    format!(
+        "{}{}.{}",
+        std::env::consts::DLL_PREFIX,
+        crate_name.replace('-', "_"),
+        std::env::consts::DLL_EXTENSION
+    )
+}

@@ -7,7 +7,9 @@
 //! - `hint` answers `OK` with valid MessagePack of the wrong shape;
 //! - anything else is `UNSUPPORTED`.
 //!
-//! It is not a default workspace member: `make test` builds it for the tests only.
+//! `ARENA_TEST_HEADER` makes the entry point return a broken header instead (see
+//! [`sudoku_arena_plugin_v1`]). It is not a default workspace member: `make test`
+//! builds it for the tests only.
 
 use plugin_abi::{
     flags, op, status, ByteBuffer, FunctionTable, PluginHeader, ABI_MAJOR, ABI_MINOR, MAGIC,
@@ -111,17 +113,40 @@ unsafe extern "C" fn free(buffer: ByteBuffer) {
     }
 }
 
-static HEADER: PluginHeader = PluginHeader {
-    magic: MAGIC,
-    abi_major: ABI_MAJOR,
-    abi_minor: ABI_MINOR,
-    size: std::mem::size_of::<PluginHeader>() as u32,
-    flags: flags::PANIC_UNWIND | flags::THREAD_SAFE,
-    functions: FunctionTable { call, free },
-};
+const fn header(magic: [u8; 8], abi_major: u16, header_flags: u32) -> PluginHeader {
+    PluginHeader {
+        magic,
+        abi_major,
+        abi_minor: ABI_MINOR,
+        size: std::mem::size_of::<PluginHeader>() as u32,
+        flags: header_flags,
+        functions: FunctionTable { call, free },
+    }
+}
 
-/// The plugin entry point.
+static HEADER: PluginHeader = header(MAGIC, ABI_MAJOR, flags::PANIC_UNWIND | flags::THREAD_SAFE);
+static BAD_MAGIC: PluginHeader = header(
+    *b"NOTARENA",
+    ABI_MAJOR,
+    flags::PANIC_UNWIND | flags::THREAD_SAFE,
+);
+static ABI_2: PluginHeader = header(
+    MAGIC,
+    ABI_MAJOR + 1,
+    flags::PANIC_UNWIND | flags::THREAD_SAFE,
+);
+static PANIC_ABORT: PluginHeader = header(MAGIC, ABI_MAJOR, flags::THREAD_SAFE);
+
+/// The plugin entry point. The environment variable `ARENA_TEST_HEADER` swaps in a
+/// broken header (`bad-magic`, `abi-2`, `panic-abort`, `null`) so the host's
+/// header checks can be tested with a real library.
 #[no_mangle]
 pub extern "C" fn sudoku_arena_plugin_v1() -> *const PluginHeader {
-    &HEADER
+    match std::env::var("ARENA_TEST_HEADER").as_deref() {
+        Ok("bad-magic") => &BAD_MAGIC,
+        Ok("abi-2") => &ABI_2,
+        Ok("panic-abort") => &PANIC_ABORT,
+        Ok("null") => std::ptr::null(),
+        _ => &HEADER,
+    }
 }

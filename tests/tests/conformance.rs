@@ -1,0 +1,338 @@
+//! Plugin conformance: every built plugin, loaded through the real host (real
+//! `dlopen`), for every parameter set x difficulty x several seeds. What a plugin
+//! generates is verified by the engine from the puzzle file itself, never by asking
+//! the plugin. Needs the plugins built first (`make test` runs `cargo build
+//! --workspace`).
+
+use arena_tests::built_plugin_dir;
+use engine::check::check_solution;
+use engine::v1::{from_v1, to_grid};
+use engine::Difficulty;
+use plugin_abi::{op, status};
+use protocol::plugin::{
+    CheckResponse, CountRequest, CountResponse, GenerateRequest, GridRequest, HintKind,
+    HintResponse, Manifest, Params, SolveRequest, SolveResponse,
+};
+use protocol::PuzzleV1;
+use server::plugins::{PluginError, PluginHost};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+const BUNDLED: [&str; 4] = ["classic", "x-sudoku", "windoku", "anti-knight"];
+const DEADLINE: Duration = Duration::from_secs(60);
+
+fn host() -> &'static PluginHost {
+    static HOST: OnceLock<PluginHost> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let dir = built_plugin_dir();
+        let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 8);
+        assert!(
+            refused.is_empty(),
+            "plugins refused in {}: {refused:#?}",
+            dir.display()
+        );
+        for id in BUNDLED.iter().chain(&["test-misbehave"]) {
+            assert!(
+                host.manifest(id).is_some(),
+                "plugin '{id}' not found in {}: run `cargo build --workspace` first",
+                dir.display()
+            );
+        }
+        host
+    })
+}
+
+/// Every combination of the manifest's allowed parameter values.
+fn parameter_sets(m: &Manifest) -> Vec<Params> {
+    let mut sets = vec![Params::new()];
+    for spec in &m.params {
+        sets = sets
+            .into_iter()
+            .flat_map(|set| {
+                spec.allowed.iter().map(move |v| {
+                    let mut s = set.clone();
+                    s.insert(spec.key.clone(), v.clone());
+                    s
+                })
+            })
+            .collect();
+    }
+    sets
+}
+
+fn generate(id: &str, params: &Params, difficulty: &str, seed: &str) -> PuzzleV1 {
+    let req = GenerateRequest {
+        params: params.clone(),
+        difficulty: difficulty.into(),
+        seed: seed.into(),
+    };
+    host()
+        .generate(id, &req, DEADLINE)
+        .unwrap_or_else(|e| panic!("{id} {params:?} {difficulty} {seed}: {e}"))
+}
+
+/// The engine's own verdict on a generated puzzle, from the file alone.
+fn verify_with_engine(what: &str, p: &PuzzleV1, difficulty: &str) -> Vec<u8> {
+    let loaded = from_v1(p).unwrap_or_else(|e| panic!("{what}: not a valid v1 puzzle: {e}"));
+    let model = loaded.puzzle.model();
+    let count = loaded.puzzle.count(2);
+    assert!(count.is_unique(), "{what}: {count} solutions");
+    let solution = loaded
+        .solution
+        .unwrap_or_else(|| panic!("{what}: no solution shipped"));
+    check_solution(model, &solution)
+        .unwrap_or_else(|e| panic!("{what}: solution breaks a rule: {e}"));
+    assert_eq!(
+        count.first.as_deref(),
+        Some(&solution[..]),
+        "{what}: shipped solution differs"
+    );
+    let d: Difficulty = difficulty.parse().expect("standard difficulty");
+    let (lo, hi) = d.clue_band(model.cell_count(), model.size());
+    let clues = loaded.puzzle.clue_count();
+    assert!(clues <= hi, "{what}: {clues} clues, band {lo}..={hi}");
+    if d != Difficulty::Extreme {
+        assert!(clues >= lo, "{what}: {clues} clues, band {lo}..={hi}");
+    }
+    solution
+}
+
+/// A cell whose value repeats a given in one of its houses, as (cell, value).
+fn planted_mistake(p: &PuzzleV1, solution: &[u8]) -> (usize, u8) {
+    let loaded = from_v1(p).expect("valid");
+    let (model, givens) = (loaded.puzzle.model(), loaded.puzzle.givens());
+    for house in model.houses() {
+        let given = house.cells.iter().find(|&&c| givens[c as usize] != 0);
+        let empty = house.cells.iter().find(|&&c| givens[c as usize] == 0);
+        if let (Some(&g), Some(&e)) = (given, empty) {
+            assert_ne!(solution[e as usize], givens[g as usize]);
+            return (e as usize, givens[g as usize]);
+        }
+    }
+    panic!("no house with both a given and an empty cell");
+}
+
+fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
+    let loaded = from_v1(p).expect("valid");
+    let model = loaded.puzzle.model();
+    let givens = loaded.puzzle.givens().to_vec();
+    let grid_req = |values: &[u8]| GridRequest {
+        puzzle: p.clone(),
+        grid: to_grid(model, values),
+    };
+    // The solution itself breaks nothing.
+    let ok: CheckResponse = host()
+        .call(id, op::CHECK, &grid_req(solution), DEADLINE)
+        .expect("check");
+    assert!(
+        ok.cells.is_empty(),
+        "{what}: check flags a correct grid: {:?}",
+        ok.cells
+    );
+    // A planted repeat is found.
+    let (cell, value) = planted_mistake(p, solution);
+    let mut wrong = givens.clone();
+    wrong[cell] = value;
+    let found: CheckResponse = host()
+        .call(id, op::CHECK, &grid_req(&wrong), DEADLINE)
+        .expect("check");
+    assert!(
+        found.cells.contains(&model.coord(cell)),
+        "{what}: planted mistake at {:?} not found",
+        model.coord(cell)
+    );
+    // The planted wrong value is what the hint points at.
+    let h: HintResponse = host()
+        .call(id, op::HINT, &grid_req(&wrong), DEADLINE)
+        .expect("hint");
+    let hint = h.hint.expect("a hint");
+    assert_eq!(
+        (hint.kind, hint.cell),
+        (HintKind::Wrong, model.coord(cell)),
+        "{what}"
+    );
+    // Following hints from the givens never contradicts the solution.
+    let mut values = givens;
+    for _ in 0..12 {
+        let h: HintResponse = host()
+            .call(id, op::HINT, &grid_req(&values), DEADLINE)
+            .expect("hint");
+        let Some(hint) = h.hint else { break };
+        let c = model
+            .cell_at(hint.cell[0], hint.cell[1])
+            .expect("hint cell is active");
+        assert_ne!(hint.kind, HintKind::Wrong, "{what}: no entry is wrong yet");
+        assert_eq!(
+            hint.value,
+            Some(u32::from(solution[c])),
+            "{what}: hint contradicts the solution"
+        );
+        assert!(!hint.explanation.is_empty());
+        values[c] = solution[c];
+    }
+    // count and solve agree with the engine.
+    let c: CountResponse = host()
+        .call(
+            id,
+            op::COUNT,
+            &CountRequest {
+                puzzle: p.clone(),
+                limit: 2,
+            },
+            DEADLINE,
+        )
+        .expect("count");
+    assert_eq!(c.solutions, 1, "{what}");
+    let s: SolveResponse = host()
+        .call(id, op::SOLVE, &SolveRequest { puzzle: p.clone() }, DEADLINE)
+        .expect("solve");
+    assert!(s.unique, "{what}");
+    assert_eq!(s.solution, Some(to_grid(model, solution)), "{what}");
+}
+
+#[test]
+fn every_bundled_variant_conforms() {
+    for id in BUNDLED {
+        let manifest = host().manifest(id).expect("loaded").clone();
+        assert_eq!(manifest.id, id);
+        assert!(!manifest.name.is_empty() && !manifest.rules.is_empty());
+        for params in parameter_sets(&manifest) {
+            for difficulty in &manifest.difficulties {
+                for seed in ["conformance-1", "conformance-2", "2026-01-15"] {
+                    let what = format!("{id} {params:?} {difficulty} {seed}");
+                    let a = generate(id, &params, difficulty, seed);
+                    let b = generate(id, &params, difficulty, seed);
+                    assert_eq!(
+                        rmp_serde::to_vec_named(&a).expect("encode"),
+                        rmp_serde::to_vec_named(&b).expect("encode"),
+                        "{what}: same seed, different puzzle"
+                    );
+                    assert_eq!(a.variant.as_deref(), Some(id));
+                    let solution = verify_with_engine(&what, &a, difficulty);
+                    if seed == "conformance-1" {
+                        checks_and_hints(id, &what, &a, &solution);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn malformed_requests_get_errors_and_unknown_ops_unsupported() {
+    let sample = generate("classic", &Params::new(), "easy", "malformed");
+    let valid = rmp_serde::to_vec_named(&SolveRequest {
+        puzzle: sample.clone(),
+    })
+    .expect("encode");
+    let mut bad_puzzle = sample.clone();
+    bad_puzzle.houses[0].cells[0] = [99, 0];
+    let invalid = rmp_serde::to_vec_named(&SolveRequest { puzzle: bad_puzzle }).expect("encode");
+    for id in BUNDLED {
+        for op_code in [op::GENERATE, op::CHECK, op::COUNT, op::SOLVE, op::HINT] {
+            for (name, bytes) in [
+                ("garbage", vec![0xc1, 0x00, 0xff]),
+                ("truncated", valid[..valid.len() / 2].to_vec()),
+                ("empty", Vec::new()),
+            ] {
+                let answer = host()
+                    .call_raw(id, op_code, bytes, DEADLINE)
+                    .expect("an answer");
+                assert_eq!(
+                    answer.status,
+                    status::BAD_REQUEST,
+                    "{id} op {op_code} {name}"
+                );
+            }
+        }
+        let answer = host()
+            .call_raw(id, op::SOLVE, invalid.clone(), DEADLINE)
+            .expect("an answer");
+        assert_eq!(answer.status, status::BAD_REQUEST, "{id}: invalid puzzle");
+        let e: protocol::plugin::ErrorResponse =
+            rmp_serde::from_slice(&answer.bytes).expect("error body");
+        assert!(
+            e.message.contains("outside the 9x9 layout"),
+            "{id}: {}",
+            e.message
+        );
+        let answer = host()
+            .call_raw(id, 999, Vec::new(), DEADLINE)
+            .expect("an answer");
+        assert_eq!(answer.status, status::UNSUPPORTED, "{id}: unknown op");
+        let bad = GenerateRequest {
+            params: Params::from([("nonsense".to_string(), protocol::ParamValue::Bool(true))]),
+            difficulty: "easy".into(),
+            seed: "x".into(),
+        };
+        let err = host()
+            .generate(id, &bad, DEADLINE)
+            .expect_err("unknown parameter");
+        assert!(err.to_string().contains("no parameter 'nonsense'"), "{err}");
+    }
+}
+
+/// Generates a classic puzzle, proving the host still serves other variants.
+fn classic_still_works() {
+    let p = generate("classic", &Params::new(), "medium", "still-alive");
+    verify_with_engine("classic after misbehaviour", &p, "medium");
+}
+
+#[test]
+fn a_misbehaving_plugin_cannot_hurt_the_host() {
+    let id = "test-misbehave";
+    let req = GenerateRequest {
+        params: Params::new(),
+        difficulty: "easy".into(),
+        seed: "x".into(),
+    };
+    let e = host().generate(id, &req, DEADLINE).expect_err("panics");
+    assert!(
+        matches!(&e, PluginError::Panicked { message, .. } if message.contains("always panics")),
+        "{e}"
+    );
+    classic_still_works();
+
+    let sample = generate("classic", &Params::new(), "easy", "misbehave");
+    let count = CountRequest {
+        puzzle: sample.clone(),
+        limit: 2,
+    };
+    let started = Instant::now();
+    let e = host()
+        .call::<_, CountResponse>(id, op::COUNT, &count, Duration::from_millis(300))
+        .expect_err("hangs");
+    assert!(matches!(e, PluginError::Deadline { .. }), "{e}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "the host waited {:?}",
+        started.elapsed()
+    );
+    // While that call still hangs on its worker, everything else goes on.
+    classic_still_works();
+
+    let solve = SolveRequest {
+        puzzle: sample.clone(),
+    };
+    let e = host()
+        .call::<_, SolveResponse>(id, op::SOLVE, &solve, DEADLINE)
+        .expect_err("garbage");
+    assert!(matches!(e, PluginError::Garbage { .. }), "{e}");
+    let grid = GridRequest {
+        puzzle: sample.clone(),
+        grid: sample.grid.clone(),
+    };
+    let e = host()
+        .call::<_, CheckResponse>(id, op::CHECK, &grid, DEADLINE)
+        .expect_err("too large");
+    assert!(e.to_string().contains("exceeds"), "{e}");
+    let e = host()
+        .call::<_, HintResponse>(id, op::HINT, &grid, DEADLINE)
+        .expect_err("wrong shape");
+    assert!(matches!(e, PluginError::Garbage { .. }), "{e}");
+    let e = host()
+        .call::<_, CountResponse>(id, 77, &count, DEADLINE)
+        .expect_err("unsupported");
+    assert!(matches!(e, PluginError::Unsupported(_)), "{e}");
+    classic_still_works();
+}

@@ -1,0 +1,95 @@
+//! What the host refuses when loading plugins, with real libraries: a file that is
+//! not a library, a library without the entry symbol, a second plugin with a taken
+//! id, and headers with bad magic, another ABI major version, `panic=abort`, or
+//! none at all (the test plugin swaps its header on `ARENA_TEST_HEADER`; this file
+//! is its own test process, so the variable reaches no other test).
+
+use arena_tests::{built_plugin_dir, plugin_file};
+use server::plugins::PluginHost;
+use std::path::{Path, PathBuf};
+
+/// A fresh directory holding copies of the given files under new names.
+fn plugin_dir(name: &str, files: &[(&Path, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-plugins-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (from, to) in files {
+        std::fs::copy(from, dir.join(to)).expect("copy plugin");
+    }
+    dir
+}
+
+fn built(crate_name: &str) -> PathBuf {
+    built_plugin_dir().join(plugin_file(crate_name))
+}
+
+#[test]
+fn refuses_non_plugins_and_duplicate_ids() {
+    let classic = built("variant-classic");
+    let dir = plugin_dir(
+        "dupes",
+        &[
+            (&classic, "libaaa_classic.so"),
+            (&classic, "libbbb_classic_again.so"),
+        ],
+    );
+    std::fs::write(dir.join("libjunk.so"), b"not an ELF file").expect("write junk");
+    // A real shared library that is not a plugin: the test plugin's own deps are
+    // static, so use a copy of the C math library the toolchain links against.
+    if let Some(libm) = [
+        "/lib/x86_64-linux-gnu/libm.so.6",
+        "/usr/lib/x86_64-linux-gnu/libm.so.6",
+        "/lib64/libm.so.6",
+    ]
+    .iter()
+    .map(Path::new)
+    .find(|p| p.exists())
+    {
+        std::fs::copy(libm, dir.join("libmath_copy.so")).expect("copy libm");
+    }
+    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2);
+    let ids: Vec<&str> = host.manifests().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["classic"]);
+    let reason = |file: &str| {
+        refused
+            .iter()
+            .find(|r| r.path.ends_with(file))
+            .map(|r| r.reason.clone())
+            .unwrap_or_else(|| panic!("{file} was not refused: {refused:#?}"))
+    };
+    assert!(reason("libbbb_classic_again.so").contains("already provided by"));
+    assert!(reason("libjunk.so").contains("cannot open"));
+    if dir.join("libmath_copy.so").exists() {
+        assert!(reason("libmath_copy.so").contains("no sudoku_arena_plugin_v1 symbol"));
+    }
+}
+
+#[test]
+fn refuses_bad_headers() {
+    let misbehave = built("test-misbehave");
+    for (mode, expected) in [
+        ("bad-magic", "bad magic"),
+        ("abi-2", "plugin ABI 2.0"),
+        ("panic-abort", "panic=abort"),
+        ("null", "null header"),
+    ] {
+        // A fresh copy per mode: the header is read once, at load.
+        let dir = plugin_dir(
+            mode,
+            &[(
+                &misbehave,
+                &format!("libheader_{}.so", mode.replace('-', "_")),
+            )],
+        );
+        std::env::set_var("ARENA_TEST_HEADER", mode);
+        let (host, refused) = PluginHost::load(&[dir], 2);
+        std::env::remove_var("ARENA_TEST_HEADER");
+        assert_eq!(host.manifests().count(), 0, "{mode}");
+        assert_eq!(refused.len(), 1, "{mode}");
+        assert!(
+            refused[0].reason.contains(expected),
+            "{mode}: {}",
+            refused[0].reason
+        );
+    }
+}
