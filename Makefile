@@ -23,6 +23,7 @@ test:
 	$(CARGO) build --workspace
 	$(CARGO) test --workspace
 
-## The solver benchmark (full datasets; see docs/benchmarks.md).
-bench:
+## The benchmarks (full datasets, every plugin; see docs/benchmarks.md).
+bench: build
 	$(CARGO) bench -p arena-tests --bench solver
+	$(CARGO) bench -p arena-tests --bench plugins

@@ -114,6 +114,13 @@ impl Puzzle {
         self.count_with(limit, None)
     }
 
+    /// Counts like [`Puzzle::count`] but explores at most `nodes` branch points;
+    /// if it runs out, `gave_up` is set and `solutions` is a lower bound. (The 9x9
+    /// solver is fast enough to always finish.)
+    pub fn count_within(&self, limit: usize, nodes: usize) -> Count {
+        count_givens(&self.model, &self.givens, limit, None, Some(nodes))
+    }
+
     /// Solves: no solution, the unique one, or one of several.
     pub fn solve(&self) -> Solution {
         let c = self.count(2);
