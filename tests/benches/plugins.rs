@@ -34,7 +34,7 @@ fn main() {
         20
     };
     let dir = built_plugin_dir();
-    let (host, refused) = PluginHost::load(&[dir.clone()], 2);
+    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2);
     for r in &refused {
         eprintln!("refused {}: {}", r.path.display(), r.reason);
     }
