@@ -8,6 +8,7 @@ CARGO ?= cargo
 ## Build everything (release) and start arena.
 run: build
 	./target/release/arena --help
+	./target/release/arena variants
 	./target/release/arena generate --difficulty medium --seed demo | ./target/release/arena validate /dev/stdin
 
 ## Release build of every default member: the arena binary and the variant plugins
