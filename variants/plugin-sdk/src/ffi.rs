@@ -114,3 +114,141 @@ pub unsafe fn dispatch(
     unsafe { response.write(into_buffer(body)) };
     code
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plugin_abi::op;
+    use protocol::plugin::{GenerateRequest, GenerateResponse, Manifest, Params};
+
+    /// A variant whose model panics, and one that works.
+    struct Exploding;
+    struct Tiny;
+
+    fn manifest(id: &str) -> Manifest {
+        Manifest {
+            id: id.into(),
+            name: id.into(),
+            rules: String::new(),
+            params: vec![],
+            difficulties: crate::standard_difficulties(),
+        }
+    }
+
+    impl Variant for Exploding {
+        fn manifest(&self) -> Manifest {
+            manifest("exploding")
+        }
+        fn model(&self, _: &Params) -> Result<engine::Model, engine::PuzzleError> {
+            panic!("boom in model")
+        }
+    }
+
+    impl Variant for Tiny {
+        fn manifest(&self) -> Manifest {
+            manifest("tiny")
+        }
+        fn model(&self, _: &Params) -> Result<engine::Model, engine::PuzzleError> {
+            engine::geometry::classic(2, 2)
+        }
+    }
+
+    fn exploding() -> &'static dyn Variant {
+        &Exploding
+    }
+
+    fn tiny() -> &'static dyn Variant {
+        &Tiny
+    }
+
+    /// Calls through `dispatch` like the host does; returns status and body.
+    fn call(get: fn() -> &'static dyn Variant, op_code: u32, request: &[u8]) -> (i32, Vec<u8>) {
+        let mut out = ByteBuffer::EMPTY;
+        // SAFETY: request and out are valid for the call.
+        let code = unsafe {
+            dispatch(
+                get,
+                op_code,
+                request.as_ptr(),
+                request.len(),
+                1000,
+                &mut out,
+            )
+        };
+        // SAFETY: `out` was just written by `dispatch`.
+        let body = unsafe { std::slice::from_raw_parts(out.ptr, out.len) }.to_vec();
+        // SAFETY: the buffer came from this crate and is freed once.
+        unsafe { free_buffer(out) };
+        (code, body)
+    }
+
+    fn generate_request() -> Vec<u8> {
+        rmp_serde::to_vec_named(&GenerateRequest {
+            params: Params::new(),
+            difficulty: "easy".into(),
+            seed: "s".into(),
+        })
+        .expect("encode")
+    }
+
+    #[test]
+    fn a_panic_becomes_a_panicked_answer() {
+        let (code, body) = call(exploding, op::GENERATE, &generate_request());
+        assert_eq!(code, status::PANICKED);
+        let e: ErrorResponse = rmp_serde::from_slice(&body).expect("error body");
+        assert!(e.message.contains("boom in model"), "{}", e.message);
+        // The same plugin still answers other calls.
+        let (code, _) = call(exploding, op::MANIFEST, &[]);
+        assert_eq!(code, status::OK);
+    }
+
+    #[test]
+    fn generate_manifest_and_bad_input() {
+        let (code, body) = call(tiny, op::GENERATE, &generate_request());
+        assert_eq!(code, status::OK);
+        let g: GenerateResponse = rmp_serde::from_slice(&body).expect("answer");
+        assert_eq!(g.puzzle.variant.as_deref(), Some("tiny"));
+        assert_eq!(g.puzzle.size, 4);
+        let (code, _) = call(tiny, op::GENERATE, &[0xc1]);
+        assert_eq!(code, status::BAD_REQUEST);
+        let (code, _) = call(tiny, 42, &[]);
+        assert_eq!(code, status::UNSUPPORTED);
+        // A null request with a length is refused, not dereferenced.
+        let mut out = ByteBuffer::EMPTY;
+        // SAFETY: the null pointer is the point of the test; `out` is valid.
+        let code = unsafe { dispatch(tiny, op::GENERATE, std::ptr::null(), 5, 0, &mut out) };
+        assert_eq!(code, status::BAD_REQUEST);
+        // SAFETY: freed once.
+        unsafe { free_buffer(out) };
+        // A null answer slot is refused outright.
+        // SAFETY: nothing is written through the null pointer.
+        let code = unsafe {
+            dispatch(
+                tiny,
+                op::MANIFEST,
+                std::ptr::null(),
+                0,
+                0,
+                std::ptr::null_mut(),
+            )
+        };
+        assert_eq!(code, status::BAD_REQUEST);
+    }
+
+    #[test]
+    fn header_declares_unwind_and_thread_safety() {
+        unsafe extern "C" fn noop(
+            _: u32,
+            _: *const u8,
+            _: usize,
+            _: u64,
+            _: *mut ByteBuffer,
+        ) -> i32 {
+            0
+        }
+        let h = header(noop);
+        assert_eq!(h.magic, MAGIC);
+        assert_eq!(h.flags & flags::PANIC_UNWIND, flags::PANIC_UNWIND);
+        assert_eq!(h.flags & flags::THREAD_SAFE, flags::THREAD_SAFE);
+    }
+}
