@@ -5,7 +5,7 @@
 //! variant's own code.
 
 use crate::{params, Variant};
-use engine::check::conflicting_cells;
+use engine::check::{check_solution, conflicting_cells};
 use engine::generate::{generate_for_difficulty_by, GenerateError};
 use engine::hint::{explain, next_step, Step};
 use engine::v1::{from_v1, grid_values, to_grid, to_v1, Loaded};
@@ -173,18 +173,34 @@ pub fn solve(req: &SolveRequest) -> Result<SolveResponse, Failure> {
     })
 }
 
-/// One next step for the player's grid.
+/// One next step for the player's grid, towards the puzzle's shipped solution
+/// when it is valid, else towards the solution the engine finds (which must be
+/// unique).
 pub fn hint(req: &GridRequest) -> Result<HintResponse, Failure> {
     let (loaded, values) = puzzle_and_values(req)?;
-    let solution = match loaded.puzzle.solve() {
-        Solution::Unique(s) => s,
-        _ => {
-            return Err(Failure::bad(
-                "hints need a puzzle with exactly one solution",
-            ))
-        }
-    };
     let model = loaded.puzzle.model();
+    // A shipped solution that keeps every rule and the givens is used as is:
+    // re-proving uniqueness of a near-minimal 25x25 on every hint can take seconds.
+    let shipped = loaded.solution.as_ref().filter(|s| {
+        check_solution(model, s).is_ok()
+            && loaded
+                .puzzle
+                .givens()
+                .iter()
+                .zip(s.iter())
+                .all(|(&g, &v)| g == 0 || g == v)
+    });
+    let solution = match shipped {
+        Some(s) => s.clone(),
+        None => match loaded.puzzle.solve() {
+            Solution::Unique(s) => s,
+            _ => {
+                return Err(Failure::bad(
+                    "hints need a puzzle with exactly one solution",
+                ))
+            }
+        },
+    };
     let hint = next_step(model, &solution, &values).map(|step| {
         let explanation = explain(model, &step);
         let (kind, cell, value) = match step {
