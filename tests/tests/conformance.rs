@@ -170,6 +170,21 @@ fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
         assert!(!hint.explanation.is_empty());
         values[c] = solution[c];
     }
+    // Without a shipped solution the plugin solves the puzzle itself.
+    let mut bare = p.clone();
+    bare.solution = None;
+    let req = GridRequest {
+        puzzle: bare,
+        grid: to_grid(model, loaded.puzzle.givens()),
+    };
+    let h: HintResponse = host().call(id, op::HINT, &req, DEADLINE).expect("hint");
+    let hint = h.hint.expect("a hint");
+    let c = model.cell_at(hint.cell[0], hint.cell[1]).expect("active");
+    assert_eq!(
+        hint.value,
+        Some(u32::from(solution[c])),
+        "{what}: hint without a shipped solution"
+    );
     // count and solve agree with the engine.
     let c: CountResponse = host()
         .call(
