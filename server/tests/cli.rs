@@ -251,35 +251,6 @@ fn validate_names_the_puzzle_and_the_problem() {
 }
 
 #[test]
-fn killer_as_v1_solves_to_the_shipped_solution() {
-    let csv =
-        std::fs::read_to_string(datasets().join("killer/krazydad-intermediate.csv")).expect("csv");
-    let mut text = String::new();
-    let mut expected = Vec::new();
-    for line in csv.lines().skip(1).step_by(997).take(8) {
-        let record = arena_tests_killer::parse(line);
-        text.push_str(&record.0);
-        text.push('\n');
-        expected.push(record.1);
-    }
-    let file = temp_file("killer.jsonl", &text);
-    let o = arena(&["solve", file.to_str().expect("utf-8 path")]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    for (line, want) in stdout(&o).lines().zip(&expected) {
-        let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
-        let got: String = v["solution"]
-            .as_array()
-            .expect("rows")
-            .iter()
-            .flat_map(|r| r.as_array().expect("row").iter().map(|x| x.to_string()))
-            .collect();
-        assert_eq!(&got, want);
-    }
-    let v = arena(&["validate", file.to_str().expect("utf-8 path")]);
-    assert!(v.status.success(), "{}", stdout(&v));
-}
-
-#[test]
 fn bad_arguments_and_files_get_clear_errors() {
     let o = arena(&[
         "generate",
@@ -312,41 +283,4 @@ fn bad_arguments_and_files_get_clear_errors() {
     let o = arena(&["count", file.to_str().expect("utf-8 path")]);
     assert_eq!(stdout(&o), "invalid\n");
     assert!(stderr(&o).contains("not a JSON array of puzzles"));
-}
-
-/// Builds v1 killer puzzles from CSV rows through the engine, the way a plugin will.
-mod arena_tests_killer {
-    use engine::geometry::classic_builder;
-    use engine::v1::to_v1;
-    use engine::Puzzle;
-    use std::sync::Arc;
-
-    /// (v1 JSON of the puzzle, shipped solution digits).
-    pub fn parse(line: &str) -> (String, String) {
-        let mut fields = vec![String::new()];
-        let mut quoted = false;
-        for ch in line.chars() {
-            match ch {
-                '"' => quoted = !quoted,
-                ',' if !quoted => fields.push(String::new()),
-                _ => fields.last_mut().expect("field").push(ch),
-            }
-        }
-        let letters: Vec<char> = fields[5][1..].chars().collect();
-        let mut names = letters.clone();
-        names.sort_by_key(|&c| (c.is_ascii_lowercase(), c));
-        names.dedup();
-        let mut b = classic_builder(3, 3).expect("9x9");
-        for (name, sum) in names.iter().zip(fields[6].split(',')) {
-            let cells = (0..81u32)
-                .filter(|&i| letters[i as usize] == *name)
-                .map(|i| [i / 9, i % 9])
-                .collect();
-            b = b.cage(cells, sum.trim().parse().expect("sum"));
-        }
-        let puzzle = Puzzle::new(Arc::new(b.build().expect("model")), vec![0; 81]).expect("puzzle");
-        let mut v = to_v1(&puzzle, None);
-        v.variant = Some("killer".into());
-        (serde_json::to_string(&v).expect("json"), fields[7].clone())
-    }
 }

@@ -5,27 +5,10 @@
 //! Run: `make bench` (builds the release plugins, then this). Add `-- --quick` for
 //! 5 seeds instead of 20.
 
-use arena_tests::built_plugin_dir;
-use protocol::plugin::{GenerateRequest, Manifest, Params};
+use arena_tests::{built_plugin_dir, parameter_sets};
+use protocol::plugin::{GenerateRequest, Manifest};
 use server::plugins::PluginHost;
 use std::time::{Duration, Instant};
-
-fn parameter_sets(m: &Manifest) -> Vec<Params> {
-    let mut sets = vec![Params::new()];
-    for spec in &m.params {
-        sets = sets
-            .into_iter()
-            .flat_map(|set| {
-                spec.allowed.iter().map(move |v| {
-                    let mut s = set.clone();
-                    s.insert(spec.key.clone(), v.clone());
-                    s
-                })
-            })
-            .collect();
-    }
-    sets
-}
 
 fn main() {
     let seeds = if std::env::args().any(|a| a == "--quick") {

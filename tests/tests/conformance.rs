@@ -4,7 +4,7 @@
 //! the plugin. Needs the plugins built first (`make test` runs `cargo build
 //! --workspace`).
 
-use arena_tests::built_plugin_dir;
+use arena_tests::{built_plugin_dir, parameter_sets};
 use engine::check::check_solution;
 use engine::v1::{from_v1, to_grid};
 use engine::Difficulty;
@@ -40,24 +40,6 @@ fn host() -> &'static PluginHost {
         }
         host
     })
-}
-
-/// Every combination of the manifest's allowed parameter values.
-fn parameter_sets(m: &Manifest) -> Vec<Params> {
-    let mut sets = vec![Params::new()];
-    for spec in &m.params {
-        sets = sets
-            .into_iter()
-            .flat_map(|set| {
-                spec.allowed.iter().map(move |v| {
-                    let mut s = set.clone();
-                    s.insert(spec.key.clone(), v.clone());
-                    s
-                })
-            })
-            .collect();
-    }
-    sets
 }
 
 fn generate(id: &str, params: &Params, difficulty: &str, seed: &str) -> PuzzleV1 {
