@@ -7,8 +7,17 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 
+/// `$ARENA_DATASETS`, else `shared/datasets` in the nearest ancestor of the project
+/// root that has one (normally `../shared/datasets`).
 fn datasets() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/datasets")
+    if let Some(dir) = std::env::var_os("ARENA_DATASETS") {
+        return PathBuf::from(dir);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.ancestors()
+        .map(|a| a.join("shared/datasets"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| root.join("../shared/datasets"))
 }
 
 /// A fresh file in a per-test temporary directory.

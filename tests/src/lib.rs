@@ -10,11 +10,23 @@ use protocol::plugin::{Manifest, Params};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The shared datasets directory: `$ARENA_DATASETS` if set, else `shared/datasets`
+/// in the nearest ancestor of the project root that has one (normally
+/// `../shared/datasets` beside the root).
+pub fn datasets_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("ARENA_DATASETS") {
+        return PathBuf::from(dir);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    root.ancestors()
+        .map(|a| a.join("shared/datasets"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| root.join("../shared/datasets"))
+}
+
 /// The path of a file under the shared datasets directory.
 pub fn dataset(relative: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/datasets")
-        .join(relative)
+    datasets_dir().join(relative)
 }
 
 /// Reads a dataset file, panicking with a clear message if it is missing.
