@@ -2,14 +2,17 @@
 # sequences the steps (later: plugins and the web client).
 
 CARGO ?= cargo
+# Where cargo puts its output (honours CARGO_TARGET_DIR).
+TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
+ARENA := $(TARGET_DIR)/release/arena
 
 .PHONY: run test build bench
 
 ## Build everything (release) and start arena.
 run: build
-	./target/release/arena --help
-	./target/release/arena variants
-	./target/release/arena generate --difficulty medium --seed demo | ./target/release/arena validate /dev/stdin
+	$(ARENA) --help
+	$(ARENA) variants
+	$(ARENA) generate --difficulty medium --seed demo | $(ARENA) validate /dev/stdin
 
 ## Release build of every default member: the arena binary and the variant plugins
 ## (cdylibs land beside it in target/release, where arena looks by default).
