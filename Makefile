@@ -8,11 +8,11 @@ ARENA := $(TARGET_DIR)/release/arena
 
 .PHONY: run test build bench
 
-## Build everything (release) and start arena.
+## Build everything (release) and start the server with every bundled variant
+## (http://127.0.0.1:8080; WebSocket at /ws; Ctrl-C stops it).
 run: build
-	$(ARENA) --help
 	$(ARENA) variants
-	$(ARENA) generate --difficulty medium --seed demo | $(ARENA) validate /dev/stdin
+	$(ARENA) serve
 
 ## Release build of every default member: the arena binary and the variant plugins
 ## (cdylibs land beside it in target/release, where arena looks by default).

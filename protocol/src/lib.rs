@@ -7,8 +7,10 @@
 //! - [`puzzle`]: the self-describing puzzle file format v1 ([`PuzzleV1`]), used in
 //!   JSON files and inside MessagePack messages.
 //! - [`plugin`]: the requests and answers of the variant plugin operations.
+//! - [`wire`]: the messages between web clients and the server.
 
 pub mod plugin;
 pub mod puzzle;
+pub mod wire;
 
 pub use puzzle::{Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleV1, PUZZLE_FORMAT_V1};

@@ -5,7 +5,9 @@
 //! - [`input`]: reading puzzle files (format v1 JSON / JSON Lines, or one classic
 //!   puzzle per line) into named puzzles.
 //! - [`plugins`]: loading variant plugins and calling them safely.
+//! - [`serve`]: the HTTP/WebSocket server, lobby and room actors.
 
 pub mod cli;
 pub mod input;
 pub mod plugins;
+pub mod serve;

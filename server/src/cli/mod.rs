@@ -2,6 +2,7 @@
 
 mod count;
 mod generate;
+mod serve;
 mod solve;
 mod validate;
 mod variants;
@@ -52,6 +53,8 @@ pub enum Command {
     Generate(generate::GenerateArgs),
     /// List the loaded variant plugins: id, name, parameters, difficulties.
     Variants,
+    /// Run the multiplayer server (HTTP + WebSocket on one port).
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the process arguments, runs the subcommand and returns the exit status.
@@ -64,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Validate { files } => validate::run(&files),
         Command::Generate(args) => generate::run(&args, &load_plugins(&cli.plugin_dirs)),
         Command::Variants => variants::run(&load_plugins(&cli.plugin_dirs)),
+        Command::Serve(args) => serve::run(&args, load_plugins(&cli.plugin_dirs)),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

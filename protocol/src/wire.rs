@@ -1,0 +1,277 @@
+//! Messages between the web client and the server, over WebSocket binary frames,
+//! MessagePack with named fields, each message an object tagged by `type`.
+//! `docs/protocol.md` documents every message with an example.
+//!
+//! Unknown message types decode as `Unknown` (answered with an error, never a
+//! disconnect), so newer clients and servers degrade gracefully.
+
+use crate::plugin::Params;
+use crate::puzzle::PuzzleV1;
+use serde::{Deserialize, Serialize};
+
+/// The protocol version a `hello` carries.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What a client sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message on a connection: who I am. A `token` from an earlier
+    /// `welcome` resumes that identity.
+    Hello {
+        /// [`PROTOCOL_VERSION`].
+        version: u32,
+        /// Display name (1-24 characters).
+        name: String,
+        /// A session token to resume.
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Ask for the public rooms.
+    ListRooms,
+    /// Create a room and join it as its host.
+    CreateRoom {
+        /// The room's settings.
+        settings: RoomSettings,
+    },
+    /// Join a room by its code.
+    JoinRoom {
+        /// The room code (from a link or the lobby).
+        code: String,
+    },
+    /// The host starts the game.
+    Start,
+    /// Put a value in a cell of my board (0 erases).
+    Move {
+        /// Row in the layout.
+        row: u32,
+        /// Column in the layout.
+        col: u32,
+        /// 1..=N, or 0 to erase.
+        value: u32,
+    },
+    /// Clock sync: the server answers `pong` at once.
+    Ping {
+        /// The client's clock, in ms.
+        client_time: f64,
+    },
+    /// A message type this server does not know.
+    #[serde(other)]
+    Unknown,
+}
+
+/// How a room is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Every player fills their own copy; first correct grid wins.
+    Race,
+    /// A private race of one.
+    Solo,
+}
+
+/// What a room plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomSettings {
+    /// Variant id.
+    pub variant: String,
+    /// Variant parameters.
+    #[serde(default)]
+    pub params: Params,
+    /// Difficulty.
+    pub difficulty: String,
+    /// Race or solo.
+    pub mode: Mode,
+    /// Listed in the lobby.
+    #[serde(default)]
+    pub public: bool,
+    /// Player limit (1 for solo).
+    pub max_players: u32,
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomState {
+    /// Players gather; the host starts.
+    Waiting,
+    /// The start instant is set and not reached yet.
+    Countdown,
+    /// Moves are accepted.
+    Playing,
+    /// Every player finished (or the room ended).
+    Finished,
+}
+
+/// A room in the lobby list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    /// Join code.
+    pub code: String,
+    /// Settings.
+    pub settings: RoomSettings,
+    /// Players in it.
+    pub players: u32,
+    /// Its state.
+    pub state: RoomState,
+}
+
+/// A player as others see them: never their digits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerView {
+    /// Public player id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Cells filled on their board.
+    pub filled: u32,
+    /// Finish time in ms from the start, once finished.
+    #[serde(default)]
+    pub finished_ms: Option<u64>,
+}
+
+/// A full snapshot of a room for one player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RoomView {
+    /// Join code.
+    pub code: String,
+    /// Settings.
+    pub settings: RoomSettings,
+    /// State.
+    pub state: RoomState,
+    /// The host's player id.
+    pub host: String,
+    /// Everyone in the room.
+    pub players: Vec<PlayerView>,
+    /// The puzzle: geometry and givens, never the solution.
+    #[serde(default)]
+    pub puzzle: Option<PuzzleV1>,
+    /// This player's board (rows x cols, 0 = empty), givens included.
+    #[serde(default)]
+    pub board: Option<Vec<Vec<u32>>>,
+    /// The start instant on the server clock (ms since the Unix epoch).
+    #[serde(default)]
+    pub start_at: Option<f64>,
+}
+
+/// One line of the results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rank {
+    /// 1 for the winner.
+    pub rank: u32,
+    /// Player id.
+    pub player: String,
+    /// Display name.
+    pub name: String,
+    /// Time from the start, ms.
+    pub time_ms: u64,
+}
+
+/// Why a request failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The frame was not a MessagePack client message.
+    Malformed,
+    /// `hello` must come first (or came twice).
+    NotIntroduced,
+    /// The protocol version is not supported.
+    Version,
+    /// A field is out of range (cell, value, name, settings…).
+    Invalid,
+    /// No such room.
+    NoRoom,
+    /// The room is full or already started.
+    Closed,
+    /// Only the host may do that.
+    NotHost,
+    /// Not allowed in the room's current state (e.g. a move before the start).
+    WrongState,
+    /// That cell is a given.
+    Given,
+    /// The variant plugin failed.
+    Plugin,
+    /// A message type the server does not know.
+    Unsupported,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Answer to `hello`: the identity and its resume token (keep it secret).
+    Welcome {
+        /// Public player id.
+        player_id: String,
+        /// Display name.
+        name: String,
+        /// Session token for `hello` after a reconnect.
+        token: String,
+        /// The server clock (ms since the Unix epoch).
+        server_time: f64,
+    },
+    /// A request failed; the connection stays open.
+    Error {
+        /// Machine-readable reason.
+        code: ErrorCode,
+        /// For people.
+        message: String,
+    },
+    /// The public rooms.
+    Rooms {
+        /// One entry per room.
+        rooms: Vec<RoomSummary>,
+    },
+    /// A full room snapshot (after joining, on every state change).
+    Room {
+        /// The snapshot.
+        room: Box<RoomView>,
+    },
+    /// A move of mine was applied.
+    MoveAccepted {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Value (0 = erased).
+        value: u32,
+    },
+    /// A player's progress changed (never their digits).
+    Progress {
+        /// The player as others see them.
+        player: PlayerView,
+    },
+    /// The game is over.
+    Finished {
+        /// Everyone who finished, fastest first.
+        ranks: Vec<Rank>,
+    },
+    /// Answer to `ping`.
+    Pong {
+        /// Echo of the client's clock.
+        client_time: f64,
+        /// The server clock (ms since the Unix epoch).
+        server_time: f64,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_tagged_by_type() {
+        let m = ClientMessage::Move {
+            row: 1,
+            col: 2,
+            value: 3,
+        };
+        let json = serde_json::to_string(&m).expect("json");
+        assert_eq!(json, r#"{"type":"move","row":1,"col":2,"value":3}"#);
+        let back: ClientMessage = serde_json::from_str(r#"{"type":"start"}"#).expect("start");
+        assert_eq!(back, ClientMessage::Start);
+        let unknown: ClientMessage =
+            serde_json::from_str(r#"{"type":"dance"}"#).expect("tolerated");
+        assert_eq!(unknown, ClientMessage::Unknown);
+    }
+}

@@ -1,0 +1,64 @@
+//! `arena serve`: the multiplayer server, until SIGINT or SIGTERM.
+
+use crate::plugins::PluginHost;
+use crate::serve::{run as serve_forever, Config};
+use anyhow::Context;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Arguments of `arena serve`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Countdown between the host's start and the first move, in ms.
+    #[arg(long, default_value_t = 3000)]
+    pub countdown_ms: u64,
+}
+
+/// Runs the server until a shutdown signal.
+pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
+    let ids: Vec<&str> = plugins.manifests().map(|m| m.id.as_str()).collect();
+    tracing::info!(variants = ?ids, "plugins loaded");
+    if ids.is_empty() {
+        anyhow::bail!("no variant plugins found (see --plugins)");
+    }
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        eprintln!("arena: serving on http://{}", listener.local_addr()?);
+        let config = Config {
+            countdown: Duration::from_millis(args.countdown_ms),
+            ..Config::default()
+        };
+        serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;
+        eprintln!("arena: stopped");
+        Ok(true)
+    })
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}

@@ -1,0 +1,209 @@
+//! One task per WebSocket. A loop `select!`s over the socket and the player's
+//! outbox (frames from the room); both branches are cancel-safe (`StreamExt::next`
+//! and `mpsc::Receiver::recv`). Every frame is decoded and validated here before
+//! anything reaches a room; a bad frame gets an error and the connection stays.
+//! After the loop, the player leaves their room.
+
+use super::clock::now_ms;
+use super::room::{encode, Command, Frame, RoomHandle};
+use super::session::{valid_name, Identity};
+use super::Shared;
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
+use std::sync::Arc;
+use tokio::sync::mpsc;
+
+/// Per-connection state.
+struct Player {
+    me: Option<Identity>,
+    room: Option<RoomHandle>,
+    outbox: Option<mpsc::Receiver<Frame>>,
+}
+
+fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+    ServerMessage::Error {
+        code,
+        message: message.into(),
+    }
+}
+
+/// Waits for the next frame from the room, or forever when not in a room.
+async fn next_frame(outbox: &mut Option<mpsc::Receiver<Frame>>) -> Option<Frame> {
+    match outbox {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Serves one WebSocket until it closes.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+    let (mut sink, mut stream) = socket.split();
+    let mut player = Player {
+        me: None,
+        room: None,
+        outbox: None,
+    };
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let reply = match incoming {
+                    Some(Ok(Message::Binary(bytes))) => handle(&shared, &mut player, &bytes).await,
+                    Some(Ok(Message::Text(_))) => {
+                        Some(error(ErrorCode::Malformed, "frames are binary MessagePack"))
+                    }
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => None,
+                };
+                if let Some(reply) = reply {
+                    if sink.send(Message::Binary(encode(&reply).to_vec().into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+            frame = next_frame(&mut player.outbox) => match frame {
+                Some(frame) => {
+                    if sink.send(Message::Binary(frame.to_vec().into())).await.is_err() {
+                        break;
+                    }
+                }
+                None => {
+                    // The room dropped this outbox: the client fell too far behind.
+                    let close = CloseFrame { code: 1008, reason: "too slow; reconnect for a fresh snapshot".into() };
+                    let _ = sink.send(Message::Close(Some(close))).await;
+                    break;
+                }
+            },
+        }
+    }
+    if let (Some(room), Some(me)) = (player.room, player.me) {
+        room.send(Command::Leave { player: me.id });
+    }
+}
+
+/// Handles one decoded frame; returns a direct reply, if any.
+async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
+    let message: ClientMessage = match rmp_serde::from_slice(bytes) {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(error(
+                ErrorCode::Malformed,
+                format!("not a client message: {e}"),
+            ))
+        }
+    };
+    let me = match (&player.me, message) {
+        (
+            None,
+            ClientMessage::Hello {
+                version,
+                name,
+                token,
+            },
+        ) => return Some(hello(shared, player, version, name, token)),
+        (None, _) => return Some(error(ErrorCode::NotIntroduced, "say hello first")),
+        (Some(_), ClientMessage::Hello { .. }) => {
+            return Some(error(ErrorCode::NotIntroduced, "hello was already said"))
+        }
+        (Some(me), message) => (me.clone(), message),
+    };
+    let (me, message) = me;
+    match message {
+        ClientMessage::Hello { .. } => None,
+        ClientMessage::ListRooms => Some(ServerMessage::Rooms {
+            rooms: shared.lobby.public_rooms(),
+        }),
+        ClientMessage::CreateRoom { settings } => {
+            leave_room(player, &me);
+            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
+            match shared.lobby.create(me, settings, tx).await {
+                Ok(room) => {
+                    player.room = Some(room);
+                    player.outbox = Some(rx);
+                    None
+                }
+                Err((code, message)) => Some(error(code, message)),
+            }
+        }
+        ClientMessage::JoinRoom { code } => {
+            let Some(room) = shared.lobby.get(&code) else {
+                return Some(error(ErrorCode::NoRoom, format!("no room '{code}'")));
+            };
+            if player.room.as_ref().is_some_and(|r| r.code == room.code) {
+                player.room = None;
+            } else {
+                leave_room(player, &me);
+            }
+            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
+            match room.join(me, tx).await {
+                Ok(()) => {
+                    player.room = Some(room);
+                    player.outbox = Some(rx);
+                    None
+                }
+                Err((code, message)) => Some(error(code, message)),
+            }
+        }
+        ClientMessage::Start => in_room(player, Command::Start { player: me.id }),
+        ClientMessage::Move { row, col, value } => in_room(
+            player,
+            Command::Move {
+                player: me.id,
+                row,
+                col,
+                value,
+            },
+        ),
+        ClientMessage::Ping { client_time } => Some(ServerMessage::Pong {
+            client_time,
+            server_time: now_ms(),
+        }),
+        ClientMessage::Unknown => Some(error(ErrorCode::Unsupported, "unknown message type")),
+    }
+}
+
+fn hello(
+    shared: &Shared,
+    player: &mut Player,
+    version: u32,
+    name: String,
+    token: Option<String>,
+) -> ServerMessage {
+    if version != PROTOCOL_VERSION {
+        return error(
+            ErrorCode::Version,
+            format!("protocol {version} is not supported; this server speaks {PROTOCOL_VERSION}"),
+        );
+    }
+    let (me, token) = match token.and_then(|t| shared.sessions.resume(&t).map(|me| (me, t))) {
+        Some(found) => found,
+        None => match valid_name(&name) {
+            Ok(name) => shared.sessions.create(name),
+            Err(message) => return error(ErrorCode::Invalid, message),
+        },
+    };
+    player.me = Some(me.clone());
+    ServerMessage::Welcome {
+        player_id: me.id,
+        name: me.name,
+        token,
+        server_time: now_ms(),
+    }
+}
+
+fn leave_room(player: &mut Player, me: &Identity) {
+    if let Some(room) = player.room.take() {
+        room.send(Command::Leave {
+            player: me.id.clone(),
+        });
+    }
+    player.outbox = None;
+}
+
+fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
+    match &player.room {
+        None => Some(error(ErrorCode::NoRoom, "join a room first")),
+        Some(room) if room.send(command) => None,
+        Some(_) => Some(error(ErrorCode::NoRoom, "the room is closed or busy")),
+    }
+}

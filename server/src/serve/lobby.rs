@@ -1,0 +1,126 @@
+//! The lobby: every room by code, creating rooms (the puzzle comes from the
+//! variant plugin, off the async workers) and listing the public ones.
+
+use super::room::{self, Failure, Game, Outbox, RoomHandle};
+use super::session::{random_hex, Identity};
+use super::Config;
+use crate::plugins::PluginHost;
+use dashmap::DashMap;
+use protocol::plugin::GenerateRequest;
+use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomSummary};
+use rand::rngs::OsRng;
+use rand::Rng;
+use std::sync::Arc;
+
+/// The most players a room may hold.
+pub const MAX_PLAYERS: u32 = 16;
+
+/// Characters of room codes: no 0/o, 1/l/i look-alikes.
+const CODE_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+
+/// Length of a room code: 31^10, about 2^49 codes, unguessable at any sane
+/// join rate.
+const CODE_LENGTH: usize = 10;
+
+/// The room registry.
+#[derive(Debug)]
+pub struct Lobby {
+    plugins: Arc<PluginHost>,
+    config: Config,
+    rooms: DashMap<String, RoomHandle>,
+}
+
+fn new_code() -> String {
+    (0..CODE_LENGTH)
+        .map(|_| char::from(CODE_ALPHABET[OsRng.gen_range(0..CODE_ALPHABET.len())]))
+        .collect()
+}
+
+fn invalid(message: impl Into<String>) -> Failure {
+    (ErrorCode::Invalid, message.into())
+}
+
+impl Lobby {
+    /// An empty lobby generating puzzles with `plugins`.
+    pub fn new(plugins: Arc<PluginHost>, config: Config) -> Lobby {
+        Lobby {
+            plugins,
+            config,
+            rooms: DashMap::new(),
+        }
+    }
+
+    /// Checks the settings, generates the puzzle, opens the room and seats its
+    /// creator as host (frames go to `out`).
+    pub async fn create(
+        &self,
+        who: Identity,
+        settings: RoomSettings,
+        out: Outbox,
+    ) -> Result<RoomHandle, Failure> {
+        if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
+            return Err(invalid(format!("max_players must be 1..={MAX_PLAYERS}")));
+        }
+        if settings.mode == Mode::Solo && (settings.max_players != 1 || settings.public) {
+            return Err(invalid("a solo room is private and has one player"));
+        }
+        if self.plugins.manifest(&settings.variant).is_none() {
+            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
+        }
+        let request = GenerateRequest {
+            params: settings.params.clone(),
+            difficulty: settings.difficulty.clone(),
+            seed: random_hex(8),
+        };
+        let plugins = Arc::clone(&self.plugins);
+        let (variant, deadline) = (settings.variant.clone(), self.config.generate_deadline);
+        let generated =
+            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
+                .await
+                .map_err(|e| (ErrorCode::Plugin, format!("generation task failed: {e}")))?
+                .map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        let loaded =
+            engine::v1::from_v1(&generated).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        let solution = loaded.solution.ok_or_else(|| {
+            (
+                ErrorCode::Plugin,
+                "the plugin shipped no solution".to_string(),
+            )
+        })?;
+        let mut public = generated;
+        public.solution = None;
+        let game = Game {
+            puzzle: loaded.puzzle,
+            solution,
+            public,
+        };
+        let code = new_code();
+        let handle = room::spawn(code.clone(), settings, game, self.config.countdown);
+        self.rooms.insert(code, handle.clone());
+        handle.join(who, out).await?;
+        Ok(handle)
+    }
+
+    /// The room with this code, if it is still open.
+    pub fn get(&self, code: &str) -> Option<RoomHandle> {
+        let handle = self.rooms.get(code).map(|h| h.clone())?;
+        if handle.is_closed() {
+            self.rooms.remove(code);
+            return None;
+        }
+        Some(handle)
+    }
+
+    /// The open public rooms (closed ones are forgotten on the way).
+    pub fn public_rooms(&self) -> Vec<RoomSummary> {
+        self.rooms.retain(|_, h| !h.is_closed());
+        let mut rooms: Vec<RoomSummary> = self
+            .rooms
+            .iter()
+            .map(|h| h.summary())
+            .filter(|s| s.settings.public)
+            .collect();
+        rooms.sort_by(|a, b| a.code.cmp(&b.code));
+        rooms
+    }
+}

@@ -1,0 +1,420 @@
+//! One room = one task (an actor) that owns its state: seats, boards, the clock.
+//! Connections talk to it over a bounded channel; it answers through each
+//! player's bounded outbox. No lock is held across an `.await`; broadcast frames
+//! are encoded once and shared.
+
+use super::clock::now_ms;
+use super::session::Identity;
+use engine::Puzzle;
+use protocol::wire::{
+    ErrorCode, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
+};
+use protocol::PuzzleV1;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// An encoded server message, shared by every recipient.
+pub type Frame = Arc<[u8]>;
+
+/// A player's queue of frames to send.
+pub type Outbox = mpsc::Sender<Frame>;
+
+/// A request failure: code and message.
+pub type Failure = (ErrorCode, String);
+
+/// Encodes a message once (MessagePack, named fields).
+pub fn encode(message: &ServerMessage) -> Frame {
+    rmp_serde::to_vec_named(message).unwrap_or_default().into()
+}
+
+/// The puzzle a room plays.
+#[derive(Debug)]
+pub struct Game {
+    /// The puzzle as the engine sees it.
+    pub puzzle: Puzzle,
+    /// Its solution, one value per active cell (never sent while it could help).
+    pub solution: Vec<u8>,
+    /// What players get: geometry and givens, no solution.
+    pub public: PuzzleV1,
+}
+
+/// Commands a connection sends to its room.
+#[derive(Debug)]
+pub enum Command {
+    /// Take a seat (or return to one), with this outbox.
+    Join {
+        /// Who.
+        who: Identity,
+        /// Where to send their frames.
+        out: Outbox,
+        /// Whether the seat was granted.
+        reply: oneshot::Sender<Result<(), Failure>>,
+    },
+    /// The connection went away.
+    Leave {
+        /// Player id.
+        player: String,
+    },
+    /// The host starts the game.
+    Start {
+        /// Player id.
+        player: String,
+    },
+    /// A move on the player's own board.
+    Move {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Value, 0 = erase.
+        value: u32,
+    },
+}
+
+/// A cheap, cloneable handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Join code.
+    pub code: String,
+    tx: mpsc::Sender<Command>,
+    summary: Arc<Mutex<RoomSummary>>,
+}
+
+impl RoomHandle {
+    /// Asks for a seat.
+    pub async fn join(&self, who: Identity, out: Outbox) -> Result<(), Failure> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Join { who, out, reply })
+            .await
+            .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?;
+        answer
+            .await
+            .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?
+    }
+
+    /// Sends a command without waiting; `false` if the room is gone or its queue
+    /// is full (the caller reports that to the player).
+    pub fn send(&self, command: Command) -> bool {
+        self.tx.try_send(command).is_ok()
+    }
+
+    /// The lobby's view of the room.
+    pub fn summary(&self) -> RoomSummary {
+        self.summary
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Whether the room task has ended.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+struct Seat {
+    who: Identity,
+    out: Option<Outbox>,
+    board: Vec<u8>,
+    finished_ms: Option<u64>,
+}
+
+struct Room {
+    code: String,
+    settings: RoomSettings,
+    host: String,
+    state: RoomState,
+    game: Game,
+    seats: Vec<Seat>,
+    countdown: Duration,
+    /// When play begins: the local instant and the same moment on the wire clock.
+    start: Option<(Instant, f64)>,
+    summary: Arc<Mutex<RoomSummary>>,
+    had_players: bool,
+}
+
+/// Commands a room queues before senders wait.
+const ROOM_QUEUE: usize = 1024;
+
+/// Starts a room task and returns its handle.
+pub fn spawn(code: String, settings: RoomSettings, game: Game, countdown: Duration) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    let summary = Arc::new(Mutex::new(RoomSummary {
+        code: code.clone(),
+        settings: settings.clone(),
+        players: 0,
+        state: RoomState::Waiting,
+    }));
+    let room = Room {
+        code: code.clone(),
+        settings,
+        host: String::new(),
+        state: RoomState::Waiting,
+        game,
+        seats: Vec::new(),
+        countdown,
+        start: None,
+        summary: Arc::clone(&summary),
+        had_players: false,
+    };
+    tokio::spawn(run(room, rx));
+    RoomHandle { code, tx, summary }
+}
+
+async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>) {
+    loop {
+        let begin = match (room.state, room.start) {
+            (RoomState::Countdown, Some((at, _))) => Some(at),
+            _ => None,
+        };
+        tokio::select! {
+            command = rx.recv() => match command {
+                Some(c) => room.handle(c),
+                None => break,
+            },
+            _ = tokio::time::sleep_until(begin.unwrap_or_else(Instant::now)), if begin.is_some() => {
+                room.begin_play();
+            }
+        }
+        room.publish_summary();
+        // Everyone who ever sat here has gone: the room ends.
+        if room.had_players && room.seats.iter().all(|s| s.out.is_none()) {
+            break;
+        }
+    }
+    tracing::debug!(room = %room.code, "room closed");
+}
+
+impl Room {
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join { who, out, reply } => {
+                let result = self.join(who, out);
+                let _ = reply.send(result);
+            }
+            Command::Leave { player } => self.leave(&player),
+            Command::Start { player } => self.start(&player),
+            Command::Move {
+                player,
+                row,
+                col,
+                value,
+            } => self.play(&player, row, col, value),
+        }
+    }
+
+    fn join(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+        if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
+            self.seats[i].out = Some(out);
+            self.send_snapshot(i);
+            return Ok(());
+        }
+        if self.state != RoomState::Waiting {
+            return Err((ErrorCode::Closed, "the game has already started".into()));
+        }
+        if self.seats.len() >= self.settings.max_players as usize {
+            return Err((ErrorCode::Closed, "the room is full".into()));
+        }
+        if self.seats.is_empty() {
+            self.host = who.id.clone();
+        }
+        self.had_players = true;
+        self.seats.push(Seat {
+            who,
+            out: Some(out),
+            board: self.game.puzzle.givens().to_vec(),
+            finished_ms: None,
+        });
+        self.send_snapshots();
+        Ok(())
+    }
+
+    fn leave(&mut self, player: &str) {
+        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
+            return;
+        };
+        if self.state == RoomState::Waiting {
+            self.seats.remove(i);
+            if self.host == player {
+                self.host = self
+                    .seats
+                    .first()
+                    .map(|s| s.who.id.clone())
+                    .unwrap_or_default();
+            }
+            self.send_snapshots();
+        } else {
+            self.seats[i].out = None;
+        }
+    }
+
+    fn start(&mut self, player: &str) {
+        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
+            return;
+        };
+        if player != self.host {
+            return self.send_error(i, ErrorCode::NotHost, "only the host can start");
+        }
+        if self.state != RoomState::Waiting {
+            return self.send_error(i, ErrorCode::WrongState, "the game has already started");
+        }
+        let at = Instant::now() + self.countdown;
+        self.start = Some((at, now_ms() + self.countdown.as_secs_f64() * 1e3));
+        self.state = RoomState::Countdown;
+        if self.countdown.is_zero() {
+            self.begin_play();
+        } else {
+            self.send_snapshots();
+        }
+    }
+
+    fn begin_play(&mut self) {
+        if self.state == RoomState::Countdown {
+            self.state = RoomState::Playing;
+            self.send_snapshots();
+        }
+    }
+
+    fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
+        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
+            return;
+        };
+        if self.state != RoomState::Playing {
+            return self.send_error(i, ErrorCode::WrongState, "moves are accepted while playing");
+        }
+        if self.seats[i].finished_ms.is_some() {
+            return self.send_error(i, ErrorCode::WrongState, "you have finished");
+        }
+        let model = self.game.puzzle.model();
+        let Some(cell) = model.cell_at(row, col) else {
+            return self.send_error(
+                i,
+                ErrorCode::Invalid,
+                &format!("[{row},{col}] is not a cell of this puzzle"),
+            );
+        };
+        if value > model.size() {
+            return self.send_error(
+                i,
+                ErrorCode::Invalid,
+                &format!("{value} is outside 0..={}", model.size()),
+            );
+        }
+        if self.game.puzzle.givens()[cell] != 0 {
+            return self.send_error(i, ErrorCode::Given, "that cell is a given");
+        }
+        self.seats[i].board[cell] = value as u8;
+        self.send_to(i, encode(&ServerMessage::MoveAccepted { row, col, value }));
+        if self.seats[i].board == self.game.solution {
+            let elapsed = self
+                .start
+                .map(|(at, _)| Instant::now().saturating_duration_since(at));
+            self.seats[i].finished_ms = Some(elapsed.unwrap_or_default().as_millis() as u64);
+        }
+        let progress = encode(&ServerMessage::Progress {
+            player: self.player_view(i),
+        });
+        self.broadcast(&progress);
+        if self.seats.iter().all(|s| s.finished_ms.is_some()) {
+            self.state = RoomState::Finished;
+            let finished = encode(&ServerMessage::Finished {
+                ranks: self.ranks(),
+            });
+            self.broadcast(&finished);
+        }
+    }
+
+    fn ranks(&self) -> Vec<Rank> {
+        let mut done: Vec<&Seat> = self
+            .seats
+            .iter()
+            .filter(|s| s.finished_ms.is_some())
+            .collect();
+        done.sort_by_key(|s| s.finished_ms);
+        done.iter()
+            .enumerate()
+            .map(|(n, s)| Rank {
+                rank: n as u32 + 1,
+                player: s.who.id.clone(),
+                name: s.who.name.clone(),
+                time_ms: s.finished_ms.unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    fn player_view(&self, i: usize) -> PlayerView {
+        let seat = &self.seats[i];
+        PlayerView {
+            id: seat.who.id.clone(),
+            name: seat.who.name.clone(),
+            filled: seat.board.iter().filter(|&&v| v != 0).count() as u32,
+            finished_ms: seat.finished_ms,
+        }
+    }
+
+    /// Seat `i`'s view: the puzzle and its own board only once play has begun.
+    fn view(&self, i: usize) -> RoomView {
+        let playing = matches!(self.state, RoomState::Playing | RoomState::Finished);
+        let model = self.game.puzzle.model();
+        RoomView {
+            code: self.code.clone(),
+            settings: self.settings.clone(),
+            state: self.state,
+            host: self.host.clone(),
+            players: (0..self.seats.len()).map(|j| self.player_view(j)).collect(),
+            puzzle: playing.then(|| self.game.public.clone()),
+            board: playing.then(|| engine::v1::to_grid(model, &self.seats[i].board)),
+            start_at: self.start.map(|(_, wire)| wire),
+        }
+    }
+
+    fn send_snapshot(&mut self, i: usize) {
+        let frame = encode(&ServerMessage::Room {
+            room: Box::new(self.view(i)),
+        });
+        self.send_to(i, frame);
+    }
+
+    fn send_snapshots(&mut self) {
+        for i in 0..self.seats.len() {
+            self.send_snapshot(i);
+        }
+    }
+
+    fn send_error(&mut self, i: usize, code: ErrorCode, message: &str) {
+        let frame = encode(&ServerMessage::Error {
+            code,
+            message: message.to_string(),
+        });
+        self.send_to(i, frame);
+    }
+
+    /// Queues a frame for seat `i`. A full queue means the client cannot keep up:
+    /// its outbox is dropped, which closes its connection (it may come back and
+    /// get a fresh snapshot).
+    fn send_to(&mut self, i: usize, frame: Frame) {
+        if let Some(out) = &self.seats[i].out {
+            if out.try_send(frame).is_err() {
+                tracing::info!(room = %self.code, player = %self.seats[i].who.id, "dropping a slow or gone client");
+                self.seats[i].out = None;
+            }
+        }
+    }
+
+    fn broadcast(&mut self, frame: &Frame) {
+        for i in 0..self.seats.len() {
+            self.send_to(i, Arc::clone(frame));
+        }
+    }
+
+    fn publish_summary(&self) {
+        let mut s = self.summary.lock().unwrap_or_else(|p| p.into_inner());
+        s.players = self.seats.len() as u32;
+        s.state = self.state;
+    }
+}

@@ -1,0 +1,87 @@
+//! Anonymous identities. A `welcome` hands out a random 128-bit token; the server
+//! keeps only its SHA-256, so a leaked session table cannot be replayed.
+
+use dashmap::DashMap;
+use rand::rngs::OsRng;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+/// A player's identity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// Public id (shown to others).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// Identities by token hash.
+#[derive(Debug, Default)]
+pub struct Sessions {
+    by_token: DashMap<[u8; 32], Identity>,
+}
+
+/// `n` random bytes from the operating system, as lowercase hex.
+pub fn random_hex(n: usize) -> String {
+    let mut bytes = vec![0u8; n];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// Checks a display name: 1-24 characters, no control characters.
+pub fn valid_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let len = name.chars().count();
+    if len == 0 || len > 24 {
+        return Err(format!("a name has 1-24 characters, not {len}"));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a name cannot hold control characters".into());
+    }
+    Ok(name.to_string())
+}
+
+impl Sessions {
+    /// A new identity and its token.
+    pub fn create(&self, name: String) -> (Identity, String) {
+        let identity = Identity {
+            id: random_hex(8),
+            name,
+        };
+        let token = random_hex(16);
+        self.by_token.insert(hash(&token), identity.clone());
+        (identity, token)
+    }
+
+    /// The identity a token belongs to.
+    pub fn resume(&self, token: &str) -> Option<Identity> {
+        self.by_token.get(&hash(token)).map(|i| i.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_resume_and_are_stored_hashed() {
+        let s = Sessions::default();
+        let (me, token) = s.create("Ada".into());
+        assert_eq!(token.len(), 32);
+        assert_eq!(s.resume(&token), Some(me));
+        assert_eq!(s.resume("not-a-token"), None);
+        assert!(s.by_token.iter().all(|e| e.key() != token.as_bytes()));
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(valid_name("  Ada "), Ok("Ada".into()));
+        assert!(valid_name("").is_err());
+        assert!(valid_name(&"x".repeat(25)).is_err());
+        assert!(valid_name("a\u{7}b").is_err());
+    }
+}

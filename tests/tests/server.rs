@@ -1,0 +1,419 @@
+//! The multiplayer server end to end: a real server on an ephemeral port, real
+//! WebSocket clients speaking MessagePack, real plugins (dlopen). Nothing sleeps:
+//! every step waits for the frame it expects (with a timeout that fails the test).
+
+use arena_tests::built_plugin_dir;
+use engine::v1::from_v1;
+use engine::Solution;
+use futures_util::{SinkExt, StreamExt};
+use protocol::plugin::Params;
+use protocol::wire::{
+    ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, RoomView, ServerMessage,
+    PROTOCOL_VERSION,
+};
+use protocol::{ParamValue, PuzzleV1};
+use server::plugins::PluginHost;
+use server::serve::{run, Config};
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn plugins() -> Arc<PluginHost> {
+    static HOST: OnceLock<Arc<PluginHost>> = OnceLock::new();
+    Arc::clone(HOST.get_or_init(|| Arc::new(PluginHost::load(&[built_plugin_dir()], 4).0)))
+}
+
+/// Starts a server with no countdown; it stops when the test's runtime ends.
+async fn start_server() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let config = Config {
+        countdown: Duration::ZERO,
+        ..Config::default()
+    };
+    tokio::spawn(run(listener, plugins(), config, std::future::pending()));
+    addr
+}
+
+/// A test client that keeps every frame it received, raw and decoded.
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    raw: Vec<Vec<u8>>,
+    id: String,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr, name: &str) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("websocket");
+        let mut c = Client {
+            ws,
+            raw: Vec::new(),
+            id: String::new(),
+        };
+        c.send(&ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.into(),
+            token: None,
+        })
+        .await;
+        match c.recv().await {
+            ServerMessage::Welcome { player_id, .. } => c.id = player_id,
+            other => panic!("expected welcome, got {other:?}"),
+        }
+        c
+    }
+
+    async fn send(&mut self, m: &ClientMessage) {
+        let bytes = rmp_serde::to_vec_named(m).expect("encode");
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
+    async fn send_raw(&mut self, bytes: Vec<u8>) {
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
+    async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a frame in time")
+                .expect("connection open")
+                .expect("frame");
+            if let Message::Binary(bytes) = frame {
+                self.raw.push(bytes.to_vec());
+                return rmp_serde::from_slice(&bytes).expect("a server message");
+            }
+        }
+    }
+
+    /// Receives until `pick` accepts a frame.
+    async fn until<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
+        loop {
+            if let Some(t) = pick(self.recv().await) {
+                return t;
+            }
+        }
+    }
+
+    async fn room(&mut self, state: RoomState) -> RoomView {
+        self.until(|m| match m {
+            ServerMessage::Room { room } if room.state == state => Some(*room),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn error(&mut self) -> ErrorCode {
+        self.until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(code),
+            _ => None,
+        })
+        .await
+    }
+}
+
+fn settings(max_players: u32) -> RoomSettings {
+    RoomSettings {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+        mode: Mode::Race,
+        public: true,
+        max_players,
+    }
+}
+
+/// The moves that solve `puzzle`, worked out on the client side from the rules the
+/// puzzle spells out (the server never sends the solution).
+fn solving_moves(puzzle: &PuzzleV1) -> Vec<ClientMessage> {
+    let loaded = from_v1(puzzle).expect("a valid puzzle");
+    let Solution::Unique(values) = loaded.puzzle.solve() else {
+        panic!("the puzzle must be unique");
+    };
+    let model = loaded.puzzle.model();
+    (0..values.len())
+        .filter(|&c| loaded.puzzle.givens()[c] == 0)
+        .map(|c| {
+            let [row, col] = model.coord(c);
+            ClientMessage::Move {
+                row,
+                col,
+                value: u32::from(values[c]),
+            }
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_players_race_to_the_end() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut c = Client::connect(addr, "Cy").await;
+
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(3),
+    })
+    .await;
+    let room = a.room(RoomState::Waiting).await;
+    assert!(
+        room.puzzle.is_none(),
+        "no puzzle before the start: no head start"
+    );
+    b.send(&ClientMessage::ListRooms).await;
+    let listed = b
+        .until(|m| match m {
+            ServerMessage::Rooms { rooms } => Some(rooms),
+            _ => None,
+        })
+        .await;
+    assert!(listed.iter().any(|r| r.code == room.code));
+    for p in [&mut b, &mut c] {
+        p.send(&ClientMessage::JoinRoom {
+            code: room.code.clone(),
+        })
+        .await;
+        p.room(RoomState::Waiting).await;
+    }
+    b.send(&ClientMessage::Start).await;
+    assert_eq!(b.error().await, ErrorCode::NotHost);
+
+    a.send(&ClientMessage::Start).await;
+    let mut views = Vec::new();
+    for p in [&mut a, &mut b, &mut c] {
+        views.push(p.room(RoomState::Playing).await);
+    }
+    let puzzle = views[0].puzzle.clone().expect("the puzzle once playing");
+    assert!(puzzle.solution.is_none());
+    assert!(
+        views.iter().all(|v| v.puzzle.as_ref() == Some(&puzzle)),
+        "everyone races the same puzzle"
+    );
+    let moves = solving_moves(&puzzle);
+
+    // Ada finishes first, then Bob, then Cy.
+    for p in [&mut a, &mut b, &mut c] {
+        for m in &moves {
+            p.send(m).await;
+            p.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+                .await;
+        }
+    }
+    let mut results = Vec::new();
+    for p in [&mut a, &mut b, &mut c] {
+        results.push(
+            p.until(|m| match m {
+                ServerMessage::Finished { ranks } => Some(ranks),
+                _ => None,
+            })
+            .await,
+        );
+    }
+    let ranks = &results[0];
+    assert!(
+        results.iter().all(|r| r == ranks),
+        "everyone sees the same results"
+    );
+    let order: Vec<&str> = ranks.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(order, [a.id.as_str(), b.id.as_str(), c.id.as_str()]);
+    assert_eq!(ranks.iter().map(|r| r.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(ranks.windows(2).all(|w| w[0].time_ms <= w[1].time_ms));
+
+    // No frame to any player ever carried a solution or another player's board.
+    for p in [&a, &b, &c] {
+        for raw in &p.raw {
+            let text = String::from_utf8_lossy(raw);
+            assert!(!text.contains("solution"), "a frame carried a solution");
+            if let Ok(ServerMessage::Room { room }) = rmp_serde::from_slice::<ServerMessage>(raw) {
+                assert!(room.puzzle.as_ref().is_none_or(|q| q.solution.is_none()));
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_the_right_error_and_others_play_on() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    let room = a.room(RoomState::Waiting).await;
+    b.send(&ClientMessage::JoinRoom {
+        code: room.code.clone(),
+    })
+    .await;
+    b.room(RoomState::Waiting).await;
+
+    a.send(&ClientMessage::Move {
+        row: 0,
+        col: 0,
+        value: 1,
+    })
+    .await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "no moves before the start"
+    );
+    a.send(&ClientMessage::Start).await;
+    let view = a.room(RoomState::Playing).await;
+    b.room(RoomState::Playing).await;
+    let puzzle = view.puzzle.expect("puzzle");
+
+    a.send_raw(vec![0xc1, 0x00]).await;
+    assert_eq!(a.error().await, ErrorCode::Malformed);
+    a.send_raw(rmp_serde::to_vec_named(&serde_json::json!({"type": "dance"})).expect("encode"))
+        .await;
+    assert_eq!(a.error().await, ErrorCode::Unsupported);
+    a.send(&ClientMessage::Move {
+        row: 9,
+        col: 0,
+        value: 1,
+    })
+    .await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::Invalid,
+        "a cell outside the layout"
+    );
+    a.send(&ClientMessage::Move {
+        row: 0,
+        col: 0,
+        value: 5,
+    })
+    .await;
+    assert_eq!(a.error().await, ErrorCode::Invalid, "a value above N");
+    let given = puzzle
+        .grid
+        .iter()
+        .flatten()
+        .position(|&v| v != 0)
+        .expect("a given") as u32;
+    a.send(&ClientMessage::Move {
+        row: given / 4,
+        col: given % 4,
+        value: 1,
+    })
+    .await;
+    assert_eq!(a.error().await, ErrorCode::Given);
+    a.send(&ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: "Eve".into(),
+        token: None,
+    })
+    .await;
+    assert_eq!(a.error().await, ErrorCode::NotIntroduced);
+    a.send(&ClientMessage::Ping { client_time: 1.5 }).await;
+    let echoed = a
+        .until(|m| match m {
+            ServerMessage::Pong { client_time, .. } => Some(client_time),
+            _ => None,
+        })
+        .await;
+    assert_eq!(echoed, 1.5, "the connection survived every bad frame");
+
+    // Bob was never disturbed and can finish.
+    for m in solving_moves(&puzzle) {
+        b.send(&m).await;
+        b.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    let me = b
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(me.id, b.id);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hello_is_checked_and_tokens_resume_identities() {
+    let addr = start_server().await;
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("ws");
+    let mut c = Client {
+        ws,
+        raw: Vec::new(),
+        id: String::new(),
+    };
+    c.send(&ClientMessage::ListRooms).await;
+    assert_eq!(c.error().await, ErrorCode::NotIntroduced);
+    c.send(&ClientMessage::Hello {
+        version: 99,
+        name: "Ada".into(),
+        token: None,
+    })
+    .await;
+    assert_eq!(c.error().await, ErrorCode::Version);
+    c.send(&ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: String::new(),
+        token: None,
+    })
+    .await;
+    assert_eq!(c.error().await, ErrorCode::Invalid);
+    c.send(&ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: "Ada".into(),
+        token: None,
+    })
+    .await;
+    let (id, token) = c
+        .until(|m| match m {
+            ServerMessage::Welcome {
+                player_id, token, ..
+            } => Some((player_id, token)),
+            _ => None,
+        })
+        .await;
+    assert!(token.len() >= 32, "at least 128 bits");
+
+    let (ws2, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("ws");
+    let mut again = Client {
+        ws: ws2,
+        raw: Vec::new(),
+        id: String::new(),
+    };
+    again
+        .send(&ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: "ignored".into(),
+            token: Some(token),
+        })
+        .await;
+    let (id2, name) = again
+        .until(|m| match m {
+            ServerMessage::Welcome {
+                player_id, name, ..
+            } => Some((player_id, name)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (id2, name.as_str()),
+        (id, "Ada"),
+        "the token resumes the identity"
+    );
+}
