@@ -193,6 +193,8 @@ pub enum ErrorCode {
     Plugin,
     /// A message type the server does not know.
     Unsupported,
+    /// Too many messages: slow down (persisting closes the connection, 1008).
+    RateLimited,
 }
 
 /// What the server sends.

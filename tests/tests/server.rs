@@ -417,3 +417,161 @@ async fn hello_is_checked_and_tokens_resume_identities() {
         "the token resumes the identity"
     );
 }
+
+/// Waits for the server to close the connection; returns the close code, if any.
+async fn closed(c: &mut Client) -> Option<u16> {
+    loop {
+        match tokio::time::timeout(WAIT, c.ws.next())
+            .await
+            .expect("closed in time")
+        {
+            Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return None,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_reconnects_mid_game_and_resumes_their_board() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    let room = a.room(RoomState::Waiting).await;
+    b.send(&ClientMessage::JoinRoom {
+        code: room.code.clone(),
+    })
+    .await;
+    b.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::Start).await;
+    let puzzle = a.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    let moves = solving_moves(&puzzle);
+    let (first, rest) = moves.split_at(moves.len() / 2);
+    for m in first {
+        a.send(m).await;
+        a.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    // Ada's connection drops; her token brings her back to the same seat and board.
+    let token = {
+        let raw = a.raw.first().expect("the welcome frame").clone();
+        match rmp_serde::from_slice::<ServerMessage>(&raw).expect("welcome") {
+            ServerMessage::Welcome { token, .. } => token,
+            other => panic!("{other:?}"),
+        }
+    };
+    drop(a);
+    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("ws");
+    let mut back = Client {
+        ws,
+        raw: Vec::new(),
+        id: String::new(),
+    };
+    back.send(&ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: "x".into(),
+        token: Some(token),
+    })
+    .await;
+    back.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
+        .await;
+    back.send(&ClientMessage::JoinRoom {
+        code: room.code.clone(),
+    })
+    .await;
+    let view = back.room(RoomState::Playing).await;
+    let board = view.board.expect("her board");
+    for m in first {
+        let ClientMessage::Move { row, col, value } = m else {
+            unreachable!()
+        };
+        assert_eq!(
+            board[*row as usize][*col as usize], *value,
+            "a move made before the drop is kept"
+        );
+    }
+    for m in rest {
+        back.send(m).await;
+        back.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    let done = back
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player.id),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        done,
+        b.until(|m| match m {
+            ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player.id),
+            _ => None,
+        })
+        .await,
+        "Bob sees Ada finish"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_frames_and_floods_close_only_the_offender() {
+    let addr = start_server().await;
+    let mut big = Client::connect(addr, "Big").await;
+    let mut flood = Client::connect(addr, "Flood").await;
+    let mut calm = Client::connect(addr, "Calm").await;
+
+    big.send_raw(vec![0x90; 64 << 10]).await;
+    assert_eq!(
+        closed(&mut big).await,
+        Some(1009),
+        "an oversized frame closes with 1009"
+    );
+
+    let ping = rmp_serde::to_vec_named(&ClientMessage::Ping { client_time: 0.0 }).expect("encode");
+    for _ in 0..400 {
+        if flood
+            .ws
+            .send(Message::Binary(ping.clone().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut limited = 0;
+    let code = loop {
+        match tokio::time::timeout(WAIT, flood.ws.next())
+            .await
+            .expect("frames in time")
+        {
+            Some(Ok(Message::Binary(bytes))) => {
+                if let Ok(ServerMessage::Error {
+                    code: ErrorCode::RateLimited,
+                    ..
+                }) = rmp_serde::from_slice(&bytes)
+                {
+                    limited += 1;
+                }
+            }
+            Some(Ok(Message::Close(frame))) => break frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => {}
+            Some(Err(_)) | None => break None,
+        }
+    };
+    assert!(limited > 0, "the flood got rate_limited errors first");
+    assert_eq!(code, Some(1008), "then a policy-violation close");
+
+    calm.send(&ClientMessage::Ping { client_time: 7.0 }).await;
+    let t = calm
+        .until(|m| match m {
+            ServerMessage::Pong { client_time, .. } => Some(client_time),
+            _ => None,
+        })
+        .await;
+    assert_eq!(t, 7.0, "everyone else is served as before");
+}

@@ -5,6 +5,7 @@
 //! After the loop, the player leaves their room.
 
 use super::clock::now_ms;
+use super::limit::Bucket;
 use super::room::{encode, Command, Frame, RoomHandle};
 use super::session::{valid_name, Identity};
 use super::Shared;
@@ -12,6 +13,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::mpsc;
 
 /// Per-connection state.
@@ -44,15 +46,39 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         room: None,
         outbox: None,
     };
+    let config = &shared.config;
+    let mut bucket = Bucket::new(config.burst, config.per_second);
+    let mut strikes = 0u32;
     loop {
         tokio::select! {
             incoming = stream.next() => {
+                if matches!(incoming, Some(Ok(Message::Binary(_) | Message::Text(_))))
+                    && !bucket.take(Instant::now())
+                {
+                    strikes += 1;
+                    if strikes >= config.abuse_limit {
+                        let close = CloseFrame { code: 1008, reason: "too many messages".into() };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        break;
+                    }
+                    let reply = error(ErrorCode::RateLimited, "too many messages; slow down");
+                    if sink.send(Message::Binary(encode(&reply).to_vec().into())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
                 let reply = match incoming {
                     Some(Ok(Message::Binary(bytes))) => handle(&shared, &mut player, &bytes).await,
                     Some(Ok(Message::Text(_))) => {
                         Some(error(ErrorCode::Malformed, "frames are binary MessagePack"))
                     }
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(e)) => {
+                        // Typically a frame over the size limit: say so, then close.
+                        let close = CloseFrame { code: 1009, reason: format!("{e}").chars().take(100).collect::<String>().into() };
+                        let _ = sink.send(Message::Close(Some(close))).await;
+                        break;
+                    }
                     Some(Ok(_)) => None,
                 };
                 if let Some(reply) = reply {

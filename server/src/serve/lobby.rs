@@ -95,7 +95,13 @@ impl Lobby {
             public,
         };
         let code = new_code();
-        let handle = room::spawn(code.clone(), settings, game, self.config.countdown);
+        let handle = room::spawn(
+            code.clone(),
+            settings,
+            game,
+            self.config.countdown,
+            self.config.reconnect_grace,
+        );
         self.rooms.insert(code, handle.clone());
         handle.join(who, out).await?;
         Ok(handle)

@@ -5,12 +5,14 @@
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
+//! - [`limit`]: the per-connection message rate limit.
 //! - [`clock`]: the server clock clients sync to.
 //!
 //! Start a server with [`run`]; tests bind `127.0.0.1:0` and call it directly.
 
 pub mod clock;
 pub mod connection;
+pub mod limit;
 pub mod lobby;
 pub mod room;
 pub mod session;
@@ -37,6 +39,14 @@ pub struct Config {
     pub outbox_frames: usize,
     /// How long a puzzle may take to generate.
     pub generate_deadline: Duration,
+    /// How long a room whose players all disconnected waits for one to return.
+    pub reconnect_grace: Duration,
+    /// Messages a client may send in a burst…
+    pub burst: u32,
+    /// …and per second after it. Beyond that: `rate_limited` errors.
+    pub per_second: u32,
+    /// Rate-limited messages after which the connection is closed (1008).
+    pub abuse_limit: u32,
 }
 
 impl Default for Config {
@@ -46,6 +56,10 @@ impl Default for Config {
             max_message_bytes: 16 << 10,
             outbox_frames: 256,
             generate_deadline: Duration::from_secs(20),
+            reconnect_grace: Duration::from_secs(120),
+            burst: 40,
+            per_second: 20,
+            abuse_limit: 100,
         }
     }
 }

@@ -141,8 +141,15 @@ struct Room {
 /// Commands a room queues before senders wait.
 const ROOM_QUEUE: usize = 1024;
 
-/// Starts a room task and returns its handle.
-pub fn spawn(code: String, settings: RoomSettings, game: Game, countdown: Duration) -> RoomHandle {
+/// Starts a room task and returns its handle. `grace` is how long a room whose
+/// players all disconnected waits for one to come back.
+pub fn spawn(
+    code: String,
+    settings: RoomSettings,
+    game: Game,
+    countdown: Duration,
+    grace: Duration,
+) -> RoomHandle {
     let (tx, rx) = mpsc::channel(ROOM_QUEUE);
     let summary = Arc::new(Mutex::new(RoomSummary {
         code: code.clone(),
@@ -162,16 +169,19 @@ pub fn spawn(code: String, settings: RoomSettings, game: Game, countdown: Durati
         summary: Arc::clone(&summary),
         had_players: false,
     };
-    tokio::spawn(run(room, rx));
+    tokio::spawn(run(room, rx, grace));
     RoomHandle { code, tx, summary }
 }
 
-async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>) {
+async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>, grace: Duration) {
+    // When everyone who sat here is gone, the room waits `grace` for a return.
+    let mut empty_since: Option<Instant> = None;
     loop {
         let begin = match (room.state, room.start) {
             (RoomState::Countdown, Some((at, _))) => Some(at),
             _ => None,
         };
+        let expire = empty_since.map(|t| t + grace);
         tokio::select! {
             command = rx.recv() => match command {
                 Some(c) => room.handle(c),
@@ -180,12 +190,17 @@ async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>) {
             _ = tokio::time::sleep_until(begin.unwrap_or_else(Instant::now)), if begin.is_some() => {
                 room.begin_play();
             }
+            _ = tokio::time::sleep_until(expire.unwrap_or_else(Instant::now)), if expire.is_some() => {
+                break;
+            }
         }
         room.publish_summary();
-        // Everyone who ever sat here has gone: the room ends.
-        if room.had_players && room.seats.iter().all(|s| s.out.is_none()) {
-            break;
-        }
+        let empty = room.had_players && room.seats.iter().all(|s| s.out.is_none());
+        empty_since = match (empty, empty_since) {
+            (false, _) => None,
+            (true, Some(t)) => Some(t),
+            (true, None) => Some(Instant::now()),
+        };
     }
     tracing::debug!(room = %room.code, "room closed");
 }
