@@ -34,10 +34,13 @@ pub enum ClientMessage {
         /// The room's settings.
         settings: RoomSettings,
     },
-    /// Join a room by its code.
+    /// Join a room by its code, as a player or as a spectator (read-only).
     JoinRoom {
         /// The room code (from a link or the lobby).
         code: String,
+        /// Watch instead of play.
+        #[serde(default)]
+        spectator: bool,
     },
     /// The host starts the game.
     Start,
@@ -49,6 +52,11 @@ pub enum ClientMessage {
         col: u32,
         /// 1..=N, or 0 to erase.
         value: u32,
+    },
+    /// A chat line to everyone in the room (1-300 characters).
+    Chat {
+        /// The text.
+        text: String,
     },
     /// Clock sync: the server answers `pong` at once.
     Ping {
@@ -87,6 +95,28 @@ pub struct RoomSettings {
     pub public: bool,
     /// Player limit (1 for solo).
     pub max_players: u32,
+    /// What a wrong digit costs.
+    #[serde(default)]
+    pub mistakes: MistakePolicy,
+}
+
+/// What a wrong digit costs in a race.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum MistakePolicy {
+    /// No feedback while playing; a finished grid must be correct.
+    #[default]
+    None,
+    /// Immediate feedback; each wrong digit adds `seconds` to the final time.
+    Penalty {
+        /// Seconds per wrong digit.
+        seconds: u32,
+    },
+    /// Immediate feedback; `lives` wrong digits and the player is out.
+    Lives {
+        /// Wrong digits allowed before being out.
+        lives: u32,
+    },
 }
 
 /// Where a room is in its life.
@@ -125,9 +155,24 @@ pub struct PlayerView {
     pub name: String,
     /// Cells filled on their board.
     pub filled: u32,
-    /// Finish time in ms from the start, once finished.
+    /// Finish time in ms from the start (penalties included), once finished.
     #[serde(default)]
     pub finished_ms: Option<u64>,
+    /// Wrong digits entered (counted under `penalty` and `lives`).
+    #[serde(default)]
+    pub mistakes: u32,
+    /// Out of lives.
+    #[serde(default)]
+    pub out: bool,
+}
+
+/// A player's board, as spectators see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayerBoard {
+    /// Player id.
+    pub player: String,
+    /// Rows x cols, 0 = empty, givens included.
+    pub board: Vec<Vec<u32>>,
 }
 
 /// A full snapshot of a room for one player.
@@ -152,6 +197,12 @@ pub struct RoomView {
     /// The start instant on the server clock (ms since the Unix epoch).
     #[serde(default)]
     pub start_at: Option<f64>,
+    /// Whether this view is a spectator's.
+    #[serde(default)]
+    pub spectator: bool,
+    /// Every player's board (spectators only, once playing).
+    #[serde(default)]
+    pub boards: Vec<PlayerBoard>,
 }
 
 /// One line of the results.
@@ -195,6 +246,8 @@ pub enum ErrorCode {
     Unsupported,
     /// Too many messages: slow down (persisting closes the connection, 1008).
     RateLimited,
+    /// Spectators watch; they cannot play.
+    Spectator,
 }
 
 /// What the server sends.
@@ -237,6 +290,31 @@ pub enum ServerMessage {
         col: u32,
         /// Value (0 = erased).
         value: u32,
+        /// Whether the digit is right (only under `penalty` and `lives`).
+        #[serde(default)]
+        correct: Option<bool>,
+    },
+    /// A player's cell changed (spectators only).
+    CellChanged {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Value (0 = erased).
+        value: u32,
+    },
+    /// A chat line.
+    Chat {
+        /// Sender's id.
+        from: String,
+        /// Sender's name.
+        name: String,
+        /// The text.
+        text: String,
+        /// Server time (ms since the Unix epoch).
+        at: f64,
     },
     /// A player's progress changed (never their digits).
     Progress {

@@ -8,8 +8,8 @@ use engine::Solution;
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
-    ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, RoomView, ServerMessage,
-    PROTOCOL_VERSION,
+    ClientMessage, ErrorCode, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
+    ServerMessage, PROTOCOL_VERSION,
 };
 use protocol::{ParamValue, PuzzleV1};
 use server::plugins::PluginHost;
@@ -135,6 +135,7 @@ fn settings(max_players: u32) -> RoomSettings {
         mode: Mode::Race,
         public: true,
         max_players,
+        mistakes: MistakePolicy::None,
     }
 }
 
@@ -186,6 +187,7 @@ async fn three_players_race_to_the_end() {
     for p in [&mut b, &mut c] {
         p.send(&ClientMessage::JoinRoom {
             code: room.code.clone(),
+            spectator: false,
         })
         .await;
         p.room(RoomState::Waiting).await;
@@ -258,6 +260,7 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
     let room = a.room(RoomState::Waiting).await;
     b.send(&ClientMessage::JoinRoom {
         code: room.code.clone(),
+        spectator: false,
     })
     .await;
     b.room(RoomState::Waiting).await;
@@ -444,6 +447,7 @@ async fn a_player_reconnects_mid_game_and_resumes_their_board() {
     let room = a.room(RoomState::Waiting).await;
     b.send(&ClientMessage::JoinRoom {
         code: room.code.clone(),
+        spectator: false,
     })
     .await;
     b.room(RoomState::Waiting).await;
@@ -483,6 +487,7 @@ async fn a_player_reconnects_mid_game_and_resumes_their_board() {
         .await;
     back.send(&ClientMessage::JoinRoom {
         code: room.code.clone(),
+        spectator: false,
     })
     .await;
     let view = back.room(RoomState::Playing).await;
@@ -574,4 +579,188 @@ async fn oversized_frames_and_floods_close_only_the_offender() {
         })
         .await;
     assert_eq!(t, 7.0, "everyone else is served as before");
+}
+
+/// A wrong move for `puzzle`: an empty cell and a value that is not its solution.
+fn wrong_move(puzzle: &PuzzleV1) -> ClientMessage {
+    let moves = solving_moves(puzzle);
+    let ClientMessage::Move { row, col, value } = moves[0] else {
+        unreachable!()
+    };
+    ClientMessage::Move {
+        row,
+        col,
+        value: value % 4 + 1,
+    }
+}
+
+/// Creates a room with `settings`, seats the others, starts; returns the puzzle.
+async fn started_room(
+    host: &mut Client,
+    others: &mut [&mut Client],
+    settings: RoomSettings,
+) -> (String, PuzzleV1) {
+    host.send(&ClientMessage::CreateRoom { settings }).await;
+    let room = host.room(RoomState::Waiting).await;
+    for p in others.iter_mut() {
+        p.send(&ClientMessage::JoinRoom {
+            code: room.code.clone(),
+            spectator: false,
+        })
+        .await;
+        p.room(RoomState::Waiting).await;
+    }
+    host.send(&ClientMessage::Start).await;
+    let puzzle = host.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    for p in others.iter_mut() {
+        p.room(RoomState::Playing).await;
+    }
+    (room.code, puzzle)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_watch_every_board_chat_and_cannot_move() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut s = Client::connect(addr, "Sam").await;
+    let (code, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+
+    s.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        spectator: false,
+    })
+    .await;
+    assert_eq!(
+        s.error().await,
+        ErrorCode::Closed,
+        "no new players once started"
+    );
+    s.send(&ClientMessage::JoinRoom {
+        code,
+        spectator: true,
+    })
+    .await;
+    let view = s.room(RoomState::Playing).await;
+    assert!(view.spectator && view.board.is_none());
+    assert_eq!(view.boards.len(), 2, "a spectator sees every board");
+
+    let first = solving_moves(&puzzle)[0].clone();
+    s.send(&first).await;
+    assert_eq!(s.error().await, ErrorCode::Spectator);
+    a.send(&first).await;
+    a.until(|m| matches!(m, ServerMessage::MoveAccepted { .. }).then_some(()))
+        .await;
+    let seen = s
+        .until(|m| match m {
+            ServerMessage::CellChanged { player, .. } => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seen, a.id);
+
+    b.send(&ClientMessage::Chat {
+        text: "good luck!".into(),
+    })
+    .await;
+    let bob = b.id.clone();
+    for c in [&mut a, &mut b, &mut s] {
+        let (from, text) = c
+            .until(|m| match m {
+                ServerMessage::Chat { from, text, .. } => Some((from, text)),
+                _ => None,
+            })
+            .await;
+        assert_eq!((from.as_str(), text.as_str()), (bob.as_str(), "good luck!"));
+    }
+    s.send(&ClientMessage::Chat {
+        text: "x".repeat(301),
+    })
+    .await;
+    assert_eq!(s.error().await, ErrorCode::Invalid);
+    for _ in 0..6 {
+        s.send(&ClientMessage::Chat {
+            text: "spam".into(),
+        })
+        .await;
+    }
+    assert_eq!(
+        s.error().await,
+        ErrorCode::RateLimited,
+        "chat is rate-limited"
+    );
+    // Bob never saw Ada's digit: players only get counts.
+    for raw in &b.raw {
+        if let Ok(ServerMessage::CellChanged { .. }) = rmp_serde::from_slice::<ServerMessage>(raw) {
+            panic!("a player received another player's cell");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mistake_policies_count_penalise_and_eliminate() {
+    let addr = start_server().await;
+    // Lives: one wrong digit and Ada is out; Bob finishes and alone is ranked.
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut lives = settings(2);
+    lives.mistakes = MistakePolicy::Lives { lives: 1 };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], lives).await;
+    a.send(&wrong_move(&puzzle)).await;
+    let correct = a
+        .until(|m| match m {
+            ServerMessage::MoveAccepted { correct, .. } => Some(correct),
+            _ => None,
+        })
+        .await;
+    assert_eq!(correct, Some(false));
+    let out = b
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.id == a.id => Some(player),
+            _ => None,
+        })
+        .await;
+    assert!(out.out && out.mistakes == 1);
+    a.send(&solving_moves(&puzzle)[0]).await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "out of lives: no more moves"
+    );
+    for m in solving_moves(&puzzle) {
+        b.send(&m).await;
+        b.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    let ranks = b
+        .until(|m| match m {
+            ServerMessage::Finished { ranks } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    assert_eq!(ranks.len(), 1);
+    assert_eq!(ranks[0].player, b.id);
+
+    // Penalty: one wrong digit adds its seconds to the final time.
+    let mut c = Client::connect(addr, "Cy").await;
+    let mut penalty = settings(1);
+    penalty.mistakes = MistakePolicy::Penalty { seconds: 30 };
+    let (_, puzzle) = started_room(&mut c, &mut [], penalty).await;
+    c.send(&wrong_move(&puzzle)).await;
+    for m in solving_moves(&puzzle) {
+        c.send(&m).await;
+        c.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    let ranks = c
+        .until(|m| match m {
+            ServerMessage::Finished { ranks } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    assert!(
+        ranks[0].time_ms >= 30_000,
+        "penalty included: {} ms",
+        ranks[0].time_ms
+    );
 }

@@ -47,7 +47,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         outbox: None,
     };
     let config = &shared.config;
-    let mut bucket = Bucket::new(config.burst, config.per_second);
+    let mut bucket = Bucket::new(config.burst, f64::from(config.per_second));
     let mut strikes = 0u32;
     loop {
         tokio::select! {
@@ -151,7 +151,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 Err((code, message)) => Some(error(code, message)),
             }
         }
-        ClientMessage::JoinRoom { code } => {
+        ClientMessage::JoinRoom { code, spectator } => {
             let Some(room) = shared.lobby.get(&code) else {
                 return Some(error(ErrorCode::NoRoom, format!("no room '{code}'")));
             };
@@ -161,7 +161,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 leave_room(player, &me);
             }
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            match room.join(me, tx).await {
+            match room.join(me, spectator, tx).await {
                 Ok(()) => {
                     player.room = Some(room);
                     player.outbox = Some(rx);
@@ -178,6 +178,13 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 row,
                 col,
                 value,
+            },
+        ),
+        ClientMessage::Chat { text } => in_room(
+            player,
+            Command::Chat {
+                player: me.id,
+                text,
             },
         ),
         ClientMessage::Ping { client_time } => Some(ServerMessage::Pong {

@@ -13,10 +13,10 @@ pub struct Bucket {
 
 impl Bucket {
     /// A full bucket of `burst` tokens refilled at `per_second`.
-    pub fn new(burst: u32, per_second: u32) -> Bucket {
+    pub fn new(burst: u32, per_second: f64) -> Bucket {
         Bucket {
             capacity: f64::from(burst),
-            per_second: f64::from(per_second),
+            per_second,
             tokens: f64::from(burst),
             last: Instant::now(),
         }
@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn bursts_then_refills() {
         let start = Instant::now();
-        let mut b = Bucket::new(3, 10);
+        let mut b = Bucket::new(3, 10.0);
         assert!((0..3).all(|_| b.take(start)));
         assert!(!b.take(start));
         assert!(b.take(start + Duration::from_millis(100)));

@@ -103,7 +103,7 @@ impl Lobby {
             self.config.reconnect_grace,
         );
         self.rooms.insert(code, handle.clone());
-        handle.join(who, out).await?;
+        handle.join(who, false, out).await?;
         Ok(handle)
     }
 

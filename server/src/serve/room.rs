@@ -4,10 +4,12 @@
 //! are encoded once and shared.
 
 use super::clock::now_ms;
+use super::limit::Bucket;
 use super::session::Identity;
 use engine::Puzzle;
 use protocol::wire::{
-    ErrorCode, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
+    ErrorCode, MistakePolicy, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary,
+    RoomView, ServerMessage,
 };
 use protocol::PuzzleV1;
 use std::sync::{Arc, Mutex};
@@ -43,10 +45,12 @@ pub struct Game {
 /// Commands a connection sends to its room.
 #[derive(Debug)]
 pub enum Command {
-    /// Take a seat (or return to one), with this outbox.
+    /// Take a seat (or return to one), or watch, with this outbox.
     Join {
         /// Who.
         who: Identity,
+        /// Watch instead of play.
+        spectator: bool,
         /// Where to send their frames.
         out: Outbox,
         /// Whether the seat was granted.
@@ -73,6 +77,13 @@ pub enum Command {
         /// Value, 0 = erase.
         value: u32,
     },
+    /// A chat line.
+    Chat {
+        /// Sender id.
+        player: String,
+        /// The text.
+        text: String,
+    },
 }
 
 /// A cheap, cloneable handle to a room task.
@@ -85,11 +96,16 @@ pub struct RoomHandle {
 }
 
 impl RoomHandle {
-    /// Asks for a seat.
-    pub async fn join(&self, who: Identity, out: Outbox) -> Result<(), Failure> {
+    /// Asks for a seat (or a place to watch from).
+    pub async fn join(&self, who: Identity, spectator: bool, out: Outbox) -> Result<(), Failure> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(Command::Join { who, out, reply })
+            .send(Command::Join {
+                who,
+                spectator,
+                out,
+                reply,
+            })
             .await
             .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?;
         answer
@@ -117,11 +133,32 @@ impl RoomHandle {
     }
 }
 
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// A player at the table.
 struct Seat {
     who: Identity,
     out: Option<Outbox>,
     board: Vec<u8>,
     finished_ms: Option<u64>,
+    mistakes: u32,
+    out_of_lives: bool,
+    chat: Bucket,
+}
+
+/// Someone watching.
+struct Watcher {
+    who: Identity,
+    out: Option<Outbox>,
+    chat: Bucket,
+}
+
+/// Who a message is addressed to.
+#[derive(Clone, Copy)]
+enum Member {
+    Seat(usize),
+    Watcher(usize),
 }
 
 struct Room {
@@ -131,6 +168,7 @@ struct Room {
     state: RoomState,
     game: Game,
     seats: Vec<Seat>,
+    watchers: Vec<Watcher>,
     countdown: Duration,
     /// When play begins: the local instant and the same moment on the wire clock.
     start: Option<(Instant, f64)>,
@@ -140,6 +178,10 @@ struct Room {
 
 /// Commands a room queues before senders wait.
 const ROOM_QUEUE: usize = 1024;
+
+fn chat_bucket() -> Bucket {
+    Bucket::new(5, 0.5)
+}
 
 /// Starts a room task and returns its handle. `grace` is how long a room whose
 /// players all disconnected waits for one to come back.
@@ -164,6 +206,7 @@ pub fn spawn(
         state: RoomState::Waiting,
         game,
         seats: Vec::new(),
+        watchers: Vec::new(),
         countdown,
         start: None,
         summary: Arc::clone(&summary),
@@ -208,8 +251,17 @@ async fn run(mut room: Room, mut rx: mpsc::Receiver<Command>, grace: Duration) {
 impl Room {
     fn handle(&mut self, command: Command) {
         match command {
-            Command::Join { who, out, reply } => {
-                let result = self.join(who, out);
+            Command::Join {
+                who,
+                spectator,
+                out,
+                reply,
+            } => {
+                let result = if spectator {
+                    self.watch(who, out)
+                } else {
+                    self.join(who, out)
+                };
                 let _ = reply.send(result);
             }
             Command::Leave { player } => self.leave(&player),
@@ -220,21 +272,36 @@ impl Room {
                 col,
                 value,
             } => self.play(&player, row, col, value),
+            Command::Chat { player, text } => self.chat(&player, text),
         }
+    }
+
+    fn member(&self, player: &str) -> Option<Member> {
+        if let Some(i) = self.seats.iter().position(|s| s.who.id == player) {
+            return Some(Member::Seat(i));
+        }
+        self.watchers
+            .iter()
+            .position(|w| w.who.id == player)
+            .map(Member::Watcher)
     }
 
     fn join(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
         if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
             self.seats[i].out = Some(out);
-            self.send_snapshot(i);
+            self.send_snapshot(Member::Seat(i));
             return Ok(());
         }
         if self.state != RoomState::Waiting {
-            return Err((ErrorCode::Closed, "the game has already started".into()));
+            return Err((
+                ErrorCode::Closed,
+                "the game has already started; join as a spectator".into(),
+            ));
         }
         if self.seats.len() >= self.settings.max_players as usize {
             return Err((ErrorCode::Closed, "the room is full".into()));
         }
+        self.watchers.retain(|w| w.who.id != who.id);
         if self.seats.is_empty() {
             self.host = who.id.clone();
         }
@@ -244,39 +311,70 @@ impl Room {
             out: Some(out),
             board: self.game.puzzle.givens().to_vec(),
             finished_ms: None,
+            mistakes: 0,
+            out_of_lives: false,
+            chat: chat_bucket(),
         });
         self.send_snapshots();
         Ok(())
     }
 
-    fn leave(&mut self, player: &str) {
-        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
-            return;
-        };
-        if self.state == RoomState::Waiting {
-            self.seats.remove(i);
-            if self.host == player {
-                self.host = self
-                    .seats
-                    .first()
-                    .map(|s| s.who.id.clone())
-                    .unwrap_or_default();
+    fn watch(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+        if self.seats.iter().any(|s| s.who.id == who.id) {
+            return Err((ErrorCode::Invalid, "you are a player in this room".into()));
+        }
+        let i = match self.watchers.iter().position(|w| w.who.id == who.id) {
+            Some(i) => {
+                self.watchers[i].out = Some(out);
+                i
             }
-            self.send_snapshots();
-        } else {
-            self.seats[i].out = None;
+            None => {
+                self.watchers.push(Watcher {
+                    who,
+                    out: Some(out),
+                    chat: chat_bucket(),
+                });
+                self.watchers.len() - 1
+            }
+        };
+        self.send_snapshot(Member::Watcher(i));
+        Ok(())
+    }
+
+    fn leave(&mut self, player: &str) {
+        match self.member(player) {
+            Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
+                self.seats.remove(i);
+                if self.host == player {
+                    self.host = self
+                        .seats
+                        .first()
+                        .map(|s| s.who.id.clone())
+                        .unwrap_or_default();
+                }
+                self.send_snapshots();
+            }
+            Some(Member::Seat(i)) => self.seats[i].out = None,
+            Some(Member::Watcher(i)) => {
+                self.watchers.remove(i);
+            }
+            None => {}
         }
     }
 
     fn start(&mut self, player: &str) {
-        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
+        let Some(member) = self.member(player) else {
             return;
         };
         if player != self.host {
-            return self.send_error(i, ErrorCode::NotHost, "only the host can start");
+            return self.send_error(member, ErrorCode::NotHost, "only the host can start");
         }
         if self.state != RoomState::Waiting {
-            return self.send_error(i, ErrorCode::WrongState, "the game has already started");
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "the game has already started",
+            );
         }
         let at = Instant::now() + self.countdown;
         self.start = Some((at, now_ms() + self.countdown.as_secs_f64() * 1e3));
@@ -296,52 +394,138 @@ impl Room {
     }
 
     fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
-        let Some(i) = self.seats.iter().position(|s| s.who.id == player) else {
-            return;
+        let i = match self.member(player) {
+            None => return,
+            Some(Member::Watcher(w)) => {
+                return self.send_error(
+                    Member::Watcher(w),
+                    ErrorCode::Spectator,
+                    "spectators cannot play",
+                );
+            }
+            Some(Member::Seat(i)) => i,
         };
+        let me = Member::Seat(i);
         if self.state != RoomState::Playing {
-            return self.send_error(i, ErrorCode::WrongState, "moves are accepted while playing");
+            return self.send_error(
+                me,
+                ErrorCode::WrongState,
+                "moves are accepted while playing",
+            );
         }
-        if self.seats[i].finished_ms.is_some() {
-            return self.send_error(i, ErrorCode::WrongState, "you have finished");
+        if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
+            return self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
         }
         let model = self.game.puzzle.model();
         let Some(cell) = model.cell_at(row, col) else {
             return self.send_error(
-                i,
+                me,
                 ErrorCode::Invalid,
                 &format!("[{row},{col}] is not a cell of this puzzle"),
             );
         };
         if value > model.size() {
             return self.send_error(
-                i,
+                me,
                 ErrorCode::Invalid,
                 &format!("{value} is outside 0..={}", model.size()),
             );
         }
         if self.game.puzzle.givens()[cell] != 0 {
-            return self.send_error(i, ErrorCode::Given, "that cell is a given");
+            return self.send_error(me, ErrorCode::Given, "that cell is a given");
         }
         self.seats[i].board[cell] = value as u8;
-        self.send_to(i, encode(&ServerMessage::MoveAccepted { row, col, value }));
+        let right = value == 0 || u32::from(self.game.solution[cell]) == value;
+        let correct = match self.settings.mistakes {
+            MistakePolicy::None => None,
+            MistakePolicy::Penalty { .. } | MistakePolicy::Lives { .. } => Some(right),
+        };
+        if correct == Some(false) {
+            self.seats[i].mistakes += 1;
+            if let MistakePolicy::Lives { lives } = self.settings.mistakes {
+                self.seats[i].out_of_lives = self.seats[i].mistakes >= lives;
+            }
+        }
+        self.send_to(
+            me,
+            encode(&ServerMessage::MoveAccepted {
+                row,
+                col,
+                value,
+                correct,
+            }),
+        );
+        let changed = encode(&ServerMessage::CellChanged {
+            player: player.to_string(),
+            row,
+            col,
+            value,
+        });
+        for w in 0..self.watchers.len() {
+            self.send_to(Member::Watcher(w), Arc::clone(&changed));
+        }
         if self.seats[i].board == self.game.solution {
             let elapsed = self
                 .start
                 .map(|(at, _)| Instant::now().saturating_duration_since(at));
-            self.seats[i].finished_ms = Some(elapsed.unwrap_or_default().as_millis() as u64);
+            let penalty = match self.settings.mistakes {
+                MistakePolicy::Penalty { seconds } => {
+                    u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
+                }
+                _ => 0,
+            };
+            self.seats[i].finished_ms =
+                Some(elapsed.unwrap_or_default().as_millis() as u64 + penalty);
         }
         let progress = encode(&ServerMessage::Progress {
             player: self.player_view(i),
         });
         self.broadcast(&progress);
-        if self.seats.iter().all(|s| s.finished_ms.is_some()) {
+        if self
+            .seats
+            .iter()
+            .all(|s| s.finished_ms.is_some() || s.out_of_lives)
+        {
             self.state = RoomState::Finished;
             let finished = encode(&ServerMessage::Finished {
                 ranks: self.ranks(),
             });
             self.broadcast(&finished);
         }
+    }
+
+    fn chat(&mut self, player: &str, text: String) {
+        let Some(member) = self.member(player) else {
+            return;
+        };
+        let text = text.trim().to_string();
+        let chars = text.chars().count();
+        if chars == 0 || chars > MAX_CHAT_CHARS || text.chars().any(|c| c.is_control() && c != '\n')
+        {
+            return self.send_error(
+                member,
+                ErrorCode::Invalid,
+                &format!("a chat line has 1-{MAX_CHAT_CHARS} printable characters"),
+            );
+        }
+        let (who, bucket) = match member {
+            Member::Seat(i) => (self.seats[i].who.clone(), &mut self.seats[i].chat),
+            Member::Watcher(i) => (self.watchers[i].who.clone(), &mut self.watchers[i].chat),
+        };
+        if !bucket.take(std::time::Instant::now()) {
+            return self.send_error(
+                member,
+                ErrorCode::RateLimited,
+                "chat is limited to one line every two seconds",
+            );
+        }
+        let line = encode(&ServerMessage::Chat {
+            from: who.id,
+            name: who.name,
+            text,
+            at: now_ms(),
+        });
+        self.broadcast(&line);
     }
 
     fn ranks(&self) -> Vec<Rank> {
@@ -369,13 +553,38 @@ impl Room {
             name: seat.who.name.clone(),
             filled: seat.board.iter().filter(|&&v| v != 0).count() as u32,
             finished_ms: seat.finished_ms,
+            mistakes: seat.mistakes,
+            out: seat.out_of_lives,
         }
     }
 
-    /// Seat `i`'s view: the puzzle and its own board only once play has begun.
-    fn view(&self, i: usize) -> RoomView {
+    /// A member's view: the puzzle once play has begun; a player's own board, or
+    /// for a spectator every board.
+    fn view(&self, member: Member) -> RoomView {
         let playing = matches!(self.state, RoomState::Playing | RoomState::Finished);
         let model = self.game.puzzle.model();
+        let grid = |values: &[u8]| engine::v1::to_grid(model, values);
+        let (board, spectator, boards) = match member {
+            Member::Seat(i) => (
+                playing.then(|| grid(&self.seats[i].board)),
+                false,
+                Vec::new(),
+            ),
+            Member::Watcher(_) => {
+                let boards = if playing {
+                    self.seats
+                        .iter()
+                        .map(|s| PlayerBoard {
+                            player: s.who.id.clone(),
+                            board: grid(&s.board),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (None, true, boards)
+            }
+        };
         RoomView {
             code: self.code.clone(),
             settings: self.settings.clone(),
@@ -383,47 +592,66 @@ impl Room {
             host: self.host.clone(),
             players: (0..self.seats.len()).map(|j| self.player_view(j)).collect(),
             puzzle: playing.then(|| self.game.public.clone()),
-            board: playing.then(|| engine::v1::to_grid(model, &self.seats[i].board)),
+            board,
             start_at: self.start.map(|(_, wire)| wire),
+            spectator,
+            boards,
         }
     }
 
-    fn send_snapshot(&mut self, i: usize) {
+    fn send_snapshot(&mut self, member: Member) {
         let frame = encode(&ServerMessage::Room {
-            room: Box::new(self.view(i)),
+            room: Box::new(self.view(member)),
         });
-        self.send_to(i, frame);
+        self.send_to(member, frame);
     }
 
     fn send_snapshots(&mut self) {
         for i in 0..self.seats.len() {
-            self.send_snapshot(i);
+            self.send_snapshot(Member::Seat(i));
+        }
+        for w in 0..self.watchers.len() {
+            self.send_snapshot(Member::Watcher(w));
         }
     }
 
-    fn send_error(&mut self, i: usize, code: ErrorCode, message: &str) {
+    fn send_error(&mut self, member: Member, code: ErrorCode, message: &str) {
         let frame = encode(&ServerMessage::Error {
             code,
             message: message.to_string(),
         });
-        self.send_to(i, frame);
+        self.send_to(member, frame);
     }
 
-    /// Queues a frame for seat `i`. A full queue means the client cannot keep up:
+    /// Queues a frame for a member. A full queue means the client cannot keep up:
     /// its outbox is dropped, which closes its connection (it may come back and
     /// get a fresh snapshot).
-    fn send_to(&mut self, i: usize, frame: Frame) {
-        if let Some(out) = &self.seats[i].out {
-            if out.try_send(frame).is_err() {
-                tracing::info!(room = %self.code, player = %self.seats[i].who.id, "dropping a slow or gone client");
-                self.seats[i].out = None;
+    fn send_to(&mut self, member: Member, frame: Frame) {
+        let (out, who) = match member {
+            Member::Seat(i) => {
+                let seat = &mut self.seats[i];
+                (&mut seat.out, &seat.who)
+            }
+            Member::Watcher(i) => {
+                let watcher = &mut self.watchers[i];
+                (&mut watcher.out, &watcher.who)
+            }
+        };
+        if let Some(tx) = out {
+            if tx.try_send(frame).is_err() {
+                tracing::info!(room = %self.code, player = %who.id, "dropping a slow or gone client");
+                *out = None;
             }
         }
     }
 
+    /// Sends a frame to every player and spectator.
     fn broadcast(&mut self, frame: &Frame) {
         for i in 0..self.seats.len() {
-            self.send_to(i, Arc::clone(frame));
+            self.send_to(Member::Seat(i), Arc::clone(frame));
+        }
+        for w in 0..self.watchers.len() {
+            self.send_to(Member::Watcher(w), Arc::clone(frame));
         }
     }
 
