@@ -57,8 +57,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
                 {
                     strikes += 1;
                     if strikes >= config.abuse_limit {
-                        let close = CloseFrame { code: 1008, reason: "too many messages".into() };
-                        let _ = sink.send(Message::Close(Some(close))).await;
+                        close(&mut sink, &mut stream, 1008, "too many messages".into()).await;
                         break;
                     }
                     let reply = error(ErrorCode::RateLimited, "too many messages; slow down");
@@ -75,8 +74,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(e)) => {
                         // Typically a frame over the size limit: say so, then close.
-                        let close = CloseFrame { code: 1009, reason: format!("{e}").chars().take(100).collect::<String>().into() };
-                        let _ = sink.send(Message::Close(Some(close))).await;
+                        close(&mut sink, &mut stream, 1009, e.to_string().chars().take(100).collect()).await;
                         break;
                     }
                     Some(Ok(_)) => None,
@@ -95,8 +93,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
                 }
                 None => {
                     // The room dropped this outbox: the client fell too far behind.
-                    let close = CloseFrame { code: 1008, reason: "too slow; reconnect for a fresh snapshot".into() };
-                    let _ = sink.send(Message::Close(Some(close))).await;
+                    close(&mut sink, &mut stream, 1008, "too slow; reconnect for a fresh snapshot".into()).await;
                     break;
                 }
             },
@@ -105,6 +102,34 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     if let (Some(room), Some(me)) = (player.room, player.me) {
         room.send(Command::Leave { player: me.id });
     }
+}
+
+/// How long a closing connection may take to acknowledge the close.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Sends a close frame, then reads (and ignores) what the client still sends until
+/// it closes too, so the close frame is not lost to a TCP reset over unread data.
+async fn close(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    code: u16,
+    reason: String,
+) {
+    let frame = CloseFrame {
+        code,
+        reason: reason.into(),
+    };
+    if sink.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let drain = async {
+        while let Some(Ok(m)) = stream.next().await {
+            if matches!(m, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
 /// Handles one decoded frame; returns a direct reply, if any.
