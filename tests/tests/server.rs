@@ -764,3 +764,71 @@ async fn mistake_policies_count_penalise_and_eliminate() {
         ranks[0].time_ms
     );
 }
+
+/// A plain HTTP/1.1 GET; returns the body.
+async fn http_get(addr: SocketAddr, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    tokio::time::timeout(WAIT, s.read_to_string(&mut response))
+        .await
+        .expect("an answer in time")
+        .expect("read");
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    response
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_and_metrics_over_http() {
+    let addr = start_server().await;
+    assert_eq!(http_get(addr, "/healthz").await, "ok");
+    let mut a = Client::connect(addr, "Ada").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(1),
+    })
+    .await;
+    a.room(RoomState::Waiting).await;
+    let metrics = http_get(addr, "/metrics").await;
+    for line in [
+        "arena_connections 1",
+        "arena_rooms 1",
+        "arena_rooms_total 1",
+        "arena_plugin_generate_total 1",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "missing {line:?} in\n{metrics}"
+        );
+    }
+    assert!(metrics.contains("# TYPE arena_messages_total counter"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_tells_clients_and_returns() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(run(listener, plugins(), Config::default(), async {
+        let _ = stopped.await;
+    }));
+    let mut a = Client::connect(addr, "Ada").await;
+    stop.send(()).expect("server still running");
+    assert_eq!(
+        closed(&mut a).await,
+        Some(1001),
+        "clients are told the server is going away"
+    );
+    tokio::time::timeout(WAIT, server)
+        .await
+        .expect("the server stops in time")
+        .expect("task")
+        .expect("clean exit");
+}

@@ -6,6 +6,7 @@
 
 use super::clock::now_ms;
 use super::limit::Bucket;
+use super::metrics::Metrics;
 use super::room::{encode, Command, Frame, RoomHandle};
 use super::session::{valid_name, Identity};
 use super::Shared;
@@ -47,14 +48,25 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         outbox: None,
     };
     let config = &shared.config;
+    let metrics = Arc::clone(&shared.metrics);
+    Metrics::inc(&metrics.connections);
+    Metrics::inc(&metrics.connections_total);
+    let mut closing = shared.closing.clone();
     let mut bucket = Bucket::new(config.burst, f64::from(config.per_second));
     let mut strikes = 0u32;
     loop {
         tokio::select! {
+            () = async { let _ = closing.wait_for(|c| *c).await; } => {
+                close(&mut sink, &mut stream, 1001, "the server is shutting down".into()).await;
+                break;
+            }
             incoming = stream.next() => {
-                if matches!(incoming, Some(Ok(Message::Binary(_) | Message::Text(_))))
-                    && !bucket.take(Instant::now())
-                {
+                let data = matches!(incoming, Some(Ok(Message::Binary(_) | Message::Text(_))));
+                if data {
+                    Metrics::inc(&metrics.messages_total);
+                }
+                if data && !bucket.take(Instant::now()) {
+                    Metrics::inc(&metrics.rate_limited_total);
                     strikes += 1;
                     if strikes >= config.abuse_limit {
                         close(&mut sink, &mut stream, 1008, "too many messages".into()).await;
@@ -102,6 +114,9 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     if let (Some(room), Some(me)) = (player.room, player.me) {
         room.send(Command::Leave { player: me.id });
     }
+    metrics
+        .connections
+        .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// How long a closing connection may take to acknowledge the close.

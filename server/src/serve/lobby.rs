@@ -1,6 +1,7 @@
 //! The lobby: every room by code, creating rooms (the puzzle comes from the
 //! variant plugin, off the async workers) and listing the public ones.
 
+use super::metrics::Metrics;
 use super::room::{self, Failure, Game, Outbox, RoomHandle};
 use super::session::{random_hex, Identity};
 use super::Config;
@@ -28,6 +29,7 @@ pub struct Lobby {
     plugins: Arc<PluginHost>,
     config: Config,
     rooms: DashMap<String, RoomHandle>,
+    metrics: Arc<Metrics>,
 }
 
 fn new_code() -> String {
@@ -42,12 +44,19 @@ fn invalid(message: impl Into<String>) -> Failure {
 
 impl Lobby {
     /// An empty lobby generating puzzles with `plugins`.
-    pub fn new(plugins: Arc<PluginHost>, config: Config) -> Lobby {
+    pub fn new(plugins: Arc<PluginHost>, config: Config, metrics: Arc<Metrics>) -> Lobby {
         Lobby {
             plugins,
             config,
             rooms: DashMap::new(),
+            metrics,
         }
+    }
+
+    /// The number of open rooms (closed ones are forgotten on the way).
+    pub fn open_rooms(&self) -> usize {
+        self.rooms.retain(|_, h| !h.is_closed());
+        self.rooms.len()
     }
 
     /// Checks the settings, generates the puzzle, opens the room and seats its
@@ -74,11 +83,17 @@ impl Lobby {
         };
         let plugins = Arc::clone(&self.plugins);
         let (variant, deadline) = (settings.variant.clone(), self.config.generate_deadline);
+        let started = std::time::Instant::now();
         let generated =
             tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
                 .await
                 .map_err(|e| (ErrorCode::Plugin, format!("generation task failed: {e}")))?
                 .map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        Metrics::inc(&self.metrics.generate_total);
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.metrics
+            .generate_micros_total
+            .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
         let loaded =
             engine::v1::from_v1(&generated).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
         let solution = loaded.solution.ok_or_else(|| {
@@ -103,6 +118,7 @@ impl Lobby {
             self.config.reconnect_grace,
         );
         self.rooms.insert(code, handle.clone());
+        Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, out).await?;
         Ok(handle)
     }

@@ -1,11 +1,13 @@
-//! `arena serve`: one port for HTTP (`/healthz`) and the WebSocket endpoint
-//! (`/ws`) where players meet in rooms.
+//! `arena serve`: one port for HTTP (`/healthz`, `/metrics`) and the WebSocket
+//! endpoint (`/ws`) where players meet in rooms. On shutdown it stops accepting,
+//! tells every connected client (close 1001) and waits briefly for them to go.
 //!
 //! - [`session`]: anonymous identities and their resume tokens (stored hashed).
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
 //! - [`limit`]: the per-connection message rate limit.
+//! - [`metrics`]: counters served at `/metrics`.
 //! - [`clock`]: the server clock clients sync to.
 //!
 //! Start a server with [`run`]; tests bind `127.0.0.1:0` and call it directly.
@@ -14,6 +16,7 @@ pub mod clock;
 pub mod connection;
 pub mod limit;
 pub mod lobby;
+pub mod metrics;
 pub mod room;
 pub mod session;
 
@@ -27,6 +30,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::watch;
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -73,7 +77,14 @@ pub struct Shared {
     pub sessions: session::Sessions,
     /// Rooms.
     pub lobby: lobby::Lobby,
+    /// Counters.
+    pub metrics: Arc<metrics::Metrics>,
+    /// Becomes `true` when the server shuts down.
+    pub closing: watch::Receiver<bool>,
 }
+
+/// How long shutdown waits for connections to say goodbye.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
 /// Serves on `listener` until `shutdown` completes.
 pub async fn run(
@@ -82,18 +93,42 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let (closing_tx, closing) = watch::channel(false);
+    let metrics = Arc::new(metrics::Metrics::default());
     let shared = Arc::new(Shared {
         sessions: session::Sessions::default(),
-        lobby: lobby::Lobby::new(plugins, config.clone()),
+        lobby: lobby::Lobby::new(plugins, config.clone(), Arc::clone(&metrics)),
         config,
+        metrics,
+        closing,
     });
     let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(render_metrics))
         .route("/ws", get(upgrade))
-        .with_state(shared);
+        .with_state(Arc::clone(&shared));
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = closing_tx.send(true);
+        })
+        .await?;
+    // Upgraded connections run on their own tasks: wait for them to close.
+    let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+    while shared
+        .metrics
+        .connections
+        .load(std::sync::atomic::Ordering::Relaxed)
+        > 0
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
+}
+
+async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
+    shared.metrics.render(shared.lobby.open_rooms())
 }
 
 async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> impl IntoResponse {
