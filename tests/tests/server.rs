@@ -826,6 +826,7 @@ async fn shutdown_tells_clients_and_returns() {
         Some(1001),
         "clients are told the server is going away"
     );
+    drop(a);
     tokio::time::timeout(WAIT, server)
         .await
         .expect("the server stops in time")
