@@ -53,6 +53,23 @@ pub enum ClientMessage {
         /// 1..=N, or 0 to erase.
         value: u32,
     },
+    /// Co-op: set the pencil marks of a cell of the shared board (bit `v-1` =
+    /// candidate `v`; 0 clears them).
+    Pencil {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Candidate bitmask.
+        marks: u32,
+    },
+    /// Co-op: the cell I have selected (shown to teammates).
+    Cursor {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+    },
     /// A chat line to everyone in the room (1-300 characters).
     Chat {
         /// The text.
@@ -76,6 +93,8 @@ pub enum Mode {
     Race,
     /// A private race of one.
     Solo,
+    /// Everyone fills one shared board together.
+    Coop,
 }
 
 /// What a room plays.
@@ -203,6 +222,23 @@ pub struct RoomView {
     /// Every player's board (spectators only, once playing).
     #[serde(default)]
     pub boards: Vec<PlayerBoard>,
+    /// Co-op: the last applied sequence number; events after it follow.
+    #[serde(default)]
+    pub seq: u64,
+    /// Co-op: pencil marks of the shared board (rows x cols bitmasks).
+    #[serde(default)]
+    pub pencil: Option<Vec<Vec<u32>>>,
+}
+
+/// What one player put on a co-op board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Contribution {
+    /// Player id.
+    pub player: String,
+    /// Display name.
+    pub name: String,
+    /// Cells of the final board they filled.
+    pub cells: u32,
 }
 
 /// One line of the results.
@@ -216,6 +252,22 @@ pub struct Rank {
     pub name: String,
     /// Time from the start, ms.
     pub time_ms: u64,
+}
+
+/// A change to a co-op board cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CoopChange {
+    /// A value (0 erases).
+    Value {
+        /// 1..=N or 0.
+        value: u32,
+    },
+    /// Pencil marks.
+    Pencil {
+        /// Candidate bitmask.
+        marks: u32,
+    },
 }
 
 /// Why a request failed.
@@ -305,6 +357,29 @@ pub enum ServerMessage {
         /// Value (0 = erased).
         value: u32,
     },
+    /// Co-op: a change to the shared board, in server order. Apply events by
+    /// increasing `seq` and every client converges to the same board.
+    CoopEvent {
+        /// Room sequence number.
+        seq: u64,
+        /// Author's id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// What changed.
+        change: CoopChange,
+    },
+    /// Co-op: a teammate's selected cell.
+    Cursor {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+    },
     /// A chat line.
     Chat {
         /// Sender's id.
@@ -323,8 +398,14 @@ pub enum ServerMessage {
     },
     /// The game is over.
     Finished {
-        /// Everyone who finished, fastest first.
+        /// Race: everyone who finished, fastest first.
         ranks: Vec<Rank>,
+        /// Co-op: the team's time from the start, ms.
+        #[serde(default)]
+        team_ms: Option<u64>,
+        /// Co-op: who filled which share of the final board.
+        #[serde(default)]
+        contributions: Vec<Contribution>,
     },
     /// Answer to `ping`.
     Pong {

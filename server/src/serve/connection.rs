@@ -220,6 +220,23 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 value,
             },
         ),
+        ClientMessage::Pencil { row, col, marks } => in_room(
+            player,
+            Command::Pencil {
+                player: me.id,
+                row,
+                col,
+                marks,
+            },
+        ),
+        ClientMessage::Cursor { row, col } => in_room(
+            player,
+            Command::Cursor {
+                player: me.id,
+                row,
+                col,
+            },
+        ),
         ClientMessage::Chat { text } => in_room(
             player,
             Command::Chat {

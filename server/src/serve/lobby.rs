@@ -8,7 +8,7 @@ use super::Config;
 use crate::plugins::PluginHost;
 use dashmap::DashMap;
 use protocol::plugin::GenerateRequest;
-use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomSummary};
+use protocol::wire::{ErrorCode, MistakePolicy, Mode, RoomSettings, RoomSummary};
 use rand::rngs::OsRng;
 use rand::Rng;
 use std::sync::Arc;
@@ -72,6 +72,9 @@ impl Lobby {
         }
         if settings.mode == Mode::Solo && (settings.max_players != 1 || settings.public) {
             return Err(invalid("a solo room is private and has one player"));
+        }
+        if settings.mode == Mode::Coop && settings.mistakes != MistakePolicy::None {
+            return Err(invalid("co-op rooms play without a mistake policy"));
         }
         if self.plugins.manifest(&settings.variant).is_none() {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));

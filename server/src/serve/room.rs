@@ -8,8 +8,8 @@ use super::limit::Bucket;
 use super::session::Identity;
 use engine::Puzzle;
 use protocol::wire::{
-    ErrorCode, MistakePolicy, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary,
-    RoomView, ServerMessage,
+    Contribution, CoopChange, ErrorCode, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank,
+    RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
 };
 use protocol::PuzzleV1;
 use std::sync::{Arc, Mutex};
@@ -76,6 +76,26 @@ pub enum Command {
         col: u32,
         /// Value, 0 = erase.
         value: u32,
+    },
+    /// Co-op: pencil marks on the shared board.
+    Pencil {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Candidate bitmask.
+        marks: u32,
+    },
+    /// Co-op: the player's selected cell.
+    Cursor {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
     },
     /// A chat line.
     Chat {
@@ -174,6 +194,15 @@ struct Room {
     start: Option<(Instant, f64)>,
     summary: Arc<Mutex<RoomSummary>>,
     had_players: bool,
+    coop: CoopBoard,
+}
+
+/// The shared board of a co-op room, changed only in server order.
+struct CoopBoard {
+    values: Vec<u8>,
+    authors: Vec<Option<String>>,
+    pencil: Vec<u32>,
+    seq: u64,
 }
 
 /// Commands a room queues before senders wait.
@@ -204,13 +233,19 @@ pub fn spawn(
         settings,
         host: String::new(),
         state: RoomState::Waiting,
-        game,
         seats: Vec::new(),
         watchers: Vec::new(),
         countdown,
         start: None,
         summary: Arc::clone(&summary),
         had_players: false,
+        coop: CoopBoard {
+            values: game.puzzle.givens().to_vec(),
+            authors: vec![None; game.puzzle.givens().len()],
+            pencil: vec![0; game.puzzle.givens().len()],
+            seq: 0,
+        },
+        game,
     };
     tokio::spawn(run(room, rx, grace));
     RoomHandle { code, tx, summary }
@@ -273,6 +308,13 @@ impl Room {
                 value,
             } => self.play(&player, row, col, value),
             Command::Chat { player, text } => self.chat(&player, text),
+            Command::Pencil {
+                player,
+                row,
+                col,
+                marks,
+            } => self.pencil(&player, row, col, marks),
+            Command::Cursor { player, row, col } => self.cursor(&player, row, col),
         }
     }
 
@@ -393,46 +435,63 @@ impl Room {
         }
     }
 
-    fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
-        let i = match self.member(player) {
-            None => return,
-            Some(Member::Watcher(w)) => {
-                return self.send_error(
+    /// Checks that `player` may change cell `[row, col]` now; returns the seat and
+    /// the cell, or sends the error and returns `None`.
+    fn playable(&mut self, player: &str, row: u32, col: u32) -> Option<(usize, usize)> {
+        let i = match self.member(player)? {
+            Member::Watcher(w) => {
+                self.send_error(
                     Member::Watcher(w),
                     ErrorCode::Spectator,
                     "spectators cannot play",
                 );
+                return None;
             }
-            Some(Member::Seat(i)) => i,
+            Member::Seat(i) => i,
         };
         let me = Member::Seat(i);
         if self.state != RoomState::Playing {
-            return self.send_error(
+            self.send_error(
                 me,
                 ErrorCode::WrongState,
                 "moves are accepted while playing",
             );
+            return None;
         }
         if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
-            return self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
+            self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
+            return None;
         }
-        let model = self.game.puzzle.model();
-        let Some(cell) = model.cell_at(row, col) else {
-            return self.send_error(
+        let Some(cell) = self.game.puzzle.model().cell_at(row, col) else {
+            self.send_error(
                 me,
                 ErrorCode::Invalid,
                 &format!("[{row},{col}] is not a cell of this puzzle"),
             );
+            return None;
         };
-        if value > model.size() {
+        if self.game.puzzle.givens()[cell] != 0 {
+            self.send_error(me, ErrorCode::Given, "that cell is a given");
+            return None;
+        }
+        Some((i, cell))
+    }
+
+    fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
+        let Some((i, cell)) = self.playable(player, row, col) else {
+            return;
+        };
+        let me = Member::Seat(i);
+        if value > self.game.puzzle.model().size() {
+            let size = self.game.puzzle.model().size();
             return self.send_error(
                 me,
                 ErrorCode::Invalid,
-                &format!("{value} is outside 0..={}", model.size()),
+                &format!("{value} is outside 0..={size}"),
             );
         }
-        if self.game.puzzle.givens()[cell] != 0 {
-            return self.send_error(me, ErrorCode::Given, "that cell is a given");
+        if self.settings.mode == Mode::Coop {
+            return self.coop_play(i, cell, row, col, value);
         }
         self.seats[i].board[cell] = value as u8;
         let right = value == 0 || u32::from(self.game.solution[cell]) == value;
@@ -465,17 +524,13 @@ impl Room {
             self.send_to(Member::Watcher(w), Arc::clone(&changed));
         }
         if self.seats[i].board == self.game.solution {
-            let elapsed = self
-                .start
-                .map(|(at, _)| Instant::now().saturating_duration_since(at));
             let penalty = match self.settings.mistakes {
                 MistakePolicy::Penalty { seconds } => {
                     u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
                 }
                 _ => 0,
             };
-            self.seats[i].finished_ms =
-                Some(elapsed.unwrap_or_default().as_millis() as u64 + penalty);
+            self.seats[i].finished_ms = Some(self.elapsed_ms() + penalty);
         }
         let progress = encode(&ServerMessage::Progress {
             player: self.player_view(i),
@@ -489,8 +544,115 @@ impl Room {
             self.state = RoomState::Finished;
             let finished = encode(&ServerMessage::Finished {
                 ranks: self.ranks(),
+                team_ms: None,
+                contributions: Vec::new(),
             });
             self.broadcast(&finished);
+        }
+    }
+
+    /// Milliseconds since play began.
+    fn elapsed_ms(&self) -> u64 {
+        let elapsed = self
+            .start
+            .map(|(at, _)| Instant::now().saturating_duration_since(at));
+        elapsed.unwrap_or_default().as_millis() as u64
+    }
+
+    /// Co-op: applies a value to the shared board in server order and tells
+    /// everyone; the room finishes when the board is the solution.
+    fn coop_play(&mut self, i: usize, cell: usize, row: u32, col: u32, value: u32) {
+        let author = self.seats[i].who.id.clone();
+        self.coop.values[cell] = value as u8;
+        self.coop.authors[cell] = (value != 0).then(|| author.clone());
+        self.coop.seq += 1;
+        let event = encode(&ServerMessage::CoopEvent {
+            seq: self.coop.seq,
+            player: author,
+            row,
+            col,
+            change: CoopChange::Value { value },
+        });
+        self.broadcast(&event);
+        if self.coop.values == self.game.solution {
+            self.state = RoomState::Finished;
+            let team_ms = self.elapsed_ms();
+            for seat in &mut self.seats {
+                seat.finished_ms = Some(team_ms);
+            }
+            let contributions = self
+                .seats
+                .iter()
+                .map(|s| Contribution {
+                    player: s.who.id.clone(),
+                    name: s.who.name.clone(),
+                    cells: self
+                        .coop
+                        .authors
+                        .iter()
+                        .filter(|a| a.as_deref() == Some(&s.who.id))
+                        .count() as u32,
+                })
+                .collect();
+            let finished = encode(&ServerMessage::Finished {
+                ranks: Vec::new(),
+                team_ms: Some(team_ms),
+                contributions,
+            });
+            self.broadcast(&finished);
+        }
+    }
+
+    fn pencil(&mut self, player: &str, row: u32, col: u32, marks: u32) {
+        let Some((i, cell)) = self.playable(player, row, col) else {
+            return;
+        };
+        let full = engine::full_mask(self.game.puzzle.model().size());
+        if self.settings.mode != Mode::Coop {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::WrongState,
+                "shared pencil marks are for co-op rooms",
+            );
+        }
+        if marks & !full != 0 {
+            return self.send_error(Member::Seat(i), ErrorCode::Invalid, "a mark is above N");
+        }
+        self.coop.pencil[cell] = marks;
+        self.coop.seq += 1;
+        let event = encode(&ServerMessage::CoopEvent {
+            seq: self.coop.seq,
+            player: player.to_string(),
+            row,
+            col,
+            change: CoopChange::Pencil { marks },
+        });
+        self.broadcast(&event);
+    }
+
+    fn cursor(&mut self, player: &str, row: u32, col: u32) {
+        let Some(Member::Seat(i)) = self.member(player) else {
+            return;
+        };
+        if self.settings.mode != Mode::Coop || self.state != RoomState::Playing {
+            return;
+        }
+        if self.game.puzzle.model().cell_at(row, col).is_none() {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::Invalid,
+                "not a cell of this puzzle",
+            );
+        }
+        let frame = encode(&ServerMessage::Cursor {
+            player: player.to_string(),
+            row,
+            col,
+        });
+        for j in 0..self.seats.len() {
+            if j != i {
+                self.send_to(Member::Seat(j), Arc::clone(&frame));
+            }
         }
     }
 
@@ -548,10 +710,19 @@ impl Room {
 
     fn player_view(&self, i: usize) -> PlayerView {
         let seat = &self.seats[i];
+        let filled = if self.settings.mode == Mode::Coop {
+            self.coop
+                .authors
+                .iter()
+                .filter(|a| a.as_deref() == Some(&seat.who.id))
+                .count()
+        } else {
+            seat.board.iter().filter(|&&v| v != 0).count()
+        };
         PlayerView {
             id: seat.who.id.clone(),
             name: seat.who.name.clone(),
-            filled: seat.board.iter().filter(|&&v| v != 0).count() as u32,
+            filled: filled as u32,
             finished_ms: seat.finished_ms,
             mistakes: seat.mistakes,
             out: seat.out_of_lives,
@@ -564,7 +735,14 @@ impl Room {
         let playing = matches!(self.state, RoomState::Playing | RoomState::Finished);
         let model = self.game.puzzle.model();
         let grid = |values: &[u8]| engine::v1::to_grid(model, values);
+        let coop = self.settings.mode == Mode::Coop;
         let (board, spectator, boards) = match member {
+            Member::Seat(_) if coop => {
+                (playing.then(|| grid(&self.coop.values)), false, Vec::new())
+            }
+            Member::Watcher(_) if coop => {
+                (playing.then(|| grid(&self.coop.values)), true, Vec::new())
+            }
             Member::Seat(i) => (
                 playing.then(|| grid(&self.seats[i].board)),
                 false,
@@ -596,6 +774,15 @@ impl Room {
             start_at: self.start.map(|(_, wire)| wire),
             spectator,
             boards,
+            seq: self.coop.seq,
+            pencil: (coop && playing).then(|| {
+                let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
+                for (c, &m) in self.coop.pencil.iter().enumerate() {
+                    let [r, col] = model.coord(c);
+                    g[r as usize][col as usize] = m;
+                }
+                g
+            }),
         }
     }
 

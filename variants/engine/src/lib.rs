@@ -39,5 +39,6 @@ pub use cage::combinations;
 pub use difficulty::Difficulty;
 pub use error::PuzzleError;
 pub use generate::{Generated, Target};
+pub use mask::full_mask;
 pub use model::{default_symbols, Model, ModelBuilder, ModelCage, ModelHouse, MAX_SIDE, MAX_SIZE};
 pub use puzzle::{Count, Puzzle, Solution, SolverPath};
