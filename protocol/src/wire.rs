@@ -300,6 +300,8 @@ pub enum ErrorCode {
     RateLimited,
     /// Spectators watch; they cannot play.
     Spectator,
+    /// The server could not save the change; nothing was applied. Try again.
+    Unavailable,
 }
 
 /// What the server sends.

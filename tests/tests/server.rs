@@ -297,9 +297,15 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
         ErrorCode::Invalid,
         "a cell outside the layout"
     );
+    let empty = puzzle
+        .grid
+        .iter()
+        .flatten()
+        .position(|&v| v == 0)
+        .expect("an empty cell") as u32;
     a.send(&ClientMessage::Move {
-        row: 0,
-        col: 0,
+        row: empty / 4,
+        col: empty % 4,
         value: 5,
     })
     .await;

@@ -16,6 +16,9 @@ pub struct ServeArgs {
     /// Countdown between the host's start and the first move, in ms.
     #[arg(long, default_value_t = 3000)]
     pub countdown_ms: u64,
+    /// Directory of the embedded database (`arena.db`, SQLite in WAL mode).
+    #[arg(long, default_value = "data")]
+    pub data: std::path::PathBuf,
 }
 
 /// Runs the server until a shutdown signal.
@@ -33,6 +36,7 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
         eprintln!("arena: serving on http://{}", listener.local_addr()?);
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
+            data_dir: Some(args.data.clone()),
             ..Config::default()
         };
         serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;

@@ -8,7 +8,8 @@ use super::clock::now_ms;
 use super::limit::Bucket;
 use super::metrics::Metrics;
 use super::room::{encode, Command, Frame, RoomHandle};
-use super::session::{valid_name, Identity};
+use super::session::{hash, valid_name, Identity};
+use super::store::Write;
 use super::Shared;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
@@ -166,7 +167,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 name,
                 token,
             },
-        ) => return Some(hello(shared, player, version, name, token)),
+        ) => return Some(hello(shared, player, version, name, token).await),
         (None, _) => return Some(error(ErrorCode::NotIntroduced, "say hello first")),
         (Some(_), ClientMessage::Hello { .. }) => {
             return Some(error(ErrorCode::NotIntroduced, "hello was already said"))
@@ -252,7 +253,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
     }
 }
 
-fn hello(
+async fn hello(
     shared: &Shared,
     player: &mut Player,
     version: u32,
@@ -268,7 +269,23 @@ fn hello(
     let (me, token) = match token.and_then(|t| shared.sessions.resume(&t).map(|me| (me, t))) {
         Some(found) => found,
         None => match valid_name(&name) {
-            Ok(name) => shared.sessions.create(name),
+            Ok(name) => {
+                let (me, token) = shared.sessions.create(name);
+                if let Some(store) = &shared.store {
+                    let write = Write::Session {
+                        token_hash: hash(&token),
+                        who: me.clone(),
+                    };
+                    if let Err(e) = store.write(write).await {
+                        tracing::error!(error = %e, "cannot save a session");
+                        return error(
+                            ErrorCode::Unavailable,
+                            "the server cannot save sessions right now",
+                        );
+                    }
+                }
+                (me, token)
+            }
             Err(message) => return error(ErrorCode::Invalid, message),
         },
     };

@@ -4,6 +4,7 @@
 use super::metrics::Metrics;
 use super::room::{self, Failure, Game, Outbox, RoomHandle};
 use super::session::{random_hex, Identity};
+use super::store::{SavedRoom, Store, Write};
 use super::Config;
 use crate::plugins::PluginHost;
 use dashmap::DashMap;
@@ -30,6 +31,7 @@ pub struct Lobby {
     config: Config,
     rooms: DashMap<String, RoomHandle>,
     metrics: Arc<Metrics>,
+    store: Option<Arc<Store>>,
 }
 
 fn new_code() -> String {
@@ -38,19 +40,64 @@ fn new_code() -> String {
         .collect()
 }
 
+/// The game for a puzzle with its solution: the engine's view, and the public
+/// view without the solution.
+fn game_from(puzzle: protocol::PuzzleV1) -> Result<Game, Failure> {
+    let loaded = engine::v1::from_v1(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+    let solution = loaded.solution.ok_or_else(|| {
+        (
+            ErrorCode::Plugin,
+            "the plugin shipped no solution".to_string(),
+        )
+    })?;
+    let mut public = puzzle;
+    public.solution = None;
+    Ok(Game {
+        puzzle: loaded.puzzle,
+        solution,
+        public,
+    })
+}
+
 fn invalid(message: impl Into<String>) -> Failure {
     (ErrorCode::Invalid, message.into())
 }
 
 impl Lobby {
     /// An empty lobby generating puzzles with `plugins`.
-    pub fn new(plugins: Arc<PluginHost>, config: Config, metrics: Arc<Metrics>) -> Lobby {
+    pub fn new(
+        plugins: Arc<PluginHost>,
+        config: Config,
+        metrics: Arc<Metrics>,
+        store: Option<Arc<Store>>,
+    ) -> Lobby {
         Lobby {
             plugins,
             config,
             rooms: DashMap::new(),
             metrics,
+            store,
         }
+    }
+
+    /// Reopens stored unfinished rooms; returns how many. A room whose puzzle no
+    /// longer reads is skipped with a warning.
+    pub fn restore(&self, rooms: Vec<SavedRoom>) -> usize {
+        let mut n = 0;
+        for saved in rooms {
+            let code = saved.code.clone();
+            let game = match game_from(saved.puzzle.clone()) {
+                Ok(game) => game,
+                Err((_, e)) => {
+                    tracing::warn!(room = %code, error = %e, "cannot restore room");
+                    continue;
+                }
+            };
+            let handle = room::restore(saved, game, &self.config, self.store.clone());
+            self.rooms.insert(code, handle);
+            n += 1;
+        }
+        n
     }
 
     /// The number of open rooms (closed ones are forgotten on the way).
@@ -97,28 +144,26 @@ impl Lobby {
         self.metrics
             .generate_micros_total
             .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
-        let loaded =
-            engine::v1::from_v1(&generated).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
-        let solution = loaded.solution.ok_or_else(|| {
-            (
-                ErrorCode::Plugin,
-                "the plugin shipped no solution".to_string(),
-            )
-        })?;
-        let mut public = generated;
-        public.solution = None;
-        let game = Game {
-            puzzle: loaded.puzzle,
-            solution,
-            public,
-        };
+        let stored = generated.clone();
+        let game = game_from(generated)?;
         let code = new_code();
+        if let Some(store) = &self.store {
+            let write = Write::Room {
+                code: code.clone(),
+                settings: settings.clone(),
+                puzzle: Box::new(stored),
+            };
+            store
+                .write(write)
+                .await
+                .map_err(|e| (ErrorCode::Unavailable, format!("cannot save the room: {e}")))?;
+        }
         let handle = room::spawn(
             code.clone(),
             settings,
             game,
-            self.config.countdown,
-            self.config.reconnect_grace,
+            &self.config,
+            self.store.clone(),
         );
         self.rooms.insert(code, handle.clone());
         Metrics::inc(&self.metrics.rooms_total);

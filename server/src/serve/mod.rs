@@ -8,6 +8,7 @@
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
 //! - [`limit`]: the per-connection message rate limit.
 //! - [`metrics`]: counters served at `/metrics`.
+//! - [`store`]: the SQLite file every acknowledged change is written to first.
 //! - [`clock`]: the server clock clients sync to.
 //!
 //! Start a server with [`run`]; tests bind `127.0.0.1:0` and call it directly.
@@ -19,6 +20,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod room;
 pub mod session;
+pub mod store;
 
 use crate::plugins::PluginHost;
 use axum::extract::ws::WebSocketUpgrade;
@@ -51,6 +53,8 @@ pub struct Config {
     pub per_second: u32,
     /// Rate-limited messages after which the connection is closed (1008).
     pub abuse_limit: u32,
+    /// Where the SQLite file lives; `None` keeps everything in memory.
+    pub data_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -64,6 +68,7 @@ impl Default for Config {
             burst: 40,
             per_second: 20,
             abuse_limit: 100,
+            data_dir: None,
         }
     }
 }
@@ -81,12 +86,15 @@ pub struct Shared {
     pub metrics: Arc<metrics::Metrics>,
     /// Becomes `true` when the server shuts down.
     pub closing: watch::Receiver<bool>,
+    /// Durable storage, when a data directory is configured.
+    pub store: Option<Arc<store::Store>>,
 }
 
 /// How long shutdown waits for connections to say goodbye.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// Serves on `listener` until `shutdown` completes.
+/// Serves on `listener` until `shutdown` completes. With `config.data_dir`, first
+/// restores the sessions and unfinished rooms saved there.
 pub async fn run(
     listener: TcpListener,
     plugins: Arc<PluginHost>,
@@ -95,12 +103,29 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let (closing_tx, closing) = watch::channel(false);
     let metrics = Arc::new(metrics::Metrics::default());
+    let store = match &config.data_dir {
+        Some(dir) => Some(Arc::new(
+            store::Store::open(dir).map_err(std::io::Error::other)?,
+        )),
+        None => None,
+    };
+    let sessions = session::Sessions::default();
+    let lobby = lobby::Lobby::new(plugins, config.clone(), Arc::clone(&metrics), store.clone());
+    if let Some(store) = &store {
+        let saved = store.load().map_err(std::io::Error::other)?;
+        for (hash, who) in saved.sessions {
+            sessions.restore(hash, who);
+        }
+        let restored = lobby.restore(saved.rooms);
+        tracing::info!(rooms = restored, "restored unfinished rooms");
+    }
     let shared = Arc::new(Shared {
-        sessions: session::Sessions::default(),
-        lobby: lobby::Lobby::new(plugins, config.clone(), Arc::clone(&metrics)),
+        sessions,
+        lobby,
         config,
         metrics,
         closing,
+        store,
     });
     let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))

@@ -28,7 +28,8 @@ pub fn random_hex(n: usize) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn hash(token: &str) -> [u8; 32] {
+/// SHA-256 of a token: what is stored.
+pub fn hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
@@ -55,6 +56,11 @@ impl Sessions {
         let token = random_hex(16);
         self.by_token.insert(hash(&token), identity.clone());
         (identity, token)
+    }
+
+    /// Restores a stored identity by its token hash.
+    pub fn restore(&self, token_hash: [u8; 32], who: Identity) {
+        self.by_token.insert(token_hash, who);
     }
 
     /// The identity a token belongs to.

@@ -1,0 +1,243 @@
+//! One room = one task (an actor) that owns its state: seats, boards, the clock.
+//! Connections talk to it over a bounded channel; it answers through each
+//! player's bounded outbox. No lock is held across an `.await`; broadcast frames
+//! are encoded once and shared. With a store, every change a player is told about
+//! was committed first, and a restarted server restores the room from its events.
+//!
+//! - this file: the messages ([`Command`], [`Frame`]), the [`RoomHandle`],
+//!   [`spawn`], [`restore`] and the task loop;
+//! - `state`: the room's data, membership and the game clock;
+//! - `play`: moves (race and co-op), pencil marks, cursors, chat, results;
+//! - `view`: what each member sees, and sending it.
+
+mod play;
+mod state;
+mod view;
+
+use state::Room;
+
+use super::session::Identity;
+use super::store::{SavedRoom, Store};
+use super::Config;
+use engine::Puzzle;
+use protocol::wire::{ErrorCode, RoomSettings, RoomState, RoomSummary, ServerMessage};
+use protocol::PuzzleV1;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// An encoded server message, shared by every recipient.
+pub type Frame = Arc<[u8]>;
+
+/// A player's queue of frames to send.
+pub type Outbox = mpsc::Sender<Frame>;
+
+/// A request failure: code and message.
+pub type Failure = (ErrorCode, String);
+
+/// Encodes a message once (MessagePack, named fields).
+pub fn encode(message: &ServerMessage) -> Frame {
+    rmp_serde::to_vec_named(message).unwrap_or_default().into()
+}
+
+/// The puzzle a room plays.
+#[derive(Debug)]
+pub struct Game {
+    /// The puzzle as the engine sees it.
+    pub puzzle: Puzzle,
+    /// Its solution, one value per active cell (never sent while it could help).
+    pub solution: Vec<u8>,
+    /// What players get: geometry and givens, no solution.
+    pub public: PuzzleV1,
+}
+
+/// Commands a connection sends to its room.
+#[derive(Debug)]
+pub enum Command {
+    /// Take a seat (or return to one), or watch, with this outbox.
+    Join {
+        /// Who.
+        who: Identity,
+        /// Watch instead of play.
+        spectator: bool,
+        /// Where to send their frames.
+        out: Outbox,
+        /// Whether the seat was granted.
+        reply: oneshot::Sender<Result<(), Failure>>,
+    },
+    /// The connection went away.
+    Leave {
+        /// Player id.
+        player: String,
+    },
+    /// The host starts the game.
+    Start {
+        /// Player id.
+        player: String,
+    },
+    /// A move on the player's own board.
+    Move {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Value, 0 = erase.
+        value: u32,
+    },
+    /// Co-op: pencil marks on the shared board.
+    Pencil {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Candidate bitmask.
+        marks: u32,
+    },
+    /// Co-op: the player's selected cell.
+    Cursor {
+        /// Player id.
+        player: String,
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+    },
+    /// A chat line.
+    Chat {
+        /// Sender id.
+        player: String,
+        /// The text.
+        text: String,
+    },
+}
+
+/// A cheap, cloneable handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    /// Join code.
+    pub code: String,
+    tx: mpsc::Sender<Command>,
+    summary: Arc<Mutex<RoomSummary>>,
+}
+
+impl RoomHandle {
+    /// Asks for a seat (or a place to watch from).
+    pub async fn join(&self, who: Identity, spectator: bool, out: Outbox) -> Result<(), Failure> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Join {
+                who,
+                spectator,
+                out,
+                reply,
+            })
+            .await
+            .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?;
+        answer
+            .await
+            .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?
+    }
+
+    /// Sends a command without waiting; `false` if the room is gone or its queue
+    /// is full (the caller reports that to the player).
+    pub fn send(&self, command: Command) -> bool {
+        self.tx.try_send(command).is_ok()
+    }
+
+    /// The lobby's view of the room.
+    pub fn summary(&self) -> RoomSummary {
+        self.summary
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Whether the room task has ended.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// Commands a room queues before senders wait.
+const ROOM_QUEUE: usize = 1024;
+
+/// Starts a room task for a new room and returns its handle.
+pub fn spawn(
+    code: String,
+    settings: RoomSettings,
+    game: Game,
+    config: &Config,
+    store: Option<Arc<Store>>,
+) -> RoomHandle {
+    let room = Room::new(code, settings, game, config.countdown, store);
+    launch(room, config.reconnect_grace)
+}
+
+/// Starts a room task for a stored room, its moves replayed, and returns its
+/// handle. Its players are all away until they reconnect.
+pub fn restore(
+    saved: SavedRoom,
+    game: Game,
+    config: &Config,
+    store: Option<Arc<Store>>,
+) -> RoomHandle {
+    let mut room = Room::new(
+        saved.code.clone(),
+        saved.settings.clone(),
+        game,
+        config.countdown,
+        store,
+    );
+    room.replay(&saved);
+    launch(room, config.reconnect_grace)
+}
+
+fn launch(room: Room, grace: Duration) -> RoomHandle {
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    let summary = Arc::new(Mutex::new(room.summary()));
+    let code = room.code.clone();
+    tokio::spawn(run(room, rx, grace, Arc::clone(&summary)));
+    RoomHandle { code, tx, summary }
+}
+
+async fn run(
+    mut room: Room,
+    mut rx: mpsc::Receiver<Command>,
+    grace: Duration,
+    summary: Arc<Mutex<RoomSummary>>,
+) {
+    // When everyone who sat here is gone, the room waits `grace` for a return.
+    let mut empty_since: Option<Instant> = None;
+    loop {
+        let begin = match (room.state, room.start) {
+            (RoomState::Countdown, Some((at, _))) => Some(at),
+            _ => None,
+        };
+        let expire = empty_since.map(|t| t + grace);
+        tokio::select! {
+            command = rx.recv() => match command {
+                Some(c) => room.handle(c).await,
+                None => break,
+            },
+            _ = tokio::time::sleep_until(begin.unwrap_or_else(Instant::now)), if begin.is_some() => {
+                room.begin_play();
+            }
+            _ = tokio::time::sleep_until(expire.unwrap_or_else(Instant::now)), if expire.is_some() => {
+                break;
+            }
+        }
+        *summary.lock().unwrap_or_else(|p| p.into_inner()) = room.summary();
+        let empty = room.had_players && room.seats.iter().all(|s| s.out.is_none());
+        empty_since = match (empty, empty_since) {
+            (false, _) => None,
+            (true, Some(t)) => Some(t),
+            (true, None) => Some(Instant::now()),
+        };
+    }
+    tracing::debug!(room = %room.code, "room closed");
+}

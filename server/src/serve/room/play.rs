@@ -1,0 +1,351 @@
+//! Moves (race and co-op), pencil marks, cursors, chat and results. Every move is
+//! written to the store before anyone hears of it.
+
+use super::encode;
+use super::state::{Member, Room, Seat};
+use crate::serve::clock::now_ms;
+use crate::serve::store::Write;
+use protocol::wire::{
+    Contribution, CoopChange, ErrorCode, MistakePolicy, Mode, Rank, RoomState, ServerMessage,
+};
+use std::sync::Arc;
+use tokio::time::Instant;
+
+/// The longest chat line, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+impl Room {
+    /// Checks that `player` may change cell `[row, col]` now; returns the seat and
+    /// the cell, or sends the error and returns `None`.
+    pub(super) fn playable(&mut self, player: &str, row: u32, col: u32) -> Option<(usize, usize)> {
+        let i = match self.member(player)? {
+            Member::Watcher(w) => {
+                self.send_error(
+                    Member::Watcher(w),
+                    ErrorCode::Spectator,
+                    "spectators cannot play",
+                );
+                return None;
+            }
+            Member::Seat(i) => i,
+        };
+        let me = Member::Seat(i);
+        if self.state != RoomState::Playing {
+            self.send_error(
+                me,
+                ErrorCode::WrongState,
+                "moves are accepted while playing",
+            );
+            return None;
+        }
+        if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
+            self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
+            return None;
+        }
+        let Some(cell) = self.game.puzzle.model().cell_at(row, col) else {
+            self.send_error(
+                me,
+                ErrorCode::Invalid,
+                &format!("[{row},{col}] is not a cell of this puzzle"),
+            );
+            return None;
+        };
+        if self.game.puzzle.givens()[cell] != 0 {
+            self.send_error(me, ErrorCode::Given, "that cell is a given");
+            return None;
+        }
+        Some((i, cell))
+    }
+
+    /// Stores a move; on failure tells the player and returns `false`.
+    async fn store_move(&mut self, i: usize, kind: u8, row: u32, col: u32, value: u32) -> bool {
+        let write = Write::Event {
+            room: self.code.clone(),
+            seq: self.seq + 1,
+            player: self.seats[i].who.id.clone(),
+            kind,
+            row,
+            col,
+            value,
+            at_ms: now_ms(),
+        };
+        match self.persist(write).await {
+            Ok(()) => {
+                self.seq += 1;
+                true
+            }
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "cannot save a move");
+                self.send_error(
+                    Member::Seat(i),
+                    ErrorCode::Unavailable,
+                    "the move could not be saved; try again",
+                );
+                false
+            }
+        }
+    }
+
+    pub(super) async fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
+        let Some((i, cell)) = self.playable(player, row, col) else {
+            return;
+        };
+        let size = self.game.puzzle.model().size();
+        if value > size {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::Invalid,
+                &format!("{value} is outside 0..={size}"),
+            );
+        }
+        if !self.store_move(i, 0, row, col, value).await {
+            return;
+        }
+        let elapsed = self.elapsed_ms();
+        if self.settings.mode == Mode::Coop {
+            let author = self.seats[i].who.id.clone();
+            self.apply_coop_value(&author, cell, value, elapsed);
+            let event = encode(&ServerMessage::CoopEvent {
+                seq: self.seq,
+                player: author,
+                row,
+                col,
+                change: CoopChange::Value { value },
+            });
+            self.broadcast(&event);
+        } else {
+            let correct = self.apply_move(i, cell, value, elapsed);
+            self.send_to(
+                Member::Seat(i),
+                encode(&ServerMessage::MoveAccepted {
+                    row,
+                    col,
+                    value,
+                    correct,
+                }),
+            );
+            let changed = encode(&ServerMessage::CellChanged {
+                player: player.to_string(),
+                row,
+                col,
+                value,
+            });
+            for w in 0..self.watchers.len() {
+                self.send_to(Member::Watcher(w), Arc::clone(&changed));
+            }
+            let progress = encode(&ServerMessage::Progress {
+                player: self.player_view(i),
+            });
+            self.broadcast(&progress);
+        }
+        self.finish_if_done().await;
+    }
+
+    /// Race: puts `value` on seat `i`'s board at `elapsed` ms into the game,
+    /// counting mistakes and finishing per the policy. Returns the feedback the
+    /// policy gives (`None` under `none`).
+    pub(super) fn apply_move(
+        &mut self,
+        i: usize,
+        cell: usize,
+        value: u32,
+        elapsed: u64,
+    ) -> Option<bool> {
+        self.seats[i].board[cell] = value as u8;
+        let right = value == 0 || u32::from(self.game.solution[cell]) == value;
+        let correct = match self.settings.mistakes {
+            MistakePolicy::None => None,
+            MistakePolicy::Penalty { .. } | MistakePolicy::Lives { .. } => Some(right),
+        };
+        if correct == Some(false) {
+            self.seats[i].mistakes += 1;
+            if let MistakePolicy::Lives { lives } = self.settings.mistakes {
+                self.seats[i].out_of_lives = self.seats[i].mistakes >= lives;
+            }
+        }
+        if self.seats[i].board == self.game.solution {
+            let penalty = match self.settings.mistakes {
+                MistakePolicy::Penalty { seconds } => {
+                    u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
+                }
+                _ => 0,
+            };
+            self.seats[i].finished_ms = Some(elapsed + penalty);
+        }
+        correct
+    }
+
+    /// Co-op: puts `value` on the shared board; solving it finishes every seat.
+    pub(super) fn apply_coop_value(&mut self, author: &str, cell: usize, value: u32, elapsed: u64) {
+        self.coop.values[cell] = value as u8;
+        self.coop.authors[cell] = (value != 0).then(|| author.to_string());
+        if self.coop.values == self.game.solution {
+            for seat in &mut self.seats {
+                seat.finished_ms = Some(elapsed);
+            }
+        }
+    }
+
+    /// Ends the game once every seat has finished (or is out): results to all.
+    async fn finish_if_done(&mut self) {
+        if self.state != RoomState::Playing
+            || !self
+                .seats
+                .iter()
+                .all(|s| s.finished_ms.is_some() || s.out_of_lives)
+        {
+            return;
+        }
+        self.state = RoomState::Finished;
+        if let Err(e) = self
+            .persist(crate::serve::store::Write::Finish {
+                room: self.code.clone(),
+            })
+            .await
+        {
+            tracing::error!(room = %self.code, error = %e, "cannot save the end of a room");
+        }
+        let finished = if self.settings.mode == Mode::Coop {
+            let contributions = self
+                .seats
+                .iter()
+                .map(|s| Contribution {
+                    player: s.who.id.clone(),
+                    name: s.who.name.clone(),
+                    cells: self
+                        .coop
+                        .authors
+                        .iter()
+                        .filter(|a| a.as_deref() == Some(&s.who.id))
+                        .count() as u32,
+                })
+                .collect();
+            ServerMessage::Finished {
+                ranks: Vec::new(),
+                team_ms: self.seats.first().and_then(|s| s.finished_ms),
+                contributions,
+            }
+        } else {
+            ServerMessage::Finished {
+                ranks: self.ranks(),
+                team_ms: None,
+                contributions: Vec::new(),
+            }
+        };
+        self.broadcast(&encode(&finished));
+    }
+
+    /// Milliseconds since play began.
+    fn elapsed_ms(&self) -> u64 {
+        let elapsed = self
+            .start
+            .map(|(at, _)| Instant::now().saturating_duration_since(at));
+        elapsed.unwrap_or_default().as_millis() as u64
+    }
+
+    pub(super) async fn pencil(&mut self, player: &str, row: u32, col: u32, marks: u32) {
+        let Some((i, cell)) = self.playable(player, row, col) else {
+            return;
+        };
+        if self.settings.mode != Mode::Coop {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::WrongState,
+                "shared pencil marks are for co-op rooms",
+            );
+        }
+        if marks & !engine::full_mask(self.game.puzzle.model().size()) != 0 {
+            return self.send_error(Member::Seat(i), ErrorCode::Invalid, "a mark is above N");
+        }
+        if !self.store_move(i, 1, row, col, marks).await {
+            return;
+        }
+        self.coop.pencil[cell] = marks;
+        let event = encode(&ServerMessage::CoopEvent {
+            seq: self.seq,
+            player: player.to_string(),
+            row,
+            col,
+            change: CoopChange::Pencil { marks },
+        });
+        self.broadcast(&event);
+    }
+
+    pub(super) fn cursor(&mut self, player: &str, row: u32, col: u32) {
+        let Some(Member::Seat(i)) = self.member(player) else {
+            return;
+        };
+        if self.settings.mode != Mode::Coop || self.state != RoomState::Playing {
+            return;
+        }
+        if self.game.puzzle.model().cell_at(row, col).is_none() {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::Invalid,
+                "not a cell of this puzzle",
+            );
+        }
+        let frame = encode(&ServerMessage::Cursor {
+            player: player.to_string(),
+            row,
+            col,
+        });
+        for j in 0..self.seats.len() {
+            if j != i {
+                self.send_to(Member::Seat(j), Arc::clone(&frame));
+            }
+        }
+    }
+
+    pub(super) fn chat(&mut self, player: &str, text: String) {
+        let Some(member) = self.member(player) else {
+            return;
+        };
+        let text = text.trim().to_string();
+        let chars = text.chars().count();
+        if chars == 0 || chars > MAX_CHAT_CHARS || text.chars().any(|c| c.is_control() && c != '\n')
+        {
+            return self.send_error(
+                member,
+                ErrorCode::Invalid,
+                &format!("a chat line has 1-{MAX_CHAT_CHARS} printable characters"),
+            );
+        }
+        let (who, bucket) = match member {
+            Member::Seat(i) => (self.seats[i].who.clone(), &mut self.seats[i].chat),
+            Member::Watcher(i) => (self.watchers[i].who.clone(), &mut self.watchers[i].chat),
+        };
+        if !bucket.take(std::time::Instant::now()) {
+            return self.send_error(
+                member,
+                ErrorCode::RateLimited,
+                "chat is limited to one line every two seconds",
+            );
+        }
+        let line = encode(&ServerMessage::Chat {
+            from: who.id,
+            name: who.name,
+            text,
+            at: now_ms(),
+        });
+        self.broadcast(&line);
+    }
+
+    fn ranks(&self) -> Vec<Rank> {
+        let mut done: Vec<&Seat> = self
+            .seats
+            .iter()
+            .filter(|s| s.finished_ms.is_some())
+            .collect();
+        done.sort_by_key(|s| s.finished_ms);
+        done.iter()
+            .enumerate()
+            .map(|(n, s)| Rank {
+                rank: n as u32 + 1,
+                player: s.who.id.clone(),
+                name: s.who.name.clone(),
+                time_ms: s.finished_ms.unwrap_or_default(),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,361 @@
+//! A room's data, membership (join, watch, leave), the start and the clock, and
+//! writing changes to the store.
+
+use super::{Command, Failure, Game, Outbox};
+use crate::serve::clock::now_ms;
+use crate::serve::limit::Bucket;
+use crate::serve::session::Identity;
+use crate::serve::store::{SavedRoom, Store, Write};
+use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// A player at the table.
+pub(super) struct Seat {
+    pub who: Identity,
+    pub out: Option<Outbox>,
+    pub board: Vec<u8>,
+    pub finished_ms: Option<u64>,
+    pub mistakes: u32,
+    pub out_of_lives: bool,
+    pub chat: Bucket,
+}
+
+/// Someone watching.
+pub(super) struct Watcher {
+    pub who: Identity,
+    pub out: Option<Outbox>,
+    pub chat: Bucket,
+}
+
+/// Who a message is addressed to.
+#[derive(Clone, Copy)]
+pub(super) enum Member {
+    Seat(usize),
+    Watcher(usize),
+}
+
+/// The shared board of a co-op room, changed only in server order.
+pub(super) struct CoopBoard {
+    pub values: Vec<u8>,
+    pub authors: Vec<Option<String>>,
+    pub pencil: Vec<u32>,
+}
+
+/// Everything a room task owns.
+pub(super) struct Room {
+    pub code: String,
+    pub settings: RoomSettings,
+    pub host: String,
+    pub state: RoomState,
+    pub game: Game,
+    pub seats: Vec<Seat>,
+    pub watchers: Vec<Watcher>,
+    pub countdown: Duration,
+    /// When play begins: the local instant and the same moment on the wire clock.
+    pub start: Option<(Instant, f64)>,
+    pub had_players: bool,
+    pub coop: CoopBoard,
+    /// The number of the last stored move (co-op: the last event's `seq`).
+    pub seq: u64,
+    pub store: Option<Arc<Store>>,
+}
+
+/// A chat allowance: a burst of 5 lines, then one every two seconds.
+pub(super) fn chat_bucket() -> Bucket {
+    Bucket::new(5, 0.5)
+}
+
+impl Room {
+    pub fn new(
+        code: String,
+        settings: RoomSettings,
+        game: Game,
+        countdown: Duration,
+        store: Option<Arc<Store>>,
+    ) -> Room {
+        let cells = game.puzzle.givens().len();
+        Room {
+            code,
+            settings,
+            host: String::new(),
+            state: RoomState::Waiting,
+            coop: CoopBoard {
+                values: game.puzzle.givens().to_vec(),
+                authors: vec![None; cells],
+                pencil: vec![0; cells],
+            },
+            game,
+            seats: Vec::new(),
+            watchers: Vec::new(),
+            countdown,
+            start: None,
+            had_players: false,
+            seq: 0,
+            store,
+        }
+    }
+
+    /// The lobby's view of the room.
+    pub fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            code: self.code.clone(),
+            settings: self.settings.clone(),
+            players: self.seats.len() as u32,
+            state: self.state,
+        }
+    }
+
+    /// Writes a change; `Err` means it was not saved and must not be applied.
+    pub async fn persist(&self, write: Write) -> Result<(), String> {
+        match &self.store {
+            Some(store) => store.write(write).await,
+            None => Ok(()),
+        }
+    }
+
+    pub async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                who,
+                spectator,
+                out,
+                reply,
+            } => {
+                let result = if spectator {
+                    self.watch(who, out)
+                } else {
+                    self.join(who, out).await
+                };
+                let _ = reply.send(result);
+            }
+            Command::Leave { player } => self.leave(&player).await,
+            Command::Start { player } => self.start(&player).await,
+            Command::Move {
+                player,
+                row,
+                col,
+                value,
+            } => self.play(&player, row, col, value).await,
+            Command::Chat { player, text } => self.chat(&player, text),
+            Command::Pencil {
+                player,
+                row,
+                col,
+                marks,
+            } => self.pencil(&player, row, col, marks).await,
+            Command::Cursor { player, row, col } => self.cursor(&player, row, col),
+        }
+    }
+
+    pub(super) fn member(&self, player: &str) -> Option<Member> {
+        if let Some(i) = self.seats.iter().position(|s| s.who.id == player) {
+            return Some(Member::Seat(i));
+        }
+        self.watchers
+            .iter()
+            .position(|w| w.who.id == player)
+            .map(Member::Watcher)
+    }
+
+    async fn join(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+        if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
+            self.seats[i].out = Some(out);
+            self.send_snapshot(Member::Seat(i));
+            return Ok(());
+        }
+        if self.state != RoomState::Waiting {
+            return Err((
+                ErrorCode::Closed,
+                "the game has already started; join as a spectator".into(),
+            ));
+        }
+        if self.seats.len() >= self.settings.max_players as usize {
+            return Err((ErrorCode::Closed, "the room is full".into()));
+        }
+        let seat = Write::Seat {
+            room: self.code.clone(),
+            who: who.clone(),
+            seat: self.seats.len() as u32,
+        };
+        self.persist(seat).await.map_err(|e| {
+            (
+                ErrorCode::Unavailable,
+                format!("cannot save your seat: {e}"),
+            )
+        })?;
+        if self.seats.is_empty() {
+            self.set_host(who.id.clone()).await;
+        }
+        self.watchers.retain(|w| w.who.id != who.id);
+        self.had_players = true;
+        self.seats.push(Seat {
+            who,
+            out: Some(out),
+            board: self.game.puzzle.givens().to_vec(),
+            finished_ms: None,
+            mistakes: 0,
+            out_of_lives: false,
+            chat: chat_bucket(),
+        });
+        self.send_snapshots();
+        Ok(())
+    }
+
+    /// Records and sets the host (a failed write is logged: the host is not a move).
+    async fn set_host(&mut self, player: String) {
+        let write = Write::Host {
+            room: self.code.clone(),
+            player: player.clone(),
+        };
+        if let Err(e) = self.persist(write).await {
+            tracing::error!(room = %self.code, error = %e, "cannot save the host");
+        }
+        self.host = player;
+    }
+
+    pub(super) fn watch(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+        if self.seats.iter().any(|s| s.who.id == who.id) {
+            return Err((ErrorCode::Invalid, "you are a player in this room".into()));
+        }
+        let i = match self.watchers.iter().position(|w| w.who.id == who.id) {
+            Some(i) => {
+                self.watchers[i].out = Some(out);
+                i
+            }
+            None => {
+                self.watchers.push(Watcher {
+                    who,
+                    out: Some(out),
+                    chat: chat_bucket(),
+                });
+                self.watchers.len() - 1
+            }
+        };
+        self.send_snapshot(Member::Watcher(i));
+        Ok(())
+    }
+
+    async fn leave(&mut self, player: &str) {
+        match self.member(player) {
+            Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
+                let unseat = Write::Unseat {
+                    room: self.code.clone(),
+                    player: player.to_string(),
+                };
+                if let Err(e) = self.persist(unseat).await {
+                    tracing::error!(room = %self.code, error = %e, "cannot save a departure");
+                }
+                self.seats.remove(i);
+                if self.host == player {
+                    if let Some(next) = self.seats.first().map(|s| s.who.id.clone()) {
+                        self.set_host(next).await;
+                    }
+                }
+                self.send_snapshots();
+            }
+            Some(Member::Seat(i)) => self.seats[i].out = None,
+            Some(Member::Watcher(i)) => {
+                self.watchers.remove(i);
+            }
+            None => {}
+        }
+    }
+
+    async fn start(&mut self, player: &str) {
+        let Some(member) = self.member(player) else {
+            return;
+        };
+        if player != self.host {
+            return self.send_error(member, ErrorCode::NotHost, "only the host can start");
+        }
+        if self.state != RoomState::Waiting {
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "the game has already started",
+            );
+        }
+        let wire = now_ms() + self.countdown.as_secs_f64() * 1e3;
+        let write = Write::Start {
+            room: self.code.clone(),
+            start_ms: wire,
+        };
+        if let Err(e) = self.persist(write).await {
+            return self.send_error(
+                member,
+                ErrorCode::Unavailable,
+                &format!("cannot save the start: {e}"),
+            );
+        }
+        self.start = Some((Instant::now() + self.countdown, wire));
+        self.state = RoomState::Countdown;
+        if self.countdown.is_zero() {
+            self.begin_play();
+        } else {
+            self.send_snapshots();
+        }
+    }
+
+    pub(super) fn begin_play(&mut self) {
+        if self.state == RoomState::Countdown {
+            self.state = RoomState::Playing;
+            self.send_snapshots();
+        }
+    }
+
+    /// Rebuilds a stored room: seats (all away), the start, then every move.
+    pub fn replay(&mut self, saved: &SavedRoom) {
+        self.host = saved.host.clone();
+        self.had_players = !saved.seats.is_empty();
+        for who in &saved.seats {
+            self.seats.push(Seat {
+                who: who.clone(),
+                out: None,
+                board: self.game.puzzle.givens().to_vec(),
+                finished_ms: None,
+                mistakes: 0,
+                out_of_lives: false,
+                chat: chat_bucket(),
+            });
+        }
+        if let Some(start_ms) = saved.start_ms {
+            // The same wall-clock instant, on this process's monotonic clock.
+            let ahead = Duration::from_secs_f64(((start_ms - now_ms()) / 1e3).max(0.0));
+            let behind = Duration::from_secs_f64(((now_ms() - start_ms) / 1e3).max(0.0));
+            let at = Instant::now() + ahead;
+            let at = at.checked_sub(behind).unwrap_or(at);
+            self.start = Some((at, start_ms));
+            self.state = if ahead.is_zero() {
+                RoomState::Playing
+            } else {
+                RoomState::Countdown
+            };
+        }
+        for e in &saved.events {
+            let Some(cell) = self.game.puzzle.model().cell_at(e.row, e.col) else {
+                continue;
+            };
+            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms)).max(0.0) as u64;
+            match (self.settings.mode, e.kind) {
+                (Mode::Coop, 0) => self.apply_coop_value(&e.player, cell, e.value, elapsed),
+                (Mode::Coop, _) => self.coop.pencil[cell] = e.value,
+                (_, _) => {
+                    if let Some(i) = self.seats.iter().position(|s| s.who.id == e.player) {
+                        self.apply_move(i, cell, e.value, elapsed);
+                    }
+                }
+            }
+            self.seq = e.seq;
+        }
+        if !self.seats.is_empty()
+            && self
+                .seats
+                .iter()
+                .all(|s| s.finished_ms.is_some() || s.out_of_lives)
+        {
+            self.state = RoomState::Finished;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! What each member sees, and sending it: snapshots, errors, broadcasts. A full
+//! outbox drops that member's connection; nobody else waits.
+
+use super::state::{Member, Room};
+use super::{encode, Frame};
+use protocol::wire::{
+    ErrorCode, Mode, PlayerBoard, PlayerView, RoomState, RoomView, ServerMessage,
+};
+use std::sync::Arc;
+
+impl Room {
+    pub(super) fn player_view(&self, i: usize) -> PlayerView {
+        let seat = &self.seats[i];
+        let filled = if self.settings.mode == Mode::Coop {
+            self.coop
+                .authors
+                .iter()
+                .filter(|a| a.as_deref() == Some(&seat.who.id))
+                .count()
+        } else {
+            seat.board.iter().filter(|&&v| v != 0).count()
+        };
+        PlayerView {
+            id: seat.who.id.clone(),
+            name: seat.who.name.clone(),
+            filled: filled as u32,
+            finished_ms: seat.finished_ms,
+            mistakes: seat.mistakes,
+            out: seat.out_of_lives,
+        }
+    }
+
+    /// A member's view: the puzzle once play has begun; a player's own board, or
+    /// for a spectator every board.
+    pub(super) fn view(&self, member: Member) -> RoomView {
+        let playing = matches!(self.state, RoomState::Playing | RoomState::Finished);
+        let model = self.game.puzzle.model();
+        let grid = |values: &[u8]| engine::v1::to_grid(model, values);
+        let coop = self.settings.mode == Mode::Coop;
+        let (board, spectator, boards) = match member {
+            Member::Seat(_) if coop => {
+                (playing.then(|| grid(&self.coop.values)), false, Vec::new())
+            }
+            Member::Watcher(_) if coop => {
+                (playing.then(|| grid(&self.coop.values)), true, Vec::new())
+            }
+            Member::Seat(i) => (
+                playing.then(|| grid(&self.seats[i].board)),
+                false,
+                Vec::new(),
+            ),
+            Member::Watcher(_) => {
+                let boards = if playing {
+                    self.seats
+                        .iter()
+                        .map(|s| PlayerBoard {
+                            player: s.who.id.clone(),
+                            board: grid(&s.board),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (None, true, boards)
+            }
+        };
+        RoomView {
+            code: self.code.clone(),
+            settings: self.settings.clone(),
+            state: self.state,
+            host: self.host.clone(),
+            players: (0..self.seats.len()).map(|j| self.player_view(j)).collect(),
+            puzzle: playing.then(|| self.game.public.clone()),
+            board,
+            start_at: self.start.map(|(_, wire)| wire),
+            spectator,
+            boards,
+            seq: self.seq,
+            pencil: (coop && playing).then(|| {
+                let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
+                for (c, &m) in self.coop.pencil.iter().enumerate() {
+                    let [r, col] = model.coord(c);
+                    g[r as usize][col as usize] = m;
+                }
+                g
+            }),
+        }
+    }
+
+    pub(super) fn send_snapshot(&mut self, member: Member) {
+        let frame = encode(&ServerMessage::Room {
+            room: Box::new(self.view(member)),
+        });
+        self.send_to(member, frame);
+    }
+
+    pub(super) fn send_snapshots(&mut self) {
+        for i in 0..self.seats.len() {
+            self.send_snapshot(Member::Seat(i));
+        }
+        for w in 0..self.watchers.len() {
+            self.send_snapshot(Member::Watcher(w));
+        }
+    }
+
+    pub(super) fn send_error(&mut self, member: Member, code: ErrorCode, message: &str) {
+        let frame = encode(&ServerMessage::Error {
+            code,
+            message: message.to_string(),
+        });
+        self.send_to(member, frame);
+    }
+
+    /// Queues a frame for a member. A full queue means the client cannot keep up:
+    /// its outbox is dropped, which closes its connection (it may come back and
+    /// get a fresh snapshot).
+    pub(super) fn send_to(&mut self, member: Member, frame: Frame) {
+        let (out, who) = match member {
+            Member::Seat(i) => {
+                let seat = &mut self.seats[i];
+                (&mut seat.out, &seat.who)
+            }
+            Member::Watcher(i) => {
+                let watcher = &mut self.watchers[i];
+                (&mut watcher.out, &watcher.who)
+            }
+        };
+        if let Some(tx) = out {
+            if tx.try_send(frame).is_err() {
+                tracing::info!(room = %self.code, player = %who.id, "dropping a slow or gone client");
+                *out = None;
+            }
+        }
+    }
+
+    /// Sends a frame to every player and spectator.
+    pub(super) fn broadcast(&mut self, frame: &Frame) {
+        for i in 0..self.seats.len() {
+            self.send_to(Member::Seat(i), Arc::clone(frame));
+        }
+        for w in 0..self.watchers.len() {
+            self.send_to(Member::Watcher(w), Arc::clone(frame));
+        }
+    }
+}
