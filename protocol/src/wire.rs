@@ -302,6 +302,8 @@ pub enum ErrorCode {
     Spectator,
     /// The server could not save the change; nothing was applied. Try again.
     Unavailable,
+    /// A per-player limit was reached (e.g. open rooms).
+    TooMany,
 }
 
 /// What the server sends.

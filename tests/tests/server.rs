@@ -30,14 +30,19 @@ fn plugins() -> Arc<PluginHost> {
 
 /// Starts a server with no countdown; it stops when the test's runtime ends.
 async fn start_server() -> SocketAddr {
+    start_server_with(Config {
+        countdown: Duration::ZERO,
+        ..Config::default()
+    })
+    .await
+}
+
+/// Starts a server with `config`.
+async fn start_server_with(config: Config) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("address");
-    let config = Config {
-        countdown: Duration::ZERO,
-        ..Config::default()
-    };
     tokio::spawn(run(listener, plugins(), config, std::future::pending()));
     addr
 }
@@ -992,4 +997,90 @@ async fn coop_players_converge_under_concurrent_edits_and_finish_together() {
         contributions.iter().all(|c| c.cells > 0),
         "both contributed"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_address_per_player_and_origin_limits() {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let addr = start_server_with(Config {
+        countdown: Duration::ZERO,
+        connections_per_ip: 2,
+        rooms_per_player: 1,
+        allowed_origins: vec!["http://arena.example".into()],
+        ..Config::default()
+    })
+    .await;
+    let with_origin = |origin: &str| {
+        let mut request = format!("ws://{addr}/ws")
+            .into_client_request()
+            .expect("request");
+        request
+            .headers_mut()
+            .insert("origin", origin.parse().expect("header"));
+        request
+    };
+    let refused = tokio_tungstenite::connect_async(with_origin("http://evil.example")).await;
+    assert!(
+        refused.is_err_and(|e| e.to_string().contains("403")),
+        "a foreign origin is refused"
+    );
+
+    let (ws, _) = tokio_tungstenite::connect_async(with_origin("http://arena.example"))
+        .await
+        .expect("allowed");
+    let mut a = Client {
+        ws,
+        raw: Vec::new(),
+        id: String::new(),
+    };
+    a.send(&ClientMessage::Hello {
+        version: PROTOCOL_VERSION,
+        name: "Ada".into(),
+        token: None,
+    })
+    .await;
+    a.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
+        .await;
+    let (second, _) = tokio_tungstenite::connect_async(with_origin("http://arena.example"))
+        .await
+        .expect("second");
+    let third = tokio_tungstenite::connect_async(with_origin("http://arena.example")).await;
+    assert!(
+        third.is_err_and(|e| e.to_string().contains("429")),
+        "a third connection from one address is refused"
+    );
+    drop(second);
+
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    a.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::TooMany,
+        "one open room per player here"
+    );
+
+    for _ in 0..12 {
+        a.send(&ClientMessage::JoinRoom {
+            code: "nope".into(),
+            spectator: false,
+        })
+        .await;
+    }
+    let limited = a
+        .until(|m| match m {
+            ServerMessage::Error {
+                code: ErrorCode::RateLimited,
+                ..
+            } => Some(()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(limited, (), "join attempts are rate-limited");
 }

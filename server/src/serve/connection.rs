@@ -23,6 +23,8 @@ struct Player {
     me: Option<Identity>,
     room: Option<RoomHandle>,
     outbox: Option<mpsc::Receiver<Frame>>,
+    /// Join attempts: room codes are unguessable, and stay so at this rate.
+    joins: Bucket,
 }
 
 fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
@@ -47,6 +49,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         me: None,
         room: None,
         outbox: None,
+        joins: Bucket::new(10, 0.5),
     };
     let config = &shared.config;
     let metrics = Arc::clone(&shared.metrics);
@@ -193,6 +196,12 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             }
         }
         ClientMessage::JoinRoom { code, spectator } => {
+            if !player.joins.take(Instant::now()) {
+                return Some(error(
+                    ErrorCode::RateLimited,
+                    "too many join attempts; wait a moment",
+                ));
+            }
             let Some(room) = shared.lobby.get(&code) else {
                 return Some(error(ErrorCode::NoRoom, format!("no room '{code}'")));
             };

@@ -32,6 +32,8 @@ pub struct Lobby {
     rooms: DashMap<String, RoomHandle>,
     metrics: Arc<Metrics>,
     store: Option<Arc<Store>>,
+    /// Rooms each player created, to cap how many they keep open.
+    created: DashMap<String, Vec<String>>,
 }
 
 fn new_code() -> String {
@@ -77,6 +79,7 @@ impl Lobby {
             rooms: DashMap::new(),
             metrics,
             store,
+            created: DashMap::new(),
         }
     }
 
@@ -123,6 +126,17 @@ impl Lobby {
         if settings.mode == Mode::Coop && settings.mistakes != MistakePolicy::None {
             return Err(invalid("co-op rooms play without a mistake policy"));
         }
+        let open = {
+            let mut mine = self.created.entry(who.id.clone()).or_default();
+            mine.retain(|code| self.rooms.get(code).is_some_and(|h| !h.is_closed()));
+            mine.len()
+        };
+        if open >= self.config.rooms_per_player {
+            return Err((
+                ErrorCode::TooMany,
+                format!("you already have {open} open rooms"),
+            ));
+        }
         if self.plugins.manifest(&settings.variant).is_none() {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));
         }
@@ -165,7 +179,8 @@ impl Lobby {
             &self.config,
             self.store.clone(),
         );
-        self.rooms.insert(code, handle.clone());
+        self.rooms.insert(code.clone(), handle.clone());
+        self.created.entry(who.id.clone()).or_default().push(code);
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, out).await?;
         Ok(handle)

@@ -24,11 +24,14 @@ pub mod store;
 
 use crate::plugins::PluginHost;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::State;
-use axum::response::IntoResponse;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -55,6 +58,12 @@ pub struct Config {
     pub abuse_limit: u32,
     /// Where the SQLite file lives; `None` keeps everything in memory.
     pub data_dir: Option<std::path::PathBuf>,
+    /// Open WebSocket connections allowed from one IP address.
+    pub connections_per_ip: usize,
+    /// Open rooms one player may have created.
+    pub rooms_per_player: usize,
+    /// If not empty, the only `Origin` headers accepted on the WebSocket upgrade.
+    pub allowed_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -69,6 +78,9 @@ impl Default for Config {
             per_second: 20,
             abuse_limit: 100,
             data_dir: None,
+            connections_per_ip: 64,
+            rooms_per_player: 4,
+            allowed_origins: Vec::new(),
         }
     }
 }
@@ -88,6 +100,8 @@ pub struct Shared {
     pub closing: watch::Receiver<bool>,
     /// Durable storage, when a data directory is configured.
     pub store: Option<Arc<store::Store>>,
+    /// Open connections per client IP.
+    pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
 }
 
 /// How long shutdown waits for connections to say goodbye.
@@ -126,18 +140,28 @@ pub async fn run(
         metrics,
         closing,
         store,
+        per_ip: dashmap::DashMap::new(),
     });
     let app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(render_metrics))
         .route("/ws", get(upgrade))
         .with_state(Arc::clone(&shared));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = closing_tx.send(true);
-        })
-        .await?;
+    // No Nagle delays: a move is a small frame that must leave at once.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        shutdown.await;
+        let _ = closing_tx.send(true);
+    })
+    .await?;
     // Upgraded connections run on their own tasks: wait for them to close.
     let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
     while shared
@@ -153,12 +177,69 @@ pub async fn run(
 }
 
 async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
-    shared.metrics.render(shared.lobby.open_rooms())
+    let mut text = shared.metrics.render(shared.lobby.open_rooms());
+    if let Some(store) = &shared.store {
+        text.push_str(&store.render_metrics());
+    }
+    text
 }
 
-async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> impl IntoResponse {
+/// Counts a connection against its IP for as long as it lives.
+struct IpSlot {
+    shared: Arc<Shared>,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for IpSlot {
+    fn drop(&mut self) {
+        if let Some(mut n) = self.shared.per_ip.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+        }
+        self.shared.per_ip.remove_if(&self.ip, |_, n| *n == 0);
+    }
+}
+
+/// Per-connection WebSocket buffers: small, so 10,000 idle clients fit in memory
+/// (tungstenite's defaults are 128 KiB each way).
+const WS_BUFFER: usize = 4 << 10;
+
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(shared): State<Arc<Shared>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    let allowed = &shared.config.allowed_origins;
+    if !allowed.is_empty() {
+        let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+        if !origin.is_some_and(|o| allowed.iter().any(|a| a == o)) {
+            return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
+        }
+    }
+    let ip = peer.ip();
+    {
+        let mut open = shared.per_ip.entry(ip).or_insert(0);
+        if *open >= shared.config.connections_per_ip {
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many connections from this address",
+            )
+                .into_response();
+        }
+        *open += 1;
+    }
+    let slot = IpSlot {
+        shared: Arc::clone(&shared),
+        ip,
+    };
     let limit = shared.config.max_message_bytes;
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| connection::serve(socket, shared))
+        .read_buffer_size(WS_BUFFER)
+        .write_buffer_size(WS_BUFFER)
+        .max_write_buffer_size(WS_BUFFER + limit)
+        .on_upgrade(move |socket| async move {
+            connection::serve(socket, shared).await;
+            drop(slot);
+        })
 }

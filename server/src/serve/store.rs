@@ -10,7 +10,9 @@ use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
 use tokio::sync::oneshot;
 
 /// One change to persist.
@@ -145,6 +147,15 @@ struct Job {
 pub struct Store {
     path: PathBuf,
     jobs: std_mpsc::Sender<Job>,
+    stats: Arc<CommitStats>,
+}
+
+/// Commit counters the writer keeps (for `/metrics`).
+#[derive(Debug, Default)]
+struct CommitStats {
+    commits: AtomicU64,
+    writes: AtomicU64,
+    micros: AtomicU64,
 }
 
 impl std::fmt::Debug for Job {
@@ -251,7 +262,7 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
     }
 }
 
-fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>) {
+fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>, stats: Arc<CommitStats>) {
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -260,6 +271,7 @@ fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let started = std::time::Instant::now();
         let outcome: Result<Vec<Result<(), String>>, String> = (|| {
             let tx = conn.transaction().map_err(|e| e.to_string())?;
             let results = batch
@@ -269,6 +281,12 @@ fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>) {
             tx.commit().map_err(|e| e.to_string())?;
             Ok(results)
         })();
+        stats.commits.fetch_add(1, Ordering::Relaxed);
+        stats
+            .writes
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        stats.micros.fetch_add(micros, Ordering::Relaxed);
         match outcome {
             Ok(results) => {
                 for (job, result) in batch.into_iter().zip(results) {
@@ -292,11 +310,26 @@ impl Store {
         let path = dir.join("arena.db");
         let conn = open_connection(&path)?;
         let (jobs, rx) = std_mpsc::channel();
+        let stats = Arc::new(CommitStats::default());
+        let writer_stats = Arc::clone(&stats);
         std::thread::Builder::new()
             .name("arena-db-writer".into())
-            .spawn(move || writer(conn, rx))
+            .spawn(move || writer(conn, rx, writer_stats))
             .map_err(|e| format!("cannot start the database writer: {e}"))?;
-        Ok(Store { path, jobs })
+        Ok(Store { path, jobs, stats })
+    }
+
+    /// Commit counters in the Prometheus text format.
+    pub fn render_metrics(&self) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        format!(
+            "# HELP arena_db_commits_total Database transactions committed.\n# TYPE arena_db_commits_total counter\narena_db_commits_total {}\n\
+             # HELP arena_db_writes_total Writes committed (several per transaction under load).\n# TYPE arena_db_writes_total counter\narena_db_writes_total {}\n\
+             # HELP arena_db_commit_seconds_total Time spent committing.\n# TYPE arena_db_commit_seconds_total counter\narena_db_commit_seconds_total {:.6}\n",
+            get(&self.stats.commits),
+            get(&self.stats.writes),
+            get(&self.stats.micros) as f64 / 1e6
+        )
     }
 
     /// Persists `write`; returns once it is committed.
