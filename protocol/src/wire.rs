@@ -70,6 +70,12 @@ pub enum ClientMessage {
         /// Column.
         col: u32,
     },
+    /// Ask the variant for one next step (costs the room's hint penalty).
+    Hint,
+    /// Solo: stop the clock and hide the board.
+    Pause,
+    /// Solo: start the clock again.
+    Resume,
     /// A chat line to everyone in the room (1-300 characters).
     Chat {
         /// The text.
@@ -117,6 +123,28 @@ pub struct RoomSettings {
     /// What a wrong digit costs.
     #[serde(default)]
     pub mistakes: MistakePolicy,
+    /// Whether hints are offered, and at what cost.
+    #[serde(default)]
+    pub hints: HintPolicy,
+}
+
+/// Whether a room offers hints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum HintPolicy {
+    /// No hints.
+    Off,
+    /// Each hint adds `seconds` to the player's (co-op: the team's) time.
+    Penalty {
+        /// Seconds per hint.
+        seconds: u32,
+    },
+}
+
+impl Default for HintPolicy {
+    fn default() -> Self {
+        HintPolicy::Penalty { seconds: 30 }
+    }
 }
 
 /// What a wrong digit costs in a race.
@@ -183,6 +211,9 @@ pub struct PlayerView {
     /// Out of lives.
     #[serde(default)]
     pub out: bool,
+    /// Hints taken.
+    #[serde(default)]
+    pub hints: u32,
 }
 
 /// A player's board, as spectators see it.
@@ -228,6 +259,9 @@ pub struct RoomView {
     /// Co-op: pencil marks of the shared board (rows x cols bitmasks).
     #[serde(default)]
     pub pencil: Option<Vec<Vec<u32>>>,
+    /// Solo: the clock is stopped and the board hidden.
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// What one player put on a co-op board.
@@ -374,6 +408,15 @@ pub enum ServerMessage {
         col: u32,
         /// What changed.
         change: CoopChange,
+    },
+    /// A hint from the variant (race: to the player; co-op: to the team).
+    Hint {
+        /// Who asked.
+        player: String,
+        /// The step.
+        hint: crate::plugin::Hint,
+        /// What it added to the time, ms.
+        penalty_ms: u64,
     },
     /// Co-op: a teammate's selected cell.
     Cursor {

@@ -8,8 +8,8 @@ use engine::Solution;
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
-    ClientMessage, MistakePolicy, Mode, RoomSettings, RoomState, RoomView, ServerMessage,
-    PROTOCOL_VERSION,
+    ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
+    ServerMessage, PROTOCOL_VERSION,
 };
 use protocol::{ParamValue, PuzzleV1};
 use std::path::Path;
@@ -163,6 +163,7 @@ async fn acknowledged_moves_survive_kill_9() {
         public: false,
         max_players: 2,
         mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
     };
     a.send(&ClientMessage::CreateRoom { settings }).await;
     let code = a.room(RoomState::Waiting).await.code;

@@ -8,8 +8,8 @@ use engine::Solution;
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
-    ClientMessage, CoopChange, ErrorCode, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
-    ServerMessage, PROTOCOL_VERSION,
+    ClientMessage, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState,
+    RoomView, ServerMessage, PROTOCOL_VERSION,
 };
 use protocol::{ParamValue, PuzzleV1};
 use server::plugins::PluginHost;
@@ -141,6 +141,7 @@ fn settings(max_players: u32) -> RoomSettings {
         public: true,
         max_players,
         mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
     }
 }
 
@@ -1083,4 +1084,115 @@ async fn per_address_per_player_and_origin_limits() {
         })
         .await;
     assert_eq!(limited, (), "join attempts are rate-limited");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_cost_their_penalty_and_solo_games_pause() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut with_hints = settings(2);
+    with_hints.hints = HintPolicy::Penalty { seconds: 10 };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], with_hints).await;
+    let values = {
+        let loaded = from_v1(&puzzle).expect("valid");
+        let Solution::Unique(v) = loaded.puzzle.solve() else {
+            panic!("unique")
+        };
+        (loaded, v)
+    };
+    a.send(&ClientMessage::Hint).await;
+    let hint = a
+        .until(|m| match m {
+            ServerMessage::Hint {
+                hint, penalty_ms, ..
+            } => Some((hint, penalty_ms)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(hint.1, 10_000);
+    let cell = values
+        .0
+        .puzzle
+        .model()
+        .cell_at(hint.0.cell[0], hint.0.cell[1])
+        .expect("a cell");
+    assert_eq!(
+        hint.0.value,
+        Some(u32::from(values.1[cell])),
+        "the hint agrees with the solution"
+    );
+    for m in solving_moves(&puzzle) {
+        a.send(&m).await;
+        a.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+    let me = a
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(me.hints, 1);
+    assert!(
+        me.finished_ms.is_some_and(|t| t >= 10_000),
+        "the hint's penalty is in the time"
+    );
+    assert!(
+        !b.raw.iter().any(|raw| matches!(
+            rmp_serde::from_slice::<ServerMessage>(raw),
+            Ok(ServerMessage::Hint { .. })
+        )),
+        "a race hint is private"
+    );
+
+    // Solo: pausing hides the board and refuses moves; resuming brings it back.
+    let mut s = Client::connect(addr, "Sol").await;
+    let mut solo = settings(1);
+    solo.mode = Mode::Solo;
+    solo.public = false;
+    let (_, puzzle) = started_room(&mut s, &mut [], solo).await;
+    s.send(&ClientMessage::Pause).await;
+    let paused = s
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.paused => Some(*room),
+            _ => None,
+        })
+        .await;
+    assert!(
+        paused.puzzle.is_none() && paused.board.is_none(),
+        "a paused board is hidden"
+    );
+    let first = solving_moves(&puzzle)[0].clone();
+    s.send(&first).await;
+    assert_eq!(s.error().await, ErrorCode::WrongState);
+    s.send(&ClientMessage::Hint).await;
+    assert_eq!(
+        s.error().await,
+        ErrorCode::WrongState,
+        "no hints while paused"
+    );
+    s.send(&ClientMessage::Resume).await;
+    let resumed = s
+        .until(|m| match m {
+            ServerMessage::Room { room } if !room.paused => Some(*room),
+            _ => None,
+        })
+        .await;
+    assert!(resumed.board.is_some());
+    s.send(&first).await;
+    s.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+        .await;
+
+    // Pausing is for solo games only; a room without hints refuses them.
+    let mut c = Client::connect(addr, "Cy").await;
+    let (_, _) = started_room(&mut c, &mut [], settings(1)).await;
+    c.send(&ClientMessage::Pause).await;
+    assert_eq!(c.error().await, ErrorCode::WrongState);
+    c.send(&ClientMessage::Hint).await;
+    assert_eq!(
+        c.error().await,
+        ErrorCode::WrongState,
+        "settings(..) has hints off"
+    );
 }

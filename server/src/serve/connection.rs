@@ -230,6 +230,9 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 value,
             },
         ),
+        ClientMessage::Hint => in_room(player, Command::Hint { player: me.id }),
+        ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
+        ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),
         ClientMessage::Pencil { row, col, marks } => in_room(
             player,
             Command::Pencil {

@@ -52,12 +52,13 @@ fn game_from(puzzle: protocol::PuzzleV1) -> Result<Game, Failure> {
             "the plugin shipped no solution".to_string(),
         )
     })?;
-    let mut public = puzzle;
+    let mut public = puzzle.clone();
     public.solution = None;
     Ok(Game {
         puzzle: loaded.puzzle,
         solution,
         public,
+        full: puzzle,
     })
 }
 
@@ -96,11 +97,18 @@ impl Lobby {
                     continue;
                 }
             };
-            let handle = room::restore(saved, game, &self.config, self.store.clone());
+            let handle = room::restore(saved, game, &self.config, self.services());
             self.rooms.insert(code, handle);
             n += 1;
         }
         n
+    }
+
+    fn services(&self) -> room::Services {
+        room::Services {
+            store: self.store.clone(),
+            plugins: Arc::clone(&self.plugins),
+        }
     }
 
     /// The number of open rooms (closed ones are forgotten on the way).
@@ -172,13 +180,7 @@ impl Lobby {
                 .await
                 .map_err(|e| (ErrorCode::Unavailable, format!("cannot save the room: {e}")))?;
         }
-        let handle = room::spawn(
-            code.clone(),
-            settings,
-            game,
-            &self.config,
-            self.store.clone(),
-        );
+        let handle = room::spawn(code.clone(), settings, game, &self.config, self.services());
         self.rooms.insert(code.clone(), handle.clone());
         self.created.entry(who.id.clone()).or_default().push(code);
         Metrics::inc(&self.metrics.rooms_total);

@@ -434,7 +434,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::wire::{MistakePolicy, Mode};
+    use protocol::wire::{HintPolicy, MistakePolicy, Mode};
 
     #[tokio::test]
     async fn writes_survive_a_reopen() {
@@ -460,6 +460,7 @@ mod tests {
             public: false,
             max_players: 2,
             mistakes: MistakePolicy::None,
+            hints: HintPolicy::Off,
         };
         let puzzle: PuzzleV1 = serde_json::from_str(
             r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,

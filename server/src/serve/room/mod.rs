@@ -50,6 +50,8 @@ pub struct Game {
     pub solution: Vec<u8>,
     /// What players get: geometry and givens, no solution.
     pub public: PuzzleV1,
+    /// The puzzle with its solution, for the plugin's hints (never sent).
+    pub full: PuzzleV1,
 }
 
 /// Commands a connection sends to its room.
@@ -114,6 +116,21 @@ pub enum Command {
         /// The text.
         text: String,
     },
+    /// A hint request.
+    Hint {
+        /// Player id.
+        player: String,
+    },
+    /// Solo: stop the clock.
+    Pause {
+        /// Player id.
+        player: String,
+    },
+    /// Solo: restart the clock.
+    Resume {
+        /// Player id.
+        player: String,
+    },
 }
 
 /// A cheap, cloneable handle to a room task.
@@ -163,6 +180,15 @@ impl RoomHandle {
     }
 }
 
+/// What a room uses besides its own state.
+#[derive(Clone, Debug)]
+pub struct Services {
+    /// Durable storage, if configured.
+    pub store: Option<Arc<Store>>,
+    /// The variant plugins (for hints).
+    pub plugins: Arc<crate::plugins::PluginHost>,
+}
+
 /// Commands a room queues before senders wait.
 const ROOM_QUEUE: usize = 1024;
 
@@ -172,26 +198,21 @@ pub fn spawn(
     settings: RoomSettings,
     game: Game,
     config: &Config,
-    store: Option<Arc<Store>>,
+    services: Services,
 ) -> RoomHandle {
-    let room = Room::new(code, settings, game, config.countdown, store);
+    let room = Room::new(code, settings, game, config.countdown, services);
     launch(room, config.reconnect_grace)
 }
 
 /// Starts a room task for a stored room, its moves replayed, and returns its
 /// handle. Its players are all away until they reconnect.
-pub fn restore(
-    saved: SavedRoom,
-    game: Game,
-    config: &Config,
-    store: Option<Arc<Store>>,
-) -> RoomHandle {
+pub fn restore(saved: SavedRoom, game: Game, config: &Config, services: Services) -> RoomHandle {
     let mut room = Room::new(
         saved.code.clone(),
         saved.settings.clone(),
         game,
         config.countdown,
-        store,
+        services,
     );
     room.replay(&saved);
     launch(room, config.reconnect_grace)

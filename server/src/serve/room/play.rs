@@ -2,14 +2,22 @@
 //! written to the store before anyone hears of it.
 
 use super::encode;
-use super::state::{Member, Room, Seat};
+use super::state::{
+    Member, Room, Seat, KIND_HINT, KIND_PAUSE, KIND_PENCIL, KIND_RESUME, KIND_VALUE,
+};
 use crate::serve::clock::now_ms;
 use crate::serve::store::Write;
+use protocol::plugin::{GridRequest, HintResponse};
 use protocol::wire::{
-    Contribution, CoopChange, ErrorCode, MistakePolicy, Mode, Rank, RoomState, ServerMessage,
+    Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode, Rank, RoomState,
+    ServerMessage,
 };
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::time::Instant;
+
+/// How long the plugin has for a hint.
+const HINT_DEADLINE: Duration = Duration::from_secs(5);
 
 /// The longest chat line, in characters.
 pub const MAX_CHAT_CHARS: usize = 300;
@@ -36,6 +44,10 @@ impl Room {
                 ErrorCode::WrongState,
                 "moves are accepted while playing",
             );
+            return None;
+        }
+        if self.paused_since.is_some() {
+            self.send_error(me, ErrorCode::WrongState, "the game is paused");
             return None;
         }
         if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
@@ -98,7 +110,7 @@ impl Room {
                 &format!("{value} is outside 0..={size}"),
             );
         }
-        if !self.store_move(i, 0, row, col, value).await {
+        if !self.store_move(i, KIND_VALUE, row, col, value).await {
             return;
         }
         let elapsed = self.elapsed_ms();
@@ -164,12 +176,13 @@ impl Room {
             }
         }
         if self.seats[i].board == self.game.solution {
-            let penalty = match self.settings.mistakes {
-                MistakePolicy::Penalty { seconds } => {
-                    u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
-                }
-                _ => 0,
-            };
+            let penalty = self.hint_penalty_ms(self.seats[i].hints)
+                + match self.settings.mistakes {
+                    MistakePolicy::Penalty { seconds } => {
+                        u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
+                    }
+                    _ => 0,
+                };
             self.seats[i].finished_ms = Some(elapsed + penalty);
         }
         correct
@@ -180,8 +193,10 @@ impl Room {
         self.coop.values[cell] = value as u8;
         self.coop.authors[cell] = (value != 0).then(|| author.to_string());
         if self.coop.values == self.game.solution {
+            let hints = self.seats.iter().map(|s| s.hints).sum();
+            let team = elapsed + self.hint_penalty_ms(hints);
             for seat in &mut self.seats {
-                seat.finished_ms = Some(elapsed);
+                seat.finished_ms = Some(team);
             }
         }
     }
@@ -235,12 +250,122 @@ impl Room {
         self.broadcast(&encode(&finished));
     }
 
-    /// Milliseconds since play began.
-    fn elapsed_ms(&self) -> u64 {
-        let elapsed = self
-            .start
-            .map(|(at, _)| Instant::now().saturating_duration_since(at));
-        elapsed.unwrap_or_default().as_millis() as u64
+    /// Milliseconds of play so far: since the start, minus time paused.
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        let Some((at, _)) = self.start else {
+            return 0;
+        };
+        let now = Instant::now();
+        let paused = self.paused_total
+            + self
+                .paused_since
+                .map_or(Duration::ZERO, |p| now.saturating_duration_since(p));
+        now.saturating_duration_since(at)
+            .saturating_sub(paused)
+            .as_millis() as u64
+    }
+
+    /// What `hints` hints add to a time, ms.
+    pub(super) fn hint_penalty_ms(&self, hints: u32) -> u64 {
+        match self.settings.hints {
+            HintPolicy::Off => 0,
+            HintPolicy::Penalty { seconds } => u64::from(seconds) * 1000 * u64::from(hints),
+        }
+    }
+
+    /// Asks the variant plugin for the next step on the player's board (the team's
+    /// in co-op), stores it, and charges the room's hint penalty.
+    pub(super) async fn hint(&mut self, player: &str) {
+        let i = match self.member(player) {
+            None => return,
+            Some(Member::Watcher(w)) => {
+                return self.send_error(
+                    Member::Watcher(w),
+                    ErrorCode::Spectator,
+                    "spectators cannot take hints",
+                );
+            }
+            Some(Member::Seat(i)) => i,
+        };
+        let me = Member::Seat(i);
+        let HintPolicy::Penalty { seconds } = self.settings.hints else {
+            return self.send_error(me, ErrorCode::WrongState, "this room plays without hints");
+        };
+        if self.state != RoomState::Playing || self.paused_since.is_some() {
+            return self.send_error(me, ErrorCode::WrongState, "hints are given while playing");
+        }
+        if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
+            return self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
+        }
+        let coop = self.settings.mode == Mode::Coop;
+        let values = if coop {
+            &self.coop.values
+        } else {
+            &self.seats[i].board
+        };
+        let request = GridRequest {
+            puzzle: self.game.full.clone(),
+            grid: engine::v1::to_grid(self.game.puzzle.model(), values),
+        };
+        let (plugins, variant) = (Arc::clone(&self.plugins), self.settings.variant.clone());
+        let answer = tokio::task::spawn_blocking(move || {
+            plugins.call::<_, HintResponse>(&variant, plugin_abi::op::HINT, &request, HINT_DEADLINE)
+        })
+        .await;
+        let hint = match answer {
+            Ok(Ok(HintResponse { hint: Some(hint) })) => hint,
+            Ok(Ok(HintResponse { hint: None })) => {
+                return self.send_error(me, ErrorCode::WrongState, "nothing is left to hint");
+            }
+            Ok(Err(e)) => return self.send_error(me, ErrorCode::Plugin, &e.to_string()),
+            Err(e) => return self.send_error(me, ErrorCode::Plugin, &e.to_string()),
+        };
+        if !self
+            .store_move(i, KIND_HINT, hint.cell[0], hint.cell[1], 0)
+            .await
+        {
+            return;
+        }
+        self.seats[i].hints += 1;
+        let frame = encode(&ServerMessage::Hint {
+            player: player.to_string(),
+            hint,
+            penalty_ms: u64::from(seconds) * 1000,
+        });
+        if coop {
+            self.broadcast(&frame);
+        } else {
+            self.send_to(me, frame);
+        }
+        let progress = encode(&ServerMessage::Progress {
+            player: self.player_view(i),
+        });
+        self.broadcast(&progress);
+    }
+
+    /// Solo: stops (`pause`) or restarts the clock; a paused board is hidden.
+    pub(super) async fn pause(&mut self, player: &str, pause: bool) {
+        let Some(Member::Seat(i)) = self.member(player) else {
+            return;
+        };
+        let me = Member::Seat(i);
+        if self.settings.mode != Mode::Solo {
+            return self.send_error(me, ErrorCode::WrongState, "only solo games can pause");
+        }
+        if self.state != RoomState::Playing || self.paused_since.is_some() == pause {
+            let why = if pause { "not running" } else { "not paused" };
+            return self.send_error(me, ErrorCode::WrongState, why);
+        }
+        let kind = if pause { KIND_PAUSE } else { KIND_RESUME };
+        if !self.store_move(i, kind, 0, 0, 0).await {
+            return;
+        }
+        let now = Instant::now();
+        match self.paused_since.take() {
+            Some(began) => self.paused_total += now.saturating_duration_since(began),
+            None => self.paused_since = Some(now),
+        }
+        self.send_snapshots();
     }
 
     pub(super) async fn pencil(&mut self, player: &str, row: u32, col: u32, marks: u32) {
@@ -257,7 +382,7 @@ impl Room {
         if marks & !engine::full_mask(self.game.puzzle.model().size()) != 0 {
             return self.send_error(Member::Seat(i), ErrorCode::Invalid, "a mark is above N");
         }
-        if !self.store_move(i, 1, row, col, marks).await {
+        if !self.store_move(i, KIND_PENCIL, row, col, marks).await {
             return;
         }
         self.coop.pencil[cell] = marks;

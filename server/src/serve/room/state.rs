@@ -1,7 +1,7 @@
 //! A room's data, membership (join, watch, leave), the start and the clock, and
 //! writing changes to the store.
 
-use super::{Command, Failure, Game, Outbox};
+use super::{Command, Failure, Game, Outbox, Services};
 use crate::serve::clock::now_ms;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
@@ -19,6 +19,7 @@ pub(super) struct Seat {
     pub finished_ms: Option<u64>,
     pub mistakes: u32,
     pub out_of_lives: bool,
+    pub hints: u32,
     pub chat: Bucket,
 }
 
@@ -60,7 +61,23 @@ pub(super) struct Room {
     /// The number of the last stored move (co-op: the last event's `seq`).
     pub seq: u64,
     pub store: Option<Arc<Store>>,
+    pub plugins: Arc<crate::plugins::PluginHost>,
+    /// Solo: when the current pause began.
+    pub paused_since: Option<Instant>,
+    /// Solo: time spent paused so far.
+    pub paused_total: Duration,
 }
+
+/// Stored event kind: a value.
+pub(super) const KIND_VALUE: u8 = 0;
+/// Stored event kind: pencil marks.
+pub(super) const KIND_PENCIL: u8 = 1;
+/// Stored event kind: a hint was given.
+pub(super) const KIND_HINT: u8 = 2;
+/// Stored event kind: solo pause.
+pub(super) const KIND_PAUSE: u8 = 3;
+/// Stored event kind: solo resume.
+pub(super) const KIND_RESUME: u8 = 4;
 
 /// A chat allowance: a burst of 5 lines, then one every two seconds.
 pub(super) fn chat_bucket() -> Bucket {
@@ -73,7 +90,7 @@ impl Room {
         settings: RoomSettings,
         game: Game,
         countdown: Duration,
-        store: Option<Arc<Store>>,
+        services: Services,
     ) -> Room {
         let cells = game.puzzle.givens().len();
         Room {
@@ -93,7 +110,10 @@ impl Room {
             start: None,
             had_players: false,
             seq: 0,
-            store,
+            store: services.store,
+            plugins: services.plugins,
+            paused_since: None,
+            paused_total: Duration::ZERO,
         }
     }
 
@@ -146,6 +166,9 @@ impl Room {
                 marks,
             } => self.pencil(&player, row, col, marks).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
+            Command::Hint { player } => self.hint(&player).await,
+            Command::Pause { player } => self.pause(&player, true).await,
+            Command::Resume { player } => self.pause(&player, false).await,
         }
     }
 
@@ -197,6 +220,7 @@ impl Room {
             finished_ms: None,
             mistakes: 0,
             out_of_lives: false,
+            hints: 0,
             chat: chat_bucket(),
         });
         self.send_snapshots();
@@ -317,6 +341,7 @@ impl Room {
                 finished_ms: None,
                 mistakes: 0,
                 out_of_lives: false,
+                hints: 0,
                 chat: chat_bucket(),
             });
         }
@@ -333,21 +358,49 @@ impl Room {
                 RoomState::Countdown
             };
         }
+        // Wall-clock time paused so far (solo), and when the open pause began.
+        let mut paused_ms = 0.0;
+        let mut pause_began: Option<f64> = None;
         for e in &saved.events {
+            self.seq = e.seq;
+            let seat = self.seats.iter().position(|s| s.who.id == e.player);
+            match e.kind {
+                KIND_HINT => {
+                    if let Some(i) = seat {
+                        self.seats[i].hints += 1;
+                    }
+                    continue;
+                }
+                KIND_PAUSE => {
+                    pause_began = Some(e.at_ms);
+                    continue;
+                }
+                KIND_RESUME => {
+                    paused_ms += pause_began.take().map_or(0.0, |p| (e.at_ms - p).max(0.0));
+                    continue;
+                }
+                _ => {}
+            }
             let Some(cell) = self.game.puzzle.model().cell_at(e.row, e.col) else {
                 continue;
             };
-            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms)).max(0.0) as u64;
+            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms) - paused_ms).max(0.0) as u64;
             match (self.settings.mode, e.kind) {
-                (Mode::Coop, 0) => self.apply_coop_value(&e.player, cell, e.value, elapsed),
+                (Mode::Coop, KIND_VALUE) => {
+                    self.apply_coop_value(&e.player, cell, e.value, elapsed)
+                }
                 (Mode::Coop, _) => self.coop.pencil[cell] = e.value,
                 (_, _) => {
-                    if let Some(i) = self.seats.iter().position(|s| s.who.id == e.player) {
+                    if let Some(i) = seat {
                         self.apply_move(i, cell, e.value, elapsed);
                     }
                 }
             }
-            self.seq = e.seq;
+        }
+        self.paused_total = Duration::from_secs_f64(paused_ms / 1e3);
+        if pause_began.is_some() {
+            // Paused when the server stopped: still paused, downtime included.
+            self.paused_since = Some(Instant::now());
         }
         if !self.seats.is_empty()
             && self

@@ -27,13 +27,16 @@ impl Room {
             finished_ms: seat.finished_ms,
             mistakes: seat.mistakes,
             out: seat.out_of_lives,
+            hints: seat.hints,
         }
     }
 
     /// A member's view: the puzzle once play has begun; a player's own board, or
     /// for a spectator every board.
     pub(super) fn view(&self, member: Member) -> RoomView {
-        let playing = matches!(self.state, RoomState::Playing | RoomState::Finished);
+        // A paused solo board is hidden: pausing must not give free thinking time.
+        let playing = matches!(self.state, RoomState::Playing | RoomState::Finished)
+            && self.paused_since.is_none();
         let model = self.game.puzzle.model();
         let grid = |values: &[u8]| engine::v1::to_grid(model, values);
         let coop = self.settings.mode == Mode::Coop;
@@ -76,6 +79,7 @@ impl Room {
             spectator,
             boards,
             seq: self.seq,
+            paused: self.paused_since.is_some(),
             pencil: (coop && playing).then(|| {
                 let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
                 for (c, &m) in self.coop.pencil.iter().enumerate() {
