@@ -70,6 +70,8 @@ pub enum ClientMessage {
         /// Column.
         col: u32,
     },
+    /// The host, once a game is over: a new puzzle, same settings and players.
+    Rematch,
     /// Ask the variant for one next step (costs the room's hint penalty).
     Hint,
     /// Solo: stop the clock and hide the board.

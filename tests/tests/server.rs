@@ -1196,3 +1196,46 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         "settings(..) has hints off"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    a.send(&ClientMessage::Rematch).await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "not before the game is over"
+    );
+    for p in [&mut a, &mut b] {
+        for m in solving_moves(&puzzle) {
+            p.send(&m).await;
+            p.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+                .await;
+        }
+    }
+    b.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    b.send(&ClientMessage::Rematch).await;
+    assert_eq!(b.error().await, ErrorCode::NotHost);
+    a.send(&ClientMessage::Rematch).await;
+    let again = b.room(RoomState::Waiting).await;
+    assert_eq!(again.players.len(), 2, "the same players");
+    assert!(
+        again
+            .players
+            .iter()
+            .all(|p| p.finished_ms.is_none() && p.hints == 0),
+        "results cleared"
+    );
+    a.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::Start).await;
+    let fresh = a.room(RoomState::Playing).await;
+    assert_ne!(
+        fresh.puzzle.as_ref().map(|p| &p.grid),
+        Some(&puzzle.grid),
+        "a new puzzle"
+    );
+}

@@ -231,6 +231,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             },
         ),
         ClientMessage::Hint => in_room(player, Command::Hint { player: me.id }),
+        ClientMessage::Rematch => in_room(player, Command::Rematch { player: me.id }),
         ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
         ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),
         ClientMessage::Pencil { row, col, marks } => in_room(

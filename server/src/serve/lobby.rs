@@ -44,7 +44,7 @@ fn new_code() -> String {
 
 /// The game for a puzzle with its solution: the engine's view, and the public
 /// view without the solution.
-fn game_from(puzzle: protocol::PuzzleV1) -> Result<Game, Failure> {
+pub fn game_from(puzzle: protocol::PuzzleV1) -> Result<Game, Failure> {
     let loaded = engine::v1::from_v1(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
     let solution = loaded.solution.ok_or_else(|| {
         (

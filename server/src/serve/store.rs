@@ -83,6 +83,13 @@ pub enum Write {
         /// Wall clock, ms since the Unix epoch.
         at_ms: f64,
     },
+    /// The room plays again: a new puzzle, no start, no moves; seats stay.
+    Rematch {
+        /// Room code.
+        room: String,
+        /// The new puzzle (solution included).
+        puzzle: Box<PuzzleV1>,
+    },
     /// The room is over; it is not restored.
     Finish {
         /// Room code.
@@ -253,6 +260,17 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 params![room, *seq as i64, player, kind, row, col, value, at_ms],
             )
             .map(drop),
+        Write::Rematch { room, puzzle } => {
+            conn.execute("DELETE FROM events WHERE room = ?1", params![room])?;
+            conn.execute(
+                "UPDATE rooms SET puzzle = ?2, start_ms = NULL, finished = 0 WHERE code = ?1",
+                params![
+                    room,
+                    serde_json::to_string(puzzle.as_ref()).unwrap_or_default()
+                ],
+            )
+            .map(drop)
+        }
         Write::Finish { room } => conn
             .execute(
                 "UPDATE rooms SET finished = 1 WHERE code = ?1",

@@ -116,6 +116,11 @@ pub enum Command {
         /// The text.
         text: String,
     },
+    /// The host asks for a rematch.
+    Rematch {
+        /// Player id.
+        player: String,
+    },
     /// A hint request.
     Hint {
         /// Player id.

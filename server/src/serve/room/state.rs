@@ -68,6 +68,9 @@ pub(super) struct Room {
     pub paused_total: Duration,
 }
 
+/// How long a rematch puzzle may take to generate.
+const REMATCH_DEADLINE: Duration = Duration::from_secs(20);
+
 /// Stored event kind: a value.
 pub(super) const KIND_VALUE: u8 = 0;
 /// Stored event kind: pencil marks.
@@ -167,6 +170,7 @@ impl Room {
             } => self.pencil(&player, row, col, marks).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
             Command::Hint { player } => self.hint(&player).await,
+            Command::Rematch { player } => self.rematch(&player).await,
             Command::Pause { player } => self.pause(&player, true).await,
             Command::Resume { player } => self.pause(&player, false).await,
         }
@@ -327,6 +331,78 @@ impl Room {
             self.state = RoomState::Playing;
             self.send_snapshots();
         }
+    }
+
+    /// The host, after a game: a new puzzle from the variant with the same
+    /// settings, every board cleared, back to waiting for the start.
+    async fn rematch(&mut self, player: &str) {
+        let Some(member) = self.member(player) else {
+            return;
+        };
+        if player != self.host {
+            return self.send_error(
+                member,
+                ErrorCode::NotHost,
+                "only the host can ask for a rematch",
+            );
+        }
+        if self.state != RoomState::Finished {
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "a rematch follows a finished game",
+            );
+        }
+        let request = protocol::plugin::GenerateRequest {
+            params: self.settings.params.clone(),
+            difficulty: self.settings.difficulty.clone(),
+            seed: crate::serve::session::random_hex(8),
+        };
+        let (plugins, variant) = (Arc::clone(&self.plugins), self.settings.variant.clone());
+        let generated = tokio::task::spawn_blocking(move || {
+            plugins.generate(&variant, &request, REMATCH_DEADLINE)
+        })
+        .await;
+        let puzzle = match generated {
+            Ok(Ok(p)) => p,
+            Ok(Err(e)) => return self.send_error(member, ErrorCode::Plugin, &e.to_string()),
+            Err(e) => return self.send_error(member, ErrorCode::Plugin, &e.to_string()),
+        };
+        let game = match crate::serve::lobby::game_from(puzzle.clone()) {
+            Ok(game) => game,
+            Err((code, message)) => return self.send_error(member, code, &message),
+        };
+        let write = Write::Rematch {
+            room: self.code.clone(),
+            puzzle: Box::new(puzzle),
+        };
+        if let Err(e) = self.persist(write).await {
+            return self.send_error(
+                member,
+                ErrorCode::Unavailable,
+                &format!("cannot save the rematch: {e}"),
+            );
+        }
+        let cells = game.puzzle.givens().len();
+        for seat in &mut self.seats {
+            seat.board = game.puzzle.givens().to_vec();
+            seat.finished_ms = None;
+            seat.mistakes = 0;
+            seat.out_of_lives = false;
+            seat.hints = 0;
+        }
+        self.coop = CoopBoard {
+            values: game.puzzle.givens().to_vec(),
+            authors: vec![None; cells],
+            pencil: vec![0; cells],
+        };
+        self.game = game;
+        self.seq = 0;
+        self.start = None;
+        self.paused_since = None;
+        self.paused_total = Duration::ZERO;
+        self.state = RoomState::Waiting;
+        self.send_snapshots();
     }
 
     /// Rebuilds a stored room: seats (all away), the start, then every move.
