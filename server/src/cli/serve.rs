@@ -19,6 +19,12 @@ pub struct ServeArgs {
     /// Directory of the embedded database (`arena.db`, SQLite in WAL mode).
     #[arg(long, default_value = "data")]
     pub data: std::path::PathBuf,
+    /// Open WebSocket connections allowed from one IP address.
+    #[arg(long, default_value_t = 64)]
+    pub connections_per_ip: usize,
+    /// Allowed `Origin` for WebSocket upgrades (repeatable; none = any origin).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allowed_origins: Vec<String>,
 }
 
 /// Runs the server until a shutdown signal.
@@ -37,6 +43,8 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
             data_dir: Some(args.data.clone()),
+            connections_per_ip: args.connections_per_ip,
+            allowed_origins: args.allowed_origins.clone(),
             ..Config::default()
         };
         serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;

@@ -1,0 +1,334 @@
+//! Load generator: starts the real `arena serve`, opens N WebSocket clients in R
+//! race rooms, has every player make one correct move per interval, and reports
+//! move -> opponent-update latency (p50/p99/p999), messages per second, and the
+//! server's CPU time and peak RSS (from /proc).
+//!
+//! Run: `cargo build --release && cargo bench -p arena-tests --bench load --
+//! --clients 10000 --rooms 2500 --interval-ms 2000 --seconds 30`
+
+use arena_tests::built_plugin_dir;
+use engine::v1::from_v1;
+use engine::Solution;
+use futures_util::{SinkExt, StreamExt};
+use protocol::plugin::Params;
+use protocol::wire::{
+    ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, ServerMessage,
+    PROTOCOL_VERSION,
+};
+use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Command-line settings.
+struct Args {
+    clients: usize,
+    rooms: usize,
+    interval: Duration,
+    seconds: u64,
+}
+
+fn args() -> Args {
+    let raw: Vec<String> = std::env::args().collect();
+    let get = |name: &str, default: u64| {
+        raw.iter()
+            .position(|a| a == name)
+            .and_then(|i| raw.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    Args {
+        clients: get("--clients", 1000) as usize,
+        rooms: get("--rooms", 250) as usize,
+        interval: Duration::from_millis(get("--interval-ms", 2000)),
+        seconds: get("--seconds", 20),
+    }
+}
+
+/// When each (player, filled count) move was sent, to time its arrival elsewhere.
+type Sent = Arc<dashmap::DashMap<(String, u32), Instant>>;
+
+/// CPU seconds (user + system) of a process.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Peak and current resident memory of a process, in MiB.
+fn rss_mib(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0
+    };
+    (field("VmHWM:"), field("VmRSS:"))
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i] as f64 / 1000.0
+}
+
+async fn send(ws: &mut Ws, m: &ClientMessage) {
+    let bytes = rmp_serde::to_vec_named(m).expect("encode");
+    ws.send(Message::Binary(bytes.into())).await.expect("send");
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn next(ws: &mut Ws) -> ServerMessage {
+    loop {
+        match ws.next().await {
+            Some(Ok(Message::Binary(b))) => {
+                return rmp_serde::from_slice(&b).expect("server message")
+            }
+            Some(Ok(_)) => continue,
+            other => panic!("connection ended: {other:?}"),
+        }
+    }
+}
+
+async fn connect(addr: &str, name: &str) -> (Ws, String) {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("connect");
+    send(
+        &mut ws,
+        &ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.into(),
+            token: None,
+        },
+    )
+    .await;
+    loop {
+        if let ServerMessage::Welcome { player_id, .. } = next(&mut ws).await {
+            return (ws, player_id);
+        }
+    }
+}
+
+/// Sets up one room: the host creates it, the others join, the host starts.
+/// Returns every player's socket and id and the moves that solve the puzzle.
+async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMessage>) {
+    let mut seats = Vec::with_capacity(players);
+    for p in 0..players {
+        seats.push(connect(&addr, &format!("p{p}")).await);
+    }
+    let settings = RoomSettings {
+        variant: "classic".into(),
+        params: Params::new(),
+        difficulty: "easy".into(),
+        mode: Mode::Race,
+        public: false,
+        max_players: players as u32,
+        mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
+    };
+    send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
+    let code = loop {
+        if let ServerMessage::Room { room } = next(&mut seats[0].0).await {
+            break room.code;
+        }
+    };
+    for seat in seats.iter_mut().skip(1) {
+        send(
+            &mut seat.0,
+            &ClientMessage::JoinRoom {
+                code: code.clone(),
+                spectator: false,
+            },
+        )
+        .await;
+        // Seated before the host starts (a start overtaking a join would close the room to it).
+        while !matches!(next(&mut seat.0).await, ServerMessage::Room { .. }) {}
+    }
+    send(&mut seats[0].0, &ClientMessage::Start).await;
+    let mut puzzle = None;
+    for seat in seats.iter_mut() {
+        loop {
+            if let ServerMessage::Room { room } = next(&mut seat.0).await {
+                if room.state == RoomState::Playing {
+                    puzzle = room.puzzle;
+                    break;
+                }
+            }
+        }
+    }
+    let puzzle = puzzle.expect("a puzzle");
+    let loaded = from_v1(&puzzle).expect("valid");
+    let Solution::Unique(values) = loaded.puzzle.solve() else {
+        panic!("unique")
+    };
+    let model = loaded.puzzle.model();
+    let moves = (0..values.len())
+        .filter(|&c| loaded.puzzle.givens()[c] == 0)
+        .map(|c| {
+            let [row, col] = model.coord(c);
+            ClientMessage::Move {
+                row,
+                col,
+                value: u32::from(values[c]),
+            }
+        })
+        .collect();
+    (seats, moves)
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn player(
+    mut ws: Ws,
+    me: String,
+    moves: Vec<ClientMessage>,
+    givens: u32,
+    interval: Duration,
+    phase: Duration,
+    until: Instant,
+    sent: Sent,
+    latencies: Arc<Mutex<Vec<u64>>>,
+    frames: Arc<AtomicU64>,
+) {
+    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + phase, interval);
+    let mut done = 0usize;
+    let mut mine = Vec::new();
+    loop {
+        tokio::select! {
+            _ = ticker.tick() => {
+                if Instant::now() >= until || done >= moves.len() {
+                    break;
+                }
+                sent.insert((me.clone(), givens + done as u32 + 1), Instant::now());
+                send(&mut ws, &moves[done]).await;
+                done += 1;
+            }
+            frame = ws.next() => match frame {
+                Some(Ok(Message::Binary(bytes))) => {
+                    frames.fetch_add(1, Ordering::Relaxed);
+                    if let Ok(ServerMessage::Progress { player }) = rmp_serde::from_slice(&bytes) {
+                        if player.id != me {
+                            let at = sent.get(&(player.id, player.filled)).map(|t| *t);
+                            if let Some(at) = at {
+                                mine.push(at.elapsed().as_micros() as u64);
+                            }
+                        }
+                    }
+                }
+                Some(Ok(_)) => {}
+                _ => break,
+            },
+        }
+    }
+    latencies
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .extend(mine);
+}
+
+fn main() {
+    let a = args();
+    let per_room = (a.clients / a.rooms).max(1);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&data);
+        let arena = built_plugin_dir().join("arena");
+        let mut server = tokio::process::Command::new(&arena)
+            .arg("--plugins").arg(built_plugin_dir())
+            .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0", "--connections-per-ip", "100000", "--data"])
+            .arg(&data)
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start arena serve (cargo build --release first)");
+        let pid = server.id().expect("pid");
+        let mut lines = BufReader::new(server.stderr.take().expect("stderr")).lines();
+        let addr = loop {
+            let line = lines.next_line().await.expect("stderr").expect("server exited");
+            if let Some(rest) = line.split("serving on http://").nth(1) {
+                break rest.trim().to_string();
+            }
+        };
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+
+        let setup = Instant::now();
+        let mut rooms = Vec::new();
+        let mut pending = tokio::task::JoinSet::new();
+        for r in 0..a.rooms {
+            let addr = addr.clone();
+            pending.spawn(room(addr, per_room));
+            if pending.len() >= 64 || r + 1 == a.rooms {
+                while let Some(done) = pending.join_next().await {
+                    rooms.push(done.expect("room setup"));
+                }
+            }
+        }
+        eprintln!("{} rooms x {} players ready in {:.1} s", rooms.len(), per_room, setup.elapsed().as_secs_f64());
+
+        let sent: Sent = Arc::new(dashmap::DashMap::new());
+        let latencies = Arc::new(Mutex::new(Vec::new()));
+        let frames = Arc::new(AtomicU64::new(0));
+        let cpu_before = cpu_seconds(pid);
+        let start = Instant::now();
+        let until = start + Duration::from_secs(a.seconds);
+        let mut tasks = tokio::task::JoinSet::new();
+        let mut n = 0u64;
+        for (seats, moves) in rooms {
+            let givens = 81 - moves.len() as u32;
+            for (ws, id) in seats {
+                n += 1;
+                let phase = Duration::from_millis((n * 7919) % a.interval.as_millis().max(1) as u64);
+                tasks.spawn(player(ws, id, moves.clone(), givens, a.interval, phase, until, Arc::clone(&sent), Arc::clone(&latencies), Arc::clone(&frames)));
+            }
+        }
+        while tasks.join_next().await.is_some() {}
+        let wall = start.elapsed().as_secs_f64();
+        let cpu = cpu_seconds(pid) - cpu_before;
+        let (peak, now) = rss_mib(pid);
+        let mut lat = latencies.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        lat.sort_unstable();
+        println!("| clients | rooms | move every | updates timed | p50 ms | p99 ms | p999 ms | frames/s | server CPU | server RSS (peak) |");
+        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        println!(
+            "| {} | {} | {} ms | {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0}% | {:.0} MiB ({:.0}) |",
+            n,
+            a.rooms,
+            a.interval.as_millis(),
+            lat.len(),
+            percentile(&lat, 0.5),
+            percentile(&lat, 0.99),
+            percentile(&lat, 0.999),
+            frames.load(Ordering::Relaxed) as f64 / wall,
+            100.0 * cpu / wall,
+            now,
+            peak
+        );
+        let _ = server.kill().await;
+        let _ = std::fs::remove_dir_all(&data);
+    });
+}
