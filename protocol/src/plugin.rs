@@ -27,6 +27,37 @@ pub struct Manifest {
     pub difficulties: Vec<String>,
 }
 
+impl Manifest {
+    /// Every combination of the allowed parameter values (one empty set when the
+    /// variant has no parameters).
+    pub fn parameter_sets(&self) -> Vec<Params> {
+        let mut sets = vec![Params::new()];
+        for spec in &self.params {
+            sets = sets
+                .into_iter()
+                .flat_map(|set| {
+                    spec.allowed.iter().map(move |v| {
+                        let mut s = set.clone();
+                        s.insert(spec.key.clone(), v.clone());
+                        s
+                    })
+                })
+                .collect();
+        }
+        sets
+    }
+
+    /// `params` with every missing parameter set to its default.
+    pub fn with_defaults(&self, params: &Params) -> Params {
+        let mut out = params.clone();
+        for spec in &self.params {
+            out.entry(spec.key.clone())
+                .or_insert_with(|| spec.default.clone());
+        }
+        out
+    }
+}
+
 /// One parameter of a variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParamSpec {

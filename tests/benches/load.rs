@@ -260,7 +260,7 @@ fn main() {
         let arena = built_plugin_dir().join("arena");
         let mut server = tokio::process::Command::new(&arena)
             .arg("--plugins").arg(built_plugin_dir())
-            .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0", "--connections-per-ip", "100000", "--data"])
+            .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0", "--connections-per-ip", "100000", "--pool-size", "0", "--data"])
             .arg(&data)
             .stderr(Stdio::piped())
             .kill_on_drop(true)

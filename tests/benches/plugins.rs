@@ -5,7 +5,7 @@
 //! Run: `make bench` (builds the release plugins, then this). Add `-- --quick` for
 //! 5 seeds instead of 20.
 
-use arena_tests::{built_plugin_dir, parameter_sets};
+use arena_tests::built_plugin_dir;
 use protocol::plugin::{GenerateRequest, Manifest};
 use server::plugins::PluginHost;
 use std::time::{Duration, Instant};
@@ -33,7 +33,7 @@ fn main() {
         .cloned()
         .collect();
     for m in manifests {
-        for params in parameter_sets(&m) {
+        for params in m.parameter_sets() {
             for difficulty in &m.difficulties {
                 let mut times = Vec::new();
                 let mut clues = Vec::new();

@@ -6,7 +6,6 @@
 
 use engine::geometry::classic_builder;
 use engine::{Model, Puzzle};
-use protocol::plugin::{Manifest, Params};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -156,24 +155,6 @@ pub fn plugin_file(crate_name: &str) -> String {
         crate_name.replace('-', "_"),
         std::env::consts::DLL_EXTENSION
     )
-}
-
-/// Every combination of a manifest's allowed parameter values.
-pub fn parameter_sets(m: &Manifest) -> Vec<Params> {
-    let mut sets = vec![Params::new()];
-    for spec in &m.params {
-        sets = sets
-            .into_iter()
-            .flat_map(|set| {
-                spec.allowed.iter().map(move |v| {
-                    let mut s = set.clone();
-                    s.insert(spec.key.clone(), v.clone());
-                    s
-                })
-            })
-            .collect();
-    }
-    sets
 }
 
 /// The `arena` binary cargo built beside the plugins (`make test` builds it).

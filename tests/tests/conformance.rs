@@ -4,7 +4,7 @@
 //! the plugin. Needs the plugins built first (`make test` runs `cargo build
 //! --workspace`).
 
-use arena_tests::{built_plugin_dir, parameter_sets};
+use arena_tests::built_plugin_dir;
 use engine::check::check_solution;
 use engine::v1::{from_v1, to_grid};
 use engine::Difficulty;
@@ -202,7 +202,7 @@ fn every_built_variant_conforms() {
     for manifest in conforming_plugins() {
         let id = manifest.id.as_str();
         assert!(!manifest.name.is_empty() && !manifest.rules.is_empty());
-        for params in parameter_sets(&manifest) {
+        for params in manifest.parameter_sets() {
             for difficulty in &manifest.difficulties {
                 for seed in ["conformance-1", "conformance-2", "2026-01-15"] {
                     let what = format!("{id} {params:?} {difficulty} {seed}");

@@ -40,6 +40,8 @@ async fn serve(data: &Path) -> (Child, String) {
             "127.0.0.1:0",
             "--countdown-ms",
             "0",
+            "--pool-size",
+            "0",
             "--data",
         ])
         .arg(data)

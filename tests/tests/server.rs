@@ -1239,3 +1239,46 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
         "a new puzzle"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_puzzle_pool_serves_stores_and_refills() {
+    use server::serve::metrics::Metrics;
+    use server::serve::pool::{Kind, Pool};
+    use server::serve::store::Store;
+    let dir = std::env::temp_dir().join(format!("arena-pool-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Arc::new(Store::open(&dir).expect("store"));
+    let metrics = Arc::new(Metrics::default());
+    let pool = Pool::new(plugins(), Some(Arc::clone(&store)), Arc::clone(&metrics), 1);
+    let kind = Kind {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+    };
+    assert!(
+        pool.all_kinds().contains(&kind),
+        "every offered kind is pooled"
+    );
+    assert_eq!(pool.fill_once(std::slice::from_ref(&kind)).await, 1);
+    assert_eq!(
+        pool.fill_once(std::slice::from_ref(&kind)).await,
+        0,
+        "already full"
+    );
+    assert_eq!(
+        store.load().expect("load").pool.len(),
+        1,
+        "the pool is stored"
+    );
+    let puzzle = pool.take(&kind).await.expect("a pooled puzzle");
+    assert_eq!(puzzle.variant.as_deref(), Some("classic"));
+    assert!(puzzle.solution.is_some());
+    assert!(pool.take(&kind).await.is_none(), "used up");
+    assert!(
+        store.load().expect("load").pool.is_empty(),
+        "a used puzzle leaves the store"
+    );
+    let text = metrics.render(0);
+    assert!(text.contains("arena_pool_hits_total 1") && text.contains("arena_pool_misses_total 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -25,6 +25,9 @@ pub struct ServeArgs {
     /// Allowed `Origin` for WebSocket upgrades (repeatable; none = any origin).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
+    /// Pre-generated puzzles kept per (variant, parameters, difficulty).
+    #[arg(long, default_value_t = 2)]
+    pub pool_size: usize,
 }
 
 /// Runs the server until a shutdown signal.
@@ -45,6 +48,7 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             data_dir: Some(args.data.clone()),
             connections_per_ip: args.connections_per_ip,
             allowed_origins: args.allowed_origins.clone(),
+            pool_size: args.pool_size,
             ..Config::default()
         };
         serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;

@@ -2,6 +2,7 @@
 //! variant plugin, off the async workers) and listing the public ones.
 
 use super::metrics::Metrics;
+use super::pool::{Kind, Pool};
 use super::room::{self, Failure, Game, Outbox, RoomHandle};
 use super::session::{random_hex, Identity};
 use super::store::{SavedRoom, Store, Write};
@@ -34,6 +35,7 @@ pub struct Lobby {
     store: Option<Arc<Store>>,
     /// Rooms each player created, to cap how many they keep open.
     created: DashMap<String, Vec<String>>,
+    pool: Arc<Pool>,
 }
 
 fn new_code() -> String {
@@ -73,6 +75,7 @@ impl Lobby {
         config: Config,
         metrics: Arc<Metrics>,
         store: Option<Arc<Store>>,
+        pool: Arc<Pool>,
     ) -> Lobby {
         Lobby {
             plugins,
@@ -81,6 +84,7 @@ impl Lobby {
             metrics,
             store,
             created: DashMap::new(),
+            pool,
         }
     }
 
@@ -145,27 +149,18 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
-        if self.plugins.manifest(&settings.variant).is_none() {
+        let Some(manifest) = self.plugins.manifest(&settings.variant) else {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));
-        }
-        let request = GenerateRequest {
-            params: settings.params.clone(),
-            difficulty: settings.difficulty.clone(),
-            seed: random_hex(8),
         };
-        let plugins = Arc::clone(&self.plugins);
-        let (variant, deadline) = (settings.variant.clone(), self.config.generate_deadline);
-        let started = std::time::Instant::now();
-        let generated =
-            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
-                .await
-                .map_err(|e| (ErrorCode::Plugin, format!("generation task failed: {e}")))?
-                .map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
-        Metrics::inc(&self.metrics.generate_total);
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        self.metrics
-            .generate_micros_total
-            .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+        let kind = Kind {
+            variant: settings.variant.clone(),
+            params: manifest.with_defaults(&settings.params),
+            difficulty: settings.difficulty.clone(),
+        };
+        let generated = match self.pool.take(&kind).await {
+            Some(puzzle) => puzzle,
+            None => self.generate(&kind).await?,
+        };
         let stored = generated.clone();
         let game = game_from(generated)?;
         let code = new_code();
@@ -186,6 +181,29 @@ impl Lobby {
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, out).await?;
         Ok(handle)
+    }
+
+    /// A fresh puzzle from the plugin, off the async workers.
+    async fn generate(&self, kind: &Kind) -> Result<protocol::PuzzleV1, Failure> {
+        let request = GenerateRequest {
+            params: kind.params.clone(),
+            difficulty: kind.difficulty.clone(),
+            seed: random_hex(8),
+        };
+        let plugins = Arc::clone(&self.plugins);
+        let (variant, deadline) = (kind.variant.clone(), self.config.generate_deadline);
+        let started = std::time::Instant::now();
+        let generated =
+            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
+                .await
+                .map_err(|e| (ErrorCode::Plugin, format!("generation task failed: {e}")))?
+                .map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        Metrics::inc(&self.metrics.generate_total);
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.metrics
+            .generate_micros_total
+            .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
+        Ok(generated)
     }
 
     /// The room with this code, if it is still open.

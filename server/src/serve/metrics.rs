@@ -20,6 +20,10 @@ pub struct Metrics {
     pub generate_total: AtomicU64,
     /// Their total time, in microseconds.
     pub generate_micros_total: AtomicU64,
+    /// Rooms whose puzzle came from the pool.
+    pub pool_hits_total: AtomicU64,
+    /// Rooms that had to wait for a fresh puzzle.
+    pub pool_misses_total: AtomicU64,
 }
 
 impl Metrics {
@@ -80,6 +84,18 @@ impl Metrics {
             "counter",
             "Time spent generating puzzles through plugins.",
             get(&self.generate_micros_total) / 1_000_000,
+        );
+        metric(
+            "arena_pool_hits_total",
+            "counter",
+            "Rooms served a pre-generated puzzle.",
+            get(&self.pool_hits_total),
+        );
+        metric(
+            "arena_pool_misses_total",
+            "counter",
+            "Rooms that waited for a fresh puzzle.",
+            get(&self.pool_misses_total),
         );
         out
     }

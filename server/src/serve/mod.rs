@@ -9,6 +9,7 @@
 //! - [`limit`]: the per-connection message rate limit.
 //! - [`metrics`]: counters served at `/metrics`.
 //! - [`store`]: the SQLite file every acknowledged change is written to first.
+//! - [`pool`]: pre-generated puzzles, topped up in the background.
 //! - [`clock`]: the server clock clients sync to.
 //!
 //! Start a server with [`run`]; tests bind `127.0.0.1:0` and call it directly.
@@ -18,6 +19,7 @@ pub mod connection;
 pub mod limit;
 pub mod lobby;
 pub mod metrics;
+pub mod pool;
 pub mod room;
 pub mod session;
 pub mod store;
@@ -64,6 +66,8 @@ pub struct Config {
     pub rooms_per_player: usize,
     /// If not empty, the only `Origin` headers accepted on the WebSocket upgrade.
     pub allowed_origins: Vec<String>,
+    /// Pre-generated puzzles kept per (variant, parameters, difficulty); 0 = none.
+    pub pool_size: usize,
 }
 
 impl Default for Config {
@@ -81,6 +85,7 @@ impl Default for Config {
             connections_per_ip: 64,
             rooms_per_player: 4,
             allowed_origins: Vec::new(),
+            pool_size: 0,
         }
     }
 }
@@ -124,15 +129,33 @@ pub async fn run(
         None => None,
     };
     let sessions = session::Sessions::default();
-    let lobby = lobby::Lobby::new(plugins, config.clone(), Arc::clone(&metrics), store.clone());
+    let pool = Arc::new(pool::Pool::new(
+        Arc::clone(&plugins),
+        store.clone(),
+        Arc::clone(&metrics),
+        config.pool_size,
+    ));
+    let lobby = lobby::Lobby::new(
+        plugins,
+        config.clone(),
+        Arc::clone(&metrics),
+        store.clone(),
+        Arc::clone(&pool),
+    );
     if let Some(store) = &store {
         let saved = store.load().map_err(std::io::Error::other)?;
         for (hash, who) in saved.sessions {
             sessions.restore(hash, who);
         }
+        pool.restore(saved.pool);
         let restored = lobby.restore(saved.rooms);
-        tracing::info!(rooms = restored, "restored unfinished rooms");
+        tracing::info!(
+            rooms = restored,
+            pool = pool.len(),
+            "restored unfinished rooms and the puzzle pool"
+        );
     }
+    let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
     let shared = Arc::new(Shared {
         sessions,
         lobby,
@@ -162,6 +185,7 @@ pub async fn run(
         let _ = closing_tx.send(true);
     })
     .await?;
+    refill.abort();
     // Upgraded connections run on their own tasks: wait for them to close.
     let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
     while shared

@@ -90,6 +90,20 @@ pub enum Write {
         /// The new puzzle (solution included).
         puzzle: Box<PuzzleV1>,
     },
+    /// A pre-generated puzzle joins the pool.
+    PoolAdd {
+        /// Its seed (unique).
+        seed: String,
+        /// The pool key.
+        key: String,
+        /// The puzzle.
+        puzzle: Box<PuzzleV1>,
+    },
+    /// A pool puzzle was used.
+    PoolTake {
+        /// Its seed.
+        seed: String,
+    },
     /// The room is over; it is not restored.
     Finish {
         /// Room code.
@@ -142,6 +156,8 @@ pub struct Saved {
     pub sessions: Vec<([u8; 32], Identity)>,
     /// Unfinished rooms.
     pub rooms: Vec<SavedRoom>,
+    /// Pool puzzles: seed, key, puzzle.
+    pub pool: Vec<(String, String, PuzzleV1)>,
 }
 
 struct Job {
@@ -185,6 +201,8 @@ CREATE TABLE IF NOT EXISTS rooms (
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (room, player));
+CREATE TABLE IF NOT EXISTS pool (
+    seed TEXT PRIMARY KEY, key TEXT NOT NULL, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
     room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, kind INTEGER NOT NULL,
     row INTEGER NOT NULL, col INTEGER NOT NULL, value INTEGER NOT NULL, at_ms REAL NOT NULL,
@@ -271,6 +289,19 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             )
             .map(drop)
         }
+        Write::PoolAdd { seed, key, puzzle } => conn
+            .execute(
+                "INSERT OR REPLACE INTO pool (seed, key, puzzle) VALUES (?1, ?2, ?3)",
+                params![
+                    seed,
+                    key,
+                    serde_json::to_string(puzzle.as_ref()).unwrap_or_default()
+                ],
+            )
+            .map(drop),
+        Write::PoolTake { seed } => conn
+            .execute("DELETE FROM pool WHERE seed = ?1", params![seed])
+            .map(drop),
         Write::Finish { room } => conn
             .execute(
                 "UPDATE rooms SET finished = 1 WHERE code = ?1",
@@ -384,6 +415,19 @@ impl Store {
             let (hash, who) = row.map_err(err)?;
             if let Ok(hash) = <[u8; 32]>::try_from(hash.as_slice()) {
                 saved.sessions.push((hash, who));
+            }
+        }
+        let mut st = conn
+            .prepare("SELECT seed, key, puzzle FROM pool")
+            .map_err(err)?;
+        let rows: Vec<(String, String, String)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        for (seed, key, puzzle) in rows {
+            if let Ok(puzzle) = serde_json::from_str(&puzzle) {
+                saved.pool.push((seed, key, puzzle));
             }
         }
         let mut st = conn

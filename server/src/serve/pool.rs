@@ -1,0 +1,179 @@
+//! Pre-generated puzzles, so creating a room is instant even for 25x25: a few
+//! per (variant, parameters, difficulty), topped up in the background one
+//! puzzle at a time (so generation never takes both cores), and stored, so a
+//! restart does not start empty.
+
+use super::metrics::Metrics;
+use super::session::random_hex;
+use super::store::{Store, Write};
+use crate::plugins::PluginHost;
+use dashmap::DashMap;
+use protocol::plugin::{GenerateRequest, Params};
+use protocol::PuzzleV1;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// How long one pool puzzle may take.
+const GENERATE_DEADLINE: Duration = Duration::from_secs(60);
+
+/// One kind of puzzle the pool keeps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kind {
+    /// Variant id.
+    pub variant: String,
+    /// Every parameter, defaults filled in.
+    pub params: Params,
+    /// Difficulty.
+    pub difficulty: String,
+}
+
+impl Kind {
+    /// The pool's key for this kind.
+    pub fn key(&self) -> String {
+        serde_json::to_string(&(&self.variant, &self.params, &self.difficulty)).unwrap_or_default()
+    }
+}
+
+/// The pool.
+#[derive(Debug)]
+pub struct Pool {
+    plugins: Arc<PluginHost>,
+    store: Option<Arc<Store>>,
+    metrics: Arc<Metrics>,
+    size: usize,
+    puzzles: DashMap<String, VecDeque<(String, PuzzleV1)>>,
+    taken: Notify,
+}
+
+impl Pool {
+    /// A pool keeping `size` puzzles of each kind (0 disables it).
+    pub fn new(
+        plugins: Arc<PluginHost>,
+        store: Option<Arc<Store>>,
+        metrics: Arc<Metrics>,
+        size: usize,
+    ) -> Pool {
+        Pool {
+            plugins,
+            store,
+            metrics,
+            size,
+            puzzles: DashMap::new(),
+            taken: Notify::new(),
+        }
+    }
+
+    /// Every kind the loaded plugins offer.
+    pub fn all_kinds(&self) -> Vec<Kind> {
+        self.plugins
+            .manifests()
+            .flat_map(|m| {
+                m.parameter_sets().into_iter().flat_map(move |params| {
+                    m.difficulties.iter().map(move |d| Kind {
+                        variant: m.id.clone(),
+                        params: params.clone(),
+                        difficulty: d.clone(),
+                    })
+                })
+            })
+            .collect()
+    }
+
+    /// Puts back puzzles stored before a restart.
+    pub fn restore(&self, stored: Vec<(String, String, PuzzleV1)>) {
+        for (seed, key, puzzle) in stored {
+            self.puzzles
+                .entry(key)
+                .or_default()
+                .push_back((seed, puzzle));
+        }
+    }
+
+    /// Puzzles held right now.
+    pub fn len(&self) -> usize {
+        self.puzzles.iter().map(|q| q.len()).sum()
+    }
+
+    /// Whether the pool holds no puzzle.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A ready puzzle of this kind, if the pool has one (the refill is woken).
+    pub async fn take(&self, kind: &Kind) -> Option<PuzzleV1> {
+        let taken = self
+            .puzzles
+            .get_mut(&kind.key())
+            .and_then(|mut q| q.pop_front());
+        let Some((seed, puzzle)) = taken else {
+            Metrics::inc(&self.metrics.pool_misses_total);
+            return None;
+        };
+        Metrics::inc(&self.metrics.pool_hits_total);
+        self.taken.notify_one();
+        if let Some(store) = &self.store {
+            if let Err(e) = store.write(Write::PoolTake { seed }).await {
+                tracing::warn!(error = %e, "cannot drop a used puzzle from the stored pool");
+            }
+        }
+        Some(puzzle)
+    }
+
+    /// Generates one puzzle for every kind below the target; returns how many.
+    pub async fn fill_once(&self, kinds: &[Kind]) -> usize {
+        let mut made = 0;
+        for kind in kinds {
+            let key = kind.key();
+            while self.puzzles.get(&key).map_or(0, |q| q.len()) < self.size {
+                let seed = random_hex(8);
+                let request = GenerateRequest {
+                    params: kind.params.clone(),
+                    difficulty: kind.difficulty.clone(),
+                    seed: seed.clone(),
+                };
+                let (plugins, variant) = (Arc::clone(&self.plugins), kind.variant.clone());
+                let generated = tokio::task::spawn_blocking(move || {
+                    plugins.generate(&variant, &request, GENERATE_DEADLINE)
+                })
+                .await;
+                let puzzle = match generated {
+                    Ok(Ok(p)) => p,
+                    other => {
+                        tracing::warn!(pool = %key, outcome = ?other.map(|r| r.map(|_| ())), "pool generation failed");
+                        break;
+                    }
+                };
+                if let Some(store) = &self.store {
+                    let write = Write::PoolAdd {
+                        seed: seed.clone(),
+                        key: key.clone(),
+                        puzzle: Box::new(puzzle.clone()),
+                    };
+                    if store.write(write).await.is_err() {
+                        break;
+                    }
+                }
+                self.puzzles
+                    .entry(key.clone())
+                    .or_default()
+                    .push_back((seed, puzzle));
+                made += 1;
+            }
+        }
+        made
+    }
+
+    /// Keeps every kind topped up until the process ends.
+    pub async fn refill_forever(self: Arc<Self>) {
+        if self.size == 0 {
+            return;
+        }
+        let kinds = self.all_kinds();
+        loop {
+            self.fill_once(&kinds).await;
+            self.taken.notified().await;
+        }
+    }
+}
