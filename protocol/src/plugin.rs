@@ -12,6 +12,7 @@ pub type Params = BTreeMap<String, ParamValue>;
 
 /// What a plugin says about itself (answer to `manifest`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Manifest {
     /// Stable variant id, e.g. `"x-sudoku"`.
     pub id: String,
@@ -60,6 +61,7 @@ impl Manifest {
 
 /// One parameter of a variant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ParamSpec {
     /// Key in [`Params`].
     pub key: String,
@@ -73,6 +75,7 @@ pub struct ParamSpec {
 
 /// Request of `generate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GenerateRequest {
     /// Parameters (missing ones take their defaults).
     #[serde(default)]
@@ -85,6 +88,7 @@ pub struct GenerateRequest {
 
 /// Answer of `generate`: a unique puzzle, with its solution.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GenerateResponse {
     /// The puzzle, format v1, `solution` filled in.
     pub puzzle: PuzzleV1,
@@ -93,6 +97,7 @@ pub struct GenerateResponse {
 /// Request of `check` and `hint`: a puzzle and a player's grid (rows x cols, 0 =
 /// empty).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GridRequest {
     /// The puzzle, format v1.
     pub puzzle: PuzzleV1,
@@ -102,6 +107,7 @@ pub struct GridRequest {
 
 /// Answer of `check`: the cells whose values break a rule of the puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckResponse {
     /// Offending cells, row-major order.
     pub cells: Vec<Coord>,
@@ -109,6 +115,7 @@ pub struct CheckResponse {
 
 /// Request of `count`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CountRequest {
     /// The puzzle, format v1.
     pub puzzle: PuzzleV1,
@@ -118,6 +125,7 @@ pub struct CountRequest {
 
 /// Answer of `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CountResponse {
     /// Solutions found; equal to `limit` means "at least".
     pub solutions: u32,
@@ -127,6 +135,7 @@ pub struct CountResponse {
 
 /// Request of `solve`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SolveRequest {
     /// The puzzle, format v1.
     pub puzzle: PuzzleV1,
@@ -134,6 +143,7 @@ pub struct SolveRequest {
 
 /// Answer of `solve`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SolveResponse {
     /// A solution (rows x cols), if any.
     pub solution: Option<Vec<Vec<u32>>>,
@@ -143,6 +153,7 @@ pub struct SolveResponse {
 
 /// Answer of `hint`: one next step, or none when the grid is complete.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HintResponse {
     /// The step.
     pub hint: Option<Hint>,
@@ -150,6 +161,7 @@ pub struct HintResponse {
 
 /// One step for a player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Hint {
     /// Which reasoning the step uses.
     pub kind: HintKind,
@@ -164,6 +176,7 @@ pub struct Hint {
 
 /// Kinds of hint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum HintKind {
     /// A filled cell holds a wrong value.
@@ -181,6 +194,7 @@ pub enum HintKind {
 
 /// The body of an error answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorResponse {
     /// What went wrong.
     pub message: String,

@@ -16,6 +16,7 @@ pub type Coord = [u32; 2];
 
 /// One puzzle in format v1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PuzzleV1 {
     /// Always [`PUZZLE_FORMAT_V1`].
@@ -66,6 +67,7 @@ pub struct PuzzleV1 {
 
 /// The bounding rectangle that holds every active cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Layout {
     /// Number of rows.
     pub rows: u32,
@@ -75,6 +77,7 @@ pub struct Layout {
 
 /// A group of cells whose values are all different.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct House {
     /// How the house is drawn.
     pub kind: HouseKind,
@@ -84,6 +87,7 @@ pub struct House {
 
 /// How a house is drawn; every kind is solved the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum HouseKind {
     /// A row of the grid.
@@ -107,6 +111,7 @@ pub enum HouseKind {
 
 /// A killer cage.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Cage {
     /// The cells of the cage.
     pub cells: Vec<Coord>,
@@ -116,12 +121,13 @@ pub struct Cage {
 
 /// A variant parameter value, as written in JSON: a boolean, an integer or a string.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum ParamValue {
     /// `true` / `false`.
     Bool(bool),
     /// An integer.
-    Int(i64),
+    Int(#[cfg_attr(feature = "ts", ts(type = "number"))] i64),
     /// Any text, e.g. `"3x3"`.
     Text(String),
 }

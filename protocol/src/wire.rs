@@ -14,6 +14,7 @@ pub const PROTOCOL_VERSION: u32 = 1;
 
 /// What a client sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMessage {
     /// The first message on a connection: who I am. A `token` from an earlier
@@ -95,6 +96,7 @@ pub enum ClientMessage {
 
 /// How a room is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Every player fills their own copy; first correct grid wins.
@@ -107,6 +109,7 @@ pub enum Mode {
 
 /// What a room plays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoomSettings {
     /// Variant id.
     pub variant: String,
@@ -132,6 +135,7 @@ pub struct RoomSettings {
 
 /// Whether a room offers hints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum HintPolicy {
     /// No hints.
@@ -151,6 +155,7 @@ impl Default for HintPolicy {
 
 /// What a wrong digit costs in a race.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum MistakePolicy {
     /// No feedback while playing; a finished grid must be correct.
@@ -170,6 +175,7 @@ pub enum MistakePolicy {
 
 /// Where a room is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RoomState {
     /// Players gather; the host starts.
@@ -184,6 +190,7 @@ pub enum RoomState {
 
 /// A room in the lobby list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoomSummary {
     /// Join code.
     pub code: String,
@@ -197,6 +204,7 @@ pub struct RoomSummary {
 
 /// A player as others see them: never their digits.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayerView {
     /// Public player id.
     pub id: String,
@@ -206,6 +214,7 @@ pub struct PlayerView {
     pub filled: u32,
     /// Finish time in ms from the start (penalties included), once finished.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
     pub finished_ms: Option<u64>,
     /// Wrong digits entered (counted under `penalty` and `lives`).
     #[serde(default)]
@@ -220,6 +229,7 @@ pub struct PlayerView {
 
 /// A player's board, as spectators see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayerBoard {
     /// Player id.
     pub player: String,
@@ -229,6 +239,7 @@ pub struct PlayerBoard {
 
 /// A full snapshot of a room for one player.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoomView {
     /// Join code.
     pub code: String,
@@ -257,6 +268,7 @@ pub struct RoomView {
     pub boards: Vec<PlayerBoard>,
     /// Co-op: the last applied sequence number; events after it follow.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub seq: u64,
     /// Co-op: pencil marks of the shared board (rows x cols bitmasks).
     #[serde(default)]
@@ -268,6 +280,7 @@ pub struct RoomView {
 
 /// What one player put on a co-op board.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Contribution {
     /// Player id.
     pub player: String,
@@ -279,6 +292,7 @@ pub struct Contribution {
 
 /// One line of the results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rank {
     /// 1 for the winner.
     pub rank: u32,
@@ -287,11 +301,13 @@ pub struct Rank {
     /// Display name.
     pub name: String,
     /// Time from the start, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub time_ms: u64,
 }
 
 /// A change to a co-op board cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CoopChange {
     /// A value (0 erases).
@@ -308,6 +324,7 @@ pub enum CoopChange {
 
 /// Why a request failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The frame was not a MessagePack client message.
@@ -344,6 +361,7 @@ pub enum ErrorCode {
 
 /// What the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `hello`: the identity and its resume token (keep it secret).
@@ -401,6 +419,7 @@ pub enum ServerMessage {
     /// increasing `seq` and every client converges to the same board.
     CoopEvent {
         /// Room sequence number.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         seq: u64,
         /// Author's id.
         player: String,
@@ -418,6 +437,7 @@ pub enum ServerMessage {
         /// The step.
         hint: crate::plugin::Hint,
         /// What it added to the time, ms.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         penalty_ms: u64,
     },
     /// Co-op: a teammate's selected cell.
@@ -451,6 +471,7 @@ pub enum ServerMessage {
         ranks: Vec<Rank>,
         /// Co-op: the team's time from the start, ms.
         #[serde(default)]
+        #[cfg_attr(feature = "ts", ts(type = "number | null"))]
         team_ms: Option<u64>,
         /// Co-op: who filled which share of the final board.
         #[serde(default)]

@@ -1,0 +1,591 @@
+// Generated from the Rust types in protocol/ by tests/tests/typescript.rs.
+// Do not edit: run `UPDATE_TS=1 cargo test -p arena-tests --test typescript`.
+// Frames are MessagePack with named fields; `Params` is a string-keyed map.
+
+export type Params = { [key: string]: ParamValue };
+
+export type ParamValue = boolean | number | string;
+
+export type Layout = { 
+/**
+ * Number of rows.
+ */
+rows: number, 
+/**
+ * Number of columns.
+ */
+cols: number, };
+
+export type HouseKind = "row" | "column" | "box" | "region" | "diagonal" | "window" | "extra" | "unknown";
+
+export type House = { 
+/**
+ * How the house is drawn.
+ */
+kind: HouseKind, 
+/**
+ * The cells of the house.
+ */
+cells: Array<[number, number]>, };
+
+export type Cage = { 
+/**
+ * The cells of the cage.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The sum of the cage's values.
+ */
+sum: number, };
+
+export type PuzzleV1 = { 
+/**
+ * Always [`PUZZLE_FORMAT_V1`].
+ */
+format: string, 
+/**
+ * Variant id (informational, e.g. `"killer"`).
+ */
+variant?: string | null, 
+/**
+ * Variant parameters (informational, e.g. `{"box": "3x3"}`).
+ */
+params?: { [key in string]: ParamValue }, 
+/**
+ * Difficulty label (informational).
+ */
+difficulty?: string | null, 
+/**
+ * The seed string the puzzle was generated from, if any.
+ */
+seed?: string | null, 
+/**
+ * Publication date `YYYY-MM-DD`, if any.
+ */
+date?: string | null, 
+/**
+ * Number of values N: cells hold 1..=N.
+ */
+size: number, 
+/**
+ * Display symbols, one character per value; default `1`-`9` then `A`-`Z`.
+ */
+symbols?: string | null, 
+/**
+ * The bounding layout.
+ */
+layout: Layout, 
+/**
+ * Active cells; `None` means every cell of the layout.
+ */
+cells?: Array<[number, number]> | null, 
+/**
+ * Groups of cells whose values are all different.
+ */
+houses: Array<House>, 
+/**
+ * Killer cages: all different and adding up to `sum`.
+ */
+cages?: Array<Cage>, 
+/**
+ * Pairs of cells that must not hold the same value.
+ */
+different?: Array<[[number, number], [number, number]]>, 
+/**
+ * `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
+ */
+grid: Array<Array<number>>, 
+/**
+ * Number of givens (informational; checked when present).
+ */
+clueCount?: number | null, 
+/**
+ * The solution, `rows x cols`, 0 in inactive cells.
+ */
+solution?: Array<Array<number>> | null, };
+
+export type ParamSpec = { 
+/**
+ * Key in [`Params`].
+ */
+key: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Value used when the parameter is not given.
+ */
+default: ParamValue, 
+/**
+ * Every value accepted.
+ */
+allowed: Array<ParamValue>, };
+
+export type Manifest = { 
+/**
+ * Stable variant id, e.g. `"x-sudoku"`.
+ */
+id: string, 
+/**
+ * Display name, e.g. `"X-Sudoku"`.
+ */
+name: string, 
+/**
+ * The rules, in a few sentences for players.
+ */
+rules: string, 
+/**
+ * The parameters the variant accepts.
+ */
+params: Array<ParamSpec>, 
+/**
+ * Difficulties it can generate, easiest first.
+ */
+difficulties: Array<string>, };
+
+export type HintKind = "wrong" | "naked_single" | "hidden_single" | "reveal" | "unknown";
+
+export type Hint = { 
+/**
+ * Which reasoning the step uses.
+ */
+kind: HintKind, 
+/**
+ * The cell concerned.
+ */
+cell: [number, number], 
+/**
+ * The value to place (none for [`HintKind::Wrong`]).
+ */
+value: number | null, 
+/**
+ * A short explanation for the player.
+ */
+explanation: string, };
+
+export type Mode = "race" | "solo" | "coop";
+
+export type MistakePolicy = { "type": "none" } | { "type": "penalty", 
+/**
+ * Seconds per wrong digit.
+ */
+seconds: number, } | { "type": "lives", 
+/**
+ * Wrong digits allowed before being out.
+ */
+lives: number, };
+
+export type HintPolicy = { "type": "off" } | { "type": "penalty", 
+/**
+ * Seconds per hint.
+ */
+seconds: number, };
+
+export type RoomSettings = { 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * Race or solo.
+ */
+mode: Mode, 
+/**
+ * Listed in the lobby.
+ */
+public: boolean, 
+/**
+ * Player limit (1 for solo).
+ */
+max_players: number, 
+/**
+ * What a wrong digit costs.
+ */
+mistakes: MistakePolicy, 
+/**
+ * Whether hints are offered, and at what cost.
+ */
+hints: HintPolicy, };
+
+export type RoomState = "waiting" | "countdown" | "playing" | "finished";
+
+export type RoomSummary = { 
+/**
+ * Join code.
+ */
+code: string, 
+/**
+ * Settings.
+ */
+settings: RoomSettings, 
+/**
+ * Players in it.
+ */
+players: number, 
+/**
+ * Its state.
+ */
+state: RoomState, };
+
+export type PlayerView = { 
+/**
+ * Public player id.
+ */
+id: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Cells filled on their board.
+ */
+filled: number, 
+/**
+ * Finish time in ms from the start (penalties included), once finished.
+ */
+finished_ms: number | null, 
+/**
+ * Wrong digits entered (counted under `penalty` and `lives`).
+ */
+mistakes: number, 
+/**
+ * Out of lives.
+ */
+out: boolean, 
+/**
+ * Hints taken.
+ */
+hints: number, };
+
+export type PlayerBoard = { 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Rows x cols, 0 = empty, givens included.
+ */
+board: Array<Array<number>>, };
+
+export type RoomView = { 
+/**
+ * Join code.
+ */
+code: string, 
+/**
+ * Settings.
+ */
+settings: RoomSettings, 
+/**
+ * State.
+ */
+state: RoomState, 
+/**
+ * The host's player id.
+ */
+host: string, 
+/**
+ * Everyone in the room.
+ */
+players: Array<PlayerView>, 
+/**
+ * The puzzle: geometry and givens, never the solution.
+ */
+puzzle: PuzzleV1 | null, 
+/**
+ * This player's board (rows x cols, 0 = empty), givens included.
+ */
+board: Array<Array<number>> | null, 
+/**
+ * The start instant on the server clock (ms since the Unix epoch).
+ */
+start_at: number | null, 
+/**
+ * Whether this view is a spectator's.
+ */
+spectator: boolean, 
+/**
+ * Every player's board (spectators only, once playing).
+ */
+boards: Array<PlayerBoard>, 
+/**
+ * Co-op: the last applied sequence number; events after it follow.
+ */
+seq: number, 
+/**
+ * Co-op: pencil marks of the shared board (rows x cols bitmasks).
+ */
+pencil: Array<Array<number>> | null, 
+/**
+ * Solo: the clock is stopped and the board hidden.
+ */
+paused: boolean, };
+
+export type Rank = { 
+/**
+ * 1 for the winner.
+ */
+rank: number, 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Time from the start, ms.
+ */
+time_ms: number, };
+
+export type Contribution = { 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Cells of the final board they filled.
+ */
+cells: number, };
+
+export type CoopChange = { "type": "value", 
+/**
+ * 1..=N or 0.
+ */
+value: number, } | { "type": "pencil", 
+/**
+ * Candidate bitmask.
+ */
+marks: number, };
+
+export type ErrorCode = "malformed" | "not_introduced" | "version" | "invalid" | "no_room" | "closed" | "not_host" | "wrong_state" | "given" | "plugin" | "unsupported" | "rate_limited" | "spectator" | "unavailable" | "too_many";
+
+export type ClientMessage = { "type": "hello", 
+/**
+ * [`PROTOCOL_VERSION`].
+ */
+version: number, 
+/**
+ * Display name (1-24 characters).
+ */
+name: string, 
+/**
+ * A session token to resume.
+ */
+token: string | null, } | { "type": "list_rooms" } | { "type": "create_room", 
+/**
+ * The room's settings.
+ */
+settings: RoomSettings, } | { "type": "join_room", 
+/**
+ * The room code (from a link or the lobby).
+ */
+code: string, 
+/**
+ * Watch instead of play.
+ */
+spectator: boolean, } | { "type": "start" } | { "type": "move", 
+/**
+ * Row in the layout.
+ */
+row: number, 
+/**
+ * Column in the layout.
+ */
+col: number, 
+/**
+ * 1..=N, or 0 to erase.
+ */
+value: number, } | { "type": "pencil", 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
+/**
+ * Candidate bitmask.
+ */
+marks: number, } | { "type": "cursor", 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "pause" } | { "type": "resume" } | { "type": "chat", 
+/**
+ * The text.
+ */
+text: string, } | { "type": "ping", 
+/**
+ * The client's clock, in ms.
+ */
+client_time: number, } | { "type": "unknown" };
+
+export type ServerMessage = { "type": "welcome", 
+/**
+ * Public player id.
+ */
+player_id: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Session token for `hello` after a reconnect.
+ */
+token: string, 
+/**
+ * The server clock (ms since the Unix epoch).
+ */
+server_time: number, } | { "type": "error", 
+/**
+ * Machine-readable reason.
+ */
+code: ErrorCode, 
+/**
+ * For people.
+ */
+message: string, } | { "type": "rooms", 
+/**
+ * One entry per room.
+ */
+rooms: Array<RoomSummary>, } | { "type": "room", 
+/**
+ * The snapshot.
+ */
+room: RoomView, } | { "type": "move_accepted", 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
+/**
+ * Value (0 = erased).
+ */
+value: number, 
+/**
+ * Whether the digit is right (only under `penalty` and `lives`).
+ */
+correct: boolean | null, } | { "type": "cell_changed", 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
+/**
+ * Value (0 = erased).
+ */
+value: number, } | { "type": "coop_event", 
+/**
+ * Room sequence number.
+ */
+seq: number, 
+/**
+ * Author's id.
+ */
+player: string, 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
+/**
+ * What changed.
+ */
+change: CoopChange, } | { "type": "hint", 
+/**
+ * Who asked.
+ */
+player: string, 
+/**
+ * The step.
+ */
+hint: Hint, 
+/**
+ * What it added to the time, ms.
+ */
+penalty_ms: number, } | { "type": "cursor", 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, } | { "type": "chat", 
+/**
+ * Sender's id.
+ */
+from: string, 
+/**
+ * Sender's name.
+ */
+name: string, 
+/**
+ * The text.
+ */
+text: string, 
+/**
+ * Server time (ms since the Unix epoch).
+ */
+at: number, } | { "type": "progress", 
+/**
+ * The player as others see them.
+ */
+player: PlayerView, } | { "type": "finished", 
+/**
+ * Race: everyone who finished, fastest first.
+ */
+ranks: Array<Rank>, 
+/**
+ * Co-op: the team's time from the start, ms.
+ */
+team_ms: number | null, 
+/**
+ * Co-op: who filled which share of the final board.
+ */
+contributions: Array<Contribution>, } | { "type": "pong", 
+/**
+ * Echo of the client's clock.
+ */
+client_time: number, 
+/**
+ * The server clock (ms since the Unix epoch).
+ */
+server_time: number, };
