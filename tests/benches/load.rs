@@ -6,9 +6,7 @@
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench load --
 //! --clients 10000 --rooms 2500 --interval-ms 2000 --seconds 30`
 
-use arena_tests::built_plugin_dir;
-use engine::v1::from_v1;
-use engine::Solution;
+use arena_tests::{built_plugin_dir, solving_moves};
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
@@ -178,23 +176,7 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
             }
         }
     }
-    let puzzle = puzzle.expect("a puzzle");
-    let loaded = from_v1(&puzzle).expect("valid");
-    let Solution::Unique(values) = loaded.puzzle.solve() else {
-        panic!("unique")
-    };
-    let model = loaded.puzzle.model();
-    let moves = (0..values.len())
-        .filter(|&c| loaded.puzzle.givens()[c] == 0)
-        .map(|c| {
-            let [row, col] = model.coord(c);
-            ClientMessage::Move {
-                row,
-                col,
-                value: u32::from(values[c]),
-            }
-        })
-        .collect();
+    let moves = solving_moves(&puzzle.expect("a puzzle"));
     (seats, moves)
 }
 

@@ -161,3 +161,24 @@ pub fn plugin_file(crate_name: &str) -> String {
 pub fn built_arena() -> PathBuf {
     built_plugin_dir().join(format!("arena{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// The moves that solve `puzzle`, worked out on the client side from the rules the
+/// puzzle spells out (the server never sends the solution).
+pub fn solving_moves(puzzle: &protocol::PuzzleV1) -> Vec<protocol::wire::ClientMessage> {
+    let loaded = engine::v1::from_v1(puzzle).expect("a valid puzzle");
+    let engine::Solution::Unique(values) = loaded.puzzle.solve() else {
+        panic!("the puzzle must be unique");
+    };
+    let model = loaded.puzzle.model();
+    (0..values.len())
+        .filter(|&c| loaded.puzzle.givens()[c] == 0)
+        .map(|c| {
+            let [row, col] = model.coord(c);
+            protocol::wire::ClientMessage::Move {
+                row,
+                col,
+                value: u32::from(values[c]),
+            }
+        })
+        .collect()
+}

@@ -2,16 +2,14 @@
 //! data directory, and every acknowledged move is still there; players resume with
 //! their tokens and finish the game.
 
-use arena_tests::{built_arena, built_plugin_dir};
-use engine::v1::from_v1;
-use engine::Solution;
+use arena_tests::{built_arena, built_plugin_dir, solving_moves};
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
     ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
     ServerMessage, PROTOCOL_VERSION,
 };
-use protocol::{ParamValue, PuzzleV1};
+use protocol::ParamValue;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
@@ -128,25 +126,6 @@ impl Client {
         self.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
             .await;
     }
-}
-
-fn solving_moves(puzzle: &PuzzleV1) -> Vec<ClientMessage> {
-    let loaded = from_v1(puzzle).expect("valid");
-    let Solution::Unique(values) = loaded.puzzle.solve() else {
-        panic!("unique")
-    };
-    let model = loaded.puzzle.model();
-    (0..values.len())
-        .filter(|&c| loaded.puzzle.givens()[c] == 0)
-        .map(|c| {
-            let [row, col] = model.coord(c);
-            ClientMessage::Move {
-                row,
-                col,
-                value: u32::from(values[c]),
-            }
-        })
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

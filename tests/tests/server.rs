@@ -2,7 +2,7 @@
 //! WebSocket clients speaking MessagePack, real plugins (dlopen). Nothing sleeps:
 //! every step waits for the frame it expects (with a timeout that fails the test).
 
-use arena_tests::built_plugin_dir;
+use arena_tests::{built_plugin_dir, solving_moves};
 use engine::v1::from_v1;
 use engine::Solution;
 use futures_util::{SinkExt, StreamExt};
@@ -143,27 +143,6 @@ fn settings(max_players: u32) -> RoomSettings {
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
     }
-}
-
-/// The moves that solve `puzzle`, worked out on the client side from the rules the
-/// puzzle spells out (the server never sends the solution).
-fn solving_moves(puzzle: &PuzzleV1) -> Vec<ClientMessage> {
-    let loaded = from_v1(puzzle).expect("a valid puzzle");
-    let Solution::Unique(values) = loaded.puzzle.solve() else {
-        panic!("the puzzle must be unique");
-    };
-    let model = loaded.puzzle.model();
-    (0..values.len())
-        .filter(|&c| loaded.puzzle.givens()[c] == 0)
-        .map(|c| {
-            let [row, col] = model.coord(c);
-            ClientMessage::Move {
-                row,
-                col,
-                value: u32::from(values[c]),
-            }
-        })
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -23,6 +23,22 @@ pub(super) struct Seat {
     pub chat: Bucket,
 }
 
+impl Seat {
+    /// A fresh seat with an empty board (the givens only).
+    pub fn new(who: Identity, out: Option<Outbox>, givens: &[u8]) -> Seat {
+        Seat {
+            who,
+            out,
+            board: givens.to_vec(),
+            finished_ms: None,
+            mistakes: 0,
+            out_of_lives: false,
+            hints: 0,
+            chat: chat_bucket(),
+        }
+    }
+}
+
 /// Someone watching.
 pub(super) struct Watcher {
     pub who: Identity,
@@ -217,16 +233,8 @@ impl Room {
         }
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
-        self.seats.push(Seat {
-            who,
-            out: Some(out),
-            board: self.game.puzzle.givens().to_vec(),
-            finished_ms: None,
-            mistakes: 0,
-            out_of_lives: false,
-            hints: 0,
-            chat: chat_bucket(),
-        });
+        let seat = Seat::new(who, Some(out), self.game.puzzle.givens());
+        self.seats.push(seat);
         self.send_snapshots();
         Ok(())
     }
@@ -410,16 +418,8 @@ impl Room {
         self.host = saved.host.clone();
         self.had_players = !saved.seats.is_empty();
         for who in &saved.seats {
-            self.seats.push(Seat {
-                who: who.clone(),
-                out: None,
-                board: self.game.puzzle.givens().to_vec(),
-                finished_ms: None,
-                mistakes: 0,
-                out_of_lives: false,
-                hints: 0,
-                chat: chat_bucket(),
-            });
+            let seat = Seat::new(who.clone(), None, self.game.puzzle.givens());
+            self.seats.push(seat);
         }
         if let Some(start_ms) = saved.start_ms {
             // The same wall-clock instant, on this process's monotonic clock.
