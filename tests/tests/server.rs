@@ -1261,3 +1261,28 @@ async fn the_puzzle_pool_serves_stores_and_refills() {
     assert!(text.contains("arena_pool_hits_total 1") && text.contains("arena_pool_misses_total 1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_client_files_are_served_on_the_same_port() {
+    let dir = std::env::temp_dir().join(format!("arena-client-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><title>Sudoku Arena</title>",
+    )
+    .expect("write");
+    let addr = start_server_with(Config {
+        client_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    assert!(http_get(addr, "/")
+        .await
+        .contains("<title>Sudoku Arena</title>"));
+    assert_eq!(
+        http_get(addr, "/healthz").await,
+        "ok",
+        "the API routes still win"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -28,6 +28,9 @@ pub struct ServeArgs {
     /// Pre-generated puzzles kept per (variant, parameters, difficulty).
     #[arg(long, default_value_t = 2)]
     pub pool_size: usize,
+    /// The web client's built files, served at `/`.
+    #[arg(long, default_value = "client-web/dist")]
+    pub client: std::path::PathBuf,
 }
 
 /// Runs the server until a shutdown signal.
@@ -49,6 +52,7 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             connections_per_ip: args.connections_per_ip,
             allowed_origins: args.allowed_origins.clone(),
             pool_size: args.pool_size,
+            client_dir: Some(args.client.clone()),
             ..Config::default()
         };
         serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;

@@ -1,5 +1,5 @@
-//! `arena serve`: one port for HTTP (`/healthz`, `/metrics`) and the WebSocket
-//! endpoint (`/ws`) where players meet in rooms. On shutdown it stops accepting,
+//! `arena serve`: one port for HTTP (the web client's files, `/healthz`,
+//! `/metrics`) and the WebSocket endpoint (`/ws`) where players meet in rooms. On shutdown it stops accepting,
 //! tells every connected client (close 1001) and waits briefly for them to go.
 //!
 //! - [`session`]: anonymous identities and their resume tokens (stored hashed).
@@ -68,6 +68,8 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// Pre-generated puzzles kept per (variant, parameters, difficulty); 0 = none.
     pub pool_size: usize,
+    /// The web client's built files, served at `/` (none: nothing is served there).
+    pub client_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -86,6 +88,7 @@ impl Default for Config {
             rooms_per_player: 4,
             allowed_origins: Vec::new(),
             pool_size: 0,
+            client_dir: None,
         }
     }
 }
@@ -165,11 +168,15 @@ pub async fn run(
         store,
         per_ip: dashmap::DashMap::new(),
     });
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(render_metrics))
         .route("/ws", get(upgrade))
         .with_state(Arc::clone(&shared));
+    if let Some(dir) = &shared.config.client_dir {
+        // Everything else: the web client's files (index.html for `/`).
+        app = app.fallback_service(tower_http::services::ServeDir::new(dir));
+    }
     // No Nagle delays: a move is a small frame that must leave at once.
     let listener = listener.tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
