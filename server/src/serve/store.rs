@@ -187,6 +187,9 @@ impl std::fmt::Debug for Job {
     }
 }
 
+/// How often the write-ahead log is folded into the database file.
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 1024;
 
@@ -358,6 +361,20 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("arena.db");
         let conn = open_connection(&path)?;
+        // Checkpoints run on their own connection and thread (PASSIVE: they never
+        // block the writer), so a commit never waits behind one.
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let checkpointer = open_connection(&path)?;
+        std::thread::Builder::new()
+            .name("arena-db-checkpoint".into())
+            .spawn(move || loop {
+                std::thread::sleep(CHECKPOINT_EVERY);
+                if let Err(e) = checkpointer.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
+                    tracing::warn!(error = %e, "database checkpoint failed");
+                }
+            })
+            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
         let (jobs, rx) = std_mpsc::channel();
         let stats = Arc::new(CommitStats::default());
         let writer_stats = Arc::clone(&stats);
