@@ -2,24 +2,17 @@
 //! data directory, and every acknowledged move is still there; players resume with
 //! their tokens and finish the game.
 
+use arena_tests::ws::{Client, WAIT};
 use arena_tests::{built_arena, built_plugin_dir, solving_moves};
-use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
-    ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
-    ServerMessage, PROTOCOL_VERSION,
+    ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, ServerMessage,
 };
 use protocol::ParamValue;
 use std::path::Path;
 use std::process::Stdio;
-use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const WAIT: Duration = Duration::from_secs(30);
 
 /// Starts `arena serve` on an ephemeral port; returns the child and its address.
 async fn serve(data: &Path) -> (Child, String) {
@@ -63,79 +56,15 @@ async fn serve(data: &Path) -> (Child, String) {
     (child, addr)
 }
 
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(addr: &str, name: &str, token: Option<String>) -> (Client, String, String) {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("ws");
-        let mut c = Client { ws };
-        c.send(&ClientMessage::Hello {
-            version: PROTOCOL_VERSION,
-            name: name.into(),
-            token,
-        })
-        .await;
-        let (id, token) = c
-            .until(|m| match m {
-                ServerMessage::Welcome {
-                    player_id, token, ..
-                } => Some((player_id, token)),
-                _ => None,
-            })
-            .await;
-        (c, id, token)
-    }
-
-    async fn send(&mut self, m: &ClientMessage) {
-        let bytes = rmp_serde::to_vec_named(m).expect("encode");
-        self.ws
-            .send(Message::Binary(bytes.into()))
-            .await
-            .expect("send");
-    }
-
-    async fn until<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
-        loop {
-            let frame = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a frame in time")
-                .expect("open")
-                .expect("frame");
-            if let Message::Binary(bytes) = frame {
-                if let Some(t) = pick(rmp_serde::from_slice(&bytes).expect("server message")) {
-                    return t;
-                }
-            }
-        }
-    }
-
-    async fn room(&mut self, state: RoomState) -> RoomView {
-        self.until(|m| match m {
-            ServerMessage::Room { room } if room.state == state => Some(*room),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn play(&mut self, m: &ClientMessage) {
-        self.send(m).await;
-        self.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_moves_survive_kill_9() {
     let data = std::env::temp_dir().join(format!("arena-durability-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let (mut server, addr) = serve(&data).await;
 
-    let (mut a, a_id, a_token) = Client::connect(&addr, "Ada", None).await;
-    let (mut b, _, b_token) = Client::connect(&addr, "Bob", None).await;
+    let mut a = Client::connect(&addr, "Ada").await;
+    let mut b = Client::connect(&addr, "Bob").await;
+    let (a_id, a_token, b_token) = (a.id.clone(), a.token.clone(), b.token.clone());
     let settings = RoomSettings {
         variant: "classic".into(),
         params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
@@ -167,7 +96,8 @@ async fn acknowledged_moves_survive_kill_9() {
     drop((a, b));
     let (mut server, addr) = serve(&data).await;
 
-    let (mut a, id_again, _) = Client::connect(&addr, "ignored", Some(a_token)).await;
+    let mut a = Client::resume(&addr, a_token).await;
+    let id_again = a.id.clone();
     assert_eq!(id_again, a_id, "the session survived");
     a.send(&ClientMessage::JoinRoom {
         code: code.clone(),
@@ -190,7 +120,7 @@ async fn acknowledged_moves_survive_kill_9() {
         Some(board.iter().flatten().filter(|&&v| v != 0).count() as u32)
     );
 
-    let (mut b, _, _) = Client::connect(&addr, "ignored", Some(b_token)).await;
+    let mut b = Client::resume(&addr, b_token).await;
     b.send(&ClientMessage::JoinRoom {
         code,
         spectator: false,

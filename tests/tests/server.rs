@@ -2,6 +2,7 @@
 //! WebSocket clients speaking MessagePack, real plugins (dlopen). Nothing sleeps:
 //! every step waits for the frame it expects (with a timeout that fails the test).
 
+use arena_tests::ws::{Client, WAIT};
 use arena_tests::{built_plugin_dir, solving_moves};
 use engine::v1::from_v1;
 use engine::Solution;
@@ -19,9 +20,6 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const WAIT: Duration = Duration::from_secs(20);
 
 fn plugins() -> Arc<PluginHost> {
     static HOST: OnceLock<Arc<PluginHost>> = OnceLock::new();
@@ -45,91 +43,6 @@ async fn start_server_with(config: Config) -> SocketAddr {
     let addr = listener.local_addr().expect("address");
     tokio::spawn(run(listener, plugins(), config, std::future::pending()));
     addr
-}
-
-/// A test client that keeps every frame it received, raw and decoded.
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    raw: Vec<Vec<u8>>,
-    id: String,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr, name: &str) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-            .await
-            .expect("websocket");
-        let mut c = Client {
-            ws,
-            raw: Vec::new(),
-            id: String::new(),
-        };
-        c.send(&ClientMessage::Hello {
-            version: PROTOCOL_VERSION,
-            name: name.into(),
-            token: None,
-        })
-        .await;
-        match c.recv().await {
-            ServerMessage::Welcome { player_id, .. } => c.id = player_id,
-            other => panic!("expected welcome, got {other:?}"),
-        }
-        c
-    }
-
-    async fn send(&mut self, m: &ClientMessage) {
-        let bytes = rmp_serde::to_vec_named(m).expect("encode");
-        self.ws
-            .send(Message::Binary(bytes.into()))
-            .await
-            .expect("send");
-    }
-
-    async fn send_raw(&mut self, bytes: Vec<u8>) {
-        self.ws
-            .send(Message::Binary(bytes.into()))
-            .await
-            .expect("send");
-    }
-
-    async fn recv(&mut self) -> ServerMessage {
-        loop {
-            let frame = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("a frame in time")
-                .expect("connection open")
-                .expect("frame");
-            if let Message::Binary(bytes) = frame {
-                self.raw.push(bytes.to_vec());
-                return rmp_serde::from_slice(&bytes).expect("a server message");
-            }
-        }
-    }
-
-    /// Receives until `pick` accepts a frame.
-    async fn until<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
-        loop {
-            if let Some(t) = pick(self.recv().await) {
-                return t;
-            }
-        }
-    }
-
-    async fn room(&mut self, state: RoomState) -> RoomView {
-        self.until(|m| match m {
-            ServerMessage::Room { room } if room.state == state => Some(*room),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn error(&mut self) -> ErrorCode {
-        self.until(|m| match m {
-            ServerMessage::Error { code, .. } => Some(code),
-            _ => None,
-        })
-        .await
-    }
 }
 
 fn settings(max_players: u32) -> RoomSettings {
@@ -342,14 +255,7 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hello_is_checked_and_tokens_resume_identities() {
     let addr = start_server().await;
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("ws");
-    let mut c = Client {
-        ws,
-        raw: Vec::new(),
-        id: String::new(),
-    };
+    let mut c = Client::open(addr).await;
     c.send(&ClientMessage::ListRooms).await;
     assert_eq!(c.error().await, ErrorCode::NotIntroduced);
     c.send(&ClientMessage::Hello {
@@ -382,14 +288,7 @@ async fn hello_is_checked_and_tokens_resume_identities() {
         .await;
     assert!(token.len() >= 32, "at least 128 bits");
 
-    let (ws2, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("ws");
-    let mut again = Client {
-        ws: ws2,
-        raw: Vec::new(),
-        id: String::new(),
-    };
+    let mut again = Client::open(addr).await;
     again
         .send(&ClientMessage::Hello {
             version: PROTOCOL_VERSION,
@@ -460,14 +359,7 @@ async fn a_player_reconnects_mid_game_and_resumes_their_board() {
         }
     };
     drop(a);
-    let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
-        .await
-        .expect("ws");
-    let mut back = Client {
-        ws,
-        raw: Vec::new(),
-        id: String::new(),
-    };
+    let mut back = Client::open(addr).await;
     back.send(&ClientMessage::Hello {
         version: PROTOCOL_VERSION,
         name: "x".into(),
@@ -1012,6 +904,7 @@ async fn per_address_per_player_and_origin_limits() {
         ws,
         raw: Vec::new(),
         id: String::new(),
+        token: String::new(),
     };
     a.send(&ClientMessage::Hello {
         version: PROTOCOL_VERSION,

@@ -1,0 +1,137 @@
+//! A WebSocket test client for the server: MessagePack frames, every received
+//! frame kept raw (for privacy checks), and helpers that wait for the frame a
+//! test expects (with a timeout that fails the test; never a sleep).
+
+use futures_util::{SinkExt, StreamExt};
+use protocol::wire::{
+    ClientMessage, ErrorCode, RoomState, RoomView, ServerMessage, PROTOCOL_VERSION,
+};
+use std::fmt::Display;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one frame.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// One connected client.
+pub struct Client {
+    /// The socket.
+    pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// Every binary frame received, in order.
+    pub raw: Vec<Vec<u8>>,
+    /// The player id from `welcome` (empty before).
+    pub id: String,
+    /// The session token from `welcome` (empty before).
+    pub token: String,
+}
+
+impl Client {
+    /// Opens a WebSocket to `addr` without saying hello.
+    pub async fn open(addr: impl Display) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("websocket");
+        Client {
+            ws,
+            raw: Vec::new(),
+            id: String::new(),
+            token: String::new(),
+        }
+    }
+
+    /// Connects and says hello as a new player called `name`.
+    pub async fn connect(addr: impl Display, name: &str) -> Client {
+        Client::hello(addr, name, None).await
+    }
+
+    /// Connects and resumes the identity of `token`.
+    pub async fn resume(addr: impl Display, token: String) -> Client {
+        Client::hello(addr, "resumed", Some(token)).await
+    }
+
+    async fn hello(addr: impl Display, name: &str, token: Option<String>) -> Client {
+        let mut c = Client::open(addr).await;
+        c.send(&ClientMessage::Hello {
+            version: PROTOCOL_VERSION,
+            name: name.into(),
+            token,
+        })
+        .await;
+        let (id, token) = c
+            .until(|m| match m {
+                ServerMessage::Welcome {
+                    player_id, token, ..
+                } => Some((player_id, token)),
+                _ => None,
+            })
+            .await;
+        c.id = id;
+        c.token = token;
+        c
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, m: &ClientMessage) {
+        let bytes = rmp_serde::to_vec_named(m).expect("encode");
+        self.send_raw(bytes).await;
+    }
+
+    /// Sends raw bytes as one binary frame.
+    pub async fn send_raw(&mut self, bytes: Vec<u8>) {
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .expect("send");
+    }
+
+    /// The next server message.
+    pub async fn recv(&mut self) -> ServerMessage {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a frame in time")
+                .expect("connection open")
+                .expect("frame");
+            if let Message::Binary(bytes) = frame {
+                self.raw.push(bytes.to_vec());
+                return rmp_serde::from_slice(&bytes).expect("a server message");
+            }
+        }
+    }
+
+    /// Receives until `pick` accepts a frame.
+    pub async fn until<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
+        loop {
+            if let Some(t) = pick(self.recv().await) {
+                return t;
+            }
+        }
+    }
+
+    /// The next room snapshot in `state`.
+    pub async fn room(&mut self, state: RoomState) -> RoomView {
+        self.until(|m| match m {
+            ServerMessage::Room { room } if room.state == state => Some(*room),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next error's code.
+    pub async fn error(&mut self) -> ErrorCode {
+        self.until(|m| match m {
+            ServerMessage::Error { code, .. } => Some(code),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Sends a move and waits for its acceptance.
+    pub async fn play(&mut self, m: &ClientMessage) {
+        self.send(m).await;
+        self.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
+            .await;
+    }
+}
