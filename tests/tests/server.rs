@@ -109,9 +109,7 @@ async fn three_players_race_to_the_end() {
     // Ada finishes first, then Bob, then Cy.
     for p in [&mut a, &mut b, &mut c] {
         for m in &moves {
-            p.send(m).await;
-            p.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-                .await;
+            p.play(m).await;
         }
     }
     let mut results = Vec::new();
@@ -151,17 +149,7 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
     let addr = start_server().await;
     let mut a = Client::connect(addr, "Ada").await;
     let mut b = Client::connect(addr, "Bob").await;
-    a.send(&ClientMessage::CreateRoom {
-        settings: settings(2),
-    })
-    .await;
-    let room = a.room(RoomState::Waiting).await;
-    b.send(&ClientMessage::JoinRoom {
-        code: room.code.clone(),
-        spectator: false,
-    })
-    .await;
-    b.room(RoomState::Waiting).await;
+    seated_room(&mut a, &mut [&mut b], settings(2)).await;
 
     a.send(&ClientMessage::Move {
         row: 0,
@@ -239,9 +227,7 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
 
     // Bob was never disturbed and can finish.
     for m in solving_moves(&puzzle) {
-        b.send(&m).await;
-        b.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        b.play(&m).await;
     }
     let me = b
         .until(|m| match m {
@@ -330,25 +316,13 @@ async fn a_player_reconnects_mid_game_and_resumes_their_board() {
     let addr = start_server().await;
     let mut a = Client::connect(addr, "Ada").await;
     let mut b = Client::connect(addr, "Bob").await;
-    a.send(&ClientMessage::CreateRoom {
-        settings: settings(2),
-    })
-    .await;
-    let room = a.room(RoomState::Waiting).await;
-    b.send(&ClientMessage::JoinRoom {
-        code: room.code.clone(),
-        spectator: false,
-    })
-    .await;
-    b.room(RoomState::Waiting).await;
+    let room = seated_room(&mut a, &mut [&mut b], settings(2)).await;
     a.send(&ClientMessage::Start).await;
     let puzzle = a.room(RoomState::Playing).await.puzzle.expect("puzzle");
     let moves = solving_moves(&puzzle);
     let (first, rest) = moves.split_at(moves.len() / 2);
     for m in first {
-        a.send(m).await;
-        a.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        a.play(m).await;
     }
     // Ada's connection drops; her token brings her back to the same seat and board.
     let token = {
@@ -385,9 +359,7 @@ async fn a_player_reconnects_mid_game_and_resumes_their_board() {
         );
     }
     for m in rest {
-        back.send(m).await;
-        back.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        back.play(m).await;
     }
     let done = back
         .until(|m| match m {
@@ -477,12 +449,12 @@ fn wrong_move(puzzle: &PuzzleV1) -> ClientMessage {
     }
 }
 
-/// Creates a room with `settings`, seats the others, starts; returns the puzzle.
-async fn started_room(
+/// Creates a room with `settings` and seats the others; returns the host's view.
+async fn seated_room(
     host: &mut Client,
     others: &mut [&mut Client],
     settings: RoomSettings,
-) -> (String, PuzzleV1) {
+) -> RoomView {
     host.send(&ClientMessage::CreateRoom { settings }).await;
     let room = host.room(RoomState::Waiting).await;
     for p in others.iter_mut() {
@@ -493,6 +465,16 @@ async fn started_room(
         .await;
         p.room(RoomState::Waiting).await;
     }
+    room
+}
+
+/// Creates a room with `settings`, seats the others, starts; returns the puzzle.
+async fn started_room(
+    host: &mut Client,
+    others: &mut [&mut Client],
+    settings: RoomSettings,
+) -> (String, PuzzleV1) {
+    let room = seated_room(host, others, settings).await;
     host.send(&ClientMessage::Start).await;
     let puzzle = host.room(RoomState::Playing).await.puzzle.expect("puzzle");
     for p in others.iter_mut() {
@@ -611,9 +593,7 @@ async fn mistake_policies_count_penalise_and_eliminate() {
         "out of lives: no more moves"
     );
     for m in solving_moves(&puzzle) {
-        b.send(&m).await;
-        b.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        b.play(&m).await;
     }
     let ranks = b
         .until(|m| match m {
@@ -631,9 +611,7 @@ async fn mistake_policies_count_penalise_and_eliminate() {
     let (_, puzzle) = started_room(&mut c, &mut [], penalty).await;
     c.send(&wrong_move(&puzzle)).await;
     for m in solving_moves(&puzzle) {
-        c.send(&m).await;
-        c.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        c.play(&m).await;
     }
     let ranks = c
         .until(|m| match m {
@@ -995,9 +973,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         "the hint agrees with the solution"
     );
     for m in solving_moves(&puzzle) {
-        a.send(&m).await;
-        a.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-            .await;
+        a.play(&m).await;
     }
     let me = a
         .until(|m| match m {
@@ -1052,9 +1028,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         })
         .await;
     assert!(resumed.board.is_some());
-    s.send(&first).await;
-    s.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-        .await;
+    s.play(&first).await;
 
     // Pausing is for solo games only; a room without hints refuses them.
     let mut c = Client::connect(addr, "Cy").await;
@@ -1083,9 +1057,7 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
     );
     for p in [&mut a, &mut b] {
         for m in solving_moves(&puzzle) {
-            p.send(&m).await;
-            p.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
-                .await;
+            p.play(&m).await;
         }
     }
     b.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
