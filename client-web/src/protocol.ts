@@ -386,7 +386,7 @@ name: string,
 /**
  * A session token to resume.
  */
-token: string | null, } | { "type": "list_rooms" } | { "type": "create_room", 
+token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "create_room", 
 /**
  * The room's settings.
  */
@@ -468,7 +468,11 @@ message: string, } | { "type": "rooms",
 /**
  * One entry per room.
  */
-rooms: Array<RoomSummary>, } | { "type": "room", 
+rooms: Array<RoomSummary>, } | { "type": "variants", 
+/**
+ * One manifest per loaded plugin: name, rules, parameters, difficulties.
+ */
+variants: Array<Manifest>, } | { "type": "room", 
 /**
  * The snapshot.
  */

@@ -5,7 +5,7 @@
 //! Unknown message types decode as `Unknown` (answered with an error, never a
 //! disconnect), so newer clients and servers degrade gracefully.
 
-use crate::plugin::Params;
+use crate::plugin::{Manifest, Params};
 use crate::puzzle::PuzzleV1;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +30,8 @@ pub enum ClientMessage {
     },
     /// Ask for the public rooms.
     ListRooms,
+    /// Ask for the variants this server offers (for the lobby's picker).
+    ListVariants,
     /// Create a room and join it as its host.
     CreateRoom {
         /// The room's settings.
@@ -386,6 +388,11 @@ pub enum ServerMessage {
     Rooms {
         /// One entry per room.
         rooms: Vec<RoomSummary>,
+    },
+    /// The variants this server offers, sorted by id.
+    Variants {
+        /// One manifest per loaded plugin: name, rules, parameters, difficulties.
+        variants: Vec<Manifest>,
     },
     /// A full room snapshot (after joining, on every state change).
     Room {

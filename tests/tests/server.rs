@@ -65,6 +65,21 @@ async fn three_players_race_to_the_end() {
     let mut b = Client::connect(addr, "Bob").await;
     let mut c = Client::connect(addr, "Cy").await;
 
+    a.send(&ClientMessage::ListVariants).await;
+    let variants = a
+        .until(|m| match m {
+            ServerMessage::Variants { variants } => Some(variants),
+            _ => None,
+        })
+        .await;
+    let classic = variants.iter().find(|v| v.id == "classic");
+    let classic = classic.expect("the lobby offers the classic plugin");
+    assert!(!classic.rules.is_empty() && !classic.difficulties.is_empty());
+    assert!(
+        variants.windows(2).all(|w| w[0].id < w[1].id),
+        "in id order"
+    );
+
     a.send(&ClientMessage::CreateRoom {
         settings: settings(3),
     })

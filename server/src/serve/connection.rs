@@ -183,6 +183,9 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
         ClientMessage::ListRooms => Some(ServerMessage::Rooms {
             rooms: shared.lobby.public_rooms(),
         }),
+        ClientMessage::ListVariants => Some(ServerMessage::Variants {
+            variants: shared.lobby.variants(),
+        }),
         ClientMessage::CreateRoom { settings } => {
             leave_room(player, &me);
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);

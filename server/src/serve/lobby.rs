@@ -115,6 +115,11 @@ impl Lobby {
         }
     }
 
+    /// The manifests of every loaded variant, in id order (the host keeps them so).
+    pub fn variants(&self) -> Vec<protocol::plugin::Manifest> {
+        self.plugins.manifests().cloned().collect()
+    }
+
     /// The number of open rooms (closed ones are forgotten on the way).
     pub fn open_rooms(&self) -> usize {
         self.rooms.retain(|_, h| !h.is_closed());
