@@ -386,7 +386,7 @@ name: string,
 /**
  * A session token to resume.
  */
-token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "create_room", 
+token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "leave_room" } | { "type": "create_room", 
 /**
  * The room's settings.
  */

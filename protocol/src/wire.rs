@@ -32,6 +32,9 @@ pub enum ClientMessage {
     ListRooms,
     /// Ask for the variants this server offers (for the lobby's picker).
     ListVariants,
+    /// Leave the current room (back to the lobby). Before the start the seat is
+    /// freed; during a game it is kept, so `join_room` with the code comes back to it.
+    LeaveRoom,
     /// Create a room and join it as its host.
     CreateRoom {
         /// The room's settings.

@@ -97,6 +97,24 @@ async fn three_players_race_to_the_end() {
         })
         .await;
     assert!(listed.iter().any(|r| r.code == room.code));
+    // Dee looks in and leaves before the start: the seat is freed.
+    let mut d = Client::connect(addr, "Dee").await;
+    d.send(&ClientMessage::JoinRoom {
+        code: room.code.clone(),
+        spectator: false,
+    })
+    .await;
+    d.room(RoomState::Waiting).await;
+    d.send(&ClientMessage::LeaveRoom).await;
+    d.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+        .await;
+    let seated = a
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.len() == 1 => Some(room),
+            _ => None,
+        })
+        .await;
+    assert!(seated.players.iter().all(|p| p.name != "Dee"));
     for p in [&mut b, &mut c] {
         p.send(&ClientMessage::JoinRoom {
             code: room.code.clone(),

@@ -186,6 +186,12 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
         ClientMessage::ListVariants => Some(ServerMessage::Variants {
             variants: shared.lobby.variants(),
         }),
+        ClientMessage::LeaveRoom => {
+            leave_room(player, &me);
+            Some(ServerMessage::Rooms {
+                rooms: shared.lobby.public_rooms(),
+            })
+        }
         ClientMessage::CreateRoom { settings } => {
             leave_room(player, &me);
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
