@@ -328,7 +328,11 @@ pencil: Array<Array<number>> | null,
 /**
  * Solo: the clock is stopped and the board hidden.
  */
-paused: boolean, };
+paused: boolean, 
+/**
+ * Solo: time spent paused so far, ms (the clock shows now - start_at - paused_ms).
+ */
+paused_ms: number, };
 
 export type Rank = { 
 /**

@@ -281,6 +281,10 @@ pub struct RoomView {
     /// Solo: the clock is stopped and the board hidden.
     #[serde(default)]
     pub paused: bool,
+    /// Solo: time spent paused so far, ms (the clock shows now - start_at - paused_ms).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub paused_ms: u64,
 }
 
 /// What one player put on a co-op board.

@@ -970,6 +970,68 @@ async fn per_address_per_player_and_origin_limits() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_a_solo_game_ends_it_but_a_race_room_waits() {
+    let addr = start_server_with(Config {
+        countdown: Duration::ZERO,
+        rooms_per_player: 1,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let solo = RoomSettings {
+        mode: Mode::Solo,
+        public: false,
+        ..settings(1)
+    };
+    // Each new solo game abandons the last one, so the cap of one open room holds.
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        a.send(&ClientMessage::CreateRoom {
+            settings: solo.clone(),
+        })
+        .await;
+        codes.push(a.room(RoomState::Waiting).await.code);
+    }
+    a.send(&ClientMessage::LeaveRoom).await;
+    a.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+        .await;
+    a.send(&ClientMessage::JoinRoom {
+        code: codes[0].clone(),
+        spectator: false,
+    })
+    .await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::NoRoom,
+        "an abandoned solo game is gone"
+    );
+
+    // A race room stays open for the others when its creator leaves.
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    let race = a.room(RoomState::Waiting).await;
+    let mut b = Client::connect(addr, "Bob").await;
+    b.send(&ClientMessage::JoinRoom {
+        code: race.code.clone(),
+        spectator: false,
+    })
+    .await;
+    b.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::LeaveRoom).await;
+    let view = b
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.len() == 1 => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(view.host, b.id, "the host's seat passes on");
+    a.send(&ClientMessage::CreateRoom { settings: solo }).await;
+    assert_eq!(a.error().await, ErrorCode::TooMany);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_cost_their_penalty_and_solo_games_pause() {
     let addr = start_server().await;
     let mut a = Client::connect(addr, "Ada").await;

@@ -16,7 +16,7 @@ use futures_util::{SinkExt, StreamExt};
 use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
 use std::sync::Arc;
 use std::time::Instant;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// Per-connection state.
 struct Player {
@@ -116,7 +116,11 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
         }
     }
     if let (Some(room), Some(me)) = (player.room, player.me) {
-        room.send(Command::Leave { player: me.id });
+        room.send(Command::Leave {
+            player: me.id,
+            for_good: false,
+            done: None,
+        });
     }
     metrics
         .connections
@@ -125,6 +129,9 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
 
 /// How long a closing connection may take to acknowledge the close.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How long leaving a room waits for the room to let go.
+const LEAVE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Sends a close frame, then reads (and ignores) what the client still sends until
 /// it closes too, so the close frame is not lost to a TCP reset over unread data.
@@ -187,13 +194,13 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             variants: shared.lobby.variants(),
         }),
         ClientMessage::LeaveRoom => {
-            leave_room(player, &me);
+            leave_room(player, &me).await;
             Some(ServerMessage::Rooms {
                 rooms: shared.lobby.public_rooms(),
             })
         }
         ClientMessage::CreateRoom { settings } => {
-            leave_room(player, &me);
+            leave_room(player, &me).await;
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
             match shared.lobby.create(me, settings, tx).await {
                 Ok(room) => {
@@ -217,7 +224,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             if player.room.as_ref().is_some_and(|r| r.code == room.code) {
                 player.room = None;
             } else {
-                leave_room(player, &me);
+                leave_room(player, &me).await;
             }
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
             match room.join(me, spectator, tx).await {
@@ -320,13 +327,22 @@ async fn hello(
     }
 }
 
-fn leave_room(player: &mut Player, me: &Identity) {
-    if let Some(room) = player.room.take() {
-        room.send(Command::Leave {
-            player: me.id.clone(),
-        });
-    }
+/// Leaves the current room on purpose and waits (briefly) until the room has let go,
+/// so a room it closes no longer counts against the player.
+async fn leave_room(player: &mut Player, me: &Identity) {
     player.outbox = None;
+    let Some(room) = player.room.take() else {
+        return;
+    };
+    let (done, left) = oneshot::channel();
+    let sent = room.send(Command::Leave {
+        player: me.id.clone(),
+        for_good: true,
+        done: Some(done),
+    });
+    if sent {
+        let _ = tokio::time::timeout(LEAVE_WAIT, left).await;
+    }
 }
 
 fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {

@@ -68,10 +68,15 @@ pub enum Command {
         /// Whether the seat was granted.
         reply: oneshot::Sender<Result<(), Failure>>,
     },
-    /// The connection went away.
+    /// The player went away: their connection dropped (`for_good` false: the seat
+    /// waits for them), or they left the room (`for_good` true: a solo game ends).
     Leave {
         /// Player id.
         player: String,
+        /// Left on purpose rather than disconnected.
+        for_good: bool,
+        /// Answered once the room has let go (and closed, if the leave ends it).
+        done: Option<oneshot::Sender<()>>,
     },
     /// The host starts the game.
     Start {
@@ -258,6 +263,14 @@ async fn run(
             }
         }
         *summary.lock().unwrap_or_else(|p| p.into_inner()) = room.summary();
+        if room.abandoned {
+            // Close before answering, so the lobby already counts the room as gone.
+            rx.close();
+            if let Some(done) = room.closing_ack.take() {
+                let _ = done.send(());
+            }
+            break;
+        }
         let empty = room.had_players && room.seats.iter().all(|s| s.out.is_none());
         empty_since = match (empty, empty_since) {
             (false, _) => None,

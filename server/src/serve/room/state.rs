@@ -9,6 +9,7 @@ use crate::serve::store::{SavedRoom, Store, Write};
 use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 /// A player at the table.
@@ -73,6 +74,10 @@ pub(super) struct Room {
     /// When play begins: the local instant and the same moment on the wire clock.
     pub start: Option<(Instant, f64)>,
     pub had_players: bool,
+    /// A solo player left on purpose: the room closes.
+    pub abandoned: bool,
+    /// Who to tell once the abandoned room has closed.
+    pub closing_ack: Option<oneshot::Sender<()>>,
     pub coop: CoopBoard,
     /// The number of the last stored move (co-op: the last event's `seq`).
     pub seq: u64,
@@ -128,6 +133,8 @@ impl Room {
             countdown,
             start: None,
             had_players: false,
+            abandoned: false,
+            closing_ack: None,
             seq: 0,
             store: services.store,
             plugins: services.plugins,
@@ -169,7 +176,11 @@ impl Room {
                 };
                 let _ = reply.send(result);
             }
-            Command::Leave { player } => self.leave(&player).await,
+            Command::Leave {
+                player,
+                for_good,
+                done,
+            } => self.leave(&player, for_good, done).await,
             Command::Start { player } => self.start(&player).await,
             Command::Move {
                 player,
@@ -273,8 +284,20 @@ impl Room {
         Ok(())
     }
 
-    async fn leave(&mut self, player: &str) {
+    async fn leave(&mut self, player: &str, for_good: bool, done: Option<oneshot::Sender<()>>) {
         match self.member(player) {
+            Some(Member::Seat(_)) if for_good && self.settings.mode == Mode::Solo => {
+                // Nobody else can finish a solo game: leaving it ends it.
+                let finish = Write::Finish {
+                    room: self.code.clone(),
+                };
+                if let Err(e) = self.persist(finish).await {
+                    tracing::error!(room = %self.code, error = %e, "cannot save an abandoned room");
+                }
+                self.abandoned = true;
+                self.closing_ack = done;
+                return;
+            }
             Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
                 let unseat = Write::Unseat {
                     room: self.code.clone(),

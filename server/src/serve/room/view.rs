@@ -80,6 +80,7 @@ impl Room {
             boards,
             seq: self.seq,
             paused: self.paused_since.is_some(),
+            paused_ms: u64::try_from(self.paused_total.as_millis()).unwrap_or(u64::MAX),
             pencil: (coop && playing).then(|| {
                 let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
                 for (c, &m) in self.coop.pencil.iter().enumerate() {
