@@ -1,12 +1,14 @@
-# The two commands of the README. Everything is cargo underneath; make only
-# sequences the steps (later: plugins and the web client).
+# The two commands of the README. Cargo builds the server and the plugins, npm
+# the web client; make only sequences the steps.
 
 CARGO ?= cargo
 # Where cargo puts its output (honours CARGO_TARGET_DIR).
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 ARENA := $(TARGET_DIR)/release/arena
+NPM ?= npm
+CLIENT := client-web
 
-.PHONY: run test build bench
+.PHONY: run test build client bench
 
 ## Build everything (release) and start the server with every bundled variant
 ## (http://127.0.0.1:8080; WebSocket at /ws; Ctrl-C stops it).
@@ -15,17 +17,26 @@ run: build
 	$(ARENA) serve
 
 ## Release build of every default member: the arena binary and the variant plugins
-## (cdylibs land beside it in target/release, where arena looks by default).
-build:
+## (cdylibs land beside it in target/release, where arena looks by default), and
+## the web client (client-web/dist, which arena serve serves).
+build: client
 	$(CARGO) build --release
+
+## The web client: type-checked and bundled into client-web/dist.
+client:
+	cd $(CLIENT) && $(NPM) ci --no-audit --no-fund && $(NPM) run build
 
 ## Every check CI runs: formatting, lints, all tests. The plugins (cdylibs, which
 ## `cargo test` does not build) and the test-only misbehaving plugin are built first.
-test:
+## Then the web client: type check and build, unit tests (Vitest), and the browser
+## tests (playwright-core driving /usr/bin/chromium against the debug arena binary).
+test: client
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) build --workspace
 	$(CARGO) test --workspace
+	cd $(CLIENT) && $(NPM) test
+	cd $(CLIENT) && ARENA_BIN_DIR=$(abspath $(TARGET_DIR))/debug $(NPM) run e2e
 
 ## The benchmarks (full datasets, every plugin; see docs/benchmarks.md).
 bench: build

@@ -1,0 +1,243 @@
+// End-to-end support: starts the real `arena serve` (the cargo-built binary, the
+// bundled variant plugins loaded through dlopen, a fresh SQLite file, this
+// client's dist/), launches Debian's Chromium through playwright-core, watches the
+// WebSocket frames a page receives, and solves puzzles with `arena solve` — the
+// way a player would work them out, never through a door in the server.
+
+import { decode } from "@msgpack/msgpack";
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { PuzzleV1, ServerMessage } from "../src/protocol";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The client-web directory. */
+export const clientDir = resolve(here, "..");
+/** Where screenshots go (kept by CI as artifacts). */
+export const artifacts = resolve(here, "artifacts");
+/** How long any single wait may take. */
+export const WAIT = 20_000;
+
+/** The cargo profile directory holding `arena` and the plugins: $ARENA_BIN_DIR, else the debug one. */
+function profileDir(): string {
+  if (process.env.ARENA_BIN_DIR) return process.env.ARENA_BIN_DIR;
+  return resolve(process.env.CARGO_TARGET_DIR ?? resolve(clientDir, "..", "target"), "debug");
+}
+
+/** The `arena` binary and a directory holding only the bundled variant plugins. */
+export function builtArena(): { arena: string; plugins: string } {
+  const dir = profileDir();
+  const arena = join(dir, "arena");
+  if (!existsSync(arena)) throw new Error(`${arena} is missing: run \`cargo build --workspace\` first`);
+  const plugins = mkdtempSync(join(tmpdir(), "arena-plugins-"));
+  const libs = readdirSync(dir).filter((f) => /^libvariant_.*\.(so|dylib)$/.test(f));
+  if (libs.length === 0) throw new Error(`no variant plugins in ${dir}`);
+  for (const lib of libs) symlinkSync(join(dir, lib), join(plugins, lib));
+  return { arena, plugins };
+}
+
+/** A running `arena serve`. */
+export interface Server {
+  url: string;
+  arena: string;
+  plugins: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `arena serve` on an ephemeral port with a fresh data directory. */
+export async function startServer(extra: string[] = []): Promise<Server> {
+  const { arena, plugins } = builtArena();
+  const data = mkdtempSync(join(tmpdir(), "arena-data-"));
+  const dist = join(clientDir, "dist");
+  if (!existsSync(join(dist, "index.html"))) throw new Error("client-web/dist is missing: run `npm run build` first");
+  const child: ChildProcess = spawn(
+    arena,
+    ["--plugins", plugins, "serve", "--bind", "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0", ...extra],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  const url = await new Promise<string>((ok, fail) => {
+    let seen = "";
+    const timer = setTimeout(() => fail(new Error(`arena serve did not start:\n${seen}`)), WAIT);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const m = /serving on (http:\/\/\S+)/.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`arena serve exited (${code}):\n${seen}`)));
+  });
+  return {
+    url,
+    arena,
+    plugins,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((ok) => child.on("exit", ok));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      rmSync(data, { recursive: true, force: true });
+      rmSync(plugins, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launches Debian's Chromium, headless. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+/** A browser page with the frames it sent and received over the game WebSocket. */
+export interface Player {
+  context: BrowserContext;
+  page: Page;
+  /** Every server message, decoded, in order. */
+  received: ServerMessage[];
+  /** Every client message type sent, in order. */
+  sent: string[];
+  /** Called with each server message as it arrives. */
+  listeners: Set<(m: ServerMessage) => void>;
+}
+
+/** A new browser context (own storage) opened on the server, with its frames recorded. */
+export async function openPlayer(browser: Browser, url: string, viewport = { width: 1200, height: 900 }): Promise<Player> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const player: Player = { context, page, received: [], sent: [], listeners: new Set() };
+  page.on("websocket", (ws) => {
+    ws.on("framereceived", ({ payload }) => {
+      if (typeof payload === "string") return;
+      const message = decode(payload) as ServerMessage;
+      player.received.push(message);
+      for (const listener of player.listeners) listener(message);
+    });
+    ws.on("framesent", ({ payload }) => {
+      if (typeof payload !== "string") player.sent.push((decode(payload) as { type: string }).type);
+    });
+  });
+  page.on("pageerror", (e) => console.error("page error:", e));
+  await page.goto(url);
+  return player;
+}
+
+/** Enters a name on the welcome screen and waits for the lobby. */
+export async function enterName(p: Player, name: string) {
+  await p.page.fill("#name", name);
+  await p.page.click("#enter");
+  await p.page.waitForSelector("#create-room", { timeout: WAIT });
+  await p.page.waitForSelector("#variant option", { state: "attached", timeout: WAIT });
+}
+
+/** The settings form's fields. */
+export interface CreateOptions {
+  variant?: string;
+  params?: Record<string, string>;
+  difficulty?: string;
+  mode?: "solo" | "race" | "coop";
+  publicRoom?: boolean;
+  mistakes?: "none" | "penalty" | "lives";
+}
+
+/** Fills the New game form and creates the room; returns its code. */
+export async function createRoom(p: Player, o: CreateOptions = {}): Promise<string> {
+  const page = p.page;
+  await page.selectOption("#variant", o.variant ?? "classic");
+  for (const [key, value] of Object.entries(o.params ?? {})) {
+    await page.selectOption(`#param-${key}`, JSON.stringify(value));
+  }
+  await page.selectOption("#difficulty", o.difficulty ?? "easy");
+  await page.selectOption("#mode", o.mode ?? "solo");
+  if (o.publicRoom !== undefined) await page.setChecked("#public", o.publicRoom);
+  if (o.mistakes) await page.selectOption("#mistakes", o.mistakes);
+  await page.click("#create-room");
+  await page.waitForSelector("#room-link", { timeout: WAIT });
+  const link = await page.inputValue("#room-link");
+  return link.split("#")[1];
+}
+
+/** The puzzle of the last room snapshot this page received. */
+export function lastPuzzle(p: Player): PuzzleV1 {
+  for (let i = p.received.length - 1; i >= 0; i--) {
+    const m = p.received[i];
+    if (m.type === "room" && m.room.puzzle) return m.room.puzzle;
+  }
+  throw new Error("no puzzle received yet");
+}
+
+/** Waits until a server message matches (one already received counts). */
+export function waitForMessage(p: Player, match: (m: ServerMessage) => boolean): Promise<ServerMessage> {
+  const earlier = p.received.find(match);
+  if (earlier) return Promise.resolve(earlier);
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => {
+      p.listeners.delete(listener);
+      fail(new Error("timed out waiting for a server message"));
+    }, WAIT);
+    const listener = (m: ServerMessage) => {
+      if (!match(m)) return;
+      clearTimeout(timer);
+      p.listeners.delete(listener);
+      ok(m);
+    };
+    p.listeners.add(listener);
+  });
+}
+
+/** Solves `puzzle` with `arena solve` (the rules travel in the puzzle; no server involved). */
+export function solve(server: Pick<Server, "arena" | "plugins">, puzzle: PuzzleV1): number[][] {
+  const dir = mkdtempSync(join(tmpdir(), "arena-solve-"));
+  const file = join(dir, "puzzle.json");
+  writeFileSync(file, JSON.stringify(puzzle));
+  const out = execFileSync(server.arena, ["--plugins", server.plugins, "solve", file], { encoding: "utf8" });
+  rmSync(dir, { recursive: true, force: true });
+  const solved = JSON.parse(out.trim().split("\n")[0]) as PuzzleV1;
+  if (!solved.solution) throw new Error("arena solve gave no solution");
+  return solved.solution;
+}
+
+/**
+ * Types the solution with the keyboard only: click the first cell, then arrows
+ * and symbols, row by row. Stops after `limit` entries.
+ */
+export async function typeSolution(p: Player, puzzle: PuzzleV1, solution: number[][], limit = Infinity) {
+  const page = p.page;
+  const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  const { rows, cols } = puzzle.layout;
+  await page.click(`#cell-0-0`);
+  let typed = 0;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      if (puzzle.grid[r][c] === 0 && solution[r][c] !== 0 && typed < limit) {
+        await page.keyboard.press(symbols[solution[r][c] - 1]);
+        typed++;
+      }
+      if (c < cols - 1) await page.keyboard.press("ArrowRight");
+    }
+    if (r < rows - 1) {
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("ArrowRight");
+    }
+  }
+}
+
+/** Saves a screenshot of an element as an artifact. */
+export async function screenshot(page: Page, selector: string, name: string) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.locator(selector).screenshot({ path: join(artifacts, `${name}.png`) });
+}

@@ -1,0 +1,59 @@
+// The lobby creates and joins rooms; two browser contexts race to the end and
+// both see the ranks.
+
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, solve, startServer, typeSolution, waitForMessage, WAIT, type Server } from "./harness";
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("two players meet in the lobby, race to the end and both see the ranks", async () => {
+  const ada = await openPlayer(browser, server.url);
+  const bob = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await enterName(bob, "Bob");
+
+  const code = await createRoom(ada, { mode: "race", publicRoom: true });
+  // Bob finds the room in the public list and joins from there.
+  await bob.page.click("button:text('Refresh')");
+  const row = bob.page.locator(`tr[data-code="${code}"]`);
+  await row.waitFor({ timeout: WAIT });
+  await row.locator("button:text('Join')").click();
+  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  await ada.page.waitForSelector("#waiting-players li:nth-child(2)", { timeout: WAIT });
+  expect(await ada.page.textContent("#waiting-players")).toContain("Bob");
+
+  await ada.page.click("#start");
+  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
+  const solution = solve(server, puzzle);
+
+  await typeSolution(ada, puzzle, solution);
+  await ada.page.waitForSelector("#win:has-text('Solved')", { timeout: WAIT });
+  // Bob sees Ada's progress bar full before he is done.
+  await bob.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("✓"), null, { timeout: WAIT });
+  await typeSolution(bob, puzzle, solution);
+
+  for (const p of [ada, bob]) {
+    await waitForMessage(p, (m) => m.type === "finished");
+    await p.page.waitForSelector("#ranks", { timeout: WAIT });
+    const ranks = await p.page.locator("#ranks tbody tr").allTextContents();
+    expect(ranks).toHaveLength(2);
+    expect(ranks[0]).toContain("Ada");
+    expect(ranks[1]).toContain("Bob");
+  }
+  expect(await ada.page.textContent("#results-title")).toContain("You won");
+  expect(await bob.page.textContent("#results-title")).toContain("Rank 2");
+});

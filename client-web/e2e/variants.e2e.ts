@@ -1,0 +1,77 @@
+// Every bundled variant, at every parameter value, is played solo in the browser:
+// the board is drawn from the geometry the server sends, takes digits, corner and
+// centre marks, and a screenshot of each is saved under e2e/artifacts/.
+
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import type { Manifest } from "../src/protocol";
+import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, screenshot, solve, startServer, waitForMessage, WAIT, type Player, type Server } from "./harness";
+
+let server: Server;
+let browser: Browser;
+let player: Player;
+let variants: Manifest[];
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  player = await openPlayer(browser, server.url);
+  await enterName(player, "Shots");
+  const m = await waitForMessage(player, (m) => m.type === "variants");
+  variants = m.type === "variants" ? m.variants : [];
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("every bundled variant is offered with its rules", () => {
+  const ids = variants.map((v) => v.id);
+  for (const id of ["classic", "x-sudoku", "windoku", "anti-knight"]) expect(ids).toContain(id);
+});
+
+test("each variant's board renders, takes input, and is saved as a screenshot", async () => {
+  const page = player.page;
+  for (const v of variants) {
+    const combos: Array<Record<string, string>> = [{}];
+    for (const p of v.params) {
+      const values = p.allowed.map(String);
+      combos.splice(0, combos.length, ...combos.flatMap((c) => values.map((x) => ({ ...c, [p.key]: x }))));
+    }
+    for (const params of combos) {
+      const name = [v.id, ...Object.entries(params).map(([k, x]) => `${k}-${x}`)].join("_");
+      // The paramater values are sent as the manifest spells them.
+      const typed = Object.fromEntries(
+        Object.entries(params).map(([k, x]) => [k, v.params.find((p) => p.key === k)?.allowed.find((a) => String(a) === x) ?? x]),
+      );
+      await createRoom(player, { variant: v.id, params: typed as Record<string, string>, difficulty: v.difficulties[0], mode: "solo" });
+      await page.click("#start");
+      await page.waitForSelector("svg.board", { timeout: WAIT });
+      const puzzle = lastPuzzle(player);
+      expect(await page.locator("svg.board [role=gridcell]").count()).toBe(puzzle.cells?.length ?? puzzle.layout.rows * puzzle.layout.cols);
+      // One right digit, a corner mark and a centre mark on the first empty cells.
+      const solution = solve(server, puzzle);
+      const empties: Array<[number, number]> = [];
+      puzzle.grid.forEach((row, r) => row.forEach((x, c) => x === 0 && empties.push([r, c])));
+      const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+      const [a, b, c] = empties;
+      await page.click(`#cell-${a[0]}-${a[1]}`);
+      await page.keyboard.press(symbols[solution[a[0]][a[1]] - 1]);
+      await waitForMessage(player, (m) => m.type === "move_accepted" && m.row === a[0] && m.col === a[1]);
+      await page.click(`#cell-${b[0]}-${b[1]}`);
+      await page.keyboard.press(`Shift+${symbols[0]}`);
+      await page.keyboard.press(`Shift+${symbols[1]}`);
+      await page.click(`#cell-${c[0]}-${c[1]}`);
+      await page.keyboard.press(`Control+${symbols[2]}`);
+      await page.keyboard.press(`Control+${symbols[3]}`);
+      const label = (r: number, col: number) => page.getAttribute(`#cell-${r}-${col}`, "aria-label");
+      expect(await label(a[0], a[1])).toContain(`: ${symbols[solution[a[0]][a[1]] - 1]}`);
+      expect(await label(b[0], b[1])).toContain(`candidates ${symbols[0]} ${symbols[1]}`);
+      expect(await label(c[0], c[1])).toContain(`candidates ${symbols[2]} ${symbols[3]}`);
+      await screenshot(page, ".board-col", name);
+      await page.click("#leave");
+      await page.waitForSelector("#create-room", { timeout: WAIT });
+    }
+  }
+});

@@ -1,0 +1,2 @@
+// Vite client types: lets TypeScript accept `import "./style.css"`.
+/// <reference types="vite/client" />

@@ -1,0 +1,55 @@
+// Rule conflicts, from the rules alone (never the solution): repeated values in a
+// house or cage, a cage whose digits already exceed or miss its sum, and the two
+// cells of a different-pair holding the same value.
+
+import type { Cell, Geometry } from "./geometry";
+
+/** The cells that break a rule on `values` (0 = empty, one entry per layout cell). */
+export function conflicts(g: Geometry, values: number[]): Set<Cell> {
+  const bad = new Set<Cell>();
+  for (const group of g.groups) markRepeats(group, values, bad);
+  for (const cage of g.cages) {
+    let sum = 0;
+    let empty = 0;
+    for (const c of cage.cells) {
+      if (values[c] === 0) empty++;
+      sum += values[c];
+    }
+    // The smallest the empty cells could still add: 1 + 2 + ... + empty.
+    const least = (empty * (empty + 1)) / 2;
+    if (sum + least > cage.sum || (empty === 0 && sum !== cage.sum)) {
+      for (const c of cage.cells) if (values[c] !== 0) bad.add(c);
+    }
+  }
+  for (const [a, b] of g.different) {
+    if (values[a] !== 0 && values[a] === values[b]) {
+      bad.add(a);
+      bad.add(b);
+    }
+  }
+  return bad;
+}
+
+function markRepeats(group: Cell[], values: number[], bad: Set<Cell>) {
+  const seen = new Map<number, Cell>();
+  for (const c of group) {
+    const v = values[c];
+    if (v === 0) continue;
+    const first = seen.get(v);
+    if (first === undefined) {
+      seen.set(v, c);
+    } else {
+      bad.add(first);
+      bad.add(c);
+    }
+  }
+}
+
+/** The cells that see `cell`: every other cell of its houses and cages, and its pair partners. */
+export function peersOf(g: Geometry, cell: Cell): Set<Cell> {
+  const peers = new Set<Cell>();
+  for (const i of g.groupsOf[cell]) for (const c of g.groups[i]) peers.add(c);
+  for (const c of g.partners[cell]) peers.add(c);
+  peers.delete(cell);
+  return peers;
+}

@@ -1,0 +1,193 @@
+// The board as SVG markup, from the geometry alone: cells at their layout
+// positions (holes stay empty), thin and thick lines, diagonals, shaded windows,
+// dashed Killer cages with their sums, and then the changing layer: values,
+// pencil marks, selection, highlights, conflicts and teammates' cursors.
+// Pure string building, so it is the same in the page and in tests.
+
+import type { Cell, Geometry, Segment } from "./geometry";
+
+/** Size of one cell in SVG user units. */
+export const CELL = 40;
+/** Margin around the board, so the thick outer line is not clipped. */
+const MARGIN = 2;
+
+/** What the changing layer shows. */
+export interface BoardPaint {
+  values: number[];
+  corner: number[];
+  centre: number[];
+  selection: Set<Cell>;
+  cursor?: Cell;
+  /** Cells seeing the cursor (same house, cage or pair). */
+  peers: Set<Cell>;
+  /** Value of the cursor's cell; every cell holding it is highlighted. */
+  highlight: number;
+  conflicts: Set<Cell>;
+  /** Digits the server marked wrong (shown when the error check is on). */
+  wrong: Set<Cell>;
+  /** A hinted cell. */
+  hint?: Cell;
+  /** Teammates' cursors (co-op). */
+  cursors: Array<{ cell: Cell; colour: string; name: string }>;
+  /** Whether the board takes input (false for spectators and finished games). */
+  editable: boolean;
+}
+
+/** The `viewBox` of the board. */
+export function viewBox(g: Geometry): string {
+  return `${-MARGIN} ${-MARGIN} ${g.cols * CELL + 2 * MARGIN} ${g.rows * CELL + 2 * MARGIN}`;
+}
+
+const line = (s: Segment, cls: string) =>
+  `<line class="${cls}" x1="${s.x1 * CELL}" y1="${s.y1 * CELL}" x2="${s.x2 * CELL}" y2="${s.y2 * CELL}"/>`;
+
+/** Cell backgrounds (shaded windows included); the bottom layer. */
+export function backgroundLayer(g: Geometry): string {
+  return g.cells
+    .map((c) => {
+      const [x, y] = topLeft(g, c);
+      const cls = g.shaded.has(c) ? "cell-bg shaded" : "cell-bg";
+      return `<rect class="${cls}" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>`;
+    })
+    .join("");
+}
+
+/** Highlights: selection, peers, same digit, conflicts, hint; drawn under the lines. */
+export function fillLayer(g: Geometry, p: BoardPaint): string {
+  const fills: string[] = [];
+  for (const c of g.cells) {
+    const fill = fillClass(c, p.values[c], p);
+    if (!fill) continue;
+    const [x, y] = topLeft(g, c);
+    fills.push(`<rect class="fill ${fill}" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>`);
+  }
+  return fills.join("");
+}
+
+/** The lines that never change: diagonals, thin lines, cage outlines, thick borders. */
+export function lineLayer(g: Geometry): string {
+  const parts: string[] = [];
+  for (const s of g.diagonals) parts.push(line(s, "diagonal"));
+  for (const s of g.thinLines) parts.push(line(s, "thin"));
+  for (const cage of g.cages) {
+    parts.push(`<g class="cage" data-sum="${cage.sum}">`);
+    for (const s of cage.outline) parts.push(line(s, "cage-line"));
+    parts.push("</g>");
+  }
+  for (const s of g.thickLines) parts.push(line(s, "thick"));
+  return parts.join("");
+}
+
+/** Values, marks, cage sums, selection outlines, cursors, and one labelled hit target per cell; the top layer. */
+export function contentLayer(g: Geometry, p: BoardPaint): string {
+  const texts: string[] = [];
+  const rows = new Map<number, string[]>();
+  for (const c of g.cells) {
+    const [x, y] = topLeft(g, c);
+    const v = p.values[c];
+    const given = g.givens[c] !== 0;
+    if (v !== 0) {
+      const cls = ["value", given ? "given" : "entered"];
+      if (!given && (p.conflicts.has(c) || p.wrong.has(c))) cls.push("bad");
+      texts.push(
+        `<text class="${cls.join(" ")}" x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${valueFont(g)}">${escape(g.symbols[v - 1] ?? "?")}</text>`,
+      );
+    } else {
+      texts.push(...cornerMarks(g, c, p.corner[c], x, y), ...centreMarks(g, p.centre[c], x, y));
+    }
+    const [r, col] = [Math.floor(c / g.cols), c % g.cols];
+    const label = cellLabel(g, c, v, p);
+    const target = `<rect class="hit" id="cell-${r}-${col}" role="gridcell" data-cell="${c}" aria-label="${label}" aria-selected="${p.selection.has(c)}" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>`;
+    const row = rows.get(r) ?? [];
+    row.push(target);
+    rows.set(r, row);
+  }
+  for (const cage of g.cages) {
+    const [x, y] = topLeft(g, cage.labelCell);
+    const size = Math.max(8, CELL * 0.24);
+    texts.push(
+      `<rect class="cage-label-bg" x="${x + 1.5}" y="${y + 1.5}" width="${size * 0.62 * String(cage.sum).length + 2}" height="${size + 1}"/>`,
+      `<text class="cage-sum" x="${x + 2.5}" y="${y + 2}" font-size="${size}">${cage.sum}</text>`,
+    );
+  }
+  const cursors = p.cursors.map(({ cell, colour, name }) => {
+    const [x, y] = topLeft(g, cell);
+    return `<rect class="team-cursor" x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" style="stroke:${colour}"><title>${escape(name)}</title></rect>`;
+  });
+  const selection = [...p.selection].map((c) => {
+    const [x, y] = topLeft(g, c);
+    return `<rect class="selected-outline" x="${x + 1.5}" y="${y + 1.5}" width="${CELL - 3}" height="${CELL - 3}"/>`;
+  });
+  const grid = [...rows.entries()].map(([r, cells]) => `<g role="row" aria-rowindex="${r + 1}">${cells.join("")}</g>`);
+  return [texts.join(""), selection.join(""), cursors.join(""), grid.join("")].join("");
+}
+
+/** A whole board as one standalone SVG document (fixtures, tests, exports). */
+export function boardSvg(g: Geometry, p: BoardPaint): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="${viewBox(g)}">` +
+    `<g>${backgroundLayer(g)}</g><g>${fillLayer(g, p)}</g><g>${lineLayer(g)}</g><g>${contentLayer(g, p)}</g></svg>`
+  );
+}
+
+function fillClass(c: Cell, v: number, p: BoardPaint): string {
+  if (p.hint === c) return "hinted";
+  if (p.selection.has(c)) return "selected";
+  if (v !== 0 && p.conflicts.has(c)) return "conflict";
+  if (v !== 0 && v === p.highlight) return "same";
+  if (p.peers.has(c)) return "peer";
+  return "";
+}
+
+function topLeft(g: Geometry, c: Cell): [number, number] {
+  return [(c % g.cols) * CELL, Math.floor(c / g.cols) * CELL];
+}
+
+function valueFont(g: Geometry): number {
+  return g.symbols.some((s) => s.length > 1) ? CELL * 0.45 : CELL * 0.62;
+}
+
+/** Corner marks on a k x k grid inside the cell (k = 3 up to 9 values, then 4, 5...). */
+function cornerMarks(g: Geometry, c: Cell, mask: number, x: number, y: number): string[] {
+  if (mask === 0) return [];
+  const k = Math.ceil(Math.sqrt(g.size));
+  const step = CELL / (k + 0.4);
+  const out: string[] = [];
+  for (let v = 1; v <= g.size; v++) {
+    if ((mask & (1 << (v - 1))) === 0) continue;
+    const i = v - 1;
+    const px = x + step * 0.7 + (i % k) * step;
+    const py = y + step * 0.7 + Math.floor(i / k) * step;
+    out.push(
+      `<text class="corner" data-cell="${c}" x="${px}" y="${py}" font-size="${step * 0.8}">${escape(g.symbols[i])}</text>`,
+    );
+  }
+  return out;
+}
+
+function centreMarks(g: Geometry, mask: number, x: number, y: number): string[] {
+  if (mask === 0) return [];
+  const symbols = g.symbols.filter((_, i) => (mask & (1 << i)) !== 0).join("");
+  const size = Math.min(CELL * 0.32, (CELL * 1.6) / Math.max(1, symbols.length));
+  return [`<text class="centre" x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${size}">${escape(symbols)}</text>`];
+}
+
+/** What a screen reader says for a cell. */
+function cellLabel(g: Geometry, c: Cell, v: number, p: BoardPaint): string {
+  const [r, col] = [Math.floor(c / g.cols) + 1, (c % g.cols) + 1];
+  let what: string;
+  if (v !== 0) what = `${g.symbols[v - 1]}${g.givens[c] !== 0 ? " (given)" : ""}`;
+  else {
+    const marks = [p.corner[c], p.centre[c]]
+      .map((m) => g.symbols.filter((_, i) => (m & (1 << i)) !== 0).join(" "))
+      .filter((s) => s !== "");
+    what = marks.length > 0 ? `empty, candidates ${marks.join("; ")}` : "empty";
+  }
+  const flags = p.conflicts.has(c) ? ", conflict" : "";
+  return escape(`Row ${r}, column ${col}: ${what}${flags}`);
+}
+
+/** Escapes text for SVG markup. */
+export function escape(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}

@@ -1,0 +1,114 @@
+import { beforeEach, expect, test } from "vitest";
+import { classic } from "../../test/fixtures";
+import type { PlayerView, RoomSettings, RoomView, ServerMessage } from "../protocol";
+import { Session, type MarkStore } from "./session";
+
+const me: PlayerView = { id: "me", name: "Ada", filled: 0, finished_ms: null, mistakes: 0, out: false, hints: 0 };
+const mate: PlayerView = { ...me, id: "mate", name: "Bob" };
+
+function settings(mode: RoomSettings["mode"]): RoomSettings {
+  return { variant: "classic", params: {}, difficulty: "easy", mode, public: false, max_players: 2, mistakes: { type: "none" }, hints: { type: "off" } };
+}
+
+function room(mode: RoomSettings["mode"], over: Partial<RoomView> = {}): RoomView {
+  const puzzle = classic(2, 2);
+  puzzle.grid[0][0] = 1;
+  return {
+    code: "abc",
+    settings: settings(mode),
+    state: "playing",
+    host: "me",
+    players: [me, mate],
+    puzzle,
+    board: puzzle.grid.map((r) => [...r]),
+    start_at: 1000,
+    spectator: false,
+    boards: [],
+    seq: 0,
+    pencil: mode === "coop" ? puzzle.grid.map((r) => r.map(() => 0)) : null,
+    paused: false,
+    paused_ms: 0,
+    ...over,
+  };
+}
+
+let saved: Map<string, { corner: number[]; centre: number[] }>;
+const marks: MarkStore = { load: (k) => saved.get(k) ?? null, save: (k, v) => saved.set(k, { corner: [...v.corner], centre: [...v.centre] }) };
+beforeEach(() => (saved = new Map()));
+
+function session(view: RoomView): Session {
+  const s = new Session(marks);
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  s.handle({ type: "room", room: view });
+  return s;
+}
+
+test("welcome asks for variants and rooms, and rejoins the room from the link", () => {
+  const s = new Session();
+  s.pendingRoom = "xyz";
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  expect(out).toEqual([{ type: "list_variants" }, { type: "list_rooms" }, { type: "join_room", code: "xyz", spectator: false }]);
+  s.handle({ type: "error", code: "no_room", message: "no room 'xyz'" });
+  expect(s.pendingRoom).toBeUndefined();
+});
+
+test("race: values go to the server, marks stay local and are saved", () => {
+  const s = session(room("race"));
+  expect(s.enter(3)).toEqual([{ type: "move", row: 0, col: 1, value: 3 }]);
+  s.game?.board.select(2);
+  expect(s.enter(2, "corner")).toEqual([]);
+  expect([...saved.values()][0].corner[2]).toBe(2);
+  expect(s.undo()).toEqual([]);
+  expect(s.undo()).toEqual([{ type: "move", row: 0, col: 1, value: 0 }]);
+});
+
+test("a reconnect snapshot restores the board and keeps the saved marks", () => {
+  const s = session(room("race"));
+  s.game?.board.select(2);
+  s.enter(4, "centre");
+  const board = room("race").board?.map((r) => [...r]) ?? [];
+  board[1][1] = 2;
+  const fresh = new Session(marks);
+  fresh.handle({ type: "room", room: room("race", { board }) });
+  expect(fresh.game?.board.values[5]).toBe(2);
+  expect(fresh.game?.board.centre[2]).toBe(8);
+});
+
+test("co-op: teammates' values, marks and cursors arrive as events", () => {
+  const s = session(room("coop"));
+  expect(s.enter(2, "corner")).toEqual([{ type: "pencil", row: 0, col: 1, marks: 2 }]);
+  const events: ServerMessage[] = [
+    { type: "coop_event", seq: 1, player: "mate", row: 3, col: 3, change: { type: "value", value: 4 } },
+    { type: "coop_event", seq: 2, player: "mate", row: 3, col: 2, change: { type: "pencil", marks: 5 } },
+    { type: "cursor", player: "mate", row: 2, col: 2 },
+  ];
+  events.forEach((e) => s.handle(e));
+  const paint = s.paint(() => "red");
+  expect(paint?.values[15]).toBe(4);
+  expect(paint?.corner[14]).toBe(5);
+  expect(paint?.cursors).toEqual([{ cell: 10, colour: "red", name: "Bob" }]);
+  expect(s.game?.seq).toBe(2);
+  expect(s.cursorMessage()).toEqual([{ type: "cursor", row: 0, col: 1 }]);
+});
+
+test("spectators see the watched player's board and cannot play", () => {
+  const board = room("race").board?.map((r) => [...r]) ?? [];
+  const s = session(room("race", { spectator: true, board: null, boards: [{ player: "mate", board }] }));
+  expect(s.canPlay()).toBe(false);
+  expect(s.enter(2)).toEqual([]);
+  s.handle({ type: "cell_changed", player: "mate", row: 1, col: 1, value: 3 });
+  expect(s.paint(() => "red")?.values[5]).toBe(3);
+});
+
+test("wrong digits are flagged only while the error check is on; results arrive", () => {
+  const s = session(room("race"));
+  s.enter(4);
+  s.handle({ type: "move_accepted", row: 0, col: 1, value: 4, correct: false });
+  expect(s.paint(() => "")?.wrong.has(1)).toBe(true);
+  s.errorCheck = false;
+  expect(s.paint(() => "")?.wrong.size).toBe(0);
+  s.handle({ type: "progress", player: { ...me, finished_ms: 5000, filled: 16 } });
+  expect(s.canPlay()).toBe(false);
+  s.handle({ type: "finished", ranks: [{ rank: 1, player: "me", name: "Ada", time_ms: 5000 }], team_ms: null, contributions: [] });
+  expect(s.results?.ranks).toHaveLength(1);
+});

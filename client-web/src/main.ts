@@ -1,0 +1,294 @@
+// The page: asks for a name, keeps one Connection to the server, folds every
+// message into the Session, and shows the screen the state calls for (lobby,
+// room, game). Keyboard play goes through game/keys.ts.
+
+import "./style.css";
+import { keyAction, nextMode } from "./game/keys";
+import { Session, type MarkStore } from "./game/session";
+import { Connection, type LinkStatus } from "./net/connection";
+import type { ClientMessage, ServerMessage } from "./protocol";
+import { h, replace } from "./ui/dom";
+import { HomeScreen } from "./ui/home";
+import { PlayScreen } from "./ui/play";
+import { RoomScreen } from "./ui/room";
+
+const NAME_KEY = "arena.name";
+const TOKEN_KEY = "arena.token";
+const ROOM_KEY = "arena.room";
+const THEME_KEY = "arena.theme";
+
+/** localStorage that tolerates being unavailable (private windows, quotas). */
+const storage = {
+  get(key: string): string | null {
+    try {
+      return localStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string | null) {
+    try {
+      if (value === null) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      // Nothing to keep then; the game goes on.
+    }
+  },
+};
+
+const marks: MarkStore = {
+  load(key) {
+    try {
+      const saved = JSON.parse(storage.get(`arena.marks.${key}`) ?? "null") as { corner: number[]; centre: number[] } | null;
+      return saved && Array.isArray(saved.corner) && Array.isArray(saved.centre) ? saved : null;
+    } catch {
+      return null;
+    }
+  },
+  save(key, value) {
+    storage.set(`arena.marks.${key}`, JSON.stringify(value));
+  },
+};
+
+type ScreenKind = "name" | "home" | "room" | "play";
+
+class App {
+  private readonly session = new Session(marks);
+  private connection?: Connection;
+  private readonly banner = h("div", { class: "banner", id: "connection-banner", role: "alert", hidden: true });
+  private readonly toast = h("div", { class: "toast", id: "toast", role: "status", "aria-live": "polite", hidden: true });
+  private readonly content = h("div", { class: "content" });
+  private kind?: ScreenKind;
+  private home?: HomeScreen;
+  private roomScreen?: RoomScreen;
+  private play?: PlayScreen;
+  private toastTimer?: ReturnType<typeof setTimeout>;
+  private leftRoom?: string;
+
+  constructor(root: HTMLElement) {
+    const theme = storage.get(THEME_KEY);
+    if (theme) document.documentElement.dataset.theme = theme;
+    replace(
+      root,
+      h(
+        "header",
+        { class: "top" },
+        h("h1", {}, "Sudoku Arena"),
+        h("button", { type: "button", class: "small", id: "theme", "aria-label": "Switch light or dark mode", onclick: () => this.toggleTheme() }, "◐"),
+      ),
+      this.banner,
+      this.toast,
+      this.content,
+    );
+    this.session.pendingRoom = location.hash.slice(1) || storage.get(ROOM_KEY) || undefined;
+    window.addEventListener("hashchange", () => {
+      const code = location.hash.slice(1);
+      if (code && code !== this.session.room?.code) this.send([{ type: "join_room", code, spectator: false }]);
+    });
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    setInterval(() => {
+      this.roomScreen?.tick();
+      this.play?.tick();
+    }, 250);
+    setInterval(() => {
+      if (this.kind === "home") this.send([{ type: "list_rooms" }]);
+    }, 5000);
+    const name = storage.get(NAME_KEY);
+    if (name) this.connect(name);
+    this.render();
+  }
+
+  private connect(name: string) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.connection = new Connection(
+      `${scheme}//${location.host}/ws`,
+      () => storage.get(NAME_KEY) ?? name,
+      { get: () => storage.get(TOKEN_KEY), set: (t) => storage.set(TOKEN_KEY, t) },
+      (m) => this.onMessage(m),
+      (status, detail) => this.onStatus(status, detail),
+    );
+    this.connection.open();
+  }
+
+  private onStatus(status: LinkStatus, detail?: string) {
+    this.banner.hidden = status === "online";
+    this.banner.textContent =
+      status === "connecting" ? "Connecting to the server…" : `Connection lost: ${detail ?? ""}`;
+    this.render();
+  }
+
+  private onMessage(m: ServerMessage) {
+    if (m.type === "room" && m.room.code === this.leftRoom) return;
+    if (m.type === "welcome" && this.session.room) this.session.pendingRoom = this.session.room.code;
+    const replies = this.session.handle(m);
+    if (m.type === "error") this.showToast(m.message);
+    if (m.type === "room") {
+      this.leftRoom = undefined;
+      storage.set(ROOM_KEY, m.room.code);
+      if (location.hash.slice(1) !== m.room.code) history.replaceState(null, "", `#${m.room.code}`);
+    }
+    if (m.type === "error" && m.code === "no_room" && !this.session.room) {
+      storage.set(ROOM_KEY, null);
+      history.replaceState(null, "", location.pathname);
+    }
+    this.send(replies);
+    this.render();
+  }
+
+  private send(messages: ClientMessage[]) {
+    for (const m of messages) this.connection?.send(m);
+  }
+
+  private leave() {
+    this.leftRoom = this.session.room?.code;
+    this.session.leave();
+    storage.set(ROOM_KEY, null);
+    history.replaceState(null, "", location.pathname);
+    this.send([{ type: "leave_room" }]);
+    this.render();
+  }
+
+  private rename(name: string) {
+    if (name.length < 1 || name.length > 24) {
+      this.showToast("A name is 1 to 24 characters.");
+      return;
+    }
+    const changed = storage.get(NAME_KEY) !== name;
+    storage.set(NAME_KEY, name);
+    if (!this.connection) {
+      this.connect(name);
+    } else if (changed) {
+      // A token resumes the old identity and name: start a new one.
+      storage.set(TOKEN_KEY, null);
+      location.reload();
+    }
+    this.render();
+  }
+
+  private showToast(text: string) {
+    this.toast.textContent = text;
+    this.toast.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (this.toast.hidden = true), 4000);
+  }
+
+  private toggleTheme() {
+    const dark = document.documentElement.dataset.theme
+      ? document.documentElement.dataset.theme === "dark"
+      : matchMedia("(prefers-color-scheme: dark)").matches;
+    const theme = dark ? "light" : "dark";
+    document.documentElement.dataset.theme = theme;
+    storage.set(THEME_KEY, theme);
+  }
+
+  private onKey(e: KeyboardEvent) {
+    if (this.kind !== "play") return;
+    const target = e.target as HTMLElement | null;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (target && target.tagName === "BUTTON" && (e.key === " " || e.key === "Enter")) return;
+    const game = this.session.game;
+    if (!game) return;
+    const action = keyAction(e, game.geometry, this.session.mode);
+    if (!action) return;
+    e.preventDefault();
+    const s = this.session;
+    switch (action.type) {
+      case "move":
+        if (s.room?.spectator) return;
+        game.board.move(action.dr, action.dc, action.extend);
+        this.send(s.cursorMessage());
+        break;
+      case "enter":
+        this.send(s.enter(action.value, action.mode));
+        break;
+      case "erase":
+        this.send(s.erase());
+        break;
+      case "undo":
+        this.send(s.undo());
+        break;
+      case "redo":
+        this.send(s.redo());
+        break;
+      case "cycle_mode":
+        s.mode = nextMode(s.mode);
+        break;
+    }
+    this.render();
+  }
+
+  private screenKind(): ScreenKind {
+    const room = this.session.room;
+    if (!storage.get(NAME_KEY)) return "name";
+    if (!room) return "home";
+    if (room.state === "waiting" || room.state === "countdown") return "room";
+    return "play";
+  }
+
+  private render() {
+    const kind = this.screenKind();
+    if (kind !== this.kind) {
+      this.kind = kind;
+      this.home = this.roomScreen = this.play = undefined;
+      if (kind === "name") replace(this.content, this.nameScreen());
+      if (kind === "home") {
+        this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n) });
+        replace(this.content, this.home.el);
+      }
+      if (kind === "room") {
+        this.roomScreen = new RoomScreen(this.session, (m) => this.send([m]), () => this.serverNow());
+        replace(this.content, this.roomScreen.el);
+      }
+      if (kind === "play") {
+        this.play = new PlayScreen(this.session, {
+          send: (ms) => this.send(ms),
+          changed: () => this.render(),
+          leave: () => this.leave(),
+          serverNow: () => this.serverNow(),
+        });
+        replace(this.content, this.play.el);
+      }
+    }
+    this.home?.update();
+    this.roomScreen?.update();
+    this.play?.update();
+    if (kind === "play" && (document.activeElement === document.body || document.activeElement === null)) {
+      this.play?.focusBoard();
+    }
+  }
+
+  private serverNow(): number {
+    return this.connection?.serverNow() ?? Date.now();
+  }
+
+  private nameScreen(): HTMLElement {
+    const input = h("input", { id: "name", maxlength: 24, required: true, autofocus: true, "aria-label": "Your name" });
+    return h(
+      "main",
+      { class: "home" },
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, "Welcome"),
+        h("p", {}, "Race friends on the same puzzle, or solve one grid together. Every variant, in the browser."),
+        h(
+          "form",
+          {
+            class: "row",
+            id: "name-form",
+            onsubmit: (e) => {
+              e.preventDefault();
+              this.rename(input.value.trim());
+            },
+          },
+          h("label", { for: "name" }, "Your name"),
+          input,
+          h("button", { type: "submit", class: "primary", id: "enter" }, "Play"),
+        ),
+      ),
+    );
+  }
+}
+
+const root = document.getElementById("app");
+if (root) new App(root);

@@ -1,0 +1,109 @@
+// The WebSocket to the server: connects, says hello (with the saved token, so a
+// reload or a dropped connection resumes the same identity), reconnects with
+// exponential backoff, and keeps an estimate of the server clock's offset.
+
+import type { ClientMessage, ServerMessage } from "../protocol";
+import { decodeMessage, encodeMessage } from "./codec";
+
+/** The connection's state, shown as a banner when not `online`. */
+export type LinkStatus = "connecting" | "online" | "offline";
+
+/** Where the connection keeps the session token between page loads. */
+export interface TokenStore {
+  get(): string | null;
+  set(token: string): void;
+}
+
+/** The delay before reconnect attempt `attempt` (0-based): 0.25 s doubling to 8 s, with jitter. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(8000, 250 * 2 ** attempt);
+  return Math.round(base * (0.75 + random() * 0.5));
+}
+
+/** One logical connection that survives socket drops. */
+export class Connection {
+  status: LinkStatus = "connecting";
+  /** Server clock minus local clock, ms (from `pong`). */
+  clockOffset = 0;
+  private socket?: WebSocket;
+  private attempt = 0;
+  private timer?: ReturnType<typeof setTimeout>;
+  private pingTimer?: ReturnType<typeof setInterval>;
+
+  constructor(
+    private readonly url: string,
+    private name: () => string,
+    private readonly tokens: TokenStore,
+    private readonly onMessage: (m: ServerMessage) => void,
+    private readonly onStatus: (s: LinkStatus, detail?: string) => void,
+  ) {}
+
+  /** Opens the socket (again). */
+  open() {
+    clearTimeout(this.timer);
+    this.setStatus("connecting");
+    const socket = new WebSocket(this.url);
+    socket.binaryType = "arraybuffer";
+    this.socket = socket;
+    socket.onopen = () => {
+      this.sendNow({ type: "hello", version: 1, name: this.name(), token: this.tokens.get() });
+      this.ping();
+    };
+    socket.onmessage = (event) => {
+      if (!(event.data instanceof ArrayBuffer)) return;
+      let message: ServerMessage;
+      try {
+        message = decodeMessage(event.data);
+      } catch (e) {
+        console.warn("undecodable frame", e);
+        return;
+      }
+      if (message.type === "welcome") {
+        this.attempt = 0;
+        this.tokens.set(message.token);
+        this.clockOffset = message.server_time - Date.now();
+        this.setStatus("online");
+        clearInterval(this.pingTimer);
+        this.pingTimer = setInterval(() => this.ping(), 15000);
+      } else if (message.type === "pong") {
+        const now = Date.now();
+        this.clockOffset = message.server_time - (message.client_time + now) / 2;
+      }
+      this.onMessage(message);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      const delay = backoffMs(this.attempt++);
+      const why = event.reason || (event.code === 1006 ? "connection lost" : `closed (${event.code})`);
+      this.setStatus("offline", `${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  /** Sends a message; false when offline (the caller keeps its state and waits for the snapshot). */
+  send(message: ClientMessage): boolean {
+    if (this.status !== "online") return false;
+    return this.sendNow(message);
+  }
+
+  /** The server clock now, ms since the epoch. */
+  serverNow(): number {
+    return Date.now() + this.clockOffset;
+  }
+
+  private sendNow(message: ClientMessage): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(encodeMessage(message));
+    return true;
+  }
+
+  private ping() {
+    this.sendNow({ type: "ping", client_time: Date.now() });
+  }
+
+  private setStatus(status: LinkStatus, detail?: string) {
+    this.status = status;
+    this.onStatus(status, detail);
+  }
+}

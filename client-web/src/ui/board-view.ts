@@ -1,0 +1,87 @@
+// The board on the page: an <svg> drawn by game/render.ts, plus pointer input.
+// Click or tap selects, dragging adds cells, Ctrl/Cmd+click toggles a cell.
+
+import type { Cell, Geometry } from "../game/geometry";
+import { backgroundLayer, CELL, contentLayer, fillLayer, lineLayer, viewBox, type BoardPaint } from "../game/render";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** What the board view reports back. */
+export interface BoardEvents {
+  /** A cell was pressed (`add`: Ctrl/Cmd held) or dragged over (`drag`). */
+  select(cell: Cell, how: "only" | "add" | "toggle"): void;
+}
+
+/** One board view; `paint` redraws the changing layer. */
+export class BoardView {
+  readonly svg: SVGSVGElement;
+  private readonly fills: SVGGElement;
+  private readonly content: SVGGElement;
+  private dragging = false;
+
+  constructor(
+    private readonly geometry: Geometry,
+    private readonly events: BoardEvents,
+  ) {
+    const g = geometry;
+    this.svg = document.createElementNS(SVG, "svg");
+    this.svg.setAttribute("viewBox", viewBox(g));
+    this.svg.setAttribute("class", "board");
+    this.svg.setAttribute("role", "grid");
+    this.svg.setAttribute("aria-rowcount", String(g.rows));
+    this.svg.setAttribute("aria-colcount", String(g.cols));
+    this.svg.setAttribute("aria-label", `Sudoku board, ${g.rows} by ${g.cols}, values 1 to ${g.size}`);
+    this.svg.setAttribute("tabindex", "0");
+    const layer = (markup = "") => {
+      const el = document.createElementNS(SVG, "g");
+      el.innerHTML = markup;
+      return el;
+    };
+    this.fills = layer();
+    this.content = layer();
+    this.svg.append(layer(backgroundLayer(g)), this.fills, layer(lineLayer(g)), this.content);
+
+    this.svg.addEventListener("pointerdown", (e) => {
+      const cell = this.cellAt(e);
+      if (cell === undefined) return;
+      e.preventDefault();
+      this.svg.focus();
+      this.dragging = true;
+      this.events.select(cell, e.ctrlKey || e.metaKey ? "toggle" : e.shiftKey ? "add" : "only");
+    });
+    this.svg.addEventListener("pointermove", (e) => {
+      if (!this.dragging) return;
+      const cell = this.cellAt(e);
+      if (cell !== undefined) this.events.select(cell, "add");
+    });
+    const stop = () => (this.dragging = false);
+    window.addEventListener("pointerup", stop);
+    window.addEventListener("pointercancel", stop);
+  }
+
+  /** Redraws values, marks, selection and highlights. */
+  paint(p: BoardPaint) {
+    this.fills.innerHTML = fillLayer(this.geometry, p);
+    this.content.innerHTML = contentLayer(this.geometry, p);
+    const cursor = p.cursor;
+    if (cursor !== undefined) {
+      const [r, c] = [Math.floor(cursor / this.geometry.cols), cursor % this.geometry.cols];
+      this.svg.setAttribute("aria-activedescendant", `cell-${r}-${c}`);
+    } else {
+      this.svg.removeAttribute("aria-activedescendant");
+    }
+    this.svg.classList.toggle("readonly", !p.editable);
+  }
+
+  /** The active cell under a pointer, from its position in board units. */
+  private cellAt(e: PointerEvent): Cell | undefined {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return undefined;
+    const point = new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix.inverse());
+    const [r, c] = [Math.floor(point.y / CELL), Math.floor(point.x / CELL)];
+    const g = this.geometry;
+    if (r < 0 || r >= g.rows || c < 0 || c >= g.cols) return undefined;
+    const cell = r * g.cols + c;
+    return g.active[cell] ? cell : undefined;
+  }
+}

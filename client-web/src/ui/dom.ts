@@ -1,0 +1,50 @@
+// A tiny element builder: `h("button", { class: "primary", onclick }, "Start")`.
+
+type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
+type Child = Node | string | null | undefined | false;
+
+/** Creates an element with attributes (`on*` keys become listeners) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children, skipping empty ones. */
+export function append(el: Element, children: Child[]) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child);
+  }
+}
+
+/** Replaces an element's children. */
+export function replace(el: Element, ...children: Child[]) {
+  el.replaceChildren();
+  append(el, children);
+}
+
+/** `m:ss` (or `h:mm:ss`) for a duration in ms. */
+export function clock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const [hh, mm, ss] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const two = (n: number) => String(n).padStart(2, "0");
+  return hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
+}
+
+/** A stable colour for a player id (teammates' cursors, progress bars). */
+export function colourOf(id: string): string {
+  let hash = 0;
+  for (const ch of id) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return `hsl(${hash % 360} 70% 50%)`;
+}

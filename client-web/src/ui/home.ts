@@ -1,0 +1,244 @@
+// The home screen: my name, the form that creates a room (variant with its rules,
+// parameters, difficulty, mode, public or private, mistakes and hints), joining by
+// code, and the list of public rooms.
+
+import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
+import type { Session } from "../game/session";
+import { h, replace } from "./dom";
+
+/** What the home screen asks the app to do. */
+export interface HomeActions {
+  send(m: ClientMessage): void;
+  rename(name: string): void;
+}
+
+/** The lobby. */
+export class HomeScreen {
+  readonly el: HTMLElement;
+  private readonly variant = h("select", { id: "variant", "aria-label": "Variant" });
+  private readonly rules = h("p", { class: "rules", id: "rules" });
+  private readonly params = h("div", { class: "params" });
+  private readonly difficulty = h("select", { id: "difficulty", "aria-label": "Difficulty" });
+  private readonly mode = h(
+    "select",
+    { id: "mode", "aria-label": "Mode" },
+    h("option", { value: "solo" }, "Solo"),
+    h("option", { value: "race" }, "Race"),
+    h("option", { value: "coop" }, "Co-op"),
+  );
+  private readonly isPublic = h("input", { type: "checkbox", id: "public", checked: true });
+  private readonly maxPlayers = h("input", { type: "number", id: "max-players", min: 2, max: 8, value: 4 });
+  private readonly mistakes = h(
+    "select",
+    { id: "mistakes", "aria-label": "Mistakes" },
+    h("option", { value: "none" }, "No feedback"),
+    h("option", { value: "penalty" }, "Feedback, +10 s per mistake"),
+    h("option", { value: "lives" }, "Feedback, 3 lives"),
+  );
+  private readonly hints = h(
+    "select",
+    { id: "hints", "aria-label": "Hints" },
+    h("option", { value: "penalty" }, "Hints, +30 s each"),
+    h("option", { value: "off" }, "No hints"),
+  );
+  private readonly roomList = h("tbody");
+  private readonly code = h("input", { id: "join-code", placeholder: "room code", "aria-label": "Room code" });
+  private readonly name = h("input", { id: "name", maxlength: 24, "aria-label": "Your name" });
+  private shownVariants = "";
+
+  constructor(
+    private readonly session: Session,
+    private readonly actions: HomeActions,
+  ) {
+    this.variant.addEventListener("change", () => this.showVariant());
+    this.mode.addEventListener("change", () => this.showMode());
+    const send = (m: ClientMessage) => this.actions.send(m);
+    this.el = h(
+      "main",
+      { class: "home" },
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, "You"),
+        h(
+          "form",
+          {
+            class: "row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              this.actions.rename(this.name.value.trim());
+            },
+          },
+          h("label", { for: "name" }, "Name"),
+          this.name,
+          h("button", { type: "submit" }, "Change name"),
+        ),
+      ),
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, "New game"),
+        h(
+          "form",
+          {
+            id: "create",
+            onsubmit: (e) => {
+              e.preventDefault();
+              send({ type: "create_room", settings: this.settings() });
+            },
+          },
+          h("label", { for: "variant" }, "Variant"),
+          this.variant,
+          this.rules,
+          this.params,
+          h("label", { for: "difficulty" }, "Difficulty"),
+          this.difficulty,
+          h("label", { for: "mode" }, "Mode"),
+          this.mode,
+          h("div", { class: "multi" },
+            h("label", { for: "max-players" }, "Players"),
+            this.maxPlayers,
+            h("label", { class: "check" }, this.isPublic, " Public (listed below)"),
+          ),
+          h("label", { for: "mistakes", class: "competitive" }, "Mistakes"),
+          this.mistakes,
+          h("label", { for: "hints" }, "Hints"),
+          this.hints,
+          h("button", { type: "submit", class: "primary", id: "create-room" }, "Create room"),
+        ),
+      ),
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, "Join"),
+        h(
+          "form",
+          {
+            class: "row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              const code = this.code.value.trim();
+              if (code) send({ type: "join_room", code, spectator: false });
+            },
+          },
+          this.code,
+          h("button", { type: "submit", id: "join" }, "Join"),
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: () => {
+                const code = this.code.value.trim();
+                if (code) send({ type: "join_room", code, spectator: true });
+              },
+            },
+            "Watch",
+          ),
+        ),
+        h("h3", {}, "Public rooms ", h("button", { type: "button", class: "small", onclick: () => send({ type: "list_rooms" }) }, "Refresh")),
+        h(
+          "table",
+          { class: "rooms" },
+          h("thead", {}, h("tr", {}, ...["Variant", "Mode", "Players", "State", ""].map((t) => h("th", {}, t)))),
+          this.roomList,
+        ),
+      ),
+    );
+    this.showMode();
+  }
+
+  /** Refreshes the parts that come from the server. */
+  update() {
+    const s = this.session;
+    if (document.activeElement !== this.name) this.name.value = s.me?.name ?? "";
+    const ids = s.variants.map((v) => v.id).join(",");
+    if (ids !== this.shownVariants) {
+      this.shownVariants = ids;
+      const previous = this.variant.value;
+      replace(this.variant, ...s.variants.map((v) => h("option", { value: v.id }, v.name)));
+      if (s.variants.some((v) => v.id === previous)) this.variant.value = previous;
+      else if (s.variants.some((v) => v.id === "classic")) this.variant.value = "classic";
+      this.showVariant();
+    }
+    const byId = new Map(s.variants.map((v) => [v.id, v.name]));
+    replace(
+      this.roomList,
+      ...(s.rooms.length === 0
+        ? [h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No public rooms yet."))]
+        : s.rooms.map((r) =>
+            h(
+              "tr",
+              { "data-code": r.code },
+              h("td", {}, `${byId.get(r.settings.variant) ?? r.settings.variant} · ${r.settings.difficulty}`),
+              h("td", {}, r.settings.mode),
+              h("td", {}, `${r.players}/${r.settings.max_players}`),
+              h("td", {}, r.state),
+              h(
+                "td",
+                {},
+                r.state === "waiting"
+                  ? h("button", { class: "small", onclick: () => this.actions.send({ type: "join_room", code: r.code, spectator: false }) }, "Join")
+                  : null,
+                h("button", { class: "small", onclick: () => this.actions.send({ type: "join_room", code: r.code, spectator: true }) }, "Watch"),
+              ),
+            ),
+          )),
+    );
+  }
+
+  private manifest(): Manifest | undefined {
+    return this.session.variants.find((v) => v.id === this.variant.value);
+  }
+
+  private showVariant() {
+    const m = this.manifest();
+    this.rules.textContent = m?.rules ?? "";
+    replace(
+      this.params,
+      ...(m?.params ?? []).map((p) => {
+        const select = h(
+          "select",
+          { id: `param-${p.key}`, "data-key": p.key, "aria-label": p.name },
+          ...p.allowed.map((v) => h("option", { value: JSON.stringify(v) }, String(v))),
+        );
+        select.value = JSON.stringify(p.default);
+        return h("div", { class: "param" }, h("label", { for: `param-${p.key}` }, p.name), select);
+      }),
+    );
+    const previous = this.difficulty.value;
+    replace(this.difficulty, ...(m?.difficulties ?? []).map((d) => h("option", { value: d }, d)));
+    if (m?.difficulties.includes(previous)) this.difficulty.value = previous;
+  }
+
+  private showMode() {
+    const mode = this.mode.value as Mode;
+    this.maxPlayers.disabled = mode === "solo";
+    this.isPublic.disabled = mode === "solo";
+    this.mistakes.disabled = mode === "coop";
+    if (mode === "coop") this.mistakes.value = "none";
+  }
+
+  private settings(): RoomSettings {
+    const mode = this.mode.value as Mode;
+    const params: Record<string, ParamValue> = {};
+    for (const select of this.params.querySelectorAll("select")) {
+      params[select.dataset.key ?? ""] = JSON.parse(select.value) as ParamValue;
+    }
+    const mistakes: MistakePolicy =
+      this.mistakes.value === "penalty"
+        ? { type: "penalty", seconds: 10 }
+        : this.mistakes.value === "lives"
+          ? { type: "lives", lives: 3 }
+          : { type: "none" };
+    return {
+      variant: this.variant.value,
+      params,
+      difficulty: this.difficulty.value,
+      mode,
+      public: mode !== "solo" && this.isPublic.checked,
+      max_players: mode === "solo" ? 1 : Math.min(8, Math.max(2, Number(this.maxPlayers.value) || 4)),
+      mistakes: mode === "coop" ? { type: "none" } : mistakes,
+      hints: this.hints.value === "off" ? { type: "off" } : { type: "penalty", seconds: 30 },
+    };
+  }
+}

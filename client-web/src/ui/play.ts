@@ -1,0 +1,356 @@
+// The game screen: board, digit pad with the input-mode switch, timer, hint,
+// mistakes or lives, opponents' progress (race), teammates and their cursor
+// colours (co-op), whose board to watch (spectators), chat, and the results.
+
+import type { EntryMode } from "../game/board";
+import type { Game, Session } from "../game/session";
+import type { ClientMessage } from "../protocol";
+import { BoardView } from "./board-view";
+import { clock, colourOf, h, replace } from "./dom";
+
+/** What the game screen asks the app to do. */
+export interface PlayActions {
+  send(messages: ClientMessage[]): void;
+  /** Something local changed (selection, mode): redraw. */
+  changed(): void;
+  leave(): void;
+  serverNow(): number;
+}
+
+/** The game and results. */
+export class PlayScreen {
+  readonly el: HTMLElement;
+  private boardView?: BoardView;
+  private boardGame?: Game;
+  private readonly title = h("h2", { class: "title" });
+  private readonly timer = h("span", { class: "timer", id: "timer", role: "timer", "aria-label": "Time" });
+  private readonly status = h("span", { class: "status", id: "status" });
+  private readonly tools = h("div", { class: "tools" });
+  private readonly boardBox = h("div", { class: "board-box" });
+  private readonly banner = h("div", { class: "win", id: "win", role: "status", "aria-live": "polite" });
+  private readonly pad = h("div", { class: "pad", role: "group", "aria-label": "Digit pad" });
+  private readonly modes = h("div", { class: "modes", role: "radiogroup", "aria-label": "Input mode" });
+  private readonly side = h("div", { class: "people", id: "people" });
+  private readonly hintBox = h("p", { class: "hint", id: "hint", "aria-live": "polite" });
+  private readonly chatLog = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
+  private readonly chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something", "aria-label": "Chat message" });
+  private readonly results = h("section", { class: "results", id: "results", hidden: true });
+  private shownChat = -1;
+
+  constructor(
+    private readonly session: Session,
+    private readonly actions: PlayActions,
+  ) {
+    this.el = h(
+      "main",
+      { class: "play" },
+      h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
+      h("div", { class: "game-body" },
+        h("div", { class: "board-col" }, this.boardBox, this.banner, this.modes, this.pad),
+        h(
+          "aside",
+          { class: "side" },
+          this.side,
+          this.hintBox,
+          h("h3", {}, "Chat"),
+          this.chatLog,
+          h(
+            "form",
+            {
+              class: "row",
+              onsubmit: (e) => {
+                e.preventDefault();
+                const text = this.chatInput.value.trim();
+                if (text) this.actions.send([{ type: "chat", text }]);
+                this.chatInput.value = "";
+              },
+            },
+            this.chatInput,
+            h("button", { type: "submit", class: "small" }, "Send"),
+          ),
+        ),
+      ),
+      this.results,
+    );
+  }
+
+  /** Gives the board keyboard focus. */
+  focusBoard() {
+    this.boardView?.svg.focus();
+  }
+
+  /** Redraws from the session. */
+  update() {
+    const s = this.session;
+    const room = s.room;
+    if (!room) return;
+    const game = s.game;
+    const variant = s.variants.find((v) => v.id === room.settings.variant);
+    this.title.textContent = `${variant?.name ?? room.settings.variant} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
+
+    if (game !== this.boardGame) {
+      this.boardGame = game;
+      this.boardView = game
+        ? new BoardView(game.geometry, {
+            select: (cell, how) => {
+              if (!s.game || s.room?.spectator) return;
+              if (how === "only") s.game.board.select(cell);
+              else s.game.board.extend(cell, how === "toggle");
+              this.actions.send(s.cursorMessage());
+              this.actions.changed();
+            },
+          })
+        : undefined;
+      replace(this.boardBox, this.boardView?.svg ?? null);
+      if (game) this.buildPad(game);
+    }
+    if (room.paused) {
+      replace(this.boardBox, h("div", { class: "paused", id: "paused" }, "Paused — the board is hidden. Resume to go on."));
+      this.boardGame = undefined;
+    }
+    const paint = s.paint(colourOf);
+    if (paint && this.boardView) this.boardView.paint(paint);
+
+    this.updateTools();
+    this.updateModes();
+    this.updatePeople();
+    this.updateHint();
+    this.updateChat();
+    this.updateResults();
+    this.tick();
+  }
+
+  /** Updates the clock (called several times a second). */
+  tick() {
+    const room = this.session.room;
+    if (!room || room.start_at === null) return;
+    const me = this.session.myPlayer();
+    if (me?.finished_ms != null) {
+      this.timer.textContent = clock(me.finished_ms);
+    } else if (room.state === "playing" && !room.paused) {
+      this.timer.textContent = clock(this.actions.serverNow() - room.start_at - room.paused_ms);
+    }
+  }
+
+  private buildPad(game: Game) {
+    const g = game.geometry;
+    const s = this.session;
+    const columns = g.size <= 9 ? Math.min(g.size, 9) : Math.ceil(Math.sqrt(g.size));
+    this.pad.style.setProperty("--columns", String(Math.max(columns, 3)));
+    replace(
+      this.pad,
+      ...g.symbols.map((symbol, i) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "digit",
+            "aria-label": `Enter ${symbol}`,
+            onclick: () => {
+              this.actions.send(s.enter(i + 1));
+              this.actions.changed();
+            },
+          },
+          symbol,
+        ),
+      ),
+      h("button", { type: "button", class: "action", "aria-label": "Erase", onclick: () => this.act(s.erase()) }, "⌫"),
+      h("button", { type: "button", class: "action", "aria-label": "Undo", onclick: () => this.act(s.undo()) }, "↶"),
+      h("button", { type: "button", class: "action", "aria-label": "Redo", onclick: () => this.act(s.redo()) }, "↷"),
+    );
+  }
+
+  private act(messages: ClientMessage[]) {
+    this.actions.send(messages);
+    this.actions.changed();
+    this.focusBoard();
+  }
+
+  private updateModes() {
+    const s = this.session;
+    const choices: Array<[EntryMode, string]> = [
+      ["value", "Digit"],
+      ["corner", "Corner"],
+      ["centre", "Centre"],
+    ];
+    replace(
+      this.modes,
+      ...choices.map(([mode, label]) =>
+        h(
+          "button",
+          {
+            type: "button",
+            role: "radio",
+            "aria-checked": String(s.mode === mode),
+            class: s.mode === mode ? "mode on" : "mode",
+            "data-mode": mode,
+            onclick: () => {
+              s.mode = mode;
+              this.actions.changed();
+              this.focusBoard();
+            },
+          },
+          label,
+        ),
+      ),
+    );
+    this.modes.hidden = !s.canPlay();
+    this.pad.hidden = !s.canPlay();
+  }
+
+  private updateTools() {
+    const s = this.session;
+    const room = s.room;
+    if (!room) return;
+    const me = s.myPlayer();
+    const policy = room.settings.mistakes;
+    const parts: string[] = [];
+    if (me && policy.type === "lives") parts.push(`Lives ${Math.max(0, policy.lives - me.mistakes)}/${policy.lives}`);
+    if (me && policy.type === "penalty") parts.push(`Mistakes ${me.mistakes} (+${me.mistakes * policy.seconds} s)`);
+    if (me && me.hints > 0) parts.push(`Hints ${me.hints}`);
+    if (me?.out) parts.push("Out of lives");
+    this.status.textContent = parts.join(" · ");
+    const playing = s.canPlay() || (room.paused && !room.spectator);
+    replace(
+      this.tools,
+      s.canPlay() && room.settings.hints.type === "penalty"
+        ? h("button", { type: "button", id: "hint-button", onclick: () => this.actions.send([{ type: "hint" }]) }, `Hint (+${room.settings.hints.seconds} s)`)
+        : null,
+      room.settings.mode === "solo" && playing && room.state === "playing"
+        ? h(
+            "button",
+            { type: "button", id: "pause", onclick: () => this.actions.send([{ type: room.paused ? "resume" : "pause" }]) },
+            room.paused ? "Resume" : "Pause",
+          )
+        : null,
+      policy.type !== "none" && !room.spectator
+        ? h(
+            "label",
+            { class: "check" },
+            h("input", {
+              type: "checkbox",
+              id: "error-check",
+              checked: s.errorCheck,
+              onchange: (e) => {
+                s.errorCheck = (e.target as HTMLInputElement).checked;
+                this.actions.changed();
+              },
+            }),
+            " Show mistakes",
+          )
+        : null,
+      h("button", { type: "button", id: "leave", onclick: () => this.actions.leave() }, "Leave"),
+    );
+  }
+
+  private updatePeople() {
+    const s = this.session;
+    const room = s.room;
+    const game = s.game;
+    if (!room) return;
+    const total = game ? game.geometry.cells.length : 0;
+    const givens = game ? game.geometry.cells.filter((c) => game.geometry.givens[c] !== 0).length : 0;
+    const heading = room.settings.mode === "coop" ? "Team" : room.settings.mode === "race" ? "Race" : "Player";
+    replace(
+      this.side,
+      h("h3", {}, heading),
+      h(
+        "ul",
+        { class: "progress-list" },
+        ...room.players.map((p) => {
+          const share = total > givens ? Math.round(((p.filled - givens) / (total - givens)) * 100) : 0;
+          const watching = room.spectator && game?.watching === p.id;
+          return h(
+            "li",
+            { "data-player": p.id },
+            h("span", { class: "dot", style: `background:${colourOf(p.id)}` }),
+            room.spectator
+              ? h(
+                  "button",
+                  {
+                    type: "button",
+                    class: watching ? "small on" : "small",
+                    "aria-pressed": String(watching),
+                    onclick: () => {
+                      if (game) game.watching = p.id;
+                      this.actions.changed();
+                    },
+                  },
+                  p.name,
+                )
+              : h("span", { class: "name" }, p.name + (p.id === s.me?.id ? " (you)" : "")),
+            room.settings.mode === "coop"
+              ? null
+              : h("progress", { max: 100, value: Math.max(0, share), "aria-label": `${p.name}'s progress` }),
+            h(
+              "span",
+              { class: "muted" },
+              p.finished_ms !== null ? ` ✓ ${clock(p.finished_ms)}` : p.out ? " out" : room.settings.mode === "coop" ? "" : ` ${Math.max(0, share)}%`,
+            ),
+          );
+        }),
+      ),
+    );
+  }
+
+  private updateHint() {
+    const hint = this.session.game?.hint;
+    this.hintBox.textContent = hint ? `Hint: ${hint.explanation}` : "";
+  }
+
+  private updateChat() {
+    const chat = this.session.chat;
+    if (chat.length === this.shownChat) return;
+    this.shownChat = chat.length;
+    replace(this.chatLog, ...chat.map((l) => h("li", {}, h("b", {}, l.name + ": "), l.text)));
+    this.chatLog.scrollTop = this.chatLog.scrollHeight;
+  }
+
+  private updateResults() {
+    const s = this.session;
+    const room = s.room;
+    const me = s.myPlayer();
+    const results = s.results;
+    const host = room?.host === s.me?.id;
+    if (me?.finished_ms != null && !results) {
+      this.banner.textContent = `Solved in ${clock(me.finished_ms)}! Waiting for the others…`;
+    } else if (me?.out && !results) {
+      this.banner.textContent = "Out of lives — you can watch the others finish.";
+    } else {
+      this.banner.textContent = "";
+    }
+    this.results.hidden = !results;
+    if (!results || !room) return;
+    const mine = results.ranks.find((r) => r.player === s.me?.id);
+    const headline =
+      room.settings.mode === "coop"
+        ? `Solved together in ${clock(results.teamMs ?? 0)}!`
+        : mine
+          ? mine.rank === 1 && room.settings.mode === "race"
+            ? `You won! ${clock(mine.time_ms)}`
+            : `Solved! Rank ${mine.rank} · ${clock(mine.time_ms)}`
+          : "Game over";
+    replace(
+      this.results,
+      h("h2", { id: "results-title" }, headline),
+      results.ranks.length > 0
+        ? h(
+            "table",
+            { class: "ranks", id: "ranks" },
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Time"))),
+            h("tbody", {}, ...results.ranks.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", {}, r.name), h("td", {}, clock(r.time_ms))))),
+          )
+        : null,
+      results.contributions.length > 0
+        ? h("ul", { class: "contributions" }, ...results.contributions.map((c) => h("li", {}, `${c.name}: ${c.cells} cells`)))
+        : null,
+      h(
+        "div",
+        { class: "row" },
+        host ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, "Rematch") : null,
+        !host ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
+        h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
+      ),
+    );
+  }
+}

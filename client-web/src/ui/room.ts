@@ -1,0 +1,85 @@
+// The room before the game: its code and link, who is in, the host's Start
+// button, and the countdown on the server's clock.
+
+import type { ClientMessage } from "../protocol";
+import type { Session } from "../game/session";
+import { colourOf, h, replace } from "./dom";
+
+/** The waiting room and countdown. */
+export class RoomScreen {
+  readonly el: HTMLElement;
+  private readonly title = h("h2", {});
+  private readonly link = h("input", { readonly: true, id: "room-link", "aria-label": "Room link" });
+  private readonly players = h("ul", { class: "players", id: "waiting-players" });
+  private readonly controls = h("div", { class: "row" });
+  private readonly countdown = h("div", { class: "countdown", id: "countdown", "aria-live": "assertive" });
+
+  constructor(
+    private readonly session: Session,
+    private readonly send: (m: ClientMessage) => void,
+    private readonly serverNow: () => number,
+  ) {
+    this.el = h(
+      "main",
+      { class: "room-screen" },
+      h(
+        "section",
+        { class: "card" },
+        this.title,
+        h(
+          "div",
+          { class: "row" },
+          h("label", { for: "room-link" }, "Invite link"),
+          this.link,
+          h("button", { type: "button", class: "small", onclick: () => void navigator.clipboard?.writeText(this.link.value) }, "Copy"),
+        ),
+        h("h3", {}, "Players"),
+        this.players,
+        this.controls,
+        this.countdown,
+      ),
+    );
+  }
+
+  /** Redraws from the session. */
+  update() {
+    const room = this.session.room;
+    if (!room) return;
+    const variant = this.session.variants.find((v) => v.id === room.settings.variant);
+    this.title.textContent = `${variant?.name ?? room.settings.variant} · ${room.settings.difficulty} · ${room.settings.mode} — room ${room.code}`;
+    this.link.value = `${location.origin}${location.pathname}#${room.code}`;
+    replace(
+      this.players,
+      ...room.players.map((p) =>
+        h(
+          "li",
+          {},
+          h("span", { class: "dot", style: `background:${colourOf(p.id)}` }),
+          p.name,
+          p.id === room.host ? h("span", { class: "tag" }, "host") : null,
+          p.id === this.session.me?.id ? h("span", { class: "tag" }, "you") : null,
+        ),
+      ),
+    );
+    const host = room.host === this.session.me?.id;
+    const waiting = room.state === "waiting";
+    replace(
+      this.controls,
+      room.spectator ? h("p", { class: "muted" }, "You are watching this room.") : null,
+      waiting && host ? h("button", { class: "primary", id: "start", onclick: () => this.send({ type: "start" }) }, "Start") : null,
+      waiting && !host && !room.spectator ? h("p", { class: "muted", id: "waiting-for-host" }, "Waiting for the host to start…") : null,
+    );
+    this.tick();
+  }
+
+  /** Updates the countdown (called several times a second). */
+  tick() {
+    const room = this.session.room;
+    if (room?.state === "countdown" && room.start_at !== null) {
+      const left = Math.ceil((room.start_at - this.serverNow()) / 1000);
+      this.countdown.textContent = left > 0 ? `Starting in ${left}…` : "Go!";
+    } else {
+      this.countdown.textContent = "";
+    }
+  }
+}
