@@ -1,0 +1,148 @@
+// Co-op players see each other's entries and cursors; a reload mid-game restores
+// the board; a spectator sees the players' boards and cannot type.
+
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, screenshot, solve, startServer, waitForMessage, WAIT, type Player, type Server } from "./harness";
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The first empty cells of the puzzle, in reading order. */
+function empties(p: Player, n: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  lastPuzzle(p).grid.forEach((row, r) => row.forEach((v, c) => v === 0 && out.push([r, c])));
+  return out.slice(0, n);
+}
+
+const label = (p: Player, [r, c]: [number, number]) => p.page.getAttribute(`#cell-${r}-${c}`, "aria-label");
+
+test("co-op players see each other's entries, marks and cursors, and finish together", async () => {
+  const ada = await openPlayer(browser, server.url);
+  const bob = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await enterName(bob, "Bob");
+  const code = await createRoom(ada, { mode: "coop", publicRoom: false });
+  // Bob follows the invite link.
+  await bob.page.goto(`${server.url}/#${code}`);
+  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  await ada.page.click("#start");
+  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(server, puzzle);
+  const [a, b] = empties(ada, 2);
+
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await bob.page.waitForFunction(
+    ([sel, digit]) => document.querySelector(sel)?.getAttribute("aria-label")?.endsWith(`: ${digit}`),
+    [`#cell-${a[0]}-${a[1]}`, String(solution[a[0]][a[1]])] as const,
+    { timeout: WAIT },
+  );
+  // Bob's corner mark reaches Ada.
+  await bob.page.click(`#cell-${b[0]}-${b[1]}`);
+  await bob.page.keyboard.press("Shift+7");
+  await ada.page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("aria-label")?.includes("candidates 7"), `#cell-${b[0]}-${b[1]}`, { timeout: WAIT });
+  // Each sees the other's cursor where they last clicked.
+  await ada.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
+  await bob.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
+  expect(await ada.page.textContent("svg.board .team-cursor title")).toBe("Bob");
+  await screenshot(ada.page, "main", "coop-game");
+
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press("Escape");
+  // Together: Ada types the rest of the grid.
+  await typeRest(ada, puzzle.grid, solution);
+  for (const p of [ada, bob]) {
+    await waitForMessage(p, (m) => m.type === "finished");
+    await p.page.waitForSelector("#results-title:has-text('Solved together')", { timeout: WAIT });
+  }
+  expect(await bob.page.textContent("#results")).toContain("Ada:");
+});
+
+/** Types every cell still empty on the page's board, keyboard only. */
+async function typeRest(p: Player, grid: number[][], solution: number[][]) {
+  for (let r = 0; r < grid.length; r++) {
+    for (let c = 0; c < grid[r].length; c++) {
+      if (grid[r][c] !== 0) continue;
+      const text = await label(p, [r, c]);
+      if (text && !text.includes("empty")) continue;
+      await p.page.click(`#cell-${r}-${c}`);
+      await p.page.keyboard.press(String(solution[r][c]));
+    }
+  }
+}
+
+test("a reload mid-game restores the board, the marks and the clock", async () => {
+  const ada = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  await ada.page.click("#start");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(server, puzzle);
+  const [a, b, c] = empties(ada, 3);
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await waitForMessage(ada, (m) => m.type === "move_accepted");
+  await ada.page.click(`#cell-${b[0]}-${b[1]}`);
+  await ada.page.keyboard.press("Shift+1");
+  await ada.page.keyboard.press("Shift+2");
+  await ada.page.click(`#cell-${c[0]}-${c[1]}`);
+  await ada.page.keyboard.press("Control+3");
+  const before = [await label(ada, a), await label(ada, b), await label(ada, c)];
+
+  await ada.page.reload();
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  await ada.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
+  expect([await label(ada, a), await label(ada, b), await label(ada, c)]).toEqual(before);
+  expect(await ada.page.textContent("#timer")).toMatch(/^\d+:\d\d$/);
+
+  // Pause hides the board; resume brings it back as it was.
+  await ada.page.click("#pause");
+  await ada.page.waitForSelector("#paused", { timeout: WAIT });
+  expect(await ada.page.locator("svg.board").count()).toBe(0);
+  await ada.page.click("#pause");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  expect(await label(ada, a)).toEqual(before[0]);
+});
+
+test("a spectator watches a player's board and cannot type", async () => {
+  const ada = await openPlayer(browser, server.url);
+  const eve = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await enterName(eve, "Eve");
+  const code = await createRoom(ada, { mode: "race", publicRoom: true });
+  await ada.page.click("#start");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  await eve.page.fill("#join-code", code);
+  await eve.page.click("button:text('Watch')");
+  await eve.page.waitForSelector("svg.board", { timeout: WAIT });
+  expect(await eve.page.textContent("h2.title")).toContain("watching");
+
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(server, puzzle);
+  const [a, b] = empties(ada, 2);
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await eve.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
+
+  // Eve clicks and types: nothing changes and no move leaves her browser.
+  await eve.page.click(`#cell-${b[0]}-${b[1]}`);
+  await eve.page.keyboard.press("5");
+  await eve.page.keyboard.press("Shift+6");
+  expect(await label(eve, b)).toContain("empty");
+  expect(eve.sent.filter((t) => t === "move" || t === "pencil")).toEqual([]);
+  expect(await eve.page.locator(".pad").isHidden()).toBe(true);
+  await screenshot(eve.page, "main", "spectator");
+});
