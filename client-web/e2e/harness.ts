@@ -44,18 +44,27 @@ export interface Server {
   url: string;
   arena: string;
   plugins: string;
-  stop(): Promise<void>;
+  /** Its data directory (SQLite). */
+  data: string;
+  /** Stops it (SIGTERM, as an operator would); `keep` leaves the data directory for a restart. */
+  stop(keep?: boolean): Promise<void>;
 }
 
-/** Starts `arena serve` on an ephemeral port with a fresh data directory. */
-export async function startServer(extra: string[] = []): Promise<Server> {
+/** Where and on what the server runs; by default an ephemeral port and a fresh data directory. */
+export interface ServerOptions {
+  bind?: string;
+  data?: string;
+}
+
+/** Starts `arena serve`. */
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
   const { arena, plugins } = builtArena();
-  const data = mkdtempSync(join(tmpdir(), "arena-data-"));
+  const data = options.data ?? mkdtempSync(join(tmpdir(), "arena-data-"));
   const dist = join(clientDir, "dist");
   if (!existsSync(join(dist, "index.html"))) throw new Error("client-web/dist is missing: run `npm run build` first");
   const child: ChildProcess = spawn(
     arena,
-    ["--plugins", plugins, "serve", "--bind", "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0", ...extra],
+    ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0"],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   const url = await new Promise<string>((ok, fail) => {
@@ -75,13 +84,14 @@ export async function startServer(extra: string[] = []): Promise<Server> {
     url,
     arena,
     plugins,
-    stop: async () => {
+    data,
+    stop: async (keep = false) => {
       if (child.exitCode === null) {
         const exited = new Promise((ok) => child.on("exit", ok));
         child.kill("SIGTERM");
         await exited;
       }
-      rmSync(data, { recursive: true, force: true });
+      if (!keep) rmSync(data, { recursive: true, force: true });
       rmSync(plugins, { recursive: true, force: true });
     },
   };

@@ -144,5 +144,10 @@ test("a spectator watches a player's board and cannot type", async () => {
   expect(await label(eve, b)).toContain("empty");
   expect(eve.sent.filter((t) => t === "move" || t === "pencil")).toEqual([]);
   expect(await eve.page.locator(".pad").isHidden()).toBe(true);
+  // Spectators may still talk.
+  await eve.page.fill("#chat-input", "nice start!");
+  await eve.page.press("#chat-input", "Enter");
+  await ada.page.waitForSelector("#chat-log li:has-text('nice start!')", { timeout: WAIT });
+  expect(await ada.page.textContent("#chat-log")).toContain("Eve: nice start!");
   await screenshot(eve.page, "main", "spectator");
 });

@@ -296,7 +296,6 @@ impl Room {
                 }
                 self.abandoned = true;
                 self.closing_ack = done;
-                return;
             }
             Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
                 let unseat = Write::Unseat {

@@ -1,0 +1,57 @@
+// The server restarts mid-game: the page shows the lost connection, retries with
+// backoff, resumes with the token it kept in localStorage, and the board comes
+// back as it was, marks included; then the game goes on.
+
+import { afterAll, beforeAll, expect, test } from "vitest";
+import type { Browser } from "playwright-core";
+import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, solve, startServer, waitForMessage, WAIT, type Server } from "./harness";
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("a lost connection shows a banner, retries, and restores the board", async () => {
+  const ada = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  await ada.page.click("#start");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(server, puzzle);
+  const empty: Array<[number, number]> = [];
+  puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && empty.push([r, c])));
+  const [a, b] = empty;
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await waitForMessage(ada, (m) => m.type === "move_accepted");
+  await ada.page.click(`#cell-${b[0]}-${b[1]}`);
+  await ada.page.keyboard.press("Shift+4");
+  const label = (rc: [number, number]) => ada.page.getAttribute(`#cell-${rc[0]}-${rc[1]}`, "aria-label");
+  const before = [await label(a), await label(b)];
+
+  // Stop the server (its data stays) and start it again on the same address.
+  const address = new URL(server.url).host;
+  await server.stop(true);
+  await ada.page.waitForSelector("#connection-banner:has-text('Connection lost')", { timeout: WAIT });
+  server = await startServer({ bind: address, data: server.data });
+  await ada.page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  await ada.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
+  expect([await label(a), await label(b)]).toEqual(before);
+
+  // The same identity and seat: the game can be finished.
+  const welcomes = ada.received.filter((m) => m.type === "welcome");
+  expect(new Set(welcomes.map((m) => (m.type === "welcome" ? m.player_id : "")))).toHaveLength(1);
+  await ada.page.click(`#cell-${b[0]}-${b[1]}`);
+  await ada.page.keyboard.press(String(solution[b[0]][b[1]]));
+  await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === b[0] && m.col === b[1]);
+});
