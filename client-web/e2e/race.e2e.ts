@@ -33,6 +33,8 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
   await ada.page.waitForSelector("#waiting-players li:nth-child(2)", { timeout: WAIT });
   expect(await ada.page.textContent("#waiting-players")).toContain("Bob");
+  await bob.page.click("#ready");
+  await ada.page.waitForSelector("#ready-count:has-text('1 of 1 ready')", { timeout: WAIT });
 
   await ada.page.click("#start");
   for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });

@@ -264,7 +264,11 @@ out: boolean,
 /**
  * Hints taken.
  */
-hints: number, };
+hints: number, 
+/**
+ * Said they are ready (waiting rooms; the host starts when they like).
+ */
+ready: boolean, };
 
 export type PlayerBoard = { 
 /**
@@ -390,7 +394,11 @@ name: string,
 /**
  * A session token to resume.
  */
-token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "leave_room" } | { "type": "create_room", 
+token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "ready", 
+/**
+ * Ready or not.
+ */
+ready: boolean, } | { "type": "leave_room" } | { "type": "create_room", 
 /**
  * The room's settings.
  */

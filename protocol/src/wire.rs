@@ -32,6 +32,11 @@ pub enum ClientMessage {
     ListRooms,
     /// Ask for the variants this server offers (for the lobby's picker).
     ListVariants,
+    /// In a waiting room: tell everyone I am ready (or not yet).
+    Ready {
+        /// Ready or not.
+        ready: bool,
+    },
     /// Leave the current room (back to the lobby). Before the start the seat is
     /// freed; during a game it is kept, so `join_room` with the code comes back to it.
     LeaveRoom,
@@ -230,6 +235,9 @@ pub struct PlayerView {
     /// Hints taken.
     #[serde(default)]
     pub hints: u32,
+    /// Said they are ready (waiting rooms; the host starts when they like).
+    #[serde(default)]
+    pub ready: bool,
 }
 
 /// A player's board, as spectators see it.

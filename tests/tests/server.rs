@@ -123,6 +123,16 @@ async fn three_players_race_to_the_end() {
         .await;
         p.room(RoomState::Waiting).await;
     }
+    b.send(&ClientMessage::Ready { ready: true }).await;
+    let view = a
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.iter().any(|p| p.ready) => Some(room),
+            _ => None,
+        })
+        .await;
+    let ready: Vec<_> = view.players.iter().filter(|p| p.ready).collect();
+    assert_eq!(ready.len(), 1);
+    assert_eq!(ready[0].name, "Bob");
     b.send(&ClientMessage::Start).await;
     assert_eq!(b.error().await, ErrorCode::NotHost);
 

@@ -322,14 +322,12 @@ export class PlayScreen {
     this.results.hidden = !results;
     if (!results || !room) return;
     const mine = results.ranks.find((r) => r.player === s.me?.id);
-    const headline =
-      room.settings.mode === "coop"
-        ? `Solved together in ${clock(results.teamMs ?? 0)}!`
-        : mine
-          ? mine.rank === 1 && room.settings.mode === "race"
-            ? `You won! ${clock(mine.time_ms)}`
-            : `Solved! Rank ${mine.rank} · ${clock(mine.time_ms)}`
-          : "Game over";
+    const mode = room.settings.mode;
+    let headline = "Game over";
+    if (mode === "coop") headline = `Solved together in ${clock(results.teamMs ?? 0)}!`;
+    else if (mine && mode === "solo") headline = `Solved in ${clock(mine.time_ms)}!`;
+    else if (mine && mine.rank === 1) headline = `You won! ${clock(mine.time_ms)}`;
+    else if (mine) headline = `Solved! Rank ${mine.rank} · ${clock(mine.time_ms)}`;
     replace(
       this.results,
       h("h2", { id: "results-title" }, headline),
@@ -347,7 +345,7 @@ export class PlayScreen {
       h(
         "div",
         { class: "row" },
-        host ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, "Rematch") : null,
+        host ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, mode === "solo" ? "New puzzle" : "Rematch") : null,
         !host ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),

@@ -58,15 +58,27 @@ export class RoomScreen {
           p.name,
           p.id === room.host ? h("span", { class: "tag" }, "host") : null,
           p.id === this.session.me?.id ? h("span", { class: "tag" }, "you") : null,
+          p.ready ? h("span", { class: "tag ready" }, "ready") : null,
         ),
       ),
     );
     const host = room.host === this.session.me?.id;
     const waiting = room.state === "waiting";
+    const mine = this.session.myPlayer();
+    const others = room.players.filter((p) => p.id !== room.host);
+    const ready = others.filter((p) => p.ready).length;
     replace(
       this.controls,
       room.spectator ? h("p", { class: "muted" }, "You are watching this room.") : null,
       waiting && host ? h("button", { class: "primary", id: "start", onclick: () => this.send({ type: "start" }) }, "Start") : null,
+      waiting && host && others.length > 0 ? h("span", { class: "muted", id: "ready-count" }, `${ready} of ${others.length} ready`) : null,
+      waiting && !host && mine
+        ? h(
+            "button",
+            { type: "button", id: "ready", "aria-pressed": String(mine.ready), class: mine.ready ? "on" : "", onclick: () => this.send({ type: "ready", ready: !mine.ready }) },
+            mine.ready ? "Ready ✓" : "I'm ready",
+          )
+        : null,
       waiting && !host && !room.spectator ? h("p", { class: "muted", id: "waiting-for-host" }, "Waiting for the host to start…") : null,
     );
     this.tick();

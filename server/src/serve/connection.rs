@@ -236,6 +236,13 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 Err((code, message)) => Some(error(code, message)),
             }
         }
+        ClientMessage::Ready { ready } => in_room(
+            player,
+            Command::Ready {
+                player: me.id,
+                ready,
+            },
+        ),
         ClientMessage::Start => in_room(player, Command::Start { player: me.id }),
         ClientMessage::Move { row, col, value } => in_room(
             player,

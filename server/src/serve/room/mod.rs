@@ -78,6 +78,13 @@ pub enum Command {
         /// Answered once the room has let go (and closed, if the leave ends it).
         done: Option<oneshot::Sender<()>>,
     },
+    /// A seated player says they are ready (or not) before the start.
+    Ready {
+        /// Player id.
+        player: String,
+        /// Ready or not.
+        ready: bool,
+    },
     /// The host starts the game.
     Start {
         /// Player id.

@@ -22,6 +22,8 @@ pub(super) struct Seat {
     pub out_of_lives: bool,
     pub hints: u32,
     pub chat: Bucket,
+    /// Said they are ready (waiting rooms only; not stored).
+    pub ready: bool,
 }
 
 impl Seat {
@@ -36,6 +38,7 @@ impl Seat {
             out_of_lives: false,
             hints: 0,
             chat: chat_bucket(),
+            ready: false,
         }
     }
 }
@@ -181,6 +184,7 @@ impl Room {
                 for_good,
                 done,
             } => self.leave(&player, for_good, done).await,
+            Command::Ready { player, ready } => self.ready(&player, ready),
             Command::Start { player } => self.start(&player).await,
             Command::Move {
                 player,
@@ -318,6 +322,25 @@ impl Room {
                 self.watchers.remove(i);
             }
             None => {}
+        }
+    }
+
+    fn ready(&mut self, player: &str, ready: bool) {
+        match self.member(player) {
+            None => {}
+            Some(Member::Watcher(w)) => self.send_error(
+                Member::Watcher(w),
+                ErrorCode::Spectator,
+                "spectators do not play",
+            ),
+            Some(me) if self.state != RoomState::Waiting => {
+                self.send_error(me, ErrorCode::WrongState, "the game has already started")
+            }
+            Some(Member::Seat(i)) if self.seats[i].ready != ready => {
+                self.seats[i].ready = ready;
+                self.send_snapshots();
+            }
+            Some(Member::Seat(_)) => {}
         }
     }
 

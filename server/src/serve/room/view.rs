@@ -28,6 +28,7 @@ impl Room {
             mistakes: seat.mistakes,
             out: seat.out_of_lives,
             hints: seat.hints,
+            ready: seat.ready,
         }
     }
 
