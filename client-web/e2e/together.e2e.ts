@@ -151,3 +151,63 @@ test("a spectator watches a player's board and cannot type", async () => {
   expect(await ada.page.textContent("#chat-log")).toContain("Eve: nice start!");
   await screenshot(eve.page, "main", "spectator");
 });
+
+/** Values a cell may hold judging by the givens in its row, column and 3x3 box. */
+function candidates(grid: number[][], r: number, c: number): number[] {
+  const seen = new Set<number>();
+  for (let i = 0; i < 9; i++) {
+    seen.add(grid[r][i]);
+    seen.add(grid[i][c]);
+    seen.add(grid[3 * Math.floor(r / 3) + Math.floor(i / 3)][3 * Math.floor(c / 3) + (i % 3)]);
+  }
+  return [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((v) => !seen.has(v));
+}
+
+test("solo with lives: a wrong digit costs a life and shows only with the check on; drag selects; hints explain", async () => {
+  const ada = await openPlayer(browser, server.url);
+  await enterName(ada, "Ada");
+  await createRoom(ada, { mode: "solo", mistakes: "lives" });
+  await ada.page.click("#start");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(server, puzzle);
+  const page = ada.page;
+
+  // A wrong digit that breaks no visible rule: only the server knows it is wrong.
+  const spots = empties(ada, 81).filter(([r, c]) => candidates(puzzle.grid, r, c).length >= 2);
+  const [r, c] = spots[0];
+  const wrong = candidates(puzzle.grid, r, c).find((v) => v !== solution[r][c]) ?? 0;
+  await page.click(`#cell-${r}-${c}`);
+  await page.keyboard.press(String(wrong));
+  await waitForMessage(ada, (m) => m.type === "move_accepted" && m.correct === false);
+  await page.waitForSelector("#status:has-text('Lives 2/3')", { timeout: WAIT });
+  expect(await page.locator(".value.bad").count()).toBe(1);
+  await page.uncheck("#error-check");
+  expect(await page.locator(".value.bad").count()).toBe(0);
+  await page.check("#error-check");
+  await page.keyboard.press("Backspace");
+
+  // Drag across two empty neighbours, then one corner mark lands in both.
+  const pair = empties(ada, 81).find(([r1, c1]) => c1 < 8 && puzzle.grid[r1][c1 + 1] === 0) ?? [0, 0];
+  // Cells are redrawn on every update, so aim from the board's own box.
+  const board = await page.locator("svg.board").boundingBox();
+  if (!board) throw new Error("the board has no box");
+  const unit = board.width / 9;
+  const centre = (row: number, col: number) => [board.x + (col + 0.5) * unit, board.y + (row + 0.5) * unit] as const;
+  await page.mouse.move(...centre(pair[0], pair[1]));
+  await page.mouse.down();
+  await page.mouse.move(...centre(pair[0], pair[1] + 1), { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.press("Shift+9");
+  for (const col of [pair[1], pair[1] + 1]) {
+    expect(await page.getAttribute(`#cell-${pair[0]}-${col}`, "aria-label")).toContain("candidates 9");
+  }
+  // Undo takes both marks back in one step.
+  await page.keyboard.press("Control+z");
+  expect(await page.getAttribute(`#cell-${pair[0]}-${pair[1]}`, "aria-label")).not.toContain("candidates");
+
+  await page.click("#hint-button");
+  await page.waitForSelector("#hint:has-text('Hint:')", { timeout: WAIT });
+  await page.waitForSelector("svg.board .fill.hinted", { state: "attached", timeout: WAIT });
+  await page.waitForSelector("#status:has-text('Hints 1')", { timeout: WAIT });
+});
