@@ -45,6 +45,7 @@ export class PlayScreen {
       "main",
       { class: "play" },
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
+      this.results,
       h("div", { class: "game-body" },
         h("div", { class: "board-col" }, this.boardBox, this.banner, this.modes, this.pad),
         h(
@@ -70,7 +71,6 @@ export class PlayScreen {
           ),
         ),
       ),
-      this.results,
     );
   }
 
