@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { PuzzleV1, ServerMessage } from "../src/protocol";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -113,6 +114,26 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** One server and one browser for a test file; filled in by its beforeAll, torn down by its afterAll. */
+export interface Arena {
+  server: Server;
+  browser: Browser;
+}
+
+/** Registers the hooks that start a server and a browser for the calling test file. */
+export function useArena(): Arena {
+  const arena = {} as Arena;
+  beforeAll(async () => {
+    arena.server = await startServer();
+    arena.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await arena.browser?.close();
+    await arena.server?.stop();
+  });
+  return arena;
+}
+
 /** A browser page with the frames it sent and received over the game WebSocket. */
 export interface Player {
   context: BrowserContext;
@@ -144,6 +165,13 @@ export async function openPlayer(browser: Browser, url: string, viewport = { wid
   page.on("pageerror", (e) => console.error("page error:", e));
   await page.goto(url);
   return player;
+}
+
+/** A new player on the server's page who has entered `name` and sees the lobby. */
+export async function namedPlayer(arena: Arena, name: string, viewport?: { width: number; height: number }): Promise<Player> {
+  const p = await openPlayer(arena.browser, arena.server.url, viewport);
+  await enterName(p, name);
+  return p;
 }
 
 /** Enters a name on the welcome screen and waits for the lobby. */

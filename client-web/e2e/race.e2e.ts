@@ -1,28 +1,14 @@
 // The lobby creates and joins rooms; two browser contexts race to the end and
 // both see the ranks.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, solve, startServer, typeSolution, waitForMessage, WAIT, type Server } from "./harness";
+import { expect, test } from "vitest";
+import { createRoom, lastPuzzle, namedPlayer, solve, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const arena = useArena();
 
 test("two players meet in the lobby, race to the end and both see the ranks", async () => {
-  const ada = await openPlayer(browser, server.url);
-  const bob = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
-  await enterName(bob, "Bob");
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob");
 
   const code = await createRoom(ada, { mode: "race", publicRoom: true });
   // Bob finds the room in the public list and joins from there.
@@ -40,7 +26,7 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(ada);
   expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
 
   await typeSolution(ada, puzzle, solution);
   await ada.page.waitForSelector("#win:has-text('Solved')", { timeout: WAIT });

@@ -2,31 +2,18 @@
 // backoff, resumes with the token it kept in localStorage, and the board comes
 // back as it was, marks included; then the game goes on.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, solve, startServer, waitForMessage, WAIT, type Server } from "./harness";
+import { expect, test } from "vitest";
+import { createRoom, lastPuzzle, namedPlayer, solve, startServer, useArena, waitForMessage, WAIT } from "./harness";
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const arena = useArena();
 
 test("a lost connection shows a banner, retries, and restores the board", async () => {
-  const ada = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
+  const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo" });
   await ada.page.click("#start");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(ada);
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
   const empty: Array<[number, number]> = [];
   puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && empty.push([r, c])));
   const [a, b] = empty;
@@ -39,10 +26,10 @@ test("a lost connection shows a banner, retries, and restores the board", async 
   const before = [await label(a), await label(b)];
 
   // Stop the server (its data stays) and start it again on the same address.
-  const address = new URL(server.url).host;
-  await server.stop(true);
+  const address = new URL(arena.server.url).host;
+  await arena.server.stop(true);
   await ada.page.waitForSelector("#connection-banner:has-text('Connection lost')", { timeout: WAIT });
-  server = await startServer({ bind: address, data: server.data });
+  arena.server = await startServer({ bind: address, data: arena.server.data });
   await ada.page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   await ada.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });

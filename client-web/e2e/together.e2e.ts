@@ -1,22 +1,10 @@
 // Co-op players see each other's entries and cursors; a reload mid-game restores
 // the board; a spectator sees the players' boards and cannot type.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
-import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, screenshot, solve, startServer, waitForMessage, WAIT, type Player, type Server } from "./harness";
+import { expect, test } from "vitest";
+import { createRoom, lastPuzzle, namedPlayer, screenshot, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const arena = useArena();
 
 /** The first empty cells of the puzzle, in reading order. */
 function empties(p: Player, n: number): Array<[number, number]> {
@@ -28,18 +16,16 @@ function empties(p: Player, n: number): Array<[number, number]> {
 const label = (p: Player, [r, c]: [number, number]) => p.page.getAttribute(`#cell-${r}-${c}`, "aria-label");
 
 test("co-op players see each other's entries, marks and cursors, and finish together", async () => {
-  const ada = await openPlayer(browser, server.url);
-  const bob = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
-  await enterName(bob, "Bob");
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob");
   const code = await createRoom(ada, { mode: "coop", publicRoom: false });
   // Bob follows the invite link.
-  await bob.page.goto(`${server.url}/#${code}`);
+  await bob.page.goto(`${arena.server.url}/#${code}`);
   await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
   await ada.page.click("#start");
   for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(ada);
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
   const [a, b] = empties(ada, 2);
 
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
@@ -84,13 +70,12 @@ async function typeRest(p: Player, grid: number[][], solution: number[][]) {
 }
 
 test("a reload mid-game restores the board, the marks and the clock", async () => {
-  const ada = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
+  const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo" });
   await ada.page.click("#start");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(ada);
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
   const [a, b, c] = empties(ada, 3);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
@@ -118,10 +103,8 @@ test("a reload mid-game restores the board, the marks and the clock", async () =
 });
 
 test("a spectator watches a player's board and cannot type", async () => {
-  const ada = await openPlayer(browser, server.url);
-  const eve = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
-  await enterName(eve, "Eve");
+  const ada = await namedPlayer(arena, "Ada");
+  const eve = await namedPlayer(arena, "Eve");
   const code = await createRoom(ada, { mode: "race", publicRoom: true });
   await ada.page.click("#start");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
@@ -131,7 +114,7 @@ test("a spectator watches a player's board and cannot type", async () => {
   expect(await eve.page.textContent("h2.title")).toContain("watching");
 
   const puzzle = lastPuzzle(ada);
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
   const [a, b] = empties(ada, 2);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
@@ -164,13 +147,12 @@ function candidates(grid: number[][], r: number, c: number): number[] {
 }
 
 test("solo with lives: a wrong digit costs a life and shows only with the check on; drag selects; hints explain", async () => {
-  const ada = await openPlayer(browser, server.url);
-  await enterName(ada, "Ada");
+  const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo", mistakes: "lives" });
   await ada.page.click("#start");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(ada);
-  const solution = solve(server, puzzle);
+  const solution = solve(arena.server, puzzle);
   const page = ada.page;
 
   // A wrong digit that breaks no visible rule: only the server knows it is wrong.

@@ -2,28 +2,18 @@
 // the board is drawn from the geometry the server sends, takes digits, corner and
 // centre marks, and a screenshot of each is saved under e2e/artifacts/.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import type { Browser } from "playwright-core";
+import { beforeAll, expect, test } from "vitest";
 import type { Manifest } from "../src/protocol";
-import { createRoom, enterName, lastPuzzle, launchBrowser, openPlayer, screenshot, solve, startServer, waitForMessage, WAIT, type Player, type Server } from "./harness";
+import { createRoom, lastPuzzle, namedPlayer, screenshot, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
-let server: Server;
-let browser: Browser;
+const arena = useArena();
 let player: Player;
 let variants: Manifest[];
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  player = await openPlayer(browser, server.url);
-  await enterName(player, "Shots");
+  player = await namedPlayer(arena, "Shots");
   const m = await waitForMessage(player, (m) => m.type === "variants");
   variants = m.type === "variants" ? m.variants : [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 test("every bundled variant is offered with its rules", () => {
@@ -41,7 +31,7 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
     }
     for (const params of combos) {
       const name = [v.id, ...Object.entries(params).map(([k, x]) => `${k}-${x}`)].join("_");
-      // The paramater values are sent as the manifest spells them.
+      // The parameter values are sent as the manifest spells them.
       const typed = Object.fromEntries(
         Object.entries(params).map(([k, x]) => [k, v.params.find((p) => p.key === k)?.allowed.find((a) => String(a) === x) ?? x]),
       );
@@ -51,7 +41,7 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
       const puzzle = lastPuzzle(player);
       expect(await page.locator("svg.board [role=gridcell]").count()).toBe(puzzle.cells?.length ?? puzzle.layout.rows * puzzle.layout.cols);
       // One right digit, a corner mark and a centre mark on the first empty cells.
-      const solution = solve(server, puzzle);
+      const solution = solve(arena.server, puzzle);
       const empties: Array<[number, number]> = [];
       puzzle.grid.forEach((row, r) => row.forEach((x, c) => x === 0 && empties.push([r, c])));
       const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
