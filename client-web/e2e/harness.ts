@@ -250,27 +250,31 @@ export function solve(server: Pick<Server, "arena" | "plugins">, puzzle: PuzzleV
 }
 
 /**
- * Types the solution with the keyboard only: click the first cell, then arrows
- * and symbols, row by row. Stops after `limit` entries.
+ * Types the solution with the keyboard only: the board has focus once the game
+ * starts (Tab reaches it otherwise); from the cursor, arrows walk every cell in
+ * reading order (wrapping) and symbols fill the empty ones. Stops after `limit` entries.
  */
 export async function typeSolution(p: Player, puzzle: PuzzleV1, solution: number[][], limit = Infinity) {
   const page = p.page;
+  for (let tab = 0; tab < 30 && !(await page.evaluate(() => document.activeElement?.matches("svg.board"))); tab++) {
+    await page.keyboard.press("Tab");
+  }
+  const cursor = await page.getAttribute("svg.board", "aria-activedescendant");
+  const at = /^cell-(\d+)-(\d+)$/.exec(cursor ?? "");
+  if (!at) throw new Error(`no cursor on the board (${cursor})`);
   const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
   const { rows, cols } = puzzle.layout;
-  await page.click(`#cell-0-0`);
+  const first = Number(at[1]) * cols + Number(at[2]);
   let typed = 0;
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      if (puzzle.grid[r][c] === 0 && solution[r][c] !== 0 && typed < limit) {
-        await page.keyboard.press(symbols[solution[r][c] - 1]);
-        typed++;
-      }
-      if (c < cols - 1) await page.keyboard.press("ArrowRight");
+  for (let k = 0; k < rows * cols && typed < limit; k++) {
+    const cell = (first + k) % (rows * cols);
+    const [r, c] = [Math.floor(cell / cols), cell % cols];
+    if (puzzle.grid[r][c] === 0 && solution[r][c] !== 0) {
+      await page.keyboard.press(symbols[solution[r][c] - 1]);
+      typed++;
     }
-    if (r < rows - 1) {
-      await page.keyboard.press("ArrowDown");
-      await page.keyboard.press("ArrowRight");
-    }
+    if (c === cols - 1) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowRight");
   }
 }
 

@@ -1,5 +1,5 @@
-// The lobby creates and joins rooms; two browser contexts race to the end and
-// both see the ranks.
+// The lobby creates and joins rooms; two browser contexts race to the end,
+// typing with the keyboard only, and both see the ranks.
 
 import { expect, test } from "vitest";
 import { createRoom, lastPuzzle, namedPlayer, solve, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
