@@ -46,7 +46,7 @@ fn classic_section(file: &str, limit: Option<usize>) {
         .collect();
     let n = grids.len();
     let (t_peer, u_peer) = best_of(3, &peers, |s| black_box(*s).solutions_count_up_to(2));
-    let (t_fast, u_fast) = best_of(3, &puzzles, |p| black_box(p).count(2).solutions);
+    let (t_fast, u_fast) = best_of(3, &puzzles, |p| black_box(p).solution_count(2));
     let (t_bits, u_bits) = best_of(3, &puzzles, |p| {
         black_box(p).count_on(SolverPath::Bitboard, 2).solutions
     });

@@ -1,14 +1,16 @@
-//! A specialised solver for classic 9x9 Sudoku, in the style of JCZSolve.
+//! A specialised solver for classic 9x9 Sudoku: JCZSolve's algorithm.
 //!
-//! Candidates are kept per digit and per band: `f[b * 9 + d]` holds 27 bits, one per
+//! Candidates are kept per digit and per band: `f[d * 3 + b]` holds 27 bits, one per
 //! cell of band `b` (rows `3b..3b+3`, bit `row_in_band * 9 + col`). Inside a band, a
 //! digit's cells must form one cell per row and one per box, i.e. a permutation of
 //! row/box segments; a 512-entry table keeps exactly the segments some permutation
 //! can use, which performs locked-candidate (pointing/claiming) reasoning and
-//! in-band hidden singles in one lookup. A row left with one cell solves that cell,
-//! which removes its column from the digit's other bands and the cell from the other
-//! digits. Naked singles and column hidden singles run between table passes; the
-//! search branches on a cell with two candidates when there is one.
+//! in-band hidden singles in one lookup. A box left with one column for the digit
+//! removes that column from the digit's other bands; a row whose segment is forced
+//! and whose box has one column is solved, and the other digits lose its cell. All
+//! of it is table lookups and unconditional masking (no data-dependent branches); an
+//! entry is revisited when it differs from what the tables last saw. Naked singles
+//! run between table passes and note the bivalue cells, where the search branches.
 
 /// Cells of each row of a band.
 const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
@@ -101,32 +103,123 @@ const NEIGHBOUR_CELLS: [u32; 512] = {
     t
 };
 
+/// For every set of non-empty segments (bit `row * 3 + box`), the segments every
+/// fitting row-to-box permutation uses (a forced segment). 0 when none fits.
+const FORCED_SEGMENTS: [u32; 512] = {
+    const PERMS: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u32; 512];
+    let mut seg = 0;
+    while seg < 512 {
+        let mut all = 511u32;
+        let mut any = false;
+        let mut p = 0;
+        while p < 6 {
+            let perm = PERMS[p];
+            let mut used = 0u32;
+            let mut fits = true;
+            let mut r = 0;
+            while r < 3 {
+                let bit = 1 << (r * 3 + perm[r as usize]);
+                if seg & bit == 0 {
+                    fits = false;
+                }
+                used |= bit;
+                r += 1;
+            }
+            if fits {
+                all &= used;
+                any = true;
+            }
+            p += 1;
+        }
+        t[seg as usize] = if any { all } else { 0 };
+        seg += 1;
+    }
+    t
+};
+
+/// For the 9-bit set of columns a digit can use in a band: the segments (bit
+/// `row * 3 + box`) of the boxes where that is a single column.
+const SINGLE_COLUMN_SEGMENTS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut cols: u32 = 0;
+    while cols < 512 {
+        let mut k: u32 = 0;
+        while k < 3 {
+            let part = (cols >> (3 * k)) & 7;
+            if part == 1 || part == 2 || part == 4 {
+                t[cols as usize] |= (1 | 1 << 3 | 1 << 6) << k;
+            }
+            k += 1;
+        }
+        cols += 1;
+    }
+    t
+};
+
+/// The cells of the rows in a 3-bit row set.
+const ROWS_CELLS: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut r = 0;
+        while r < 3 {
+            if s >> r & 1 != 0 {
+                t[s] |= 511 << (9 * r);
+            }
+            r += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// What a count found: the number of solutions (up to the limit) and the first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Count9 {
     /// Solutions found, at most the limit.
     pub count: usize,
-    /// The first solution found, row-major values 1..=9.
+    /// The first solution found, row-major values 1..=9 (if asked for).
     pub first: Option<[u8; 81]>,
+    /// Whether to keep the first solution.
+    keep_first: bool,
 }
 
-/// Search state: about 150 bytes, copied on every guess.
+/// Search state: about 250 bytes, copied on every guess.
 #[derive(Clone, Copy)]
 pub(crate) struct Board9 {
+    /// Candidates: `f[d * 3 + b]`.
     f: [u32; 27],
-    /// Bit `i` set: `f[i]` changed since the band tables last looked at it.
-    dirty: u32,
+    /// What the band tables last saw of each entry.
+    seen: [u32; 27],
+    /// Cells not yet solved, per band.
     unsolved: [u32; 3],
+    /// Cells with exactly two candidates, per band (from the last naked-single scan).
+    pairs: [u32; 3],
+}
+
+/// The index of digit `d` (0..9) in band `b`.
+#[inline(always)]
+const fn at(d: usize, b: usize) -> usize {
+    d * 3 + b
 }
 
 impl Board9 {
     /// A board with the givens (row-major, 0 = empty) placed; `None` if two givens
-    /// clash in a row or box, or a value is above 9.
+    /// clash in a row, column or box, or a value is above 9.
     pub fn new(givens: &[u8; 81]) -> Option<Board9> {
         let mut board = Board9 {
             f: [ALL; 27],
-            dirty: 0,
+            seen: [0; 27],
             unsolved: [ALL; 3],
+            pairs: [0; 3],
         };
         for (i, &g) in givens.iter().enumerate() {
             if g == 0 {
@@ -137,60 +230,37 @@ impl Board9 {
             }
             let (b, pos) = (i / 27, (i % 27) as u32);
             let d = g as usize - 1;
-            if board.f[b * 9 + d] & (1 << pos) == 0 {
+            let cell = 1 << pos;
+            if board.f[at(d, b)] & cell == 0 {
                 return None;
             }
+            board.unsolved[b] &= !cell;
             board.place(d, b, pos);
-            board.clear_other_digits(d, b, 1 << pos);
+            let col = !column(pos % 9);
+            board.f[at(d, (b + 1) % 3)] &= col;
+            board.f[at(d, (b + 2) % 3)] &= col;
+            for e in 0..9 {
+                board.f[at(e, b)] &= !cell;
+            }
+            board.f[at(d, b)] |= cell;
         }
         Some(board)
     }
 
     /// Removes `digit` (1..=9) from the candidates of `cell` (0..81).
     pub fn forbid(&mut self, cell: usize, digit: u8) {
-        let d = digit as usize - 1;
-        self.clear(cell / 27 * 9 + d, 1 << (cell % 27));
+        self.f[at(digit as usize - 1, cell / 27)] &= !(1 << (cell % 27));
     }
 
-    /// Removes `mask` from `f[i]`, marking it dirty if anything went.
-    #[inline]
-    fn clear(&mut self, i: usize, mask: u32) {
-        if self.f[i] & mask != 0 {
-            self.f[i] &= !mask;
-            self.dirty |= 1 << i;
-        }
-    }
-
-    /// Keeps only `mask` of `f[i]`, marking it dirty if anything went (branch-free).
-    #[inline]
-    fn keep(&mut self, i: usize, mask: u32) {
-        let old = self.f[i];
-        self.f[i] = old & mask;
-        self.dirty |= u32::from(old & !mask != 0) << i;
-    }
-
-    /// Removes `cell` of band `b` from every digit but `d` (branch-free over the
-    /// band's nine contiguous entries).
-    #[inline]
-    fn clear_other_digits(&mut self, d: usize, b: usize, cell: u32) {
-        let band = &mut self.f[b * 9..b * 9 + 9];
-        let mut changed = 0u32;
-        for (e, x) in band.iter_mut().enumerate() {
-            changed |= u32::from(*x & cell != 0) << e;
-            *x &= !cell;
-        }
-        band[d] |= cell;
-        self.dirty |= (changed & !(1 << d)) << (b * 9);
-    }
-
-    /// Counts solutions, stopping at `limit`.
-    pub fn count(self, limit: usize) -> Count9 {
+    /// Counts solutions, stopping at `limit`; keeps the first one if `keep_first`.
+    pub fn count(mut self, limit: usize, keep_first: bool) -> Count9 {
         let mut out = Count9 {
             count: 0,
             first: None,
+            keep_first,
         };
-        if limit > 0 {
-            search(self, limit, &mut out);
+        if limit > 0 && self.naked_singles().is_ok() && self.propagate() {
+            self.guess(limit, &mut out);
         }
         out
     }
@@ -199,90 +269,122 @@ impl Board9 {
     #[inline]
     fn place(&mut self, d: usize, b: usize, pos: u32) {
         let (row, col) = (pos / 9, pos % 9);
-        self.clear(
-            b * 9 + d,
-            (ROW[row as usize] | BOX[(col / 3) as usize]) & !(1 << pos),
-        );
+        self.f[at(d, b)] &= !(ROW[row as usize] | BOX[(col / 3) as usize]) | 1 << pos;
     }
 
     /// Applies the band tables until nothing changes; `false` on a contradiction.
     fn update(&mut self) -> bool {
         macro_rules! entries {
-            ($($b:literal $d:literal),*) => {
-                while self.dirty != 0 {
+            ($($d:literal $b:literal),*) => {
+                loop {
+                    let mut changed = false;
                     $(
-                        if self.dirty & 1 << ($b * 9 + $d) != 0
-                            && !self.update_entry::<$b, $d>()
-                        {
-                            return false;
+                        if self.f[at($d, $b)] != self.seen[at($d, $b)] {
+                            changed = true;
+                            if !self.update_entry::<$d, $b>() {
+                                return false;
+                            }
                         }
                     )*
+                    if !changed {
+                        return true;
+                    }
                 }
             };
         }
         entries!(
-            0 0, 0 1, 0 2, 0 3, 0 4, 0 5, 0 6, 0 7, 0 8,
-            1 0, 1 1, 1 2, 1 3, 1 4, 1 5, 1 6, 1 7, 1 8,
-            2 0, 2 1, 2 2, 2 3, 2 4, 2 5, 2 6, 2 7, 2 8
+            0 0, 0 1, 0 2, 1 0, 1 1, 1 2, 2 0, 2 1, 2 2,
+            3 0, 3 1, 3 2, 4 0, 4 1, 4 2, 5 0, 5 1, 5 2,
+            6 0, 6 1, 6 2, 7 0, 7 1, 7 2, 8 0, 8 1, 8 2
         );
-        true
     }
 
     /// The band tables for digit `D` in band `B` (constants, so every index folds).
     #[inline(always)]
-    fn update_entry<const B: usize, const D: usize>(&mut self) -> bool {
-        let i = B * 9 + D;
-        self.dirty &= !(1 << i);
-        let raw = self.f[i];
-        let seg = SEGMENTS[(raw & 511) as usize]
+    fn update_entry<const D: usize, const B: usize>(&mut self) -> bool {
+        let raw = self.f[at(D, B)];
+        // (`& 511` everywhere a table is indexed: the values fit, and saying so
+        // lets the compiler drop the bounds checks.)
+        let seg = (SEGMENTS[(raw & 511) as usize]
             | SEGMENTS[(raw >> 9 & 511) as usize] << 3
-            | SEGMENTS[(raw >> 18) as usize] << 6;
+            | SEGMENTS[(raw >> 18 & 511) as usize] << 6)
+            & 511;
         let a = raw & PERMUTATION_CELLS[seg as usize];
         if a == 0 {
             return false;
         }
-        self.f[i] = a;
-        let keep = NEIGHBOUR_CELLS[((a | a >> 9 | a >> 18) & 511) as usize];
-        self.keep((B + 1) % 3 * 9 + D, keep);
-        self.keep((B + 2) % 3 * 9 + D, keep);
-        // Rows left with one cell solve it: the other digits lose the cell. (Its
-        // column leaves the other bands through the neighbour table above, since
-        // the box now holds the digit in one column.)
-        let solved = single_rows(a) & self.unsolved[B];
-        if solved != 0 {
-            self.unsolved[B] &= !solved;
-            for e in 0..9 {
-                if e != D {
-                    self.keep(B * 9 + e, !solved);
-                }
-            }
+        self.f[at(D, B)] = a;
+        self.seen[at(D, B)] = a;
+        let cols = ((a | a >> 9 | a >> 18) & 511) as usize;
+        let keep = NEIGHBOUR_CELLS[cols];
+        self.f[at(D, (B + 1) % 3)] &= keep;
+        self.f[at(D, (B + 2) % 3)] &= keep;
+        // Rows whose segment is forced, in a box with one column: one cell each.
+        let solved_segments = FORCED_SEGMENTS[seg as usize] & SINGLE_COLUMN_SEGMENTS[cols];
+        let solved_rows = SEGMENTS[(solved_segments & 511) as usize];
+        let solved = ROWS_CELLS[(solved_rows & 7) as usize] & a;
+        self.unsolved[B] &= !solved;
+        macro_rules! others {
+            ($($e:literal),*) => {
+                $(
+                    if $e != D {
+                        self.f[at($e, B)] &= !solved;
+                    }
+                )*
+            };
         }
+        others!(0, 1, 2, 3, 4, 5, 6, 7, 8);
         true
     }
 
-    /// Places every cell with one candidate left. `Err` on an empty cell.
+    /// Places every cell with one candidate left and notes the bivalue cells.
+    /// `Err` on a cell with no candidate.
     fn naked_singles(&mut self) -> Result<bool, ()> {
         let mut found = false;
         for b in 0..3 {
-            let (mut one, mut two) = (0u32, 0u32);
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for d in 0..9 {
-                let x = self.f[b * 9 + d];
+                let x = self.f[at(d, b)];
+                three |= two & x;
                 two |= one & x;
                 one |= x;
             }
-            if self.unsolved[b] & !one != 0 {
+            if one != ALL {
                 return Err(());
             }
-            let mut singles = one & !two & self.unsolved[b];
+            self.pairs[b] = two ^ three;
+            let mut singles = (one ^ two) & self.unsolved[b];
             while singles != 0 {
                 let cell = singles & singles.wrapping_neg();
                 singles ^= cell;
-                let d = (0..9).find(|&d| self.f[b * 9 + d] & cell != 0).ok_or(())?;
+                let d = (0..9).find(|&d| self.f[at(d, b)] & cell != 0).ok_or(())?;
                 self.place(d, b, cell.trailing_zeros());
                 found = true;
             }
         }
         Ok(found)
+    }
+
+    /// Propagates to a fixpoint; `false` on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            if !self.update() {
+                return false;
+            }
+            if self.is_solved() {
+                return true;
+            }
+            match self.naked_singles() {
+                Err(()) => return false,
+                Ok(true) => continue,
+                Ok(false) => {}
+            }
+            match self.column_singles() {
+                Err(()) => return false,
+                Ok(true) => continue,
+                Ok(false) => return true,
+            }
+        }
     }
 
     /// Places every digit that has one cell left in a column. `Err` on a column
@@ -292,7 +394,7 @@ impl Board9 {
         for d in 0..9 {
             let (mut one, mut two, mut placed) = (0u32, 0u32, 0u32);
             for b in 0..3 {
-                let x = self.f[b * 9 + d];
+                let x = self.f[at(d, b)];
                 let done = x & !self.unsolved[b];
                 placed |= done | done >> 9 | done >> 18;
                 for row in 0..3 {
@@ -309,8 +411,8 @@ impl Board9 {
                 let col = singles.trailing_zeros();
                 singles &= singles - 1;
                 let cm = column(col);
-                let b = (0..3).find(|&b| self.f[b * 9 + d] & cm != 0).ok_or(())?;
-                let pos = (self.f[b * 9 + d] & cm).trailing_zeros();
+                let b = (0..3).find(|&b| self.f[at(d, b)] & cm != 0).ok_or(())?;
+                let pos = (self.f[at(d, b)] & cm).trailing_zeros();
                 self.place(d, b, pos);
                 found = true;
             }
@@ -318,56 +420,74 @@ impl Board9 {
         Ok(found)
     }
 
-    /// Propagates to a fixpoint; `false` on a contradiction.
-    fn propagate(&mut self) -> bool {
-        loop {
-            if !self.update() {
-                return false;
-            }
-            match self.naked_singles() {
-                Err(()) => return false,
-                Ok(true) => continue,
-                Ok(false) => {}
-            }
-            match self.column_singles() {
-                Err(()) => return false,
-                Ok(true) => continue,
-                Ok(false) => return true,
-            }
-        }
-    }
-
     fn is_solved(&self) -> bool {
         self.unsolved == [0; 3]
     }
 
-    /// The cell to branch on: a bivalue cell if any, else the first unsolved one.
-    fn branch_cell(&self) -> (usize, u32) {
-        let mut fallback = None;
+    /// Records a solution, or branches: on a bivalue cell if there is one, else on
+    /// the first unsolved cell of the band where it has the fewest candidates.
+    fn guess(&mut self, limit: usize, out: &mut Count9) {
+        if self.is_solved() {
+            out.count += 1;
+            if out.keep_first && out.first.is_none() {
+                out.first = Some(self.grid());
+            }
+            return;
+        }
+        let (b, cell) = match (0..3).find(|&b| self.pairs[b] != 0) {
+            Some(b) => (b, self.pairs[b] & self.pairs[b].wrapping_neg()),
+            None => self.fewest_candidates_cell(),
+        };
+        let mut digits: u32 = 0;
+        for d in 0..9 {
+            digits |= u32::from(self.f[at(d, b)] & cell != 0) << d;
+        }
+        let pos = cell.trailing_zeros();
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                // The last candidate: no copy needed.
+                self.place(d, b, pos);
+                if self.propagate() {
+                    self.guess(limit, out);
+                }
+                return;
+            }
+            let mut child = *self;
+            child.place(d, b, pos);
+            if child.propagate() {
+                child.guess(limit, out);
+            }
+            if out.count >= limit {
+                return;
+            }
+            self.f[at(d, b)] &= !cell;
+        }
+    }
+
+    /// The first unsolved cell of each band; of those, the one with the fewest candidates.
+    fn fewest_candidates_cell(&self) -> (usize, u32) {
+        let mut best = (10, 0, 0);
         for b in 0..3 {
-            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.f[b * 9 + d];
-                three |= two & x;
-                two |= one & x;
-                one |= x;
+            let u = self.unsolved[b];
+            if u == 0 {
+                continue;
             }
-            let pairs = two & !three & self.unsolved[b];
-            if pairs != 0 {
-                return (b, pairs.trailing_zeros());
-            }
-            if fallback.is_none() && self.unsolved[b] != 0 {
-                fallback = Some((b, self.unsolved[b].trailing_zeros()));
+            let cell = u & u.wrapping_neg();
+            let n = (0..9).filter(|&d| self.f[at(d, b)] & cell != 0).count();
+            if n < best.0 {
+                best = (n, b, cell);
             }
         }
-        fallback.unwrap_or((0, 0))
+        (best.1, best.2)
     }
 
     fn grid(&self) -> [u8; 81] {
         let mut g = [0u8; 81];
         for d in 0..9 {
             for b in 0..3 {
-                let mut x = self.f[b * 9 + d];
+                let mut x = self.f[at(d, b)];
                 while x != 0 {
                     let pos = x.trailing_zeros() as usize;
                     x &= x - 1;
@@ -376,51 +496,6 @@ impl Board9 {
             }
         }
         g
-    }
-}
-
-/// The cells of `a` that are alone in their row of the band.
-#[inline]
-fn single_rows(a: u32) -> u32 {
-    let mut s = 0;
-    for row in ROW {
-        let r = a & row;
-        if r & r.wrapping_sub(1) == 0 {
-            s |= r;
-        }
-    }
-    s
-}
-
-fn search(mut board: Board9, limit: usize, out: &mut Count9) {
-    if !board.propagate() {
-        return;
-    }
-    if board.is_solved() {
-        out.count += 1;
-        if out.first.is_none() {
-            out.first = Some(board.grid());
-        }
-        return;
-    }
-    let (b, pos) = board.branch_cell();
-    let cell = 1u32 << pos;
-    let mut digits = 0u32;
-    for d in 0..9 {
-        if board.f[b * 9 + d] & cell != 0 {
-            digits |= 1 << d;
-        }
-    }
-    while digits != 0 {
-        let d = digits.trailing_zeros() as usize;
-        digits &= digits - 1;
-        let mut child = board;
-        child.place(d, b, pos);
-        child.clear_other_digits(d, b, cell);
-        search(child, limit, out);
-        if out.count >= limit {
-            return;
-        }
     }
 }
 
@@ -452,7 +527,7 @@ mod tests {
     #[test]
     fn solves_a_17_clue_puzzle() {
         let p = "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
-        let c = Board9::new(&parse(p)).expect("valid").count(2);
+        let c = Board9::new(&parse(p)).expect("valid").count(2, true);
         assert_eq!(c.count, 1);
         let s = c.first.expect("solution");
         let given = parse(p);
@@ -472,11 +547,21 @@ mod tests {
 
     #[test]
     fn empty_grid_has_many_and_clash_has_none() {
-        assert_eq!(Board9::new(&[0; 81]).expect("empty").count(5).count, 5);
+        assert_eq!(
+            Board9::new(&[0; 81]).expect("empty").count(5, true).count,
+            5
+        );
         let mut g = [0u8; 81];
         g[0] = 5;
         g[80 - 8] = 5; // same column, other band
-        assert_eq!(Board9::new(&g).expect("placed").count(2).count, 0);
+        assert!(Board9::new(&g).is_none());
+        // No two givens clash, but (0,8) can only be 9 and column 8 has a 9.
+        let mut g = [0u8; 81];
+        for (c, v) in (1..=8).enumerate() {
+            g[c] = v;
+        }
+        g[3 * 9 + 8] = 9;
+        assert_eq!(Board9::new(&g).expect("placed").count(2, true).count, 0);
         let mut g = [0u8; 81];
         g[0] = 5;
         g[1] = 5;

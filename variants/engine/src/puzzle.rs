@@ -109,9 +109,25 @@ impl Puzzle {
         self.givens.iter().filter(|&&g| g != 0).count()
     }
 
-    /// Counts solutions, stopping at `limit` (use 2 to test uniqueness).
+    /// Counts solutions, stopping at `limit` (use 2 to test uniqueness), and keeps
+    /// the first solution found.
     pub fn count(&self, limit: usize) -> Count {
         self.count_with(limit, None)
+    }
+
+    /// The number of solutions up to `limit`, without keeping any: the quickest
+    /// uniqueness check (`solution_count(2) == 1`).
+    pub fn solution_count(&self, limit: usize) -> usize {
+        count_on(
+            &self.model,
+            &self.givens,
+            limit,
+            None,
+            None,
+            SolverPath::Auto,
+            false,
+        )
+        .solutions
     }
 
     /// Counts like [`Puzzle::count`] but explores at most `nodes` branch points;
@@ -143,7 +159,18 @@ impl Puzzle {
     /// With a unique solution holding `value` there, this says whether removing
     /// that clue would break uniqueness.
     pub fn has_solution_without(&self, cell: usize, value: u8) -> bool {
-        self.count_with(1, Some((cell, value))).solutions > 0
+        let forbid = Some((cell, value));
+        count_on(
+            &self.model,
+            &self.givens,
+            1,
+            forbid,
+            None,
+            SolverPath::Auto,
+            false,
+        )
+        .solutions
+            > 0
     }
 
     fn count_with(&self, limit: usize, forbid: Option<(usize, u8)>) -> Count {
@@ -154,7 +181,7 @@ impl Puzzle {
     /// that cannot take this model (the 9x9 path on another model, the bitboard
     /// path beyond 128 cells) falls back to the cell-by-cell solver.
     pub fn count_on(&self, path: SolverPath, limit: usize) -> Count {
-        count_on(&self.model, &self.givens, limit, None, None, path)
+        count_on(&self.model, &self.givens, limit, None, None, path, true)
     }
 }
 
@@ -181,7 +208,7 @@ pub(crate) fn count_givens(
     forbid: Option<(usize, u8)>,
     budget: Option<usize>,
 ) -> Count {
-    count_on(model, givens, limit, forbid, budget, SolverPath::Auto)
+    count_on(model, givens, limit, forbid, budget, SolverPath::Auto, true)
 }
 
 fn count_on(
@@ -191,6 +218,7 @@ fn count_on(
     forbid: Option<(usize, u8)>,
     budget: Option<usize>,
     path: SolverPath,
+    keep_first: bool,
 ) -> Count {
     let none = Count {
         solutions: 0,
@@ -208,7 +236,7 @@ fn count_on(
         if let Some((cell, value)) = forbid {
             board.forbid(cell, value);
         }
-        let found = board.count(limit);
+        let found = board.count(limit, keep_first);
         return Count {
             solutions: found.count,
             limit,

@@ -30,6 +30,7 @@ proptest! {
         let p = Puzzle::new(Arc::clone(&m), givens).expect("subset of a valid grid");
         let fast = p.count(3);
         prop_assert!(fast.solutions >= 1, "a subset of a solved grid keeps that solution");
+        prop_assert_eq!(p.solution_count(3), fast.solutions, "counting alone agrees");
         for path in [SolverPath::Bitboard, SolverPath::Cells] {
             let other = p.count_on(path, 3);
             prop_assert_eq!(fast.solutions, other.solutions, "{:?}", path);
