@@ -203,6 +203,8 @@ pub(crate) struct Board9 {
     unsolved: [u32; 3],
     /// Cells with exactly two candidates, per band (from the last naked-single scan).
     pairs: [u32; 3],
+    /// Always `ALL`; read in the update loop's condition (see `update`).
+    always: u32,
 }
 
 /// The index of digit `d` (0..9) in band `b`.
@@ -220,6 +222,7 @@ impl Board9 {
             seen: [0; 27],
             unsolved: [ALL; 3],
             pairs: [0; 3],
+            always: ALL,
         };
         for (i, &g) in givens.iter().enumerate() {
             if g == 0 {
@@ -273,13 +276,18 @@ impl Board9 {
     }
 
     /// Applies the band tables until nothing changes; `false` on a contradiction.
+    /// (The `always` test is always true; reading it keeps LLVM from carrying
+    /// entries in registers across the unrolled loop, which measured 3-5% slower,
+    /// the same trick as the `sudoku` crate's.)
     fn update(&mut self) -> bool {
         macro_rules! entries {
             ($($d:literal $b:literal),*) => {
                 loop {
                     let mut changed = false;
                     $(
-                        if self.f[at($d, $b)] != self.seen[at($d, $b)] {
+                        if (self.always >> $d) & 511 != 0
+                            && self.f[at($d, $b)] != self.seen[at($d, $b)]
+                        {
                             changed = true;
                             if !self.update_entry::<$d, $b>() {
                                 return false;
