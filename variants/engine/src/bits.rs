@@ -197,6 +197,10 @@ fn assign(t: &BitTables, b: &mut [u128], cell: usize, v: usize) {
 /// set.)
 fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
     let n = t.size;
+    // Each value's board when its houses were last searched for hidden singles: a
+    // board that has not changed since has no new ones (0 = not searched yet; a
+    // live board is never empty).
+    let mut searched = [0u128; crate::MAX_SIZE as usize];
     loop {
         // Naked singles, and empty cells, by bit-sliced counting.
         let (mut one, mut two) = (0u128, 0u128);
@@ -221,8 +225,12 @@ fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
         }
         // Hidden singles in full houses.
         let mut progress = false;
-        for &house in &t.houses {
-            for v in 0..n {
+        for v in 0..n {
+            if b[v] == searched[v] {
+                continue;
+            }
+            searched[v] = b[v];
+            for &house in &t.houses {
                 let x = b[v] & house;
                 if x == 0 {
                     return false;
