@@ -230,13 +230,19 @@ fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
                 continue;
             }
             searched[v] = b[v];
+            let (mut board, mut placed) = (b[v], b[n]);
             for &house in &t.houses {
-                let x = b[v] & house;
+                let x = board & house;
+                // One test for the rare cases (no place, or one place) first.
+                if x & x.wrapping_sub(1) != 0 {
+                    continue;
+                }
                 if x == 0 {
                     return false;
                 }
-                if x & (x - 1) == 0 && x & b[n] == 0 {
+                if x & placed == 0 {
                     assign(t, b, x.trailing_zeros() as usize, v);
+                    (board, placed) = (b[v], b[n]);
                     progress = true;
                 }
             }
