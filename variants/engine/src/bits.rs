@@ -197,10 +197,6 @@ fn assign(t: &BitTables, b: &mut [u128], cell: usize, v: usize) {
 /// set.)
 fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
     let n = t.size;
-    // Each value's board when its houses were last searched for hidden singles: a
-    // board that has not changed since has no new ones (0 = not searched yet; a
-    // live board is never empty).
-    let mut searched = [0u128; crate::MAX_SIZE as usize];
     loop {
         // Naked singles, and empty cells, by bit-sliced counting.
         let (mut one, mut two) = (0u128, 0u128);
@@ -225,24 +221,14 @@ fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
         }
         // Hidden singles in full houses.
         let mut progress = false;
-        for v in 0..n {
-            if b[v] == searched[v] {
-                continue;
-            }
-            searched[v] = b[v];
-            let (mut board, mut placed) = (b[v], b[n]);
-            for &house in &t.houses {
-                let x = board & house;
-                // One test for the rare cases (no place, or one place) first.
-                if x & x.wrapping_sub(1) != 0 {
-                    continue;
-                }
+        for &house in &t.houses {
+            for v in 0..n {
+                let x = b[v] & house;
                 if x == 0 {
                     return false;
                 }
-                if x & placed == 0 {
+                if x & (x - 1) == 0 && x & b[n] == 0 {
                     assign(t, b, x.trailing_zeros() as usize, v);
-                    (board, placed) = (b[v], b[n]);
                     progress = true;
                 }
             }
