@@ -45,3 +45,22 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   expect(await ada.page.textContent("#results-title")).toContain("You won");
   expect(await bob.page.textContent("#results-title")).toContain("Rank 2");
 });
+
+test("a name the server refuses brings back the name form with the reason", async () => {
+  const context = await arena.browser.newContext();
+  await context.addInitScript(() => {
+    if (!sessionStorage.getItem("seeded")) {
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem("arena.name", "bell\u0007");
+    }
+  });
+  const page = await context.newPage();
+  await page.goto(arena.server.url);
+  await page.waitForSelector("#connection-banner:has-text('control characters')", { timeout: WAIT });
+  await page.waitForSelector("#name-form", { timeout: WAIT });
+  await page.fill("#name", "Bell");
+  await page.click("#enter");
+  await page.waitForSelector("#create-room", { timeout: WAIT });
+  await page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
+  await context.close();
+});

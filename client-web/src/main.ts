@@ -120,6 +120,16 @@ class App {
   private onMessage(m: ServerMessage) {
     if (m.type === "room" && m.room.code === this.leftRoom) return;
     if (m.type === "welcome" && this.session.room) this.session.pendingRoom = this.session.room.code;
+    if (m.type === "error" && !this.session.me) {
+      // Refused before `welcome`: say so instead of "Connecting…" forever.
+      this.banner.hidden = false;
+      this.banner.textContent = `The server refused this page: ${m.message}`;
+      if (m.code === "invalid") {
+        // The saved name is not acceptable: ask for another one.
+        storage.set(NAME_KEY, null);
+        storage.set(TOKEN_KEY, null);
+      }
+    }
     const replies = this.session.handle(m);
     if (m.type === "error") this.showToast(m.message);
     if (m.type === "room") {

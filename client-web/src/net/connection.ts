@@ -47,7 +47,6 @@ export class Connection {
     this.socket = socket;
     socket.onopen = () => {
       this.sendNow({ type: "hello", version: 1, name: this.name(), token: this.tokens.get() });
-      this.ping();
     };
     socket.onmessage = (event) => {
       if (!(event.data instanceof ArrayBuffer)) return;
@@ -63,6 +62,7 @@ export class Connection {
         this.tokens.set(message.token);
         this.clockOffset = message.server_time - Date.now();
         this.setStatus("online");
+        this.ping();
         clearInterval(this.pingTimer);
         this.pingTimer = setInterval(() => this.ping(), 15000);
       } else if (message.type === "pong") {
