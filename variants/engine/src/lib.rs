@@ -5,7 +5,8 @@
 //!   cells, houses (all different), cages (all different with a sum) and
 //!   different-pairs. [`geometry`] builds the standard shapes.
 //! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
-//!   [`Puzzle::count`] (stop at 2 for uniqueness) and [`Puzzle::solve`]. Classic
+//!   [`Puzzle::count`] (stop at 2 for uniqueness; [`Puzzle::solution_count`] when
+//!   the solution itself is not needed) and [`Puzzle::solve`]. Classic
 //!   9x9 goes through a specialised band solver; any other cage-free model of up
 //!   to 128 cells through a bitboard solver; the rest through a cell-by-cell solver.
 //!   The last two apply the same rules (naked and hidden singles, cage
