@@ -40,46 +40,97 @@ const SEGMENTS: [u32; 512] = {
     t
 };
 
-/// For every set of non-empty segments (bit `row * 3 + box`), the cells of the
-/// segments that some row-to-box permutation uses; 0 when no permutation fits.
+/// The six ways to give each row of a band its own box: row `r` to box `PERMS[p][r]`.
+const PERMS: [[u32; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// For a set of non-empty segments (bit `row * 3 + box`): the segments that some
+/// fitting row-to-box permutation uses, and those that every one uses (both 0 when
+/// none fits).
+const fn fitting_segments(seg: u32) -> (u32, u32) {
+    let (mut some, mut every, mut any) = (0u32, 511u32, false);
+    let mut p = 0;
+    while p < 6 {
+        let mut used = 0u32;
+        let mut r = 0;
+        while r < 3 {
+            used |= 1 << (r * 3 + PERMS[p][r as usize]);
+            r += 1;
+        }
+        if seg & used == used {
+            some |= used;
+            every &= used;
+            any = true;
+        }
+        p += 1;
+    }
+    if any {
+        (some, every)
+    } else {
+        (0, 0)
+    }
+}
+
+/// The cells of a set of segments (bit `row * 3 + box`).
+const fn segment_cells(segments: u32) -> u32 {
+    let mut cells = 0;
+    let mut s = 0;
+    while s < 9 {
+        if segments >> s & 1 != 0 {
+            cells |= 7 << (s / 3 * 9 + s % 3 * 3);
+        }
+        s += 1;
+    }
+    cells
+}
+
+/// For every set of non-empty segments, the cells of the segments that some
+/// row-to-box permutation uses; 0 when no permutation fits.
 const PERMUTATION_CELLS: [u32; 512] = {
-    const PERMS: [[u32; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut t = [0u32; 512];
     let mut seg = 0;
     while seg < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            let mut fits = true;
-            let mut r = 0;
-            while r < 3 {
-                if seg >> (r * 3 + perm[r as usize]) & 1 == 0 {
-                    fits = false;
-                }
-                r += 1;
-            }
-            if fits {
-                let mut r = 0;
-                while r < 3 {
-                    t[seg] |= 7 << (r * 9 + perm[r as usize] * 3);
-                    r += 1;
-                }
-            }
-            p += 1;
-        }
+        t[seg] = segment_cells(fitting_segments(seg as u32).0);
+        seg += 1;
+    }
+    t
+};
+
+/// For every set of non-empty segments, the segments every fitting row-to-box
+/// permutation uses (forced segments); 0 when none fits.
+const FORCED_SEGMENTS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut seg = 0;
+    while seg < 512 {
+        t[seg] = fitting_segments(seg as u32).1;
         seg += 1;
     }
     t
 };
 
 const ALL: u32 = (1 << 27) - 1;
+
+/// Of a 9-bit set of columns a digit can use in a band, the boxes (bit `k`) where
+/// that is a single column, and those columns.
+const fn single_columns(cols: u32) -> (u32, u32) {
+    let (mut boxes, mut columns) = (0u32, 0u32);
+    let mut k: u32 = 0;
+    while k < 3 {
+        let part = (cols >> (3 * k)) & 7;
+        if part == 1 || part == 2 || part == 4 {
+            boxes |= 1 << k;
+            columns |= part << (3 * k);
+        }
+        k += 1;
+    }
+    (boxes, columns)
+}
 
 /// For the 9-bit set of columns a digit can still use inside one band: the cells the
 /// digit may keep in the other two bands. A box whose part of the set is a single
@@ -88,59 +139,9 @@ const NEIGHBOUR_CELLS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut cols: u32 = 0;
     while cols < 512 {
-        let mut keep = ALL;
-        let mut k: u32 = 0;
-        while k < 3 {
-            let part = (cols >> (3 * k)) & 7;
-            if part == 1 || part == 2 || part == 4 {
-                keep &= !column(3 * k + part.trailing_zeros());
-            }
-            k += 1;
-        }
-        t[cols as usize] = keep;
+        let single = single_columns(cols).1;
+        t[cols as usize] = ALL & !(single | single << 9 | single << 18);
         cols += 1;
-    }
-    t
-};
-
-/// For every set of non-empty segments (bit `row * 3 + box`), the segments every
-/// fitting row-to-box permutation uses (a forced segment). 0 when none fits.
-const FORCED_SEGMENTS: [u32; 512] = {
-    const PERMS: [[u32; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
-    let mut t = [0u32; 512];
-    let mut seg = 0;
-    while seg < 512 {
-        let mut all = 511u32;
-        let mut any = false;
-        let mut p = 0;
-        while p < 6 {
-            let perm = PERMS[p];
-            let mut used = 0u32;
-            let mut fits = true;
-            let mut r = 0;
-            while r < 3 {
-                let bit = 1 << (r * 3 + perm[r as usize]);
-                if seg & bit == 0 {
-                    fits = false;
-                }
-                used |= bit;
-                r += 1;
-            }
-            if fits {
-                all &= used;
-                any = true;
-            }
-            p += 1;
-        }
-        t[seg as usize] = if any { all } else { 0 };
-        seg += 1;
     }
     t
 };
@@ -151,14 +152,8 @@ const SINGLE_COLUMN_SEGMENTS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut cols: u32 = 0;
     while cols < 512 {
-        let mut k: u32 = 0;
-        while k < 3 {
-            let part = (cols >> (3 * k)) & 7;
-            if part == 1 || part == 2 || part == 4 {
-                t[cols as usize] |= (1 | 1 << 3 | 1 << 6) << k;
-            }
-            k += 1;
-        }
+        let boxes = single_columns(cols).0;
+        t[cols as usize] = boxes | boxes << 3 | boxes << 6;
         cols += 1;
     }
     t
