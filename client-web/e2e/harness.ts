@@ -237,6 +237,47 @@ export function waitForMessage(p: Player, match: (m: ServerMessage) => boolean):
   });
 }
 
+/** A cell as [row, column]. */
+export type RC = [number, number];
+
+/** A game in progress: the puzzle the page received and its solution (from `arena solve`). */
+export interface Game {
+  puzzle: PuzzleV1;
+  solution: number[][];
+}
+
+/** The host starts the room's game; waits until every player's page shows the board. */
+export async function startGame(arena: Arena, host: Player, others: Player[] = []): Promise<Game> {
+  await host.page.click("#start");
+  for (const p of [host, ...others]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(host);
+  return { puzzle, solution: solve(arena.server, puzzle) };
+}
+
+/** The empty cells of a puzzle, in reading order. */
+export function emptyCells(puzzle: PuzzleV1): RC[] {
+  const out: RC[] = [];
+  puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && out.push([r, c])));
+  return out;
+}
+
+/** What a screen reader hears for a cell. */
+export function cellLabel(p: Player, [r, c]: RC): Promise<string | null> {
+  return p.page.getAttribute(`#cell-${r}-${c}`, "aria-label");
+}
+
+/** Waits until a cell's label holds `text` (or, with `absent`, no longer does). */
+export async function waitForLabel(p: Player, [r, c]: RC, text: string, absent = false) {
+  await p.page.waitForFunction(
+    ([sel, want, gone]) => {
+      const label = document.querySelector(sel)?.getAttribute("aria-label") ?? "";
+      return label.includes(want) !== gone;
+    },
+    [`#cell-${r}-${c}`, text, absent] as const,
+    { timeout: WAIT },
+  );
+}
+
 /** Solves `puzzle` with `arena solve` (the rules travel in the puzzle; no server involved). */
 export function solve(server: Pick<Server, "arena" | "plugins">, puzzle: PuzzleV1): number[][] {
   const dir = mkdtempSync(join(tmpdir(), "arena-solve-"));

@@ -2,7 +2,7 @@
 // typing with the keyboard only, and both see the ranks.
 
 import { expect, test } from "vitest";
-import { createRoom, lastPuzzle, namedPlayer, solve, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
+import { createRoom, namedPlayer, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -22,11 +22,8 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   await bob.page.click("#ready");
   await ada.page.waitForSelector("#ready-count:has-text('1 of 1 ready')", { timeout: WAIT });
 
-  await ada.page.click("#start");
-  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
-  const puzzle = lastPuzzle(ada);
+  const { puzzle, solution } = await startGame(arena, ada, [bob]);
   expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
-  const solution = solve(arena.server, puzzle);
 
   await typeSolution(ada, puzzle, solution);
   await ada.page.waitForSelector("#win:has-text('Solved')", { timeout: WAIT });

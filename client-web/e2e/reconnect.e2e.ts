@@ -3,26 +3,21 @@
 // back as it was, marks included; then the game goes on.
 
 import { expect, test } from "vitest";
-import { createRoom, lastPuzzle, namedPlayer, solve, startServer, useArena, waitForMessage, WAIT } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
 test("a lost connection shows a banner, retries, and restores the board", async () => {
   const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo" });
-  await ada.page.click("#start");
-  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  const puzzle = lastPuzzle(ada);
-  const solution = solve(arena.server, puzzle);
-  const empty: Array<[number, number]> = [];
-  puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && empty.push([r, c])));
-  const [a, b] = empty;
+  const { puzzle, solution } = await startGame(arena, ada);
+  const [a, b] = emptyCells(puzzle);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
   await waitForMessage(ada, (m) => m.type === "move_accepted");
   await ada.page.click(`#cell-${b[0]}-${b[1]}`);
   await ada.page.keyboard.press("Shift+4");
-  const label = (rc: [number, number]) => ada.page.getAttribute(`#cell-${rc[0]}-${rc[1]}`, "aria-label");
+  const label = (rc: [number, number]) => cellLabel(ada, rc);
   const before = [await label(a), await label(b)];
 
   // Stop the server (its data stays) and start it again on the same address.
@@ -32,7 +27,7 @@ test("a lost connection shows a banner, retries, and restores the board", async 
   arena.server = await startServer({ bind: address, data: arena.server.data });
   await ada.page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  await ada.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
+  await waitForLabel(ada, a, "empty", true);
   expect([await label(a), await label(b)]).toEqual(before);
 
   // The same identity and seat: the game can be finished.

@@ -2,18 +2,10 @@
 // the board; a spectator sees the players' boards and cannot type.
 
 import { expect, test } from "vitest";
-import { createRoom, lastPuzzle, namedPlayer, screenshot, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForLabel, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 
-/** The first empty cells of the puzzle, in reading order. */
-function empties(p: Player, n: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  lastPuzzle(p).grid.forEach((row, r) => row.forEach((v, c) => v === 0 && out.push([r, c])));
-  return out.slice(0, n);
-}
-
-const label = (p: Player, [r, c]: [number, number]) => p.page.getAttribute(`#cell-${r}-${c}`, "aria-label");
 
 test("co-op players see each other's entries, marks and cursors, and finish together", async () => {
   const ada = await namedPlayer(arena, "Ada");
@@ -22,23 +14,16 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   // Bob follows the invite link.
   await bob.page.goto(`${arena.server.url}/#${code}`);
   await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
-  await ada.page.click("#start");
-  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
-  const puzzle = lastPuzzle(ada);
-  const solution = solve(arena.server, puzzle);
-  const [a, b] = empties(ada, 2);
+  const { puzzle, solution } = await startGame(arena, ada, [bob]);
+  const [a, b] = emptyCells(puzzle);
 
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
-  await bob.page.waitForFunction(
-    ([sel, digit]) => document.querySelector(sel)?.getAttribute("aria-label")?.endsWith(`: ${digit}`),
-    [`#cell-${a[0]}-${a[1]}`, String(solution[a[0]][a[1]])] as const,
-    { timeout: WAIT },
-  );
+  await waitForLabel(bob, a, `: ${solution[a[0]][a[1]]}`);
   // Bob's corner mark reaches Ada.
   await bob.page.click(`#cell-${b[0]}-${b[1]}`);
   await bob.page.keyboard.press("Shift+7");
-  await ada.page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute("aria-label")?.includes("candidates 7"), `#cell-${b[0]}-${b[1]}`, { timeout: WAIT });
+  await waitForLabel(ada, b, "candidates 7");
   // Each sees the other's cursor where they last clicked.
   await ada.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
   await bob.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
@@ -61,7 +46,7 @@ async function typeRest(p: Player, grid: number[][], solution: number[][]) {
   for (let r = 0; r < grid.length; r++) {
     for (let c = 0; c < grid[r].length; c++) {
       if (grid[r][c] !== 0) continue;
-      const text = await label(p, [r, c]);
+      const text = await cellLabel(p, [r, c]);
       if (text && !text.includes("empty")) continue;
       await p.page.click(`#cell-${r}-${c}`);
       await p.page.keyboard.press(String(solution[r][c]));
@@ -72,11 +57,8 @@ async function typeRest(p: Player, grid: number[][], solution: number[][]) {
 test("a reload mid-game restores the board, the marks and the clock", async () => {
   const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo" });
-  await ada.page.click("#start");
-  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  const puzzle = lastPuzzle(ada);
-  const solution = solve(arena.server, puzzle);
-  const [a, b, c] = empties(ada, 3);
+  const { puzzle, solution } = await startGame(arena, ada);
+  const [a, b, c] = emptyCells(puzzle);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
   await waitForMessage(ada, (m) => m.type === "move_accepted");
@@ -85,12 +67,12 @@ test("a reload mid-game restores the board, the marks and the clock", async () =
   await ada.page.keyboard.press("Shift+2");
   await ada.page.click(`#cell-${c[0]}-${c[1]}`);
   await ada.page.keyboard.press("Control+3");
-  const before = [await label(ada, a), await label(ada, b), await label(ada, c)];
+  const before = [await cellLabel(ada, a), await cellLabel(ada, b), await cellLabel(ada, c)];
 
   await ada.page.reload();
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  await ada.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
-  expect([await label(ada, a), await label(ada, b), await label(ada, c)]).toEqual(before);
+  await waitForLabel(ada, a, "empty", true);
+  expect([await cellLabel(ada, a), await cellLabel(ada, b), await cellLabel(ada, c)]).toEqual(before);
   expect(await ada.page.textContent("#timer")).toMatch(/^\d+:\d\d$/);
 
   // Pause hides the board; resume brings it back as it was.
@@ -99,32 +81,29 @@ test("a reload mid-game restores the board, the marks and the clock", async () =
   expect(await ada.page.locator("svg.board").count()).toBe(0);
   await ada.page.click("#pause");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  expect(await label(ada, a)).toEqual(before[0]);
+  expect(await cellLabel(ada, a)).toEqual(before[0]);
 });
 
 test("a spectator watches a player's board and cannot type", async () => {
   const ada = await namedPlayer(arena, "Ada");
   const eve = await namedPlayer(arena, "Eve");
   const code = await createRoom(ada, { mode: "race", publicRoom: true });
-  await ada.page.click("#start");
-  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  const { puzzle, solution } = await startGame(arena, ada);
   await eve.page.fill("#join-code", code);
   await eve.page.click("button:text('Watch')");
   await eve.page.waitForSelector("svg.board", { timeout: WAIT });
   expect(await eve.page.textContent("h2.title")).toContain("watching");
 
-  const puzzle = lastPuzzle(ada);
-  const solution = solve(arena.server, puzzle);
-  const [a, b] = empties(ada, 2);
+  const [a, b] = emptyCells(puzzle);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
-  await eve.page.waitForFunction((sel) => !document.querySelector(sel)?.getAttribute("aria-label")?.includes("empty"), `#cell-${a[0]}-${a[1]}`, { timeout: WAIT });
+  await waitForLabel(eve, a, "empty", true);
 
   // Eve clicks and types: nothing changes and no move leaves her browser.
   await eve.page.click(`#cell-${b[0]}-${b[1]}`);
   await eve.page.keyboard.press("5");
   await eve.page.keyboard.press("Shift+6");
-  expect(await label(eve, b)).toContain("empty");
+  expect(await cellLabel(eve, b)).toContain("empty");
   expect(eve.sent.filter((t) => t === "move" || t === "pencil")).toEqual([]);
   expect(await eve.page.locator(".pad").isHidden()).toBe(true);
   // Spectators may still talk.
@@ -149,14 +128,11 @@ function candidates(grid: number[][], r: number, c: number): number[] {
 test("solo with lives: a wrong digit costs a life and shows only with the check on; drag selects; hints explain", async () => {
   const ada = await namedPlayer(arena, "Ada");
   await createRoom(ada, { mode: "solo", mistakes: "lives" });
-  await ada.page.click("#start");
-  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
-  const puzzle = lastPuzzle(ada);
-  const solution = solve(arena.server, puzzle);
+  const { puzzle, solution } = await startGame(arena, ada);
   const page = ada.page;
 
   // A wrong digit that breaks no visible rule: only the server knows it is wrong.
-  const spots = empties(ada, 81).filter(([r, c]) => candidates(puzzle.grid, r, c).length >= 2);
+  const spots = emptyCells(puzzle).filter(([r, c]) => candidates(puzzle.grid, r, c).length >= 2);
   const [r, c] = spots[0];
   const wrong = candidates(puzzle.grid, r, c).find((v) => v !== solution[r][c]) ?? 0;
   await page.click(`#cell-${r}-${c}`);
@@ -170,7 +146,7 @@ test("solo with lives: a wrong digit costs a life and shows only with the check 
   await page.keyboard.press("Backspace");
 
   // Drag across two empty neighbours, then one corner mark lands in both.
-  const pair = empties(ada, 81).find(([r1, c1]) => c1 < 8 && puzzle.grid[r1][c1 + 1] === 0) ?? [0, 0];
+  const pair = emptyCells(puzzle).find(([r1, c1]) => c1 < 8 && puzzle.grid[r1][c1 + 1] === 0) ?? [0, 0];
   // Cells are redrawn on every update, so aim from the board's own box.
   const board = await page.locator("svg.board").boundingBox();
   if (!board) throw new Error("the board has no box");

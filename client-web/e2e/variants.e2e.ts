@@ -4,7 +4,7 @@
 
 import { beforeAll, expect, test } from "vitest";
 import type { Manifest } from "../src/protocol";
-import { createRoom, lastPuzzle, namedPlayer, screenshot, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 let player: Player;
@@ -36,16 +36,11 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
         Object.entries(params).map(([k, x]) => [k, v.params.find((p) => p.key === k)?.allowed.find((a) => String(a) === x) ?? x]),
       );
       await createRoom(player, { variant: v.id, params: typed as Record<string, string>, difficulty: v.difficulties[0], mode: "solo" });
-      await page.click("#start");
-      await page.waitForSelector("svg.board", { timeout: WAIT });
-      const puzzle = lastPuzzle(player);
+      const { puzzle, solution } = await startGame(arena, player);
       expect(await page.locator("svg.board [role=gridcell]").count()).toBe(puzzle.cells?.length ?? puzzle.layout.rows * puzzle.layout.cols);
       // One right digit, a corner mark and a centre mark on the first empty cells.
-      const solution = solve(arena.server, puzzle);
-      const empties: Array<[number, number]> = [];
-      puzzle.grid.forEach((row, r) => row.forEach((x, c) => x === 0 && empties.push([r, c])));
       const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-      const [a, b, c] = empties;
+      const [a, b, c] = emptyCells(puzzle);
       await page.click(`#cell-${a[0]}-${a[1]}`);
       await page.keyboard.press(symbols[solution[a[0]][a[1]] - 1]);
       await waitForMessage(player, (m) => m.type === "move_accepted" && m.row === a[0] && m.col === a[1]);
@@ -55,7 +50,7 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
       await page.click(`#cell-${c[0]}-${c[1]}`);
       await page.keyboard.press(`Control+${symbols[2]}`);
       await page.keyboard.press(`Control+${symbols[3]}`);
-      const label = (r: number, col: number) => page.getAttribute(`#cell-${r}-${col}`, "aria-label");
+      const label = (r: number, col: number) => cellLabel(player, [r, col]);
       expect(await label(a[0], a[1])).toContain(`: ${symbols[solution[a[0]][a[1]] - 1]}`);
       expect(await label(b[0], b[1])).toContain(`candidates ${symbols[0]} ${symbols[1]}`);
       expect(await label(c[0], c[1])).toContain(`candidates ${symbols[2]} ${symbols[3]}`);

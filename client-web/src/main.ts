@@ -119,7 +119,6 @@ class App {
 
   private onMessage(m: ServerMessage) {
     if (m.type === "room" && m.room.code === this.leftRoom) return;
-    if (m.type === "welcome" && this.session.room) this.session.pendingRoom = this.session.room.code;
     if (m.type === "error" && !this.session.me) {
       // Refused before `welcome`: say so instead of "Connecting…" forever.
       this.banner.hidden = false;

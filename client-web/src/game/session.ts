@@ -63,8 +63,13 @@ export class Game {
     if (!room.puzzle) throw new Error("the room has no puzzle yet");
     this.geometry = geometryOf(room.puzzle);
     this.board = new Board(this.geometry, room.board ? flatten(room.board, this.geometry) : undefined);
-    this.marksKey = `${room.code}:${this.geometry.givens.join("")}`;
+    this.marksKey = marksKeyOf(room);
   }
+}
+
+/** Where a room's current puzzle keeps its marks: the room code and the givens. */
+export function marksKeyOf(room: RoomView): string {
+  return `${room.code}:${room.puzzle?.grid.flat().join("") ?? ""}`;
 }
 
 /** Flattens a rows x cols grid into one entry per layout cell. */
@@ -141,7 +146,7 @@ export class Session {
         const game = this.game;
         if (!game) return [];
         const cell = m.row * game.geometry.cols + m.col;
-        game.seq = Math.max(game.seq, Number(m.seq));
+        game.seq = Math.max(game.seq, m.seq);
         if (m.change.type === "value") game.board.apply(cell, { value: m.change.value });
         else if (m.change.type === "pencil") game.board.apply(cell, { corner: m.change.marks });
         return [];
@@ -189,9 +194,8 @@ export class Session {
       return;
     }
     let game = this.game;
-    const fresh = new Game(room);
-    if (!game || game.marksKey !== fresh.marksKey) {
-      game = fresh;
+    if (!game || game.marksKey !== marksKeyOf(room)) {
+      game = new Game(room);
       const saved = this.marks?.load(game.marksKey);
       if (saved && saved.corner.length === game.board.corner.length) {
         game.board.corner = saved.corner;
@@ -207,7 +211,7 @@ export class Session {
       const marks = flatten(room.pencil, game.geometry);
       for (const c of game.geometry.cells) game.board.apply(c, { corner: marks[c] });
     }
-    game.seq = Number(room.seq);
+    game.seq = room.seq;
     if (room.spectator) {
       game.boards.clear();
       for (const b of room.boards) game.boards.set(b.player, flatten(b.board, game.geometry));
@@ -283,7 +287,8 @@ export class Session {
       }
       if (coop && before.corner !== after.corner) out.push({ type: "pencil", row, col, marks: after.corner });
     }
-    if (!coop || changes.some((ch) => ch.before.centre !== ch.after.centre || ch.before.corner !== ch.after.corner)) {
+    // Only a mark change is worth a write to storage (values live on the server).
+    if (changes.some((ch) => ch.before.centre !== ch.after.centre || ch.before.corner !== ch.after.corner)) {
       this.marks?.save(game.marksKey, { corner: game.board.corner, centre: game.board.centre });
     }
     return out;

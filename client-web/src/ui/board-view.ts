@@ -46,6 +46,8 @@ export class BoardView {
       if (cell === undefined) return;
       e.preventDefault();
       this.svg.focus();
+      // Capture the pointer: the drag ends on this element wherever it is released.
+      this.svg.setPointerCapture(e.pointerId);
       this.dragging = true;
       this.events.select(cell, e.ctrlKey || e.metaKey ? "toggle" : e.shiftKey ? "add" : "only");
     });
@@ -55,8 +57,8 @@ export class BoardView {
       if (cell !== undefined) this.events.select(cell, "add");
     });
     const stop = () => (this.dragging = false);
-    window.addEventListener("pointerup", stop);
-    window.addEventListener("pointercancel", stop);
+    this.svg.addEventListener("pointerup", stop);
+    this.svg.addEventListener("pointercancel", stop);
   }
 
   /** Redraws values, marks, selection and highlights. */
