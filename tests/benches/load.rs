@@ -6,18 +6,17 @@
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench load --
 //! --clients 10000 --rooms 2500 --interval-ms 2000 --seconds 30`
 
-use arena_tests::{built_plugin_dir, solving_moves};
+use arena_tests::process::spawn_arena_serve;
+use arena_tests::solving_moves;
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
     ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, ServerMessage,
     PROTOCOL_VERSION,
 };
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Command-line settings.
@@ -239,24 +238,9 @@ fn main() {
     runtime.block_on(async move {
         let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
-        let arena = built_plugin_dir().join("arena");
-        let mut server = tokio::process::Command::new(&arena)
-            .arg("--plugins").arg(built_plugin_dir())
-            .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0", "--connections-per-ip", "100000", "--pool-size", "0", "--data"])
-            .arg(&data)
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("start arena serve (cargo build --release first)");
+        let (mut server, addr) =
+            spawn_arena_serve(&data, &["--connections-per-ip", "100000"]).await;
         let pid = server.id().expect("pid");
-        let mut lines = BufReader::new(server.stderr.take().expect("stderr")).lines();
-        let addr = loop {
-            let line = lines.next_line().await.expect("stderr").expect("server exited");
-            if let Some(rest) = line.split("serving on http://").nth(1) {
-                break rest.trim().to_string();
-            }
-        };
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
 
         let setup = Instant::now();
         let mut rooms = Vec::new();

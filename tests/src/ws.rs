@@ -3,9 +3,12 @@
 //! test expects (with a timeout that fails the test; never a sleep).
 
 use futures_util::{SinkExt, StreamExt};
+use protocol::plugin::Params;
 use protocol::wire::{
-    ClientMessage, ErrorCode, RoomState, RoomView, ServerMessage, PROTOCOL_VERSION,
+    ClientMessage, ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
+    ServerMessage, PROTOCOL_VERSION,
 };
+use protocol::ParamValue;
 use std::fmt::Display;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -14,6 +17,21 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// How long a test waits for any one frame.
 pub const WAIT: Duration = Duration::from_secs(30);
+
+/// A public race room on classic 4x4 (easy, no mistake policy, no hints): the
+/// quickest real game to set up and finish.
+pub fn race_settings(max_players: u32) -> RoomSettings {
+    RoomSettings {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+        mode: Mode::Race,
+        public: true,
+        max_players,
+        mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
+    }
+}
 
 /// One connected client.
 pub struct Client {

@@ -2,58 +2,16 @@
 //! data directory, and every acknowledged move is still there; players resume with
 //! their tokens and finish the game.
 
-use arena_tests::ws::{Client, WAIT};
-use arena_tests::{built_arena, built_plugin_dir, solving_moves};
-use protocol::plugin::Params;
-use protocol::wire::{
-    ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, ServerMessage,
-};
-use protocol::ParamValue;
+use arena_tests::process::spawn_arena_serve;
+use arena_tests::solving_moves;
+use arena_tests::ws::{race_settings, Client};
+use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
 use std::path::Path;
-use std::process::Stdio;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
-/// Starts `arena serve` on an ephemeral port; returns the child and its address.
+/// Starts `arena serve` on `data`; returns the child and its address.
 async fn serve(data: &Path) -> (Child, String) {
-    let arena = built_arena();
-    assert!(
-        arena.exists(),
-        "{} missing: run `cargo build --workspace` first",
-        arena.display()
-    );
-    let mut child = Command::new(arena)
-        .arg("--plugins")
-        .arg(built_plugin_dir())
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--countdown-ms",
-            "0",
-            "--pool-size",
-            "0",
-            "--data",
-        ])
-        .arg(data)
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start arena serve");
-    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let addr = tokio::time::timeout(WAIT, async {
-        while let Some(line) = lines.next_line().await.expect("read stderr") {
-            if let Some(rest) = line.split("serving on http://").nth(1) {
-                return rest.trim().to_string();
-            }
-        }
-        panic!("arena serve exited before listening");
-    })
-    .await
-    .expect("the server starts in time");
-    // Keep draining stderr so the child never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, addr)
+    spawn_arena_serve(data, &[]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -66,14 +24,8 @@ async fn acknowledged_moves_survive_kill_9() {
     let mut b = Client::connect(&addr, "Bob").await;
     let (a_id, a_token, b_token) = (a.id.clone(), a.token.clone(), b.token.clone());
     let settings = RoomSettings {
-        variant: "classic".into(),
-        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
-        difficulty: "easy".into(),
-        mode: Mode::Race,
         public: false,
-        max_players: 2,
-        mistakes: MistakePolicy::None,
-        hints: HintPolicy::Off,
+        ..race_settings(2)
     };
     a.send(&ClientMessage::CreateRoom { settings }).await;
     let code = a.room(RoomState::Waiting).await.code;

@@ -2,7 +2,7 @@
 //! WebSocket clients speaking MessagePack, real plugins (dlopen). Nothing sleeps:
 //! every step waits for the frame it expects (with a timeout that fails the test).
 
-use arena_tests::ws::{Client, WAIT};
+use arena_tests::ws::{race_settings as settings, Client, WAIT};
 use arena_tests::{built_plugin_dir, solving_moves};
 use engine::v1::from_v1;
 use engine::Solution;
@@ -43,19 +43,6 @@ async fn start_server_with(config: Config) -> SocketAddr {
     let addr = listener.local_addr().expect("address");
     tokio::spawn(run(listener, plugins(), config, std::future::pending()));
     addr
-}
-
-fn settings(max_players: u32) -> RoomSettings {
-    RoomSettings {
-        variant: "classic".into(),
-        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
-        difficulty: "easy".into(),
-        mode: Mode::Race,
-        public: true,
-        max_players,
-        mistakes: MistakePolicy::None,
-        hints: HintPolicy::Off,
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -556,6 +543,10 @@ async fn spectators_watch_every_board_chat_and_cannot_move() {
     let first = solving_moves(&puzzle)[0].clone();
     s.send(&first).await;
     assert_eq!(s.error().await, ErrorCode::Spectator);
+    s.send(&ClientMessage::Ready { ready: true }).await;
+    assert_eq!(s.error().await, ErrorCode::Spectator, "spectators are never ready");
+    b.send(&ClientMessage::Ready { ready: true }).await;
+    assert_eq!(b.error().await, ErrorCode::WrongState, "ready is for waiting rooms");
     a.send(&first).await;
     a.until(|m| matches!(m, ServerMessage::MoveAccepted { .. }).then_some(()))
         .await;

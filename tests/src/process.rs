@@ -1,0 +1,48 @@
+//! The real `arena serve` as a child process: started on an ephemeral port with the
+//! built plugins and a data directory, its address read from its stderr.
+
+use crate::{built_arena, built_plugin_dir};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// How long the server may take to start listening.
+const START: Duration = Duration::from_secs(30);
+
+/// Starts `arena serve --bind 127.0.0.1:0 --countdown-ms 0 --pool-size 0 --data DATA`
+/// plus `extra` arguments; returns the child (killed on drop) and its `host:port`.
+pub async fn spawn_arena_serve(data: &Path, extra: &[&str]) -> (Child, String) {
+    let arena = built_arena();
+    assert!(
+        arena.exists(),
+        "{} missing: run `cargo build --workspace` (or --release) first",
+        arena.display()
+    );
+    let mut child = Command::new(arena)
+        .arg("--plugins")
+        .arg(built_plugin_dir())
+        .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0"])
+        .args(["--pool-size", "0", "--data"])
+        .arg(data)
+        .args(extra)
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start arena serve");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let addr = tokio::time::timeout(START, async {
+        while let Some(line) = lines.next_line().await.expect("read stderr") {
+            if let Some(rest) = line.split("serving on http://").nth(1) {
+                return rest.trim().to_string();
+            }
+        }
+        panic!("arena serve exited before listening");
+    })
+    .await
+    .expect("the server starts in time");
+    // Keep draining stderr so the child never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr)
+}
