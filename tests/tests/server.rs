@@ -544,9 +544,17 @@ async fn spectators_watch_every_board_chat_and_cannot_move() {
     s.send(&first).await;
     assert_eq!(s.error().await, ErrorCode::Spectator);
     s.send(&ClientMessage::Ready { ready: true }).await;
-    assert_eq!(s.error().await, ErrorCode::Spectator, "spectators are never ready");
+    assert_eq!(
+        s.error().await,
+        ErrorCode::Spectator,
+        "spectators are never ready"
+    );
     b.send(&ClientMessage::Ready { ready: true }).await;
-    assert_eq!(b.error().await, ErrorCode::WrongState, "ready is for waiting rooms");
+    assert_eq!(
+        b.error().await,
+        ErrorCode::WrongState,
+        "ready is for waiting rooms"
+    );
     a.send(&first).await;
     a.until(|m| matches!(m, ServerMessage::MoveAccepted { .. }).then_some(()))
         .await;
