@@ -285,9 +285,18 @@ fn pick_cell(t: &BitTables, b: &[u128]) -> Option<usize> {
         two |= one & board;
         one |= board;
     }
-    let pairs = two & !three & open;
+    let mut pairs = two & !three & open;
     if pairs != 0 {
-        return Some(pairs.trailing_zeros() as usize);
+        let mut best = (0u32, pairs.trailing_zeros() as usize);
+        while pairs != 0 {
+            let c = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let busy = (t.peers[c] & open).count_ones();
+            if busy > best.0 {
+                best = (busy, c);
+            }
+        }
+        return Some(best.1);
     }
     let mut best = (u32::MAX, 0usize);
     let mut rest = open;
