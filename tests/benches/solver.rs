@@ -58,12 +58,12 @@ fn classic_section(file: &str, limit: Option<usize>) {
         let (t, u) = best_of(1, &puzzles, |p| black_box(p).solution_count(2));
         (t_fast, u_fast) = (t_fast.min(t), u);
         let (t, u) = best_of(1, &puzzles, |p| {
-            black_box(p).count_on(SolverPath::Bitboard, 2).solutions
+            black_box(p).solution_count_on(SolverPath::Bitboard, 2)
         });
         (t_bits, u_bits) = (t_bits.min(t), u);
     }
     let (t_cells, u_cells) = best_of(1, &puzzles, |p| {
-        black_box(p).count_on(SolverPath::Cells, 2).solutions
+        black_box(p).solution_count_on(SolverPath::Cells, 2)
     });
     assert_eq!(
         u_fast, n,

@@ -67,6 +67,7 @@ pub(crate) struct BitSearch<'t> {
     levels: Vec<u128>,
     order: Vec<usize>,
     nodes_left: usize,
+    keep_first: bool,
 }
 
 impl<'t> BitSearch<'t> {
@@ -77,7 +78,14 @@ impl<'t> BitSearch<'t> {
             levels: Vec::new(),
             order: Vec::new(),
             nodes_left: usize::MAX,
+            keep_first: true,
         }
+    }
+
+    /// Whether to keep the first solution found (the default); counting alone is
+    /// quicker without.
+    pub fn set_keep_first(&mut self, keep: bool) {
+        self.keep_first = keep;
     }
 
     /// Limits the search to `nodes` branch points; running out sets `gave_up`.
@@ -141,7 +149,7 @@ impl<'t> BitSearch<'t> {
         let at = depth * stride;
         let Some(cell) = pick_cell(t, &self.levels[at..at + stride]) else {
             found.count += 1;
-            if found.first.is_none() {
+            if self.keep_first && found.first.is_none() {
                 found.first = Some(values(t, &self.levels[at..at + stride]));
             }
             return;

@@ -26,6 +26,7 @@ pub(crate) struct General<'m> {
     levels: Vec<Vec<u32>>,
     order: Vec<u32>,
     nodes_left: usize,
+    keep_first: bool,
 }
 
 impl<'m> General<'m> {
@@ -37,7 +38,14 @@ impl<'m> General<'m> {
             levels: Vec::new(),
             order: Vec::new(),
             nodes_left: usize::MAX,
+            keep_first: true,
         }
+    }
+
+    /// Whether to keep the first solution found (the default); counting alone is
+    /// quicker without.
+    pub fn set_keep_first(&mut self, keep: bool) {
+        self.keep_first = keep;
     }
 
     /// Candidates of each cell after placing the givens, before propagation.
@@ -103,7 +111,7 @@ impl<'m> General<'m> {
     ) {
         let Some(cell) = pick_cell(&self.levels[depth]) else {
             found.count += 1;
-            if found.first.is_none() {
+            if self.keep_first && found.first.is_none() {
                 found.first = Some(
                     self.levels[depth]
                         .iter()

@@ -183,6 +183,12 @@ impl Puzzle {
     pub fn count_on(&self, path: SolverPath, limit: usize) -> Count {
         count_on(&self.model, &self.givens, limit, None, None, path, true)
     }
+
+    /// [`Puzzle::solution_count`] with a chosen solver: counts without keeping a
+    /// solution.
+    pub fn solution_count_on(&self, path: SolverPath, limit: usize) -> usize {
+        count_on(&self.model, &self.givens, limit, None, None, path, false).solutions
+    }
 }
 
 /// Which solver counts a puzzle.
@@ -254,6 +260,7 @@ fn count_on(
     let found = match &model.bits {
         Some(tables) if bitboard => {
             let mut s = BitSearch::new(tables);
+            s.set_keep_first(keep_first);
             if let Some(nodes) = budget {
                 s.set_budget(nodes);
             }
@@ -273,6 +280,7 @@ fn count_on(
             if let Some(nodes) = budget {
                 g.set_budget(nodes);
             }
+            g.set_keep_first(keep_first);
             g.search(cand, limit, None)
         }
     };
