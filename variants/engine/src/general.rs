@@ -1,6 +1,7 @@
 //! The general solver: constraint propagation (naked singles through peers, hidden
 //! singles in full houses, cage combinations) and depth-first search on the cell with
-//! the fewest candidates. Works for every model.
+//! the fewest candidates (of bivalue cells, the one with the most unsolved peers).
+//! Works for every model.
 
 use crate::mask::{bit, is_single, value_of};
 use crate::model::Compiled;
@@ -109,7 +110,7 @@ impl<'m> General<'m> {
         found: &mut Found,
         rng: &mut Option<&mut dyn RngCore>,
     ) {
-        let Some(cell) = pick_cell(&self.levels[depth]) else {
+        let Some(cell) = pick_cell(self.tables, &self.levels[depth]) else {
             found.count += 1;
             if self.keep_first && found.first.is_none() {
                 found.first = Some(
@@ -160,17 +161,28 @@ impl<'m> General<'m> {
 }
 
 /// The unsolved cell with the fewest candidates, or `None` when all are single.
-fn pick_cell(cand: &[u32]) -> Option<usize> {
+/// Among cells with two candidates, the one with the most unsolved peers (placing
+/// either value settles the most).
+fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
     let mut best = None;
-    let mut best_count = u32::MAX;
+    let (mut best_count, mut best_busy) = (u32::MAX, 0);
     for (i, &m) in cand.iter().enumerate() {
         let n = m.count_ones();
-        if n > 1 && n < best_count {
+        if n < 2 || n > best_count || (n == best_count && n > 2) {
+            continue;
+        }
+        let busy = if n == 2 {
+            t.peers_of(i)
+                .iter()
+                .filter(|&&p| !is_single(cand[p as usize]))
+                .count()
+        } else {
+            0
+        };
+        if n < best_count || busy > best_busy {
             best = Some(i);
             best_count = n;
-            if n == 2 {
-                break;
-            }
+            best_busy = busy;
         }
     }
     best
