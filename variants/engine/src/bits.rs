@@ -280,31 +280,25 @@ fn cages(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> {
     Ok(progress)
 }
 
-/// A cell to branch on: one with two candidates if any, else the one with the
-/// fewest; `None` when every cell is placed.
+/// A cell to branch on: the cell with two candidates, else three, that has the
+/// most open peers; else the one with the fewest candidates; `None` when every
+/// cell is placed.
 fn pick_cell(t: &BitTables, b: &[u128]) -> Option<usize> {
     let open = t.active & !b[t.size];
     if open == 0 {
         return None;
     }
-    let (mut one, mut two, mut three) = (0u128, 0u128, 0u128);
+    let (mut one, mut two, mut three, mut four) = (0u128, 0u128, 0u128, 0u128);
     for &board in &b[..t.size] {
+        four |= three & board;
         three |= two & board;
         two |= one & board;
         one |= board;
     }
-    let mut pairs = two & !three & open;
-    if pairs != 0 {
-        let mut best = (0u32, pairs.trailing_zeros() as usize);
-        while pairs != 0 {
-            let c = pairs.trailing_zeros() as usize;
-            pairs &= pairs - 1;
-            let busy = (t.peers[c] & open).count_ones();
-            if busy > best.0 {
-                best = (busy, c);
-            }
+    for few in [two & !three & open, three & !four & open] {
+        if few != 0 {
+            return Some(busiest(t, few, open));
         }
-        return Some(best.1);
     }
     let mut best = (u32::MAX, 0usize);
     let mut rest = open;
@@ -317,6 +311,20 @@ fn pick_cell(t: &BitTables, b: &[u128]) -> Option<usize> {
         }
     }
     Some(best.1)
+}
+
+/// Of `cells` (not empty), the one with the most `open` peers.
+fn busiest(t: &BitTables, mut cells: u128, open: u128) -> usize {
+    let mut best = (0u32, cells.trailing_zeros() as usize);
+    while cells != 0 {
+        let c = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        let busy = (t.peers[c] & open).count_ones();
+        if busy > best.0 {
+            best = (busy, c);
+        }
+    }
+    best.1
 }
 
 /// The placed value of every cell.
