@@ -160,18 +160,23 @@ impl<'m> General<'m> {
     }
 }
 
+/// Bivalue cells compared by [`pick_cell`]: enough to find a busy one, few enough
+/// that a 25x25 grid full of them is not scanned whole at every branch.
+const BIVALUE_CHOICES: usize = 8;
+
 /// The unsolved cell with the fewest candidates, or `None` when all are single.
-/// Among cells with two candidates, the one with the most unsolved peers (placing
-/// either value settles the most).
+/// Of the first [`BIVALUE_CHOICES`] cells with two candidates, the one with the
+/// most unsolved peers (placing either value settles the most).
 fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
     let mut best = None;
-    let (mut best_count, mut best_busy) = (u32::MAX, 0);
+    let (mut best_count, mut best_busy, mut bivalue) = (u32::MAX, 0, 0);
     for (i, &m) in cand.iter().enumerate() {
         let n = m.count_ones();
         if n < 2 || n > best_count || (n == best_count && n > 2) {
             continue;
         }
         let busy = if n == 2 {
+            bivalue += 1;
             t.peers_of(i)
                 .iter()
                 .filter(|&&p| !is_single(cand[p as usize]))
@@ -183,6 +188,9 @@ fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
             best = Some(i);
             best_count = n;
             best_busy = busy;
+        }
+        if bivalue == BIVALUE_CHOICES {
+            break;
         }
     }
     best
