@@ -34,6 +34,7 @@ proptest! {
         for path in [SolverPath::Bitboard, SolverPath::Cells] {
             let other = p.count_on(path, 3);
             prop_assert_eq!(fast.solutions, other.solutions, "{:?}", path);
+            prop_assert_eq!(p.solution_count_on(path, 3), fast.solutions, "{:?}", path);
             if fast.solutions == 1 {
                 prop_assert_eq!(&fast.first, &other.first, "{:?}", path);
             }
@@ -159,5 +160,6 @@ fn killer_cages_solve_by_reasoning() {
         let c = p.count_on(path, 3);
         assert_eq!(c.first.as_deref(), Some(&solution[..]), "{path:?}");
         assert_eq!(c.solutions, 1, "{path:?}: the sums pin down one grid");
+        assert_eq!(p.solution_count_on(path, 3), 1, "{path:?}: counting alone");
     }
 }
