@@ -25,6 +25,8 @@ pub(crate) struct BitTables {
     peers: Vec<u128>,
     houses: Vec<u128>,
     cages: Vec<CageTable>,
+    /// Whether hidden singles use the AVX-512 scan (`bits_avx512.rs`).
+    avx512: bool,
 }
 
 impl BitTables {
@@ -57,8 +59,44 @@ impl BitTables {
             peers,
             houses,
             cages: cages.to_vec(),
+            avx512: avx512_scan_fits(size),
         })
     }
+
+    /// The number of values.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The full houses' cells.
+    pub fn houses(&self) -> &[u128] {
+        &self.houses
+    }
+}
+
+/// Whether this CPU runs the AVX-512 hidden-single scan for `size` values.
+#[cfg(target_arch = "x86_64")]
+fn avx512_scan_fits(size: usize) -> bool {
+    size <= crate::bits_avx512::MAX_VALUES && crate::bits_avx512::available()
+}
+
+/// Whether this CPU runs the AVX-512 hidden-single scan (never off x86-64).
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_scan_fits(_size: usize) -> bool {
+    false
+}
+
+/// The AVX-512 hidden-single scan, on a level of tables that chose it.
+#[cfg(target_arch = "x86_64")]
+fn avx512_hidden_singles(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> {
+    // SAFETY: `t.avx512` is set only when the CPU has AVX-512F and VPOPCNTDQ
+    // (`bits_avx512::available`) and the model has few enough values.
+    unsafe { crate::bits_avx512::hidden_singles(t, b) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn avx512_hidden_singles(_t: &BitTables, _b: &mut [u128]) -> Result<bool, ()> {
+    unreachable!("the AVX-512 scan is never chosen off x86-64")
 }
 
 /// A reusable search context.
@@ -190,7 +228,7 @@ impl<'t> BitSearch<'t> {
 
 /// Places value index `v` in `cell`.
 #[inline]
-fn assign(t: &BitTables, b: &mut [u128], cell: usize, v: usize) {
+pub(crate) fn assign(t: &BitTables, b: &mut [u128], cell: usize, v: usize) {
     let bit = 1u128 << cell;
     for board in &mut b[..t.size] {
         *board &= !bit;
@@ -229,15 +267,22 @@ fn propagate(t: &BitTables, b: &mut [u128]) -> bool {
         }
         // Hidden singles in full houses.
         let mut progress = false;
-        for &house in &t.houses {
-            for v in 0..n {
-                let x = b[v] & house;
-                if x == 0 {
-                    return false;
-                }
-                if x & (x - 1) == 0 && x & b[n] == 0 {
-                    assign(t, b, x.trailing_zeros() as usize, v);
-                    progress = true;
+        if t.avx512 {
+            match avx512_hidden_singles(t, b) {
+                Err(()) => return false,
+                Ok(found) => progress = found,
+            }
+        } else {
+            for &house in &t.houses {
+                for v in 0..n {
+                    let x = b[v] & house;
+                    if x == 0 {
+                        return false;
+                    }
+                    if x & (x - 1) == 0 && x & b[n] == 0 {
+                        assign(t, b, x.trailing_zeros() as usize, v);
+                        progress = true;
+                    }
                 }
             }
         }
@@ -338,4 +383,78 @@ fn values(t: &BitTables, b: &[u128]) -> Vec<u8> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, Target};
+    use crate::geometry::classic;
+    use crate::seed::rng_for;
+    use std::sync::Arc;
+
+    /// Puzzles on `model`: minimal ones, ones with clues taken away (several
+    /// solutions) and ones with a clue changed (usually none).
+    fn puzzles(model: &Arc<Model>) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for seed in 0..12 {
+            let g = generate(
+                model,
+                &mut rng_for(&format!("bits-{seed}")),
+                Target::Minimal,
+            )
+            .expect("generated");
+            let givens = g.puzzle.givens().to_vec();
+            let clues: Vec<usize> = (0..givens.len()).filter(|&c| givens[c] != 0).collect();
+            let mut fewer = givens.clone();
+            for &c in clues.iter().step_by(3) {
+                fewer[c] = 0;
+            }
+            let mut wrong = givens.clone();
+            let c = clues[seed % clues.len()];
+            wrong[c] = wrong[c] % model.size() as u8 + 1;
+            out.extend([givens, fewer, wrong]);
+        }
+        out
+    }
+
+    #[test]
+    fn avx512_and_scalar_scans_agree() {
+        if !avx512_scan_fits(9) {
+            eprintln!("this CPU has no AVX-512 VPOPCNTDQ: only the scalar scan can run here");
+            return;
+        }
+        // 6, 9 and 10 values: one, three and three registers, the last partly used.
+        for (rows, cols) in [(2, 3), (3, 3), (2, 5)] {
+            let model = Arc::new(classic(rows, cols).expect("model"));
+            let simd = BitTables::new(&model, &[]).expect("fits");
+            assert!(
+                simd.avx512,
+                "{rows}x{cols}: the AVX-512 scan should be chosen"
+            );
+            let scalar = BitTables {
+                avx512: false,
+                ..simd.clone()
+            };
+            for givens in puzzles(&model) {
+                let a = BitSearch::new(&simd).count(&givens, None, 3, None);
+                let b = BitSearch::new(&scalar).count(&givens, None, 3, None);
+                assert_eq!(a, b, "{rows}x{cols}: {givens:?}");
+                // Singles are confluent: the root fixpoints are the same.
+                let root = |t: &BitTables| {
+                    let mut level = vec![t.active; t.size];
+                    level.push(0);
+                    let ok = givens.iter().enumerate().all(|(c, &g)| {
+                        let fits = g == 0 || level[g as usize - 1] >> c & 1 != 0;
+                        if g != 0 && fits {
+                            assign(t, &mut level, c, g as usize - 1);
+                        }
+                        fits
+                    });
+                    (ok && propagate(t, &mut level)).then_some(level)
+                };
+                assert_eq!(root(&simd), root(&scalar), "{rows}x{cols}: {givens:?}");
+            }
+        }
+    }
 }

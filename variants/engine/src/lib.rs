@@ -20,6 +20,8 @@
 //!   [`hint`]: the next step for a player, explained.
 
 mod bits;
+#[cfg(target_arch = "x86_64")]
+mod bits_avx512;
 mod cage;
 pub mod check;
 pub mod difficulty;
