@@ -171,18 +171,26 @@ const POP9: [u8; 512] = {
     t
 };
 
+/// Each of the low `bits` bits of `set` turned into a field of `width` bits holding
+/// `fill` (bit `i` to `fill << (width * i)`).
+const fn spread(set: usize, bits: u32, width: u32, fill: u64) -> u64 {
+    let mut out = 0;
+    let mut i = 0;
+    while i < bits {
+        if set >> i & 1 != 0 {
+            out |= fill << (width * i);
+        }
+        i += 1;
+    }
+    out
+}
+
 /// A 9-bit row spread to one nibble per column, so that adding rows counts per column.
 const SPREAD: [u64; 512] = {
     let mut t = [0u64; 512];
     let mut i = 0;
     while i < 512 {
-        let mut c = 0;
-        while c < 9 {
-            if i >> c & 1 != 0 {
-                t[i] |= 1 << (4 * c);
-            }
-            c += 1;
-        }
+        t[i] = spread(i, 9, 4, 1);
         i += 1;
     }
     t
@@ -193,13 +201,7 @@ const ROWS_CELLS: [u32; 8] = {
     let mut t = [0u32; 8];
     let mut s = 0;
     while s < 8 {
-        let mut r = 0;
-        while r < 3 {
-            if s >> r & 1 != 0 {
-                t[s] |= 511 << (9 * r);
-            }
-            r += 1;
-        }
+        t[s] = spread(s, 3, 9, 511) as u32;
         s += 1;
     }
     t
