@@ -3,8 +3,8 @@
 //!
 //! Used when the CPU has AVX-512F and VPOPCNTDQ (checked once per model at run
 //! time) and the model has at most [`MAX_VALUES`] values; otherwise the scalar scan
-//! in `bits.rs` runs. Both find the same singles in the same order of houses and
-//! values, so the search is the same either way (a test compares them).
+//! in `bits.rs` runs. Both reach the same fixpoint (singles are confluent), so the
+//! search is the same either way (a test in `bits.rs` compares them).
 
 use crate::bits::{assign, BitTables};
 use core::arch::x86_64::{
