@@ -6,19 +6,12 @@ use arena_tests::process::spawn_arena_serve;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
 use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
-use std::path::Path;
-use tokio::process::Child;
-
-/// Starts `arena serve` on `data`; returns the child and its address.
-async fn serve(data: &Path) -> (Child, String) {
-    spawn_arena_serve(data, &[]).await
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_moves_survive_kill_9() {
     let data = std::env::temp_dir().join(format!("arena-durability-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let (mut server, addr) = serve(&data).await;
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
 
     let mut a = Client::connect(&addr, "Ada").await;
     let mut b = Client::connect(&addr, "Bob").await;
@@ -46,7 +39,7 @@ async fn acknowledged_moves_survive_kill_9() {
 
     server.kill().await.expect("kill -9");
     drop((a, b));
-    let (mut server, addr) = serve(&data).await;
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
 
     let mut a = Client::resume(&addr, a_token).await;
     let id_again = a.id.clone();

@@ -142,32 +142,10 @@ impl<'t> BitSearch<'t> {
         rng: Option<&mut dyn RngCore>,
     ) -> Found {
         let mut found = Found::default();
-        let stride = self.t.size + 1;
         self.levels.clear();
-        self.levels.resize(stride, 0);
-        {
-            let root = &mut self.levels[..stride];
-            for b in &mut root[..self.t.size] {
-                *b = self.t.active;
-            }
-            for (c, &g) in givens.iter().enumerate() {
-                if g == 0 {
-                    continue;
-                }
-                let v = g as usize - 1;
-                if v >= self.t.size || root[v] >> c & 1 == 0 {
-                    return found;
-                }
-                assign(self.t, root, c, v);
-            }
-            if let Some((c, value)) = forbid {
-                if let Some(v) = (value as usize).checked_sub(1).filter(|&v| v < self.t.size) {
-                    root[v] &= !(1u128 << c);
-                }
-            }
-            if !propagate(self.t, root) {
-                return found;
-            }
+        self.levels.resize(self.t.size + 1, 0);
+        if !root(self.t, &mut self.levels, givens, forbid) {
+            return found;
         }
         if limit > 0 {
             let mut rng = rng;
@@ -224,6 +202,29 @@ impl<'t> BitSearch<'t> {
         }
         self.order.truncate(start);
     }
+}
+
+/// Fills `level` (one search level) with the givens placed, `forbid` applied and
+/// propagation run; `false` on a contradiction.
+fn root(t: &BitTables, level: &mut [u128], givens: &[u8], forbid: Option<(usize, u8)>) -> bool {
+    level[..t.size].fill(t.active);
+    level[t.size] = 0;
+    for (c, &g) in givens.iter().enumerate() {
+        if g == 0 {
+            continue;
+        }
+        let v = g as usize - 1;
+        if v >= t.size || level[v] >> c & 1 == 0 {
+            return false;
+        }
+        assign(t, level, c, v);
+    }
+    if let Some((c, value)) = forbid {
+        if let Some(v) = (value as usize).checked_sub(1).filter(|&v| v < t.size) {
+            level[v] &= !(1u128 << c);
+        }
+    }
+    propagate(t, level)
 }
 
 /// Places value index `v` in `cell`.
@@ -441,19 +442,15 @@ mod tests {
                 let b = BitSearch::new(&scalar).count(&givens, None, 3, None);
                 assert_eq!(a, b, "{rows}x{cols}: {givens:?}");
                 // Singles are confluent: the root fixpoints are the same.
-                let root = |t: &BitTables| {
-                    let mut level = vec![t.active; t.size];
-                    level.push(0);
-                    let ok = givens.iter().enumerate().all(|(c, &g)| {
-                        let fits = g == 0 || level[g as usize - 1] >> c & 1 != 0;
-                        if g != 0 && fits {
-                            assign(t, &mut level, c, g as usize - 1);
-                        }
-                        fits
-                    });
-                    (ok && propagate(t, &mut level)).then_some(level)
+                let fixpoint = |t: &BitTables| {
+                    let mut level = vec![0; t.size + 1];
+                    root(t, &mut level, &givens, None).then_some(level)
                 };
-                assert_eq!(root(&simd), root(&scalar), "{rows}x{cols}: {givens:?}");
+                assert_eq!(
+                    fixpoint(&simd),
+                    fixpoint(&scalar),
+                    "{rows}x{cols}: {givens:?}"
+                );
             }
         }
     }

@@ -172,6 +172,8 @@ fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
     let (mut best_count, mut best_busy, mut bivalue) = (u32::MAX, 0, 0);
     for (i, &m) in cand.iter().enumerate() {
         let n = m.count_ones();
+        // Placed cells never; more candidates than the best, never; as many,
+        // only bivalue cells are compared (by busyness).
         if n < 2 || n > best_count || (n == best_count && n > 2) {
             continue;
         }

@@ -10,7 +10,7 @@ use crate::bits::BitSearch;
 use crate::difficulty::Difficulty;
 use crate::general::General;
 use crate::model::Model;
-use crate::puzzle::{count_givens, Puzzle};
+use crate::puzzle::{count_givens, Puzzle, Query};
 use crate::seed::{rng_for, Rng};
 use rand::seq::SliceRandom;
 use std::sync::Arc;
@@ -76,7 +76,14 @@ pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Gen
         }
         let value = givens[cell];
         givens[cell] = 0;
-        let other = count_givens(model, &givens, 1, Some((cell, value)), budget);
+        let other = count_givens(
+            model,
+            &givens,
+            Query {
+                budget,
+                ..Query::without(cell, value)
+            },
+        );
         // Keep the clue unless its removal is proven to keep the puzzle unique.
         if other.solutions > 0 || other.gave_up {
             givens[cell] = value;

@@ -112,29 +112,23 @@ impl Puzzle {
     /// Counts solutions, stopping at `limit` (use 2 to test uniqueness), and keeps
     /// the first solution found.
     pub fn count(&self, limit: usize) -> Count {
-        self.count_with(limit, None)
+        self.query(Query::new(limit))
     }
 
     /// The number of solutions up to `limit`, without keeping any: the quickest
     /// uniqueness check (`solution_count(2) == 1`).
     pub fn solution_count(&self, limit: usize) -> usize {
-        count_on(
-            &self.model,
-            &self.givens,
-            limit,
-            None,
-            None,
-            SolverPath::Auto,
-            false,
-        )
-        .solutions
+        self.solution_count_on(SolverPath::Auto, limit)
     }
 
     /// Counts like [`Puzzle::count`] but explores at most `nodes` branch points;
     /// if it runs out, `gave_up` is set and `solutions` is a lower bound. (The 9x9
     /// solver is fast enough to always finish.)
     pub fn count_within(&self, limit: usize, nodes: usize) -> Count {
-        count_givens(&self.model, &self.givens, limit, None, Some(nodes))
+        self.query(Query {
+            budget: Some(nodes),
+            ..Query::new(limit)
+        })
     }
 
     /// Solves: no solution, the unique one, or one of several.
@@ -159,35 +153,32 @@ impl Puzzle {
     /// With a unique solution holding `value` there, this says whether removing
     /// that clue would break uniqueness.
     pub fn has_solution_without(&self, cell: usize, value: u8) -> bool {
-        let forbid = Some((cell, value));
-        count_on(
-            &self.model,
-            &self.givens,
-            1,
-            forbid,
-            None,
-            SolverPath::Auto,
-            false,
-        )
-        .solutions
-            > 0
+        self.query(Query::without(cell, value)).solutions > 0
     }
 
-    fn count_with(&self, limit: usize, forbid: Option<(usize, u8)>) -> Count {
-        count_givens(&self.model, &self.givens, limit, forbid, None)
+    fn query(&self, query: Query) -> Count {
+        count_givens(&self.model, &self.givens, query)
     }
 
     /// Counts with a chosen solver (benchmarks and tests compare them). A path
     /// that cannot take this model (the 9x9 path on another model, the bitboard
     /// path beyond 128 cells) falls back to the cell-by-cell solver.
     pub fn count_on(&self, path: SolverPath, limit: usize) -> Count {
-        count_on(&self.model, &self.givens, limit, None, None, path, true)
+        self.query(Query {
+            path,
+            ..Query::new(limit)
+        })
     }
 
     /// [`Puzzle::solution_count`] with a chosen solver: counts without keeping a
     /// solution.
     pub fn solution_count_on(&self, path: SolverPath, limit: usize) -> usize {
-        count_on(&self.model, &self.givens, limit, None, None, path, false).solutions
+        self.query(Query {
+            path,
+            keep_first: false,
+            ..Query::new(limit)
+        })
+        .solutions
     }
 }
 
@@ -205,27 +196,53 @@ pub enum SolverPath {
     Cells,
 }
 
-/// Counts the solutions of `givens` on `model` up to `limit`, optionally forbidding
-/// one value in one cell and limiting the search to `budget` branch points.
-pub(crate) fn count_givens(
-    model: &Model,
-    givens: &[u8],
-    limit: usize,
-    forbid: Option<(usize, u8)>,
-    budget: Option<usize>,
-) -> Count {
-    count_on(model, givens, limit, forbid, budget, SolverPath::Auto, true)
+/// What a count asks: how many solutions at most, and what may vary around it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Query {
+    /// Stop at this many solutions.
+    pub limit: usize,
+    /// One value forbidden in one cell (cell index, value 1..=N).
+    pub forbid: Option<(usize, u8)>,
+    /// At most this many branch points (`gave_up` when they run out).
+    pub budget: Option<usize>,
+    /// The solver.
+    pub path: SolverPath,
+    /// Whether to keep the first solution found.
+    pub keep_first: bool,
 }
 
-fn count_on(
-    model: &Model,
-    givens: &[u8],
-    limit: usize,
-    forbid: Option<(usize, u8)>,
-    budget: Option<usize>,
-    path: SolverPath,
-    keep_first: bool,
-) -> Count {
+impl Query {
+    /// Count to `limit` on the fastest solver, keeping the first solution.
+    pub fn new(limit: usize) -> Query {
+        Query {
+            limit,
+            forbid: None,
+            budget: None,
+            path: SolverPath::Auto,
+            keep_first: true,
+        }
+    }
+
+    /// Is there any solution with `value` not in `cell`? (Counts to 1 and keeps
+    /// no solution.)
+    pub fn without(cell: usize, value: u8) -> Query {
+        Query {
+            forbid: Some((cell, value)),
+            keep_first: false,
+            ..Query::new(1)
+        }
+    }
+}
+
+/// Counts the solutions of `givens` on `model` as `query` asks.
+pub(crate) fn count_givens(model: &Model, givens: &[u8], query: Query) -> Count {
+    let Query {
+        limit,
+        forbid,
+        budget,
+        path,
+        keep_first,
+    } = query;
     let none = Count {
         solutions: 0,
         limit,
