@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { geometryOf } from "../src/game/geometry";
 import type { PuzzleV1, ServerMessage } from "../src/protocol";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -303,7 +304,7 @@ export async function typeSolution(p: Player, puzzle: PuzzleV1, solution: number
   const cursor = await page.getAttribute("svg.board", "aria-activedescendant");
   const at = /^cell-(\d+)-(\d+)$/.exec(cursor ?? "");
   if (!at) throw new Error(`no cursor on the board (${cursor})`);
-  const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+  const { symbols } = geometryOf(puzzle);
   const { rows, cols } = puzzle.layout;
   const first = Number(at[1]) * cols + Number(at[2]);
   let typed = 0;

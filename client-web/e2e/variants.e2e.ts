@@ -3,6 +3,7 @@
 // centre marks, and a screenshot of each is saved under e2e/artifacts/.
 
 import { beforeAll, expect, test } from "vitest";
+import { geometryOf } from "../src/game/geometry";
 import type { Manifest } from "../src/protocol";
 import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
@@ -39,7 +40,7 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
       const { puzzle, solution } = await startGame(arena, player);
       expect(await page.locator("svg.board [role=gridcell]").count()).toBe(puzzle.cells?.length ?? puzzle.layout.rows * puzzle.layout.cols);
       // One right digit, a corner mark and a centre mark on the first empty cells.
-      const symbols = Array.from(puzzle.symbols ?? "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+      const { symbols } = geometryOf(puzzle);
       const [a, b, c] = emptyCells(puzzle);
       await page.click(`#cell-${a[0]}-${a[1]}`);
       await page.keyboard.press(symbols[solution[a[0]][a[1]] - 1]);
