@@ -2,7 +2,7 @@
 // the board; a spectator sees the players' boards and cannot type.
 
 import { expect, test } from "vitest";
-import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForLabel, waitForMessage, WAIT, type Player } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForLabel, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -84,7 +84,7 @@ test("a reload mid-game restores the board, the marks and the clock", async () =
   expect(await cellLabel(ada, a)).toEqual(before[0]);
 });
 
-test("a spectator watches a player's board and cannot type", async () => {
+test("a race spectator sees progress live, a racer's digits once they finish, and cannot type", async () => {
   const ada = await namedPlayer(arena, "Ada");
   const eve = await namedPlayer(arena, "Eve");
   const code = await createRoom(ada, { mode: "race", publicRoom: true });
@@ -97,7 +97,12 @@ test("a spectator watches a player's board and cannot type", async () => {
   const [a, b] = emptyCells(puzzle);
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
-  await waitForLabel(eve, a, "empty", true);
+  // Eve hears of Ada's progress, never of her digit: a racer watching from a
+  // second identity would learn nothing.
+  const givens = puzzle.grid.flat().filter((v) => v !== 0).length;
+  await waitForMessage(eve, (m) => m.type === "progress" && m.player.name === "Ada" && m.player.filled > givens);
+  expect(await cellLabel(eve, a)).toContain("empty");
+  expect(await eve.page.isVisible("#spectator-note")).toBe(true);
 
   // Eve clicks and types: nothing changes and no move leaves her browser.
   await eve.page.click(`#cell-${b[0]}-${b[1]}`);
@@ -112,6 +117,15 @@ test("a spectator watches a player's board and cannot type", async () => {
   await ada.page.waitForSelector("#chat-log li:has-text('nice start!')", { timeout: WAIT });
   expect(await ada.page.textContent("#chat-log")).toContain("Eve: nice start!");
   await screenshot(eve.page, "main", "spectator");
+  // Once Ada has finished, Eve sees her whole board.
+  // (Typing a cell's own digit again clears it: Ada erases her first digit and
+  // types the whole solution from there.)
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press("Backspace");
+  await typeSolution(ada, puzzle, solution);
+  await waitForLabel(eve, a, "empty", true);
+  expect(await eve.page.isHidden("#spectator-note")).toBe(true);
+  await screenshot(eve.page, "main", "spectator-finished");
 });
 
 /** Values a cell may hold judging by the givens in its row, column and 3x3 box. */

@@ -5,6 +5,7 @@
 //! nobody here wrote; they are read in place, never copied into the repository.
 
 pub mod process;
+pub mod serve;
 pub mod ws;
 
 use engine::geometry::classic_builder;

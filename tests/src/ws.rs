@@ -8,7 +8,7 @@ use protocol::wire::{
     ClientMessage, ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState, RoomView,
     ServerMessage, PROTOCOL_VERSION,
 };
-use protocol::ParamValue;
+use protocol::{ParamValue, PuzzleV1};
 use std::fmt::Display;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -51,6 +51,11 @@ impl Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
             .await
             .expect("websocket");
+        Client::adopt(ws)
+    }
+
+    /// A client on a socket opened elsewhere (custom headers), before hello.
+    pub fn adopt(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             raw: Vec::new(),
@@ -71,13 +76,20 @@ impl Client {
 
     async fn hello(addr: impl Display, name: &str, token: Option<String>) -> Client {
         let mut c = Client::open(addr).await;
-        c.send(&ClientMessage::Hello {
+        c.say_hello(name, token).await;
+        c
+    }
+
+    /// Says hello (as `name`, or resuming `token`) and keeps the id and token
+    /// from the `welcome`.
+    pub async fn say_hello(&mut self, name: &str, token: Option<String>) {
+        self.send(&ClientMessage::Hello {
             version: PROTOCOL_VERSION,
             name: name.into(),
             token,
         })
         .await;
-        let (id, token) = c
+        let (id, token) = self
             .until(|m| match m {
                 ServerMessage::Welcome {
                     player_id, token, ..
@@ -85,9 +97,8 @@ impl Client {
                 _ => None,
             })
             .await;
-        c.id = id;
-        c.token = token;
-        c
+        self.id = id;
+        self.token = token;
     }
 
     /// Sends a message.
@@ -146,10 +157,61 @@ impl Client {
         .await
     }
 
+    /// Reads until the server closes the connection; its close code and reason,
+    /// if it sent a close frame.
+    pub async fn closed(&mut self) -> Option<(u16, String)> {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("closed in time")
+            {
+                Some(Ok(Message::Close(frame))) => {
+                    return frame.map(|f| (u16::from(f.code), f.reason.to_string()))
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
     /// Sends a move and waits for its acceptance.
     pub async fn play(&mut self, m: &ClientMessage) {
         self.send(m).await;
         self.until(|f| matches!(f, ServerMessage::MoveAccepted { .. }).then_some(()))
             .await;
     }
+}
+
+/// Creates a room with `settings` and seats the others; returns the host's view.
+pub async fn seated_room(
+    host: &mut Client,
+    others: &mut [&mut Client],
+    settings: RoomSettings,
+) -> RoomView {
+    host.send(&ClientMessage::CreateRoom { settings }).await;
+    let room = host.room(RoomState::Waiting).await;
+    for p in others.iter_mut() {
+        p.send(&ClientMessage::JoinRoom {
+            code: room.code.clone(),
+            spectator: false,
+        })
+        .await;
+        p.room(RoomState::Waiting).await;
+    }
+    room
+}
+
+/// Creates a room with `settings`, seats the others, starts; returns the puzzle.
+pub async fn started_room(
+    host: &mut Client,
+    others: &mut [&mut Client],
+    settings: RoomSettings,
+) -> (String, PuzzleV1) {
+    let room = seated_room(host, others, settings).await;
+    host.send(&ClientMessage::Start).await;
+    let puzzle = host.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    for p in others.iter_mut() {
+        p.room(RoomState::Playing).await;
+    }
+    (room.code, puzzle)
 }

@@ -2,8 +2,11 @@
 //! WebSocket clients speaking MessagePack, real plugins (dlopen). Nothing sleeps:
 //! every step waits for the frame it expects (with a timeout that fails the test).
 
-use arena_tests::ws::{race_settings as settings, Client, WAIT};
-use arena_tests::{built_plugin_dir, solving_moves};
+use arena_tests::serve::{
+    http_get, plugins, start_server, start_server_with, start_server_with_metrics,
+};
+use arena_tests::solving_moves;
+use arena_tests::ws::{race_settings as settings, seated_room, started_room, Client, WAIT};
 use engine::v1::from_v1;
 use engine::Solution;
 use futures_util::{SinkExt, StreamExt};
@@ -13,37 +16,11 @@ use protocol::wire::{
     RoomView, ServerMessage, PROTOCOL_VERSION,
 };
 use protocol::{ParamValue, PuzzleV1};
-use server::plugins::PluginHost;
 use server::serve::{run, Config};
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
-
-fn plugins() -> Arc<PluginHost> {
-    static HOST: OnceLock<Arc<PluginHost>> = OnceLock::new();
-    Arc::clone(HOST.get_or_init(|| Arc::new(PluginHost::load(&[built_plugin_dir()], 4).0)))
-}
-
-/// Starts a server with no countdown; it stops when the test's runtime ends.
-async fn start_server() -> SocketAddr {
-    start_server_with(Config {
-        countdown: Duration::ZERO,
-        ..Config::default()
-    })
-    .await
-}
-
-/// Starts a server with `config`.
-async fn start_server_with(config: Config) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("address");
-    tokio::spawn(run(listener, plugins(), config, std::future::pending()));
-    addr
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_players_race_to_the_end() {
@@ -327,18 +304,9 @@ async fn hello_is_checked_and_tokens_resume_identities() {
     );
 }
 
-/// Waits for the server to close the connection; returns the close code, if any.
-async fn closed(c: &mut Client) -> Option<u16> {
-    loop {
-        match tokio::time::timeout(WAIT, c.ws.next())
-            .await
-            .expect("closed in time")
-        {
-            Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
-            Some(Ok(_)) => continue,
-            Some(Err(_)) | None => return None,
-        }
-    }
+/// The close code the server sent, if any.
+async fn close_code(c: &mut Client) -> Option<u16> {
+    c.closed().await.map(|(code, _)| code)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -417,7 +385,7 @@ async fn oversized_frames_and_floods_close_only_the_offender() {
 
     big.send_raw(vec![0x90; 64 << 10]).await;
     assert_eq!(
-        closed(&mut big).await,
+        close_code(&mut big).await,
         Some(1009),
         "an oversized frame closes with 1009"
     );
@@ -479,38 +447,9 @@ fn wrong_move(puzzle: &PuzzleV1) -> ClientMessage {
     }
 }
 
-/// Creates a room with `settings` and seats the others; returns the host's view.
-async fn seated_room(
-    host: &mut Client,
-    others: &mut [&mut Client],
-    settings: RoomSettings,
-) -> RoomView {
-    host.send(&ClientMessage::CreateRoom { settings }).await;
-    let room = host.room(RoomState::Waiting).await;
-    for p in others.iter_mut() {
-        p.send(&ClientMessage::JoinRoom {
-            code: room.code.clone(),
-            spectator: false,
-        })
-        .await;
-        p.room(RoomState::Waiting).await;
-    }
-    room
-}
-
-/// Creates a room with `settings`, seats the others, starts; returns the puzzle.
-async fn started_room(
-    host: &mut Client,
-    others: &mut [&mut Client],
-    settings: RoomSettings,
-) -> (String, PuzzleV1) {
-    let room = seated_room(host, others, settings).await;
-    host.send(&ClientMessage::Start).await;
-    let puzzle = host.room(RoomState::Playing).await.puzzle.expect("puzzle");
-    for p in others.iter_mut() {
-        p.room(RoomState::Playing).await;
-    }
-    (room.code, puzzle)
+/// Cells filled on a fresh board: the givens.
+fn first_filled(puzzle: &PuzzleV1) -> u32 {
+    puzzle.grid.iter().flatten().filter(|&&v| v != 0).count() as u32
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -538,7 +477,10 @@ async fn spectators_watch_every_board_chat_and_cannot_move() {
     .await;
     let view = s.room(RoomState::Playing).await;
     assert!(view.spectator && view.board.is_none());
-    assert_eq!(view.boards.len(), 2, "a spectator sees every board");
+    assert!(
+        view.boards.is_empty(),
+        "a running race's digits are hidden from spectators (see race_spectators_see_digits_only_of_finished_players)"
+    );
 
     let first = solving_moves(&puzzle)[0].clone();
     s.send(&first).await;
@@ -560,11 +502,14 @@ async fn spectators_watch_every_board_chat_and_cannot_move() {
         .await;
     let seen = s
         .until(|m| match m {
-            ServerMessage::CellChanged { player, .. } => Some(player),
+            ServerMessage::Progress { player } => Some(player),
             _ => None,
         })
         .await;
-    assert_eq!(seen, a.id);
+    assert_eq!(
+        (seen.id.as_str(), seen.filled),
+        (a.id.as_str(), first_filled(&puzzle) + 1)
+    );
 
     b.send(&ClientMessage::Chat {
         text: "good luck!".into(),
@@ -668,36 +613,30 @@ async fn mistake_policies_count_penalise_and_eliminate() {
     );
 }
 
-/// A plain HTTP/1.1 GET; returns the body.
-async fn http_get(addr: SocketAddr, path: &str) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = TcpStream::connect(addr).await.expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
-    s.write_all(request.as_bytes()).await.expect("write");
-    let mut response = String::new();
-    tokio::time::timeout(WAIT, s.read_to_string(&mut response))
-        .await
-        .expect("an answer in time")
-        .expect("read");
-    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
-    response
-        .split("\r\n\r\n")
-        .nth(1)
-        .unwrap_or_default()
-        .to_string()
+/// A GET that must answer 200; returns the body.
+async fn http_ok(addr: SocketAddr, path: &str) -> String {
+    let (status, body) = http_get(addr, path).await;
+    assert_eq!(status, 200, "{path}: {body}");
+    body
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_and_metrics_over_http() {
-    let addr = start_server().await;
-    assert_eq!(http_get(addr, "/healthz").await, "ok");
+    let (addr, metrics_addr) = start_server_with_metrics(Config {
+        countdown: Duration::ZERO,
+        ..Config::default()
+    })
+    .await;
+    assert_eq!(http_ok(addr, "/healthz").await, "ok");
+    let (status, _) = http_get(addr, "/metrics").await;
+    assert_eq!(status, 404, "metrics are not public on the game port");
     let mut a = Client::connect(addr, "Ada").await;
     a.send(&ClientMessage::CreateRoom {
         settings: settings(1),
     })
     .await;
     a.room(RoomState::Waiting).await;
-    let metrics = http_get(addr, "/metrics").await;
+    let metrics = http_ok(metrics_addr, "/metrics").await;
     for line in [
         "arena_connections 1",
         "arena_rooms 1",
@@ -725,7 +664,7 @@ async fn shutdown_tells_clients_and_returns() {
     let mut a = Client::connect(addr, "Ada").await;
     stop.send(()).expect("server still running");
     assert_eq!(
-        closed(&mut a).await,
+        close_code(&mut a).await,
         Some(1001),
         "clients are told the server is going away"
     );
@@ -920,20 +859,8 @@ async fn per_address_per_player_and_origin_limits() {
     let (ws, _) = tokio_tungstenite::connect_async(with_origin("http://arena.example"))
         .await
         .expect("allowed");
-    let mut a = Client {
-        ws,
-        raw: Vec::new(),
-        id: String::new(),
-        token: String::new(),
-    };
-    a.send(&ClientMessage::Hello {
-        version: PROTOCOL_VERSION,
-        name: "Ada".into(),
-        token: None,
-    })
-    .await;
-    a.until(|m| matches!(m, ServerMessage::Welcome { .. }).then_some(()))
-        .await;
+    let mut a = Client::adopt(ws);
+    a.say_hello("Ada", None).await;
     let (second, _) = tokio_tungstenite::connect_async(with_origin("http://arena.example"))
         .await
         .expect("second");
@@ -948,7 +875,32 @@ async fn per_address_per_player_and_origin_limits() {
         settings: settings(2),
     })
     .await;
-    a.room(RoomState::Waiting).await;
+    let room = a.room(RoomState::Waiting).await;
+    // Bob keeps the room open after Ada would leave it, so it still counts.
+    let reconnect = async {
+        loop {
+            match tokio_tungstenite::connect_async(with_origin("http://arena.example")).await {
+                Ok((ws, _)) => break Client::adopt(ws),
+                // The dropped second connection may not be counted out yet.
+                Err(_) => tokio::task::yield_now().await,
+            }
+        }
+    };
+    let mut b = tokio::time::timeout(WAIT, reconnect)
+        .await
+        .expect("the dropped connection's slot is freed");
+    b.say_hello("Bob", None).await;
+    b.send(&ClientMessage::JoinRoom {
+        code: room.code,
+        spectator: false,
+    })
+    .await;
+    b.room(RoomState::Waiting).await;
+    a.until(|m| match m {
+        ServerMessage::Room { room } if room.players.len() == 2 => Some(()),
+        _ => None,
+    })
+    .await;
     a.send(&ClientMessage::CreateRoom {
         settings: settings(2),
     })
@@ -1190,6 +1142,7 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_puzzle_pool_serves_stores_and_refills() {
+    use server::serve::generator::Generator;
     use server::serve::metrics::Metrics;
     use server::serve::pool::{Kind, Pool};
     use server::serve::store::Store;
@@ -1197,7 +1150,8 @@ async fn the_puzzle_pool_serves_stores_and_refills() {
     let _ = std::fs::remove_dir_all(&dir);
     let store = Arc::new(Store::open(&dir).expect("store"));
     let metrics = Arc::new(Metrics::default());
-    let pool = Pool::new(plugins(), Some(Arc::clone(&store)), Arc::clone(&metrics), 1);
+    let generator = Generator::new(plugins(), Arc::clone(&metrics));
+    let pool = Pool::new(generator, Some(Arc::clone(&store)), Arc::clone(&metrics), 1);
     let kind = Kind {
         variant: "classic".into(),
         params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
@@ -1228,6 +1182,10 @@ async fn the_puzzle_pool_serves_stores_and_refills() {
     );
     let text = metrics.render(0);
     assert!(text.contains("arena_pool_hits_total 1") && text.contains("arena_pool_misses_total 1"));
+    assert!(
+        text.contains("arena_plugin_generate_total 1\n"),
+        "pool fills are generations too:\n{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1245,11 +1203,11 @@ async fn the_web_client_files_are_served_on_the_same_port() {
         ..Config::default()
     })
     .await;
-    assert!(http_get(addr, "/")
+    assert!(http_ok(addr, "/")
         .await
         .contains("<title>Sudoku Arena</title>"));
     assert_eq!(
-        http_get(addr, "/healthz").await,
+        http_ok(addr, "/healthz").await,
         "ok",
         "the API routes still win"
     );

@@ -100,6 +100,18 @@ test("spectators see the watched player's board and cannot play", () => {
   expect(s.paint(() => "red")?.values[5]).toBe(3);
 });
 
+test("a race spectator is told a racer's digits are hidden until that racer finishes", () => {
+  const s = session(room("race", { spectator: true, board: null, boards: [] }));
+  expect(s.game?.watching).toBe("me");
+  expect(s.hiddenBoardNote()).toContain("Ada's board appears when they are done");
+  const board = room("race").board?.map((r) => [...r]) ?? [];
+  s.handle({ type: "room", room: room("race", { spectator: true, board: null, boards: [{ player: "me", board }] }) });
+  expect(s.game?.watching).toBe("me");
+  expect(s.hiddenBoardNote()).toBeUndefined();
+  const coop = session(room("coop", { spectator: true, boards: [] }));
+  expect(coop.hiddenBoardNote()).toBeUndefined();
+});
+
 test("wrong digits are flagged only while the error check is on; results arrive", () => {
   const s = session(room("race"));
   s.enter(4);

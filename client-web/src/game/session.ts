@@ -215,7 +215,10 @@ export class Session {
     if (room.spectator) {
       game.boards.clear();
       for (const b of room.boards) game.boards.set(b.player, flatten(b.board, game.geometry));
-      if (!game.watching || !game.boards.has(game.watching)) game.watching = room.boards[0]?.player;
+      // A racer's board may be hidden (until they finish), not the racer.
+      if (!game.watching || !room.players.some((p) => p.id === game.watching)) {
+        game.watching = room.boards[0]?.player ?? room.players[0]?.id;
+      }
     }
   }
 
@@ -301,6 +304,19 @@ export class Session {
     if (!game || cursor === undefined || this.room?.settings.mode !== "coop" || !this.canPlay()) return [];
     const [row, col] = coordOf(game.geometry, cursor);
     return [{ type: "cursor", row, col }];
+  }
+
+  /**
+   * Spectators of a race see a racer's digits only once that racer is done (the
+   * server's rule, so a racer cannot watch an opponent from a second identity):
+   * the note that says so while the watched racer's board is hidden.
+   */
+  hiddenBoardNote(): string | undefined {
+    const room = this.room;
+    const watching = this.game?.watching;
+    if (!room?.spectator || room.settings.mode !== "race" || !watching || this.game?.boards.has(watching)) return undefined;
+    const name = room.players.find((p) => p.id === watching)?.name ?? "this player";
+    return `Racers' digits stay hidden until they finish — ${name}'s board appears when they are done. Progress shows live.`;
   }
 
   /** What the board should show now. */

@@ -14,6 +14,9 @@ export interface TokenStore {
   set(token: string): void;
 }
 
+/** The close code of a connection whose seat another tab or device took over. */
+export const CLOSE_OPENED_ELSEWHERE = 4000;
+
 /** The delay before reconnect attempt `attempt` (0-based): 0.25 s doubling to 8 s, with jitter. */
 export function backoffMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(8000, 250 * 2 ** attempt);
@@ -74,6 +77,12 @@ export class Connection {
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       clearInterval(this.pingTimer);
+      if (event.code === CLOSE_OPENED_ELSEWHERE) {
+        // Reconnecting would take the seat back and close the other tab, which
+        // would do the same: the newest tab plays; this one waits for a reload.
+        this.setStatus("offline", "this game is open in another tab or window; reload this page to play here");
+        return;
+      }
       const delay = backoffMs(this.attempt++);
       const why = event.reason || (event.code === 1006 ? "connection lost" : `closed (${event.code})`);
       this.setStatus("offline", `${why}; retrying in ${(delay / 1000).toFixed(1)} s`);

@@ -1,6 +1,6 @@
 import { encode } from "@msgpack/msgpack";
-import { expect, test } from "vitest";
-import { backoffMs } from "./connection";
+import { expect, test, vi } from "vitest";
+import { backoffMs, CLOSE_OPENED_ELSEWHERE, Connection } from "./connection";
 import { decodeMessage, encodeMessage } from "./codec";
 
 test("client messages are plain MessagePack maps with named fields", () => {
@@ -22,4 +22,34 @@ test("reconnect backoff doubles from 250 ms to a cap of 8 s, with jitter", () =>
   expect([0, 1, 2, 3, 5, 10].map((a) => backoffMs(a, mid))).toEqual([250, 500, 1000, 2000, 8000, 8000]);
   expect(backoffMs(0, () => 0)).toBe(188);
   expect(backoffMs(0, () => 1)).toBe(313);
+});
+
+test("a connection whose seat another tab took over does not reconnect; a dropped one does", () => {
+  vi.useFakeTimers();
+  const sockets: { onclose?: (e: { code: number; reason: string }) => void }[] = [];
+  class FakeSocket {
+    static OPEN = 1;
+    binaryType = "";
+    readyState = 0;
+    onclose?: (e: { code: number; reason: string }) => void;
+    constructor() {
+      sockets.push(this);
+    }
+    send() {}
+    close() {}
+  }
+  vi.stubGlobal("WebSocket", FakeSocket);
+  const statuses: (string | undefined)[] = [];
+  const link = new Connection("ws://x/ws", () => "Ada", { get: () => null, set: () => {} }, () => {}, (_, detail) => statuses.push(detail));
+  link.open();
+  sockets[0].onclose?.({ code: CLOSE_OPENED_ELSEWHERE, reason: "opened elsewhere" });
+  vi.advanceTimersByTime(60_000);
+  expect(sockets.length).toBe(1);
+  expect(statuses.at(-1)).toContain("another tab");
+  link.open();
+  sockets[1].onclose?.({ code: 1006, reason: "" });
+  vi.advanceTimersByTime(60_000);
+  expect(sockets.length).toBe(3);
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
 });

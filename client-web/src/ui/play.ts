@@ -28,6 +28,7 @@ export class PlayScreen {
   private readonly tools = h("div", { class: "tools" });
   private readonly boardBox = h("div", { class: "board-box" });
   private readonly banner = h("div", { class: "win", id: "win", role: "status", "aria-live": "polite" });
+  private readonly spectatorNote = h("p", { class: "muted", id: "spectator-note", hidden: true });
   private readonly pad = h("div", { class: "pad", role: "group", "aria-label": "Digit pad" });
   private readonly modes = h("div", { class: "modes", role: "radiogroup", "aria-label": "Input mode" });
   private readonly side = h("div", { class: "people", id: "people" });
@@ -47,7 +48,7 @@ export class PlayScreen {
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
       this.results,
       h("div", { class: "game-body" },
-        h("div", { class: "board-col" }, this.boardBox, this.banner, this.modes, this.pad),
+        h("div", { class: "board-col" }, this.spectatorNote, this.boardBox, this.banner, this.modes, this.pad),
         h(
           "aside",
           { class: "side" },
@@ -110,6 +111,9 @@ export class PlayScreen {
     }
     const paint = s.paint(colourOf);
     if (paint && this.boardView) this.boardView.paint(paint);
+    const note = s.hiddenBoardNote();
+    this.spectatorNote.hidden = note === undefined;
+    this.spectatorNote.textContent = note ?? "";
 
     this.updateTools();
     this.updateModes();

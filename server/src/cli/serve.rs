@@ -1,7 +1,7 @@
 //! `arena serve`: the multiplayer server, until SIGINT or SIGTERM.
 
 use crate::plugins::PluginHost;
-use crate::serve::{run as serve_forever, Config};
+use crate::serve::{Config, Server};
 use anyhow::Context;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -31,6 +31,14 @@ pub struct ServeArgs {
     /// The web client's built files, served at `/`.
     #[arg(long, default_value = "client-web/dist")]
     pub client: std::path::PathBuf,
+    /// Serve Prometheus `/metrics` on this address (e.g. 127.0.0.1:9100); it is
+    /// never served on the game port.
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_bind: Option<SocketAddr>,
+    /// A reverse proxy whose `X-Forwarded-For` header names the client's address
+    /// for per-address limits (repeatable). Other peers' headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 /// Runs the server until a shutdown signal.
@@ -42,10 +50,6 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.bind)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.bind))?;
-        eprintln!("arena: serving on http://{}", listener.local_addr()?);
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
             data_dir: Some(args.data.clone()),
@@ -53,9 +57,28 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             allowed_origins: args.allowed_origins.clone(),
             pool_size: args.pool_size,
             client_dir: Some(args.client.clone()),
+            trusted_proxies: args.trusted_proxies.clone(),
             ..Config::default()
         };
-        serve_forever(listener, Arc::new(plugins), config, shutdown_signal()).await?;
+        // The database is opened and checked before anything is announced.
+        let server = Server::open(Arc::new(plugins), config)
+            .with_context(|| format!("cannot open the database in {}", args.data.display()))?;
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        let metrics = match args.metrics_bind {
+            Some(addr) => Some(
+                tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("cannot listen on {addr} for metrics"))?,
+            ),
+            None => None,
+        };
+        eprintln!("arena: serving on http://{}", listener.local_addr()?);
+        if let Some(m) = &metrics {
+            eprintln!("arena: metrics on http://{}/metrics", m.local_addr()?);
+        }
+        server.serve(listener, metrics, shutdown_signal()).await?;
         eprintln!("arena: stopped");
         Ok(true)
     })

@@ -2,30 +2,40 @@
 //! outbox (frames from the room); both branches are cancel-safe (`StreamExt::next`
 //! and `mpsc::Receiver::recv`). Every frame is decoded and validated here before
 //! anything reaches a room; a bad frame gets an error and the connection stays.
-//! After the loop, the player leaves their room.
+//! A request the server refuses changes nothing: a player moves to another room
+//! only once the new room has taken them. After the loop, the player leaves
+//! their room.
 
 use super::clock::now_ms;
 use super::limit::Bucket;
 use super::metrics::Metrics;
-use super::room::{encode, Command, Frame, RoomHandle};
-use super::session::{hash, valid_name, Identity};
+use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
+use super::session::{hash, Identity};
 use super::store::Write;
+use super::text::clean_name;
 use super::Shared;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
 
 /// Per-connection state.
 struct Player {
+    /// This connection.
+    conn: ConnectionId,
+    /// The client's address (joins are limited per address).
+    ip: IpAddr,
     me: Option<Identity>,
     room: Option<RoomHandle>,
-    outbox: Option<mpsc::Receiver<Frame>>,
-    /// Join attempts: room codes are unguessable, and stay so at this rate.
-    joins: Bucket,
+    outbox: Option<mpsc::Receiver<Outgoing>>,
 }
+
+/// The next connection's id.
+static NEXT_CONNECTION: AtomicU64 = AtomicU64::new(1);
 
 fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
     ServerMessage::Error {
@@ -35,21 +45,22 @@ fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
 }
 
 /// Waits for the next frame from the room, or forever when not in a room.
-async fn next_frame(outbox: &mut Option<mpsc::Receiver<Frame>>) -> Option<Frame> {
+async fn next_frame(outbox: &mut Option<mpsc::Receiver<Outgoing>>) -> Option<Outgoing> {
     match outbox {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
     }
 }
 
-/// Serves one WebSocket until it closes.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+/// Serves one WebSocket from `ip` until it closes.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
     let (mut sink, mut stream) = socket.split();
     let mut player = Player {
+        conn: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
+        ip,
         me: None,
         room: None,
         outbox: None,
-        joins: Bucket::new(10, 0.5),
     };
     let config = &shared.config;
     let metrics = Arc::clone(&shared.metrics);
@@ -102,10 +113,17 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
                 }
             }
             frame = next_frame(&mut player.outbox) => match frame {
-                Some(frame) => {
+                Some(Outgoing::Frame(frame)) => {
                     if sink.send(Message::Binary(frame.to_vec().into())).await.is_err() {
                         break;
                     }
+                }
+                Some(Outgoing::Close { code, reason }) => {
+                    // Another connection of this player took the seat: this one is
+                    // no longer in the room.
+                    player.room = None;
+                    close(&mut sink, &mut stream, code, reason.into()).await;
+                    break;
                 }
                 None => {
                     // The room dropped this outbox: the client fell too far behind.
@@ -118,6 +136,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     if let (Some(room), Some(me)) = (player.room, player.me) {
         room.send(Command::Leave {
             player: me.id,
+            conn: player.conn,
             for_good: false,
             done: None,
         });
@@ -158,16 +177,41 @@ async fn close(
     let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
+/// Decodes a client frame in the protocol's one form: a MessagePack map with
+/// string keys whose `type` tags (the message's and nested ones) are strings.
+/// Other forms serde would accept — a struct as an array of its fields, a
+/// variant by its index — are refused, so every client speaks the same protocol.
+pub fn decode(bytes: &[u8]) -> Result<ClientMessage, String> {
+    let value: serde_json::Value =
+        rmp_serde::from_slice(bytes).map_err(|e| format!("not a client message: {e}"))?;
+    if !value.is_object() {
+        return Err("a message is a map with named fields".into());
+    }
+    named_fields_only(&value)?;
+    serde_json::from_value(value).map_err(|e| format!("not a client message: {e}"))
+}
+
+/// Refuses arrays (no client message has one) and tags that are not strings.
+fn named_fields_only(value: &serde_json::Value) -> Result<(), String> {
+    match value {
+        serde_json::Value::Array(_) => {
+            Err("positional (array) forms are not part of the protocol; use named fields".into())
+        }
+        serde_json::Value::Object(fields) => {
+            if fields.get("type").is_some_and(|t| !t.is_string()) {
+                return Err("`type` is a string, e.g. \"move\"".into());
+            }
+            fields.values().try_for_each(named_fields_only)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Handles one decoded frame; returns a direct reply, if any.
 async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
-    let message: ClientMessage = match rmp_serde::from_slice(bytes) {
+    let message = match decode(bytes) {
         Ok(m) => m,
-        Err(e) => {
-            return Some(error(
-                ErrorCode::Malformed,
-                format!("not a client message: {e}"),
-            ))
-        }
+        Err(e) => return Some(error(ErrorCode::Malformed, e)),
     };
     let me = match (&player.me, message) {
         (
@@ -194,25 +238,40 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             variants: shared.lobby.variants(),
         }),
         ClientMessage::LeaveRoom => {
-            leave_room(player, &me).await;
+            if let Some(room) = player.room.take() {
+                player.outbox = None;
+                leave(room, &me, player.conn).await;
+            }
             Some(ServerMessage::Rooms {
                 rooms: shared.lobby.public_rooms(),
             })
         }
         ClientMessage::CreateRoom { settings } => {
-            leave_room(player, &me).await;
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            match shared.lobby.create(me, settings, tx).await {
+            let link = Link {
+                conn: player.conn,
+                out: tx,
+            };
+            let current = player.room.as_ref();
+            match shared
+                .lobby
+                .create(me.clone(), settings, link, current)
+                .await
+            {
                 Ok(room) => {
-                    player.room = Some(room);
-                    player.outbox = Some(rx);
+                    move_to(player, &me, room, rx).await;
                     None
                 }
                 Err((code, message)) => Some(error(code, message)),
             }
         }
         ClientMessage::JoinRoom { code, spectator } => {
-            if !player.joins.take(Instant::now()) {
+            let now = Instant::now();
+            // Both limits are charged: one identity cannot spread its guesses over
+            // addresses, nor one address over identities.
+            let by_player = shared.joins_by_player.take(&me.id, now);
+            let by_address = shared.joins_by_address.take(&player.ip, now);
+            if !(by_player && by_address) {
                 return Some(error(
                     ErrorCode::RateLimited,
                     "too many join attempts; wait a moment",
@@ -221,16 +280,14 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             let Some(room) = shared.lobby.get(&code) else {
                 return Some(error(ErrorCode::NoRoom, format!("no room '{code}'")));
             };
-            if player.room.as_ref().is_some_and(|r| r.code == room.code) {
-                player.room = None;
-            } else {
-                leave_room(player, &me).await;
-            }
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            match room.join(me, spectator, tx).await {
+            let link = Link {
+                conn: player.conn,
+                out: tx,
+            };
+            match room.join(me.clone(), spectator, link).await {
                 Ok(()) => {
-                    player.room = Some(room);
-                    player.outbox = Some(rx);
+                    move_to(player, &me, room, rx).await;
                     None
                 }
                 Err((code, message)) => Some(error(code, message)),
@@ -304,7 +361,7 @@ async fn hello(
     }
     let (me, token) = match token.and_then(|t| shared.sessions.resume(&t).map(|me| (me, t))) {
         Some(found) => found,
-        None => match valid_name(&name) {
+        None => match clean_name(&name) {
             Ok(name) => {
                 let (me, token) = shared.sessions.create(name);
                 if let Some(store) = &shared.store {
@@ -334,16 +391,29 @@ async fn hello(
     }
 }
 
-/// Leaves the current room on purpose and waits (briefly) until the room has let go,
-/// so a room it closes no longer counts against the player.
-async fn leave_room(player: &mut Player, me: &Identity) {
-    player.outbox = None;
-    let Some(room) = player.room.take() else {
-        return;
-    };
+/// The player is now in `room` with the outbox `rx`: the room they were in
+/// before (if another) is left for good.
+async fn move_to(
+    player: &mut Player,
+    me: &Identity,
+    room: RoomHandle,
+    rx: mpsc::Receiver<Outgoing>,
+) {
+    player.outbox = Some(rx);
+    if let Some(old) = player.room.replace(room) {
+        if player.room.as_ref().is_some_and(|r| r.code != old.code) {
+            leave(old, me, player.conn).await;
+        }
+    }
+}
+
+/// Leaves `room` on purpose and waits (briefly) until the room has let go, so a
+/// room it closes no longer counts against the player.
+async fn leave(room: RoomHandle, me: &Identity, conn: ConnectionId) {
     let (done, left) = oneshot::channel();
     let sent = room.send(Command::Leave {
         player: me.id.clone(),
+        conn,
         for_good: true,
         done: Some(done),
     });
@@ -357,5 +427,49 @@ fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
         None => Some(error(ErrorCode::NoRoom, "join a room first")),
         Some(room) if room.send(command) => None,
         Some(_) => Some(error(ErrorCode::NoRoom, "the room is closed or busy")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_named_fields_and_string_tags_decode() {
+        let named = rmp_serde::to_vec_named(&ClientMessage::Move {
+            row: 1,
+            col: 2,
+            value: 3,
+        })
+        .expect("encode");
+        assert_eq!(
+            decode(&named),
+            Ok(ClientMessage::Move {
+                row: 1,
+                col: 2,
+                value: 3
+            })
+        );
+        // The same message as serde's positional form: an array of fields.
+        let positional = rmp_serde::to_vec(&ClientMessage::Move {
+            row: 1,
+            col: 2,
+            value: 3,
+        })
+        .expect("encode");
+        assert!(decode(&positional).is_err());
+        let integer_tag = rmp_serde::to_vec_named(&serde_json::json!({"type": 5})).expect("encode");
+        assert!(decode(&integer_tag).is_err_and(|e| e.contains("`type` is a string")));
+        let nested = serde_json::json!({"type": "create_room", "settings": {
+            "variant": "classic", "difficulty": "easy", "mode": "race", "max_players": 2,
+            "mistakes": {"type": 1}}});
+        let nested = rmp_serde::to_vec_named(&nested).expect("encode");
+        assert!(decode(&nested).is_err(), "nested tags are strings too");
+        let out_of_range = serde_json::json!({"type": "move", "row": -1, "col": 0, "value": 1});
+        let out_of_range = rmp_serde::to_vec_named(&out_of_range).expect("encode");
+        assert!(decode(&out_of_range).is_err());
+        let unknown =
+            rmp_serde::to_vec_named(&serde_json::json!({"type": "dance"})).expect("encode");
+        assert_eq!(decode(&unknown), Ok(ClientMessage::Unknown));
     }
 }

@@ -1,5 +1,8 @@
-//! Per-connection rate limiting: a token bucket refilled at a steady rate.
+//! Rate limiting: a token bucket refilled at a steady rate, and a set of buckets
+//! by key (per identity, per IP address) that forgets keys whose bucket is full.
 
+use dashmap::DashMap;
+use std::hash::Hash;
 use std::time::Instant;
 
 /// A token bucket.
@@ -24,15 +27,78 @@ impl Bucket {
 
     /// Takes a token at `now`; `false` when the bucket is empty.
     pub fn take(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
+        self.refill(now);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
         } else {
             false
         }
+    }
+
+    /// Whether the bucket is full again at `now` (it then says nothing a new
+    /// bucket would not).
+    pub fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= self.capacity
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
+    }
+}
+
+/// A burst and a steady rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Tokens a fresh bucket holds.
+    pub burst: u32,
+    /// Tokens added per second.
+    pub per_second: f64,
+}
+
+/// Keys whose buckets are kept before full ones are swept out.
+const SWEEP_ABOVE: usize = 4096;
+
+/// One token bucket per key, shared by every connection: reconnecting does not
+/// give a fresh burst. Memory stays bounded by the keys active recently: once
+/// there are many keys, those whose buckets have refilled are forgotten.
+#[derive(Debug)]
+pub struct KeyedBuckets<K: Eq + Hash> {
+    rate: Rate,
+    buckets: DashMap<K, Bucket>,
+}
+
+impl<K: Eq + Hash + Clone> KeyedBuckets<K> {
+    /// Buckets of `rate`, none yet.
+    pub fn new(rate: Rate) -> KeyedBuckets<K> {
+        KeyedBuckets {
+            rate,
+            buckets: DashMap::new(),
+        }
+    }
+
+    /// Takes a token from `key`'s bucket at `now`; `false` when it is empty.
+    pub fn take(&self, key: &K, now: Instant) -> bool {
+        if self.buckets.len() > SWEEP_ABOVE {
+            self.buckets.retain(|_, b| !b.is_full(now));
+        }
+        self.buckets
+            .entry(key.clone())
+            .or_insert_with(|| Bucket::new(self.rate.burst, self.rate.per_second))
+            .take(now)
+    }
+
+    /// Keys held right now.
+    pub fn len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Whether no key is held.
+    pub fn is_empty(&self) -> bool {
+        self.buckets.is_empty()
     }
 }
 
@@ -49,5 +115,29 @@ mod tests {
         assert!(!b.take(start));
         assert!(b.take(start + Duration::from_millis(100)));
         assert!(!b.take(start + Duration::from_millis(100)));
+        assert!(!b.is_full(start + Duration::from_millis(100)));
+        assert!(b.is_full(start + Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn keyed_buckets_share_a_key_and_forget_full_ones() {
+        let start = Instant::now();
+        let keyed = KeyedBuckets::new(Rate {
+            burst: 2,
+            per_second: 1.0,
+        });
+        assert!(keyed.take(&"a", start) && keyed.take(&"a", start));
+        assert!(!keyed.take(&"a", start), "the same key shares one bucket");
+        assert!(keyed.take(&"b", start), "another key has its own");
+        let many = KeyedBuckets::new(Rate {
+            burst: 1,
+            per_second: 1.0,
+        });
+        for n in 0..=SWEEP_ABOVE {
+            many.take(&n, start);
+        }
+        assert_eq!(many.len(), SWEEP_ABOVE + 1);
+        many.take(&usize::MAX, start + Duration::from_secs(2));
+        assert_eq!(many.len(), 1, "refilled buckets are forgotten");
     }
 }

@@ -1,16 +1,16 @@
 //! The lobby: every room by code, creating rooms (the puzzle comes from the
 //! variant plugin, off the async workers) and listing the public ones.
 
+use super::generator::Generator;
 use super::metrics::Metrics;
 use super::pool::{Kind, Pool};
-use super::room::{self, Failure, Game, Outbox, RoomHandle};
-use super::session::{random_hex, Identity};
+use super::room::{self, Failure, Game, Link, RoomHandle};
+use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
 use super::Config;
-use crate::plugins::PluginHost;
 use dashmap::DashMap;
-use protocol::plugin::GenerateRequest;
-use protocol::wire::{ErrorCode, MistakePolicy, Mode, RoomSettings, RoomSummary};
+use protocol::plugin::Manifest;
+use protocol::wire::{ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomSummary};
 use rand::rngs::OsRng;
 use rand::Rng;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ const CODE_LENGTH: usize = 10;
 /// The room registry.
 #[derive(Debug)]
 pub struct Lobby {
-    plugins: Arc<PluginHost>,
+    generator: Generator,
     config: Config,
     rooms: DashMap<String, RoomHandle>,
     metrics: Arc<Metrics>,
@@ -44,41 +44,78 @@ fn new_code() -> String {
         .collect()
 }
 
-/// The game for a puzzle with its solution: the engine's view, and the public
-/// view without the solution.
-pub fn game_from(puzzle: protocol::PuzzleV1) -> Result<Game, Failure> {
-    let loaded = engine::v1::from_v1(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
-    let solution = loaded.solution.ok_or_else(|| {
-        (
-            ErrorCode::Plugin,
-            "the plugin shipped no solution".to_string(),
-        )
-    })?;
-    let mut public = puzzle.clone();
-    public.solution = None;
-    Ok(Game {
-        puzzle: loaded.puzzle,
-        solution,
-        public,
-        full: puzzle,
-    })
-}
-
 fn invalid(message: impl Into<String>) -> Failure {
     (ErrorCode::Invalid, message.into())
 }
 
+/// The longest penalty, per wrong digit or per hint, in seconds.
+pub const MAX_PENALTY_SECONDS: u32 = 600;
+
+/// The most lives a room may give.
+pub const MAX_LIVES: u32 = 99;
+
+/// Checks room settings against their ranges and the variant's manifest.
+pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<(), String> {
+    if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
+        return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
+    }
+    match settings.mode {
+        Mode::Solo if settings.max_players != 1 || settings.public => {
+            return Err("a solo room is private and has one player".into());
+        }
+        Mode::Coop if settings.mistakes != MistakePolicy::None => {
+            return Err("co-op rooms play without a mistake policy".into());
+        }
+        _ => {}
+    }
+    match settings.mistakes {
+        MistakePolicy::Penalty { seconds } if !(1..=MAX_PENALTY_SECONDS).contains(&seconds) => {
+            return Err(format!(
+                "a mistake penalty is 1..={MAX_PENALTY_SECONDS} seconds"
+            ));
+        }
+        MistakePolicy::Lives { lives } if !(1..=MAX_LIVES).contains(&lives) => {
+            return Err(format!("lives must be 1..={MAX_LIVES}"));
+        }
+        _ => {}
+    }
+    if let HintPolicy::Penalty { seconds } = settings.hints {
+        if seconds > MAX_PENALTY_SECONDS {
+            return Err(format!(
+                "a hint penalty is 0..={MAX_PENALTY_SECONDS} seconds"
+            ));
+        }
+    }
+    if !manifest.difficulties.contains(&settings.difficulty) {
+        return Err(format!(
+            "'{}' offers the difficulties {}, not '{}'",
+            manifest.id,
+            manifest.difficulties.join(", "),
+            settings.difficulty
+        ));
+    }
+    for (key, value) in &settings.params {
+        let Some(spec) = manifest.params.iter().find(|p| &p.key == key) else {
+            return Err(format!("'{}' has no parameter '{key}'", manifest.id));
+        };
+        if !spec.allowed.contains(value) {
+            return Err(format!("parameter '{key}' does not allow {value:?}"));
+        }
+    }
+    Ok(())
+}
+
 impl Lobby {
-    /// An empty lobby generating puzzles with `plugins`.
+    /// An empty lobby generating puzzles with `generator`.
     pub fn new(
-        plugins: Arc<PluginHost>,
+        generator: Generator,
         config: Config,
         metrics: Arc<Metrics>,
         store: Option<Arc<Store>>,
         pool: Arc<Pool>,
     ) -> Lobby {
         Lobby {
-            plugins,
+            generator,
             config,
             rooms: DashMap::new(),
             metrics,
@@ -94,7 +131,7 @@ impl Lobby {
         let mut n = 0;
         for saved in rooms {
             let code = saved.code.clone();
-            let game = match game_from(saved.puzzle.clone()) {
+            let game = match Game::from_puzzle(saved.puzzle.clone()) {
                 Ok(game) => game,
                 Err((_, e)) => {
                     tracing::warn!(room = %code, error = %e, "cannot restore room");
@@ -111,13 +148,14 @@ impl Lobby {
     fn services(&self) -> room::Services {
         room::Services {
             store: self.store.clone(),
-            plugins: Arc::clone(&self.plugins),
+            generator: self.generator.clone(),
+            generate_deadline: self.config.generate_deadline,
         }
     }
 
     /// The manifests of every loaded variant, in id order (the host keeps them so).
     pub fn variants(&self) -> Vec<protocol::plugin::Manifest> {
-        self.plugins.manifests().cloned().collect()
+        self.generator.plugins().manifests().cloned().collect()
     }
 
     /// The number of open rooms (closed ones are forgotten on the way).
@@ -127,26 +165,27 @@ impl Lobby {
     }
 
     /// Checks the settings, generates the puzzle, opens the room and seats its
-    /// creator as host (frames go to `out`).
+    /// creator as host (frames go to `link`). `leaving` is the room the creator
+    /// is in now: if leaving it will close it, it does not count against their
+    /// limit of open rooms. A refused request changes nothing.
     pub async fn create(
         &self,
         who: Identity,
         settings: RoomSettings,
-        out: Outbox,
+        link: Link,
+        leaving: Option<&RoomHandle>,
     ) -> Result<RoomHandle, Failure> {
-        if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
-            return Err(invalid(format!("max_players must be 1..={MAX_PLAYERS}")));
-        }
-        if settings.mode == Mode::Solo && (settings.max_players != 1 || settings.public) {
-            return Err(invalid("a solo room is private and has one player"));
-        }
-        if settings.mode == Mode::Coop && settings.mistakes != MistakePolicy::None {
-            return Err(invalid("co-op rooms play without a mistake policy"));
-        }
+        let Some(manifest) = self.generator.plugins().manifest(&settings.variant) else {
+            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
+        };
+        check_settings(&settings, manifest).map_err(invalid)?;
+        let closes_on_leave = leaving.filter(|r| r.closes_when_left());
         let open = {
             let mut mine = self.created.entry(who.id.clone()).or_default();
             mine.retain(|code| self.rooms.get(code).is_some_and(|h| !h.is_closed()));
-            mine.len()
+            mine.iter()
+                .filter(|code| closes_on_leave.is_none_or(|r| &r.code != *code))
+                .count()
         };
         if open >= self.config.rooms_per_player {
             return Err((
@@ -154,9 +193,6 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
-        let Some(manifest) = self.plugins.manifest(&settings.variant) else {
-            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
-        };
         let kind = Kind {
             variant: settings.variant.clone(),
             params: manifest.with_defaults(&settings.params),
@@ -167,7 +203,7 @@ impl Lobby {
             None => self.generate(&kind).await?,
         };
         let stored = generated.clone();
-        let game = game_from(generated)?;
+        let game = Game::from_puzzle(generated)?;
         let code = new_code();
         if let Some(store) = &self.store {
             let write = Write::Room {
@@ -184,31 +220,17 @@ impl Lobby {
         self.rooms.insert(code.clone(), handle.clone());
         self.created.entry(who.id.clone()).or_default().push(code);
         Metrics::inc(&self.metrics.rooms_total);
-        handle.join(who, false, out).await?;
+        handle.join(who, false, link).await?;
         Ok(handle)
     }
 
-    /// A fresh puzzle from the plugin, off the async workers.
+    /// A fresh puzzle from the plugin, within the configured deadline.
     async fn generate(&self, kind: &Kind) -> Result<protocol::PuzzleV1, Failure> {
-        let request = GenerateRequest {
-            params: kind.params.clone(),
-            difficulty: kind.difficulty.clone(),
-            seed: random_hex(8),
-        };
-        let plugins = Arc::clone(&self.plugins);
-        let (variant, deadline) = (kind.variant.clone(), self.config.generate_deadline);
-        let started = std::time::Instant::now();
-        let generated =
-            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
-                .await
-                .map_err(|e| (ErrorCode::Plugin, format!("generation task failed: {e}")))?
-                .map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
-        Metrics::inc(&self.metrics.generate_total);
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        self.metrics
-            .generate_micros_total
-            .fetch_add(micros, std::sync::atomic::Ordering::Relaxed);
-        Ok(generated)
+        self.generator
+            .fresh(kind, self.config.generate_deadline)
+            .await
+            .map(|(_, puzzle)| puzzle)
+            .map_err(|e| (ErrorCode::Plugin, e))
     }
 
     /// The room with this code, if it is still open.

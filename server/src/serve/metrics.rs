@@ -26,17 +26,41 @@ pub struct Metrics {
     pub pool_misses_total: AtomicU64,
 }
 
+/// A metric's value as Prometheus text shows it.
+enum Value {
+    Count(u64),
+    /// Microseconds, shown as seconds with their fraction.
+    Seconds(u64),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Count(n) => write!(f, "{n}"),
+            Value::Seconds(micros) => write!(f, "{}.{:06}", micros / 1_000_000, micros % 1_000_000),
+        }
+    }
+}
+
 impl Metrics {
     /// Adds one to a counter.
     pub fn inc(counter: &AtomicU64) {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts one puzzle generated through a plugin in `took`.
+    pub fn record_generation(&self, took: std::time::Duration) {
+        Metrics::inc(&self.generate_total);
+        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.generate_micros_total
+            .fetch_add(micros, Ordering::Relaxed);
+    }
+
     /// Renders every metric; `rooms` is the number of open rooms.
     pub fn render(&self, rooms: usize) -> String {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut out = String::new();
-        let mut metric = |name: &str, kind: &str, help: &str, value: u64| {
+        let mut metric = |name: &str, kind: &str, help: &str, value: Value| {
             let _ = writeln!(
                 out,
                 "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
@@ -46,56 +70,61 @@ impl Metrics {
             "arena_connections",
             "gauge",
             "Open WebSocket connections.",
-            get(&self.connections),
+            Value::Count(get(&self.connections)),
         );
         metric(
             "arena_connections_total",
             "counter",
             "WebSocket connections accepted.",
-            get(&self.connections_total),
+            Value::Count(get(&self.connections_total)),
         );
         metric(
             "arena_messages_total",
             "counter",
             "Client messages received.",
-            get(&self.messages_total),
+            Value::Count(get(&self.messages_total)),
         );
         metric(
             "arena_rate_limited_total",
             "counter",
             "Client messages refused by the rate limit.",
-            get(&self.rate_limited_total),
+            Value::Count(get(&self.rate_limited_total)),
         );
-        metric("arena_rooms", "gauge", "Open rooms.", rooms as u64);
+        metric(
+            "arena_rooms",
+            "gauge",
+            "Open rooms.",
+            Value::Count(rooms as u64),
+        );
         metric(
             "arena_rooms_total",
             "counter",
             "Rooms created.",
-            get(&self.rooms_total),
+            Value::Count(get(&self.rooms_total)),
         );
         metric(
             "arena_plugin_generate_total",
             "counter",
             "Puzzles generated through plugins.",
-            get(&self.generate_total),
+            Value::Count(get(&self.generate_total)),
         );
         metric(
             "arena_plugin_generate_seconds_total",
             "counter",
             "Time spent generating puzzles through plugins.",
-            get(&self.generate_micros_total) / 1_000_000,
+            Value::Seconds(get(&self.generate_micros_total)),
         );
         metric(
             "arena_pool_hits_total",
             "counter",
             "Rooms served a pre-generated puzzle.",
-            get(&self.pool_hits_total),
+            Value::Count(get(&self.pool_hits_total)),
         );
         metric(
             "arena_pool_misses_total",
             "counter",
             "Rooms that waited for a fresh puzzle.",
-            get(&self.pool_misses_total),
+            Value::Count(get(&self.pool_misses_total)),
         );
         out
     }
@@ -114,5 +143,10 @@ mod tests {
             text.contains("# TYPE arena_connections_total counter\narena_connections_total 1\n")
         );
         assert!(text.contains("arena_rooms 3\n"));
+        m.record_generation(std::time::Duration::from_micros(10_250));
+        m.record_generation(std::time::Duration::from_micros(1_000_001));
+        let text = m.render(0);
+        assert!(text.contains("arena_plugin_generate_total 2\n"));
+        assert!(text.contains("arena_plugin_generate_seconds_total 1.010251\n"));
     }
 }

@@ -1,28 +1,37 @@
-//! `arena serve`: one port for HTTP (the web client's files, `/healthz`,
-//! `/metrics`) and the WebSocket endpoint (`/ws`) where players meet in rooms. On shutdown it stops accepting,
-//! tells every connected client (close 1001) and waits briefly for them to go.
+//! `arena serve`: one port for HTTP (the web client's files, `/healthz`) and the
+//! WebSocket endpoint (`/ws`) where players meet in rooms; `/metrics` only on a
+//! separate listener, if one is given. On shutdown it stops accepting, tells every
+//! connected client (close 1001) and waits briefly for them to go.
 //!
 //! - [`session`]: anonymous identities and their resume tokens (stored hashed).
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
-//! - [`limit`]: the per-connection message rate limit.
+//! - [`limit`]: rate limits (per connection; joins per identity and per address).
+//! - [`proxy`]: the client's address, behind trusted reverse proxies.
 //! - [`metrics`]: counters served at `/metrics`.
 //! - [`store`]: the SQLite file every acknowledged change is written to first.
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
+//! - [`generator`]: asking a plugin for a puzzle, counted in the metrics.
 //! - [`clock`]: the server clock clients sync to.
+//! - [`text`]: names and chat lines, normalised and free of hidden characters.
 //!
-//! Start a server with [`run`]; tests bind `127.0.0.1:0` and call it directly.
+//! [`Server::open`] opens and checks the database and restores what it holds;
+//! [`Server::serve`] then serves. [`run`] does both; tests bind `127.0.0.1:0` and
+//! call it directly.
 
 pub mod clock;
 pub mod connection;
+pub mod generator;
 pub mod limit;
 pub mod lobby;
 pub mod metrics;
 pub mod pool;
+pub mod proxy;
 pub mod room;
 pub mod session;
 pub mod store;
+pub mod text;
 
 use crate::plugins::PluginHost;
 use axum::extract::ws::WebSocketUpgrade;
@@ -70,6 +79,12 @@ pub struct Config {
     pub pool_size: usize,
     /// The web client's built files, served at `/` (none: nothing is served there).
     pub client_dir: Option<std::path::PathBuf>,
+    /// `join_room` attempts per player identity, however many connections it opens.
+    pub join_rate: limit::Rate,
+    /// `join_room` attempts per client address, whichever identities it uses.
+    pub address_join_rate: limit::Rate,
+    /// Reverse proxies whose `X-Forwarded-For` names the client's address.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Config {
@@ -89,6 +104,15 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             pool_size: 0,
             client_dir: None,
+            join_rate: limit::Rate {
+                burst: 10,
+                per_second: 0.5,
+            },
+            address_join_rate: limit::Rate {
+                burst: 30,
+                per_second: 2.0,
+            },
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -110,101 +134,162 @@ pub struct Shared {
     pub store: Option<Arc<store::Store>>,
     /// Open connections per client IP.
     pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
+    /// `join_room` attempts per player id.
+    pub joins_by_player: limit::KeyedBuckets<String>,
+    /// `join_room` attempts per client address.
+    pub joins_by_address: limit::KeyedBuckets<std::net::IpAddr>,
 }
 
 /// How long shutdown waits for connections to say goodbye.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
-/// Serves on `listener` until `shutdown` completes. With `config.data_dir`, first
-/// restores the sessions and unfinished rooms saved there.
+/// A server whose database is open and checked and whose saved state is
+/// restored, ready to serve.
+pub struct Server {
+    shared: Arc<Shared>,
+    pool: Arc<pool::Pool>,
+    closing_tx: watch::Sender<bool>,
+}
+
+impl Server {
+    /// Opens the database (with `config.data_dir`), checks it, and restores the
+    /// sessions, the puzzle pool and the unfinished rooms it holds. A corrupt or
+    /// unreadable database is an error here, before anything is announced.
+    pub fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
+        let (closing_tx, closing) = watch::channel(false);
+        let metrics = Arc::new(metrics::Metrics::default());
+        let store = match &config.data_dir {
+            Some(dir) => Some(Arc::new(
+                store::Store::open(dir).map_err(std::io::Error::other)?,
+            )),
+            None => None,
+        };
+        let sessions = session::Sessions::default();
+        let generator = generator::Generator::new(plugins, Arc::clone(&metrics));
+        let pool = Arc::new(pool::Pool::new(
+            generator.clone(),
+            store.clone(),
+            Arc::clone(&metrics),
+            config.pool_size,
+        ));
+        let lobby = lobby::Lobby::new(
+            generator,
+            config.clone(),
+            Arc::clone(&metrics),
+            store.clone(),
+            Arc::clone(&pool),
+        );
+        if let Some(store) = &store {
+            let saved = store.load().map_err(std::io::Error::other)?;
+            for (hash, who) in saved.sessions {
+                sessions.restore(hash, who);
+            }
+            pool.restore(saved.pool);
+            let restored = lobby.restore(saved.rooms);
+            tracing::info!(
+                rooms = restored,
+                pool = pool.len(),
+                "restored unfinished rooms and the puzzle pool"
+            );
+        }
+        let shared = Arc::new(Shared {
+            sessions,
+            lobby,
+            joins_by_player: limit::KeyedBuckets::new(config.join_rate),
+            joins_by_address: limit::KeyedBuckets::new(config.address_join_rate),
+            config,
+            metrics,
+            closing,
+            store,
+            per_ip: dashmap::DashMap::new(),
+        });
+        Ok(Server {
+            shared,
+            pool,
+            closing_tx,
+        })
+    }
+
+    /// Serves the game on `listener`, and `/metrics` on `metrics` if given, until
+    /// `shutdown` completes.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        metrics: Option<TcpListener>,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let Server {
+            shared,
+            pool,
+            closing_tx,
+        } = self;
+        let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
+        let metrics_server = metrics.map(|listener| {
+            let app = Router::new()
+                .route("/metrics", get(render_metrics))
+                .with_state(Arc::clone(&shared));
+            let mut closing = shared.closing.clone();
+            tokio::spawn(async move {
+                axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = closing.wait_for(|c| *c).await;
+                    })
+                    .await
+            })
+        });
+        let mut app = Router::new()
+            .route("/healthz", get(|| async { "ok" }))
+            .route("/ws", get(upgrade))
+            .with_state(Arc::clone(&shared));
+        if let Some(dir) = &shared.config.client_dir {
+            // Everything else: the web client's files (index.html for `/`).
+            app = app.fallback_service(tower_http::services::ServeDir::new(dir));
+        }
+        // No Nagle delays: a move is a small frame that must leave at once.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::warn!(error = %e, "cannot set TCP_NODELAY");
+            }
+        });
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            let _ = closing_tx.send(true);
+        })
+        .await?;
+        refill.abort();
+        if let Some(task) = metrics_server {
+            let _ = task.await;
+        }
+        // Upgraded connections run on their own tasks: wait for them to close.
+        let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+        while shared
+            .metrics
+            .connections
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(())
+    }
+}
+
+/// Opens the server ([`Server::open`]) and serves the game on `listener` (no
+/// metrics listener) until `shutdown` completes.
 pub async fn run(
     listener: TcpListener,
     plugins: Arc<PluginHost>,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let (closing_tx, closing) = watch::channel(false);
-    let metrics = Arc::new(metrics::Metrics::default());
-    let store = match &config.data_dir {
-        Some(dir) => Some(Arc::new(
-            store::Store::open(dir).map_err(std::io::Error::other)?,
-        )),
-        None => None,
-    };
-    let sessions = session::Sessions::default();
-    let pool = Arc::new(pool::Pool::new(
-        Arc::clone(&plugins),
-        store.clone(),
-        Arc::clone(&metrics),
-        config.pool_size,
-    ));
-    let lobby = lobby::Lobby::new(
-        plugins,
-        config.clone(),
-        Arc::clone(&metrics),
-        store.clone(),
-        Arc::clone(&pool),
-    );
-    if let Some(store) = &store {
-        let saved = store.load().map_err(std::io::Error::other)?;
-        for (hash, who) in saved.sessions {
-            sessions.restore(hash, who);
-        }
-        pool.restore(saved.pool);
-        let restored = lobby.restore(saved.rooms);
-        tracing::info!(
-            rooms = restored,
-            pool = pool.len(),
-            "restored unfinished rooms and the puzzle pool"
-        );
-    }
-    let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
-    let shared = Arc::new(Shared {
-        sessions,
-        lobby,
-        config,
-        metrics,
-        closing,
-        store,
-        per_ip: dashmap::DashMap::new(),
-    });
-    let mut app = Router::new()
-        .route("/healthz", get(|| async { "ok" }))
-        .route("/metrics", get(render_metrics))
-        .route("/ws", get(upgrade))
-        .with_state(Arc::clone(&shared));
-    if let Some(dir) = &shared.config.client_dir {
-        // Everything else: the web client's files (index.html for `/`).
-        app = app.fallback_service(tower_http::services::ServeDir::new(dir));
-    }
-    // No Nagle delays: a move is a small frame that must leave at once.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::warn!(error = %e, "cannot set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown.await;
-        let _ = closing_tx.send(true);
-    })
-    .await?;
-    refill.abort();
-    // Upgraded connections run on their own tasks: wait for them to close.
-    let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
-    while shared
-        .metrics
-        .connections
-        .load(std::sync::atomic::Ordering::Relaxed)
-        > 0
-        && tokio::time::Instant::now() < deadline
-    {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    Ok(())
+    Server::open(plugins, config)?
+        .serve(listener, None, shutdown)
+        .await
 }
 
 async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
@@ -247,7 +332,7 @@ async fn upgrade(
             return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
         }
     }
-    let ip = peer.ip();
+    let ip = proxy::client_ip(peer.ip(), &headers, &shared.config.trusted_proxies);
     {
         let mut open = shared.per_ip.entry(ip).or_insert(0);
         if *open >= shared.config.connections_per_ip {
@@ -270,7 +355,7 @@ async fn upgrade(
         .write_buffer_size(WS_BUFFER)
         .max_write_buffer_size(WS_BUFFER + limit)
         .on_upgrade(move |socket| async move {
-            connection::serve(socket, shared).await;
+            connection::serve(socket, shared, ip).await;
             drop(slot);
         })
 }

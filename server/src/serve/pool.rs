@@ -3,12 +3,11 @@
 //! puzzle at a time (so generation never takes both cores), and stored, so a
 //! restart does not start empty.
 
+use super::generator::Generator;
 use super::metrics::Metrics;
-use super::session::random_hex;
 use super::store::{Store, Write};
-use crate::plugins::PluginHost;
 use dashmap::DashMap;
-use protocol::plugin::{GenerateRequest, Params};
+use protocol::plugin::Params;
 use protocol::PuzzleV1;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -39,7 +38,7 @@ impl Kind {
 /// The pool.
 #[derive(Debug)]
 pub struct Pool {
-    plugins: Arc<PluginHost>,
+    generator: Generator,
     store: Option<Arc<Store>>,
     metrics: Arc<Metrics>,
     size: usize,
@@ -50,13 +49,13 @@ pub struct Pool {
 impl Pool {
     /// A pool keeping `size` puzzles of each kind (0 disables it).
     pub fn new(
-        plugins: Arc<PluginHost>,
+        generator: Generator,
         store: Option<Arc<Store>>,
         metrics: Arc<Metrics>,
         size: usize,
     ) -> Pool {
         Pool {
-            plugins,
+            generator,
             store,
             metrics,
             size,
@@ -67,7 +66,8 @@ impl Pool {
 
     /// Every kind the loaded plugins offer.
     pub fn all_kinds(&self) -> Vec<Kind> {
-        self.plugins
+        self.generator
+            .plugins()
             .manifests()
             .flat_map(|m| {
                 m.parameter_sets().into_iter().flat_map(move |params| {
@@ -127,21 +127,10 @@ impl Pool {
         for kind in kinds {
             let key = kind.key();
             while self.puzzles.get(&key).map_or(0, |q| q.len()) < self.size {
-                let seed = random_hex(8);
-                let request = GenerateRequest {
-                    params: kind.params.clone(),
-                    difficulty: kind.difficulty.clone(),
-                    seed: seed.clone(),
-                };
-                let (plugins, variant) = (Arc::clone(&self.plugins), kind.variant.clone());
-                let generated = tokio::task::spawn_blocking(move || {
-                    plugins.generate(&variant, &request, GENERATE_DEADLINE)
-                })
-                .await;
-                let puzzle = match generated {
-                    Ok(Ok(p)) => p,
-                    other => {
-                        tracing::warn!(pool = %key, outcome = ?other.map(|r| r.map(|_| ())), "pool generation failed");
+                let (seed, puzzle) = match self.generator.fresh(kind, GENERATE_DEADLINE).await {
+                    Ok(generated) => generated,
+                    Err(e) => {
+                        tracing::warn!(pool = %key, error = %e, "pool generation failed");
                         break;
                     }
                 };

@@ -33,19 +33,6 @@ pub fn hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-/// Checks a display name: 1-24 characters, no control characters.
-pub fn valid_name(name: &str) -> Result<String, String> {
-    let name = name.trim();
-    let len = name.chars().count();
-    if len == 0 || len > 24 {
-        return Err(format!("a name has 1-24 characters, not {len}"));
-    }
-    if name.chars().any(char::is_control) {
-        return Err("a name cannot hold control characters".into());
-    }
-    Ok(name.to_string())
-}
-
 impl Sessions {
     /// A new identity and its token.
     pub fn create(&self, name: String) -> (Identity, String) {
@@ -81,13 +68,5 @@ mod tests {
         assert_eq!(s.resume(&token), Some(me));
         assert_eq!(s.resume("not-a-token"), None);
         assert!(s.by_token.iter().all(|e| e.key() != token.as_bytes()));
-    }
-
-    #[test]
-    fn names() {
-        assert_eq!(valid_name("  Ada "), Ok("Ada".into()));
-        assert!(valid_name("").is_err());
-        assert!(valid_name(&"x".repeat(25)).is_err());
-        assert!(valid_name("a\u{7}b").is_err());
     }
 }

@@ -219,6 +219,25 @@ fn open_connection(path: &Path) -> Result<Connection, String> {
     Ok(conn)
 }
 
+/// SQLite's quick check over the whole file: a damaged page is an error now,
+/// not a surprise in the middle of a game.
+fn check_integrity(conn: &Connection) -> Result<(), String> {
+    let mut st = conn
+        .prepare("PRAGMA quick_check")
+        .map_err(|e| format!("the database cannot be checked: {e}"))?;
+    let problems: Vec<String> = st
+        .query_map([], |r| r.get::<_, String>(0))
+        .and_then(|rows| rows.collect())
+        .map_err(|e| format!("the database is damaged: {e}"))?;
+    match problems.as_slice() {
+        [ok] if ok == "ok" => Ok(()),
+        _ => Err(format!(
+            "the database is damaged: {}",
+            problems.join("; ").chars().take(300).collect::<String>()
+        )),
+    }
+}
+
 fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
     match write {
         Write::Session { token_hash, who } => conn
@@ -361,6 +380,7 @@ impl Store {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("arena.db");
         let conn = open_connection(&path)?;
+        check_integrity(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
         // block the writer), so a commit never waits behind one.
         conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")

@@ -20,7 +20,7 @@ use super::session::Identity;
 use super::store::{SavedRoom, Store};
 use super::Config;
 use engine::Puzzle;
-use protocol::wire::{ErrorCode, RoomSettings, RoomState, RoomSummary, ServerMessage};
+use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary, ServerMessage};
 use protocol::PuzzleV1;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,8 +30,39 @@ use tokio::time::Instant;
 /// An encoded server message, shared by every recipient.
 pub type Frame = Arc<[u8]>;
 
+/// What a room hands a connection to send.
+#[derive(Debug)]
+pub enum Outgoing {
+    /// A frame for the client.
+    Frame(Frame),
+    /// Close the connection with this WebSocket code and reason (e.g. the seat
+    /// was taken over by a newer connection of the same player).
+    Close {
+        /// WebSocket close code.
+        code: u16,
+        /// For people.
+        reason: &'static str,
+    },
+}
+
 /// A player's queue of frames to send.
-pub type Outbox = mpsc::Sender<Frame>;
+pub type Outbox = mpsc::Sender<Outgoing>;
+
+/// Identifies one WebSocket connection (unique for the process's life).
+pub type ConnectionId = u64;
+
+/// A member's live connection: which one, and its outbox.
+#[derive(Clone, Debug)]
+pub struct Link {
+    /// The connection.
+    pub conn: ConnectionId,
+    /// Its outbox.
+    pub out: Outbox,
+}
+
+/// Close code (application range) for a connection whose seat a newer
+/// connection of the same player took over.
+pub const CLOSE_OPENED_ELSEWHERE: u16 = 4000;
 
 /// A request failure: code and message.
 pub type Failure = (ErrorCode, String);
@@ -54,6 +85,29 @@ pub struct Game {
     pub full: PuzzleV1,
 }
 
+impl Game {
+    /// The game for a puzzle with its solution: the engine's view, and the
+    /// public view without the solution.
+    pub fn from_puzzle(puzzle: PuzzleV1) -> Result<Game, Failure> {
+        let loaded =
+            engine::v1::from_v1(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        let solution = loaded.solution.ok_or_else(|| {
+            (
+                ErrorCode::Plugin,
+                "the plugin shipped no solution".to_string(),
+            )
+        })?;
+        let mut public = puzzle.clone();
+        public.solution = None;
+        Ok(Game {
+            puzzle: loaded.puzzle,
+            solution,
+            public,
+            full: puzzle,
+        })
+    }
+}
+
 /// Commands a connection sends to its room.
 #[derive(Debug)]
 pub enum Command {
@@ -63,16 +117,20 @@ pub enum Command {
         who: Identity,
         /// Watch instead of play.
         spectator: bool,
-        /// Where to send their frames.
-        out: Outbox,
+        /// Their connection and where to send their frames.
+        link: Link,
         /// Whether the seat was granted.
         reply: oneshot::Sender<Result<(), Failure>>,
     },
     /// The player went away: their connection dropped (`for_good` false: the seat
     /// waits for them), or they left the room (`for_good` true: a solo game ends).
+    /// Ignored when `conn` is no longer the member's connection (a newer one took
+    /// the seat over).
     Leave {
         /// Player id.
         player: String,
+        /// The connection that went away.
+        conn: ConnectionId,
         /// Left on purpose rather than disconnected.
         for_good: bool,
         /// Answered once the room has let go (and closed, if the leave ends it).
@@ -161,13 +219,13 @@ pub struct RoomHandle {
 
 impl RoomHandle {
     /// Asks for a seat (or a place to watch from).
-    pub async fn join(&self, who: Identity, spectator: bool, out: Outbox) -> Result<(), Failure> {
+    pub async fn join(&self, who: Identity, spectator: bool, link: Link) -> Result<(), Failure> {
         let (reply, answer) = oneshot::channel();
         self.tx
             .send(Command::Join {
                 who,
                 spectator,
-                out,
+                link,
                 reply,
             })
             .await
@@ -191,6 +249,13 @@ impl RoomHandle {
             .clone()
     }
 
+    /// Whether its only player leaving would close it (a solo game, or a waiting
+    /// room with one seat), as the latest summary says.
+    pub fn closes_when_left(&self) -> bool {
+        let s = self.summary();
+        s.settings.mode == Mode::Solo || (s.state == RoomState::Waiting && s.players <= 1)
+    }
+
     /// Whether the room task has ended.
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
@@ -202,8 +267,10 @@ impl RoomHandle {
 pub struct Services {
     /// Durable storage, if configured.
     pub store: Option<Arc<Store>>,
-    /// The variant plugins (for hints).
-    pub plugins: Arc<crate::plugins::PluginHost>,
+    /// Puzzle generation (rematches) and the variant plugins (hints).
+    pub generator: super::generator::Generator,
+    /// How long a rematch puzzle may take to generate.
+    pub generate_deadline: Duration,
 }
 
 /// Commands a room queues before senders wait.
@@ -278,7 +345,7 @@ async fn run(
             }
             break;
         }
-        let empty = room.had_players && room.seats.iter().all(|s| s.out.is_none());
+        let empty = room.had_players && room.seats.iter().all(|s| s.link.is_none());
         empty_since = match (empty, empty_since) {
             (false, _) => None,
             (true, Some(t)) => Some(t),

@@ -7,6 +7,7 @@ use super::state::{
 };
 use crate::serve::clock::now_ms;
 use crate::serve::store::Write;
+use crate::serve::text::clean_chat;
 use protocol::plugin::{GridRequest, HintResponse};
 use protocol::wire::{
     Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode, Rank, RoomState,
@@ -18,9 +19,6 @@ use tokio::time::Instant;
 
 /// How long the plugin has for a hint.
 const HINT_DEADLINE: Duration = Duration::from_secs(5);
-
-/// The longest chat line, in characters.
-pub const MAX_CHAT_CHARS: usize = 300;
 
 impl Room {
     /// Checks that `player` may change cell `[row, col]` now; returns the seat and
@@ -126,6 +124,7 @@ impl Room {
             });
             self.broadcast(&event);
         } else {
+            let hidden = !self.board_shown_to_spectators(i);
             let correct = self.apply_move(i, cell, value, elapsed);
             self.send_to(
                 Member::Seat(i),
@@ -136,14 +135,21 @@ impl Room {
                     correct,
                 }),
             );
-            let changed = encode(&ServerMessage::CellChanged {
-                player: player.to_string(),
-                row,
-                col,
-                value,
-            });
-            for w in 0..self.watchers.len() {
-                self.send_to(Member::Watcher(w), Arc::clone(&changed));
+            if self.board_shown_to_spectators(i) {
+                if hidden {
+                    // Just finished (or out): spectators get the whole board now.
+                    self.send_spectator_snapshots();
+                } else {
+                    let changed = encode(&ServerMessage::CellChanged {
+                        player: player.to_string(),
+                        row,
+                        col,
+                        value,
+                    });
+                    for w in 0..self.watchers.len() {
+                        self.send_to(Member::Watcher(w), Arc::clone(&changed));
+                    }
+                }
             }
             let progress = encode(&ServerMessage::Progress {
                 player: self.player_view(i),
@@ -248,6 +254,8 @@ impl Room {
             }
         };
         self.broadcast(&encode(&finished));
+        // Every board may be seen now that the game is over.
+        self.send_spectator_snapshots();
     }
 
     /// Milliseconds of play so far: since the start, minus time paused.
@@ -307,7 +315,8 @@ impl Room {
             puzzle: self.game.full.clone(),
             grid: engine::v1::to_grid(self.game.puzzle.model(), values),
         };
-        let (plugins, variant) = (Arc::clone(&self.plugins), self.settings.variant.clone());
+        let plugins = Arc::clone(self.generator.plugins());
+        let variant = self.settings.variant.clone();
         let answer = tokio::task::spawn_blocking(move || {
             plugins.call::<_, HintResponse>(&variant, plugin_abi::op::HINT, &request, HINT_DEADLINE)
         })
@@ -345,8 +354,16 @@ impl Room {
 
     /// Solo: stops (`pause`) or restarts the clock; a paused board is hidden.
     pub(super) async fn pause(&mut self, player: &str, pause: bool) {
-        let Some(Member::Seat(i)) = self.member(player) else {
-            return;
+        let i = match self.member(player) {
+            None => return,
+            Some(Member::Watcher(w)) => {
+                return self.send_error(
+                    Member::Watcher(w),
+                    ErrorCode::Spectator,
+                    "spectators cannot pause the game",
+                );
+            }
+            Some(Member::Seat(i)) => i,
         };
         let me = Member::Seat(i);
         if self.settings.mode != Mode::Solo {
@@ -397,11 +414,30 @@ impl Room {
     }
 
     pub(super) fn cursor(&mut self, player: &str, row: u32, col: u32) {
-        let Some(Member::Seat(i)) = self.member(player) else {
-            return;
+        let i = match self.member(player) {
+            None => return,
+            Some(Member::Watcher(w)) => {
+                return self.send_error(
+                    Member::Watcher(w),
+                    ErrorCode::Spectator,
+                    "spectators have no cursor",
+                );
+            }
+            Some(Member::Seat(i)) => i,
         };
-        if self.settings.mode != Mode::Coop || self.state != RoomState::Playing {
-            return;
+        if self.settings.mode != Mode::Coop {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::WrongState,
+                "cursors are shared in co-op rooms only",
+            );
+        }
+        if self.state != RoomState::Playing {
+            return self.send_error(
+                Member::Seat(i),
+                ErrorCode::WrongState,
+                "cursors are shared while playing",
+            );
         }
         if self.game.puzzle.model().cell_at(row, col).is_none() {
             return self.send_error(
@@ -426,16 +462,10 @@ impl Room {
         let Some(member) = self.member(player) else {
             return;
         };
-        let text = text.trim().to_string();
-        let chars = text.chars().count();
-        if chars == 0 || chars > MAX_CHAT_CHARS || text.chars().any(|c| c.is_control() && c != '\n')
-        {
-            return self.send_error(
-                member,
-                ErrorCode::Invalid,
-                &format!("a chat line has 1-{MAX_CHAT_CHARS} printable characters"),
-            );
-        }
+        let text = match clean_chat(&text) {
+            Ok(text) => text,
+            Err(why) => return self.send_error(member, ErrorCode::Invalid, &why),
+        };
         let (who, bucket) = match member {
             Member::Seat(i) => (self.seats[i].who.clone(), &mut self.seats[i].chat),
             Member::Watcher(i) => (self.watchers[i].who.clone(), &mut self.watchers[i].chat),

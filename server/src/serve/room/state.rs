@@ -1,7 +1,9 @@
 //! A room's data, membership (join, watch, leave), the start and the clock, and
 //! writing changes to the store.
 
-use super::{Command, Failure, Game, Outbox, Services};
+use super::{
+    Command, ConnectionId, Failure, Game, Link, Outgoing, Services, CLOSE_OPENED_ELSEWHERE,
+};
 use crate::serve::clock::now_ms;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
@@ -15,7 +17,10 @@ use tokio::time::Instant;
 /// A player at the table.
 pub(super) struct Seat {
     pub who: Identity,
-    pub out: Option<Outbox>,
+    /// The player's connection, while they are here.
+    pub link: Option<Link>,
+    /// Left the room on purpose (not just disconnected).
+    pub left: bool,
     pub board: Vec<u8>,
     pub finished_ms: Option<u64>,
     pub mistakes: u32,
@@ -28,10 +33,11 @@ pub(super) struct Seat {
 
 impl Seat {
     /// A fresh seat with an empty board (the givens only).
-    pub fn new(who: Identity, out: Option<Outbox>, givens: &[u8]) -> Seat {
+    pub fn new(who: Identity, link: Option<Link>, givens: &[u8]) -> Seat {
         Seat {
             who,
-            out,
+            link,
+            left: false,
             board: givens.to_vec(),
             finished_ms: None,
             mistakes: 0,
@@ -46,7 +52,7 @@ impl Seat {
 /// Someone watching.
 pub(super) struct Watcher {
     pub who: Identity,
-    pub out: Option<Outbox>,
+    pub link: Option<Link>,
     pub chat: Bucket,
 }
 
@@ -77,7 +83,8 @@ pub(super) struct Room {
     /// When play begins: the local instant and the same moment on the wire clock.
     pub start: Option<(Instant, f64)>,
     pub had_players: bool,
-    /// A solo player left on purpose: the room closes.
+    /// Nobody can use the room again (a solo player left; everyone left a
+    /// finished room, or a waiting one): the room closes.
     pub abandoned: bool,
     /// Who to tell once the abandoned room has closed.
     pub closing_ack: Option<oneshot::Sender<()>>,
@@ -85,15 +92,13 @@ pub(super) struct Room {
     /// The number of the last stored move (co-op: the last event's `seq`).
     pub seq: u64,
     pub store: Option<Arc<Store>>,
-    pub plugins: Arc<crate::plugins::PluginHost>,
+    pub generator: crate::serve::generator::Generator,
+    pub generate_deadline: Duration,
     /// Solo: when the current pause began.
     pub paused_since: Option<Instant>,
     /// Solo: time spent paused so far.
     pub paused_total: Duration,
 }
-
-/// How long a rematch puzzle may take to generate.
-const REMATCH_DEADLINE: Duration = Duration::from_secs(20);
 
 /// Stored event kind: a value.
 pub(super) const KIND_VALUE: u8 = 0;
@@ -140,7 +145,8 @@ impl Room {
             closing_ack: None,
             seq: 0,
             store: services.store,
-            plugins: services.plugins,
+            generator: services.generator,
+            generate_deadline: services.generate_deadline,
             paused_since: None,
             paused_total: Duration::ZERO,
         }
@@ -169,21 +175,22 @@ impl Room {
             Command::Join {
                 who,
                 spectator,
-                out,
+                link,
                 reply,
             } => {
                 let result = if spectator {
-                    self.watch(who, out)
+                    self.watch(who, link)
                 } else {
-                    self.join(who, out).await
+                    self.join(who, link).await
                 };
                 let _ = reply.send(result);
             }
             Command::Leave {
                 player,
+                conn,
                 for_good,
                 done,
-            } => self.leave(&player, for_good, done).await,
+            } => self.leave(&player, conn, for_good, done).await,
             Command::Ready { player, ready } => self.ready(&player, ready),
             Command::Start { player } => self.start(&player).await,
             Command::Move {
@@ -217,9 +224,10 @@ impl Room {
             .map(Member::Watcher)
     }
 
-    async fn join(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+    async fn join(&mut self, who: Identity, link: Link) -> Result<(), Failure> {
         if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
-            self.seats[i].out = Some(out);
+            take_over(&mut self.seats[i].link, link);
+            self.seats[i].left = false;
             self.send_snapshot(Member::Seat(i));
             return Ok(());
         }
@@ -248,7 +256,7 @@ impl Room {
         }
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
-        let seat = Seat::new(who, Some(out), self.game.puzzle.givens());
+        let seat = Seat::new(who, Some(link), self.game.puzzle.givens());
         self.seats.push(seat);
         self.send_snapshots();
         Ok(())
@@ -266,19 +274,19 @@ impl Room {
         self.host = player;
     }
 
-    pub(super) fn watch(&mut self, who: Identity, out: Outbox) -> Result<(), Failure> {
+    pub(super) fn watch(&mut self, who: Identity, link: Link) -> Result<(), Failure> {
         if self.seats.iter().any(|s| s.who.id == who.id) {
             return Err((ErrorCode::Invalid, "you are a player in this room".into()));
         }
         let i = match self.watchers.iter().position(|w| w.who.id == who.id) {
             Some(i) => {
-                self.watchers[i].out = Some(out);
+                take_over(&mut self.watchers[i].link, link);
                 i
             }
             None => {
                 self.watchers.push(Watcher {
                     who,
-                    out: Some(out),
+                    link: Some(link),
                     chat: chat_bucket(),
                 });
                 self.watchers.len() - 1
@@ -288,18 +296,21 @@ impl Room {
         Ok(())
     }
 
-    async fn leave(&mut self, player: &str, for_good: bool, done: Option<oneshot::Sender<()>>) {
+    async fn leave(
+        &mut self,
+        player: &str,
+        conn: ConnectionId,
+        for_good: bool,
+        done: Option<oneshot::Sender<()>>,
+    ) {
+        let linked = |link: &Option<Link>| link.as_ref().is_some_and(|l| l.conn == conn);
         match self.member(player) {
+            // A newer connection took this member over: the old one's leave is stale.
+            Some(Member::Seat(i)) if !linked(&self.seats[i].link) => {}
+            Some(Member::Watcher(i)) if !linked(&self.watchers[i].link) => {}
             Some(Member::Seat(_)) if for_good && self.settings.mode == Mode::Solo => {
                 // Nobody else can finish a solo game: leaving it ends it.
-                let finish = Write::Finish {
-                    room: self.code.clone(),
-                };
-                if let Err(e) = self.persist(finish).await {
-                    tracing::error!(room = %self.code, error = %e, "cannot save an abandoned room");
-                }
-                self.abandoned = true;
-                self.closing_ack = done;
+                self.close_for_good(done).await;
             }
             Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
                 let unseat = Write::Unseat {
@@ -310,6 +321,10 @@ impl Room {
                     tracing::error!(room = %self.code, error = %e, "cannot save a departure");
                 }
                 self.seats.remove(i);
+                if self.seats.is_empty() && for_good {
+                    // Nobody is left to start it: the room has no further use.
+                    return self.close_for_good(done).await;
+                }
                 if self.host == player {
                     if let Some(next) = self.seats.first().map(|s| s.who.id.clone()) {
                         self.set_host(next).await;
@@ -317,12 +332,32 @@ impl Room {
                 }
                 self.send_snapshots();
             }
-            Some(Member::Seat(i)) => self.seats[i].out = None,
+            Some(Member::Seat(i)) => {
+                self.seats[i].link = None;
+                self.seats[i].left |= for_good;
+                if self.state == RoomState::Finished && self.seats.iter().all(|s| s.left) {
+                    // The results are in and everyone has gone: no rematch can follow.
+                    self.close_for_good(done).await;
+                }
+            }
             Some(Member::Watcher(i)) => {
                 self.watchers.remove(i);
             }
             None => {}
         }
+    }
+
+    /// Marks the room finished in the store and closes it; `done` hears once it
+    /// has closed (so the lobby no longer counts it).
+    async fn close_for_good(&mut self, done: Option<oneshot::Sender<()>>) {
+        let finish = Write::Finish {
+            room: self.code.clone(),
+        };
+        if let Err(e) = self.persist(finish).await {
+            tracing::error!(room = %self.code, error = %e, "cannot save a closed room");
+        }
+        self.abandoned = true;
+        self.closing_ack = done;
     }
 
     fn ready(&mut self, player: &str, ready: bool) {
@@ -340,7 +375,8 @@ impl Room {
                 self.seats[i].ready = ready;
                 self.send_snapshots();
             }
-            Some(Member::Seat(_)) => {}
+            // Nothing changed: the answer is the player's own snapshot.
+            Some(Member::Seat(i)) => self.send_snapshot(Member::Seat(i)),
         }
     }
 
@@ -406,22 +442,16 @@ impl Room {
                 "a rematch follows a finished game",
             );
         }
-        let request = protocol::plugin::GenerateRequest {
+        let kind = crate::serve::pool::Kind {
+            variant: self.settings.variant.clone(),
             params: self.settings.params.clone(),
             difficulty: self.settings.difficulty.clone(),
-            seed: crate::serve::session::random_hex(8),
         };
-        let (plugins, variant) = (Arc::clone(&self.plugins), self.settings.variant.clone());
-        let generated = tokio::task::spawn_blocking(move || {
-            plugins.generate(&variant, &request, REMATCH_DEADLINE)
-        })
-        .await;
-        let puzzle = match generated {
-            Ok(Ok(p)) => p,
-            Ok(Err(e)) => return self.send_error(member, ErrorCode::Plugin, &e.to_string()),
-            Err(e) => return self.send_error(member, ErrorCode::Plugin, &e.to_string()),
+        let puzzle = match self.generator.fresh(&kind, self.generate_deadline).await {
+            Ok((_, puzzle)) => puzzle,
+            Err(e) => return self.send_error(member, ErrorCode::Plugin, &e),
         };
-        let game = match crate::serve::lobby::game_from(puzzle.clone()) {
+        let game = match Game::from_puzzle(puzzle.clone()) {
             Ok(game) => game,
             Err((code, message)) => return self.send_error(member, code, &message),
         };
@@ -530,6 +560,19 @@ impl Room {
                 .all(|s| s.finished_ms.is_some() || s.out_of_lives)
         {
             self.state = RoomState::Finished;
+        }
+    }
+}
+
+/// Puts a member's new connection in place of the old one; an old connection
+/// that is still open is told why it is being closed.
+fn take_over(current: &mut Option<Link>, new: Link) {
+    if let Some(old) = current.replace(new) {
+        if current.as_ref().is_some_and(|l| l.conn != old.conn) {
+            let _ = old.out.try_send(Outgoing::Close {
+                code: CLOSE_OPENED_ELSEWHERE,
+                reason: "opened elsewhere: this seat is now played from another connection",
+            });
         }
     }
 }

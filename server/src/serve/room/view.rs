@@ -2,7 +2,7 @@
 //! outbox drops that member's connection; nobody else waits.
 
 use super::state::{Member, Room};
-use super::{encode, Frame};
+use super::{encode, Frame, Outgoing};
 use protocol::wire::{
     ErrorCode, Mode, PlayerBoard, PlayerView, RoomState, RoomView, ServerMessage,
 };
@@ -32,8 +32,19 @@ impl Room {
         }
     }
 
+    /// Whether spectators may see seat `i`'s digits. In a race, only once that
+    /// player is done (finished or out) or the game is over: a racer watching
+    /// from a second identity must learn nothing but the progress everyone sees.
+    pub(super) fn board_shown_to_spectators(&self, i: usize) -> bool {
+        let seat = &self.seats[i];
+        self.settings.mode != Mode::Race
+            || self.state == RoomState::Finished
+            || seat.finished_ms.is_some()
+            || seat.out_of_lives
+    }
+
     /// A member's view: the puzzle once play has begun; a player's own board, or
-    /// for a spectator every board.
+    /// for a spectator every board they may see.
     pub(super) fn view(&self, member: Member) -> RoomView {
         // A paused solo board is hidden: pausing must not give free thinking time.
         let playing = matches!(self.state, RoomState::Playing | RoomState::Finished)
@@ -55,11 +66,11 @@ impl Room {
             ),
             Member::Watcher(_) => {
                 let boards = if playing {
-                    self.seats
-                        .iter()
-                        .map(|s| PlayerBoard {
-                            player: s.who.id.clone(),
-                            board: grid(&s.board),
+                    (0..self.seats.len())
+                        .filter(|&i| self.board_shown_to_spectators(i))
+                        .map(|i| PlayerBoard {
+                            player: self.seats[i].who.id.clone(),
+                            board: grid(&self.seats[i].board),
                         })
                         .collect()
                 } else {
@@ -104,6 +115,10 @@ impl Room {
         for i in 0..self.seats.len() {
             self.send_snapshot(Member::Seat(i));
         }
+        self.send_spectator_snapshots();
+    }
+
+    pub(super) fn send_spectator_snapshots(&mut self) {
         for w in 0..self.watchers.len() {
             self.send_snapshot(Member::Watcher(w));
         }
@@ -121,20 +136,20 @@ impl Room {
     /// its outbox is dropped, which closes its connection (it may come back and
     /// get a fresh snapshot).
     pub(super) fn send_to(&mut self, member: Member, frame: Frame) {
-        let (out, who) = match member {
+        let (link, who) = match member {
             Member::Seat(i) => {
                 let seat = &mut self.seats[i];
-                (&mut seat.out, &seat.who)
+                (&mut seat.link, &seat.who)
             }
             Member::Watcher(i) => {
                 let watcher = &mut self.watchers[i];
-                (&mut watcher.out, &watcher.who)
+                (&mut watcher.link, &watcher.who)
             }
         };
-        if let Some(tx) = out {
-            if tx.try_send(frame).is_err() {
+        if let Some(l) = link {
+            if l.out.try_send(Outgoing::Frame(frame)).is_err() {
                 tracing::info!(room = %self.code, player = %who.id, "dropping a slow or gone client");
-                *out = None;
+                *link = None;
             }
         }
     }

@@ -1,0 +1,55 @@
+//! Puzzle generation for the server: one way to ask a plugin for a puzzle (off
+//! the async workers, under a deadline), counted in the metrics whoever asks —
+//! a new room, a rematch, or the pool's background refill.
+
+use super::metrics::Metrics;
+use super::pool::Kind;
+use super::session::random_hex;
+use crate::plugins::PluginHost;
+use protocol::plugin::GenerateRequest;
+use protocol::PuzzleV1;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Generates puzzles through the plugins and counts them.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    plugins: Arc<PluginHost>,
+    metrics: Arc<Metrics>,
+}
+
+impl Generator {
+    /// A generator over `plugins`, counting in `metrics`.
+    pub fn new(plugins: Arc<PluginHost>, metrics: Arc<Metrics>) -> Generator {
+        Generator { plugins, metrics }
+    }
+
+    /// The plugins it generates with.
+    pub fn plugins(&self) -> &Arc<PluginHost> {
+        &self.plugins
+    }
+
+    /// A puzzle of `kind` from a fresh random seed; returns the seed too.
+    pub async fn fresh(
+        &self,
+        kind: &Kind,
+        deadline: Duration,
+    ) -> Result<(String, PuzzleV1), String> {
+        let seed = random_hex(8);
+        let request = GenerateRequest {
+            params: kind.params.clone(),
+            difficulty: kind.difficulty.clone(),
+            seed: seed.clone(),
+        };
+        let plugins = Arc::clone(&self.plugins);
+        let variant = kind.variant.clone();
+        let started = Instant::now();
+        let generated =
+            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
+                .await
+                .map_err(|e| format!("generation task failed: {e}"))?
+                .map_err(|e| e.to_string())?;
+        self.metrics.record_generation(started.elapsed());
+        Ok((seed, generated))
+    }
+}

@@ -1,0 +1,66 @@
+//! The multiplayer server in-process: started on an ephemeral loopback port with
+//! the built plugins (dlopen'ed once per test binary), and a plain HTTP client
+//! for its other endpoints.
+
+use crate::built_plugin_dir;
+use crate::ws::WAIT;
+use server::plugins::PluginHost;
+use server::serve::{Config, Server};
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+
+/// The built plugins, loaded once per test binary.
+pub fn plugins() -> Arc<PluginHost> {
+    static HOST: OnceLock<Arc<PluginHost>> = OnceLock::new();
+    Arc::clone(HOST.get_or_init(|| Arc::new(PluginHost::load(&[built_plugin_dir()], 4).0)))
+}
+
+/// Starts a server with no countdown; it stops when the test's runtime ends.
+pub async fn start_server() -> SocketAddr {
+    start_server_with(Config {
+        countdown: Duration::ZERO,
+        ..Config::default()
+    })
+    .await
+}
+
+/// Starts a server with `config`; returns the game address.
+pub async fn start_server_with(config: Config) -> SocketAddr {
+    start_server_with_metrics(config).await.0
+}
+
+/// Starts a server with `config` and a metrics listener; returns the game and
+/// the metrics addresses.
+pub async fn start_server_with_metrics(config: Config) -> (SocketAddr, SocketAddr) {
+    let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let metrics = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addrs = (
+        game.local_addr().expect("address"),
+        metrics.local_addr().expect("address"),
+    );
+    let server = Server::open(plugins(), config).expect("the server opens");
+    tokio::spawn(server.serve(game, Some(metrics), std::future::pending()));
+    addrs
+}
+
+/// A plain HTTP/1.1 GET; returns the status code and the body.
+pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    tokio::time::timeout(WAIT, s.read_to_string(&mut response))
+        .await
+        .expect("an answer in time")
+        .expect("read");
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (status, body.to_string())
+}
