@@ -53,7 +53,7 @@ test("a name the server refuses brings back the name form with the reason", asyn
   });
   const page = await context.newPage();
   await page.goto(arena.server.url);
-  await page.waitForSelector("#connection-banner:has-text('control characters')", { timeout: WAIT });
+  await page.waitForSelector("#connection-banner:has-text('control character U+0007')", { timeout: WAIT });
   await page.waitForSelector("#name-form", { timeout: WAIT });
   await page.fill("#name", "Bell");
   await page.click("#enter");

@@ -306,7 +306,8 @@ players: Array<PlayerView>,
  */
 puzzle: PuzzleV1 | null, 
 /**
- * This player's board (rows x cols, 0 = empty), givens included.
+ * This player's board (rows x cols, 0 = empty), givens included; co-op:
+ * the shared board (players and spectators). None before play and while paused.
  */
 board: Array<Array<number>> | null, 
 /**
@@ -318,7 +319,8 @@ start_at: number | null,
  */
 spectator: boolean, 
 /**
- * Every player's board (spectators only, once playing).
+ * The boards a spectator may see, once playing: in a race only those of
+ * racers who are done (finished or out) until the game is over.
  */
 boards: Array<PlayerBoard>, 
 /**

@@ -267,7 +267,8 @@ pub struct RoomView {
     /// The puzzle: geometry and givens, never the solution.
     #[serde(default)]
     pub puzzle: Option<PuzzleV1>,
-    /// This player's board (rows x cols, 0 = empty), givens included.
+    /// This player's board (rows x cols, 0 = empty), givens included; co-op:
+    /// the shared board (players and spectators). None before play and while paused.
     #[serde(default)]
     pub board: Option<Vec<Vec<u32>>>,
     /// The start instant on the server clock (ms since the Unix epoch).
@@ -276,7 +277,8 @@ pub struct RoomView {
     /// Whether this view is a spectator's.
     #[serde(default)]
     pub spectator: bool,
-    /// Every player's board (spectators only, once playing).
+    /// The boards a spectator may see, once playing: in a race only those of
+    /// racers who are done (finished or out) until the game is over.
     #[serde(default)]
     pub boards: Vec<PlayerBoard>,
     /// Co-op: the last applied sequence number; events after it follow.
@@ -426,7 +428,8 @@ pub enum ServerMessage {
         #[serde(default)]
         correct: Option<bool>,
     },
-    /// A player's cell changed (spectators only).
+    /// A player's cell changed (spectators only; in a race never while that
+    /// racer is still racing).
     CellChanged {
         /// Player id.
         player: String,

@@ -14,6 +14,20 @@ const START: Duration = Duration::from_secs(30);
 /// Starts `arena serve --bind 127.0.0.1:0 --countdown-ms 0 --pool-size 0 --data DATA`
 /// plus `extra` arguments; returns the child (killed on drop) and its `host:port`.
 pub async fn spawn_arena_serve(data: &Path, extra: &[&str]) -> (Child, String) {
+    let (child, started) = spawn_arena_serve_with_lines(data, extra).await;
+    (child, started.game)
+}
+
+/// What `arena serve` announced on start-up.
+pub struct Started {
+    /// The game's `host:port`.
+    pub game: String,
+    /// The metrics listener's `host:port`, with `--metrics-bind`.
+    pub metrics: Option<String>,
+}
+
+/// [`spawn_arena_serve`], also reading the metrics address it announces.
+pub async fn spawn_arena_serve_with_lines(data: &Path, extra: &[&str]) -> (Child, Started) {
     let arena = built_arena();
     assert!(
         arena.exists(),
@@ -32,10 +46,15 @@ pub async fn spawn_arena_serve(data: &Path, extra: &[&str]) -> (Child, String) {
         .spawn()
         .expect("start arena serve");
     let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
-    let addr = tokio::time::timeout(START, async {
+    let started = tokio::time::timeout(START, async {
+        let mut metrics = None;
         while let Some(line) = lines.next_line().await.expect("read stderr") {
+            if let Some(rest) = line.split("metrics on http://").nth(1) {
+                metrics = Some(rest.trim().trim_end_matches("/metrics").to_string());
+            }
             if let Some(rest) = line.split("serving on http://").nth(1) {
-                return rest.trim().to_string();
+                let game = rest.trim().to_string();
+                return Started { game, metrics };
             }
         }
         panic!("arena serve exited before listening");
@@ -44,5 +63,5 @@ pub async fn spawn_arena_serve(data: &Path, extra: &[&str]) -> (Child, String) {
     .expect("the server starts in time");
     // Keep draining stderr so the child never blocks on a full pipe.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, addr)
+    (child, started)
 }

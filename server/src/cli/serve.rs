@@ -74,10 +74,11 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             ),
             None => None,
         };
-        eprintln!("arena: serving on http://{}", listener.local_addr()?);
         if let Some(m) = &metrics {
             eprintln!("arena: metrics on http://{}/metrics", m.local_addr()?);
         }
+        // The last start-up line: scripts wait for it.
+        eprintln!("arena: serving on http://{}", listener.local_addr()?);
         server.serve(listener, metrics, shutdown_signal()).await?;
         eprintln!("arena: stopped");
         Ok(true)
