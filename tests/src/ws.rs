@@ -174,6 +174,15 @@ impl Client {
         }
     }
 
+    /// Asks to watch the room `code` as a spectator.
+    pub async fn watch(&mut self, code: &str) {
+        self.send(&ClientMessage::JoinRoom {
+            code: code.to_string(),
+            spectator: true,
+        })
+        .await;
+    }
+
     /// Sends a move and waits for its acceptance.
     pub async fn play(&mut self, m: &ClientMessage) {
         self.send(m).await;

@@ -152,11 +152,7 @@ async fn a_refused_join_room_leaves_the_player_where_they_were() {
     let room = seated_room(&mut a, &mut [&mut b], settings(2)).await;
 
     // Spectating her own room is refused, and so is a room that does not exist.
-    a.send(&ClientMessage::JoinRoom {
-        code: room.code.clone(),
-        spectator: true,
-    })
-    .await;
+    a.watch(&room.code).await;
     assert_eq!(a.error().await, ErrorCode::Invalid);
     a.send(&ClientMessage::JoinRoom {
         code: "nosuchroom".into(),
@@ -191,11 +187,7 @@ async fn every_request_gets_an_answer() {
     let mut b = Client::connect(addr, "Bob").await;
     let mut s = Client::connect(addr, "Sam").await;
     let (code, _) = started_room(&mut a, &mut [&mut b], settings(2)).await;
-    s.send(&ClientMessage::JoinRoom {
-        code,
-        spectator: true,
-    })
-    .await;
+    s.watch(&code).await;
     s.room(RoomState::Playing).await;
 
     for request in [ClientMessage::Pause, ClientMessage::Resume] {

@@ -34,11 +34,7 @@ async fn race_spectators_see_a_racers_digits_only_once_that_racer_is_done() {
     // Bob's second identity: no token, another name.
     let mut spy = Client::connect(addr, "Not Bob").await;
     let (code, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
-    spy.send(&ClientMessage::JoinRoom {
-        code,
-        spectator: true,
-    })
-    .await;
+    spy.watch(&code).await;
     let view = spy.room(RoomState::Playing).await;
     assert!(view.boards.is_empty());
 
@@ -104,11 +100,7 @@ async fn coop_spectators_still_watch_the_shared_board_live() {
         ..settings(2)
     };
     let (code, puzzle) = started_room(&mut a, &mut [], coop).await;
-    s.send(&ClientMessage::JoinRoom {
-        code,
-        spectator: true,
-    })
-    .await;
+    s.watch(&code).await;
     assert!(s.room(RoomState::Playing).await.board.is_some());
     a.send(&solving_moves(&puzzle)[0]).await;
     s.until(|m| matches!(m, ServerMessage::CoopEvent { .. }).then_some(()))

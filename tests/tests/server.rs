@@ -470,11 +470,7 @@ async fn spectators_watch_every_board_chat_and_cannot_move() {
         ErrorCode::Closed,
         "no new players once started"
     );
-    s.send(&ClientMessage::JoinRoom {
-        code,
-        spectator: true,
-    })
-    .await;
+    s.watch(&code).await;
     let view = s.room(RoomState::Playing).await;
     assert!(view.spectator && view.board.is_none());
     assert!(

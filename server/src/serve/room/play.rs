@@ -24,17 +24,7 @@ impl Room {
     /// Checks that `player` may change cell `[row, col]` now; returns the seat and
     /// the cell, or sends the error and returns `None`.
     pub(super) fn playable(&mut self, player: &str, row: u32, col: u32) -> Option<(usize, usize)> {
-        let i = match self.member(player)? {
-            Member::Watcher(w) => {
-                self.send_error(
-                    Member::Watcher(w),
-                    ErrorCode::Spectator,
-                    "spectators cannot play",
-                );
-                return None;
-            }
-            Member::Seat(i) => i,
-        };
+        let i = self.seat_or_refuse(player, "spectators cannot play")?;
         let me = Member::Seat(i);
         if self.state != RoomState::Playing {
             self.send_error(
@@ -284,16 +274,8 @@ impl Room {
     /// Asks the variant plugin for the next step on the player's board (the team's
     /// in co-op), stores it, and charges the room's hint penalty.
     pub(super) async fn hint(&mut self, player: &str) {
-        let i = match self.member(player) {
-            None => return,
-            Some(Member::Watcher(w)) => {
-                return self.send_error(
-                    Member::Watcher(w),
-                    ErrorCode::Spectator,
-                    "spectators cannot take hints",
-                );
-            }
-            Some(Member::Seat(i)) => i,
+        let Some(i) = self.seat_or_refuse(player, "spectators cannot take hints") else {
+            return;
         };
         let me = Member::Seat(i);
         let HintPolicy::Penalty { seconds } = self.settings.hints else {
@@ -354,16 +336,8 @@ impl Room {
 
     /// Solo: stops (`pause`) or restarts the clock; a paused board is hidden.
     pub(super) async fn pause(&mut self, player: &str, pause: bool) {
-        let i = match self.member(player) {
-            None => return,
-            Some(Member::Watcher(w)) => {
-                return self.send_error(
-                    Member::Watcher(w),
-                    ErrorCode::Spectator,
-                    "spectators cannot pause the game",
-                );
-            }
-            Some(Member::Seat(i)) => i,
+        let Some(i) = self.seat_or_refuse(player, "spectators cannot pause the game") else {
+            return;
         };
         let me = Member::Seat(i);
         if self.settings.mode != Mode::Solo {
@@ -414,16 +388,8 @@ impl Room {
     }
 
     pub(super) fn cursor(&mut self, player: &str, row: u32, col: u32) {
-        let i = match self.member(player) {
-            None => return,
-            Some(Member::Watcher(w)) => {
-                return self.send_error(
-                    Member::Watcher(w),
-                    ErrorCode::Spectator,
-                    "spectators have no cursor",
-                );
-            }
-            Some(Member::Seat(i)) => i,
+        let Some(i) = self.seat_or_refuse(player, "spectators have no cursor") else {
+            return;
         };
         if self.settings.mode != Mode::Coop {
             return self.send_error(

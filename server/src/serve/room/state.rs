@@ -224,6 +224,18 @@ impl Room {
             .map(Member::Watcher)
     }
 
+    /// The seat of `player`; a spectator is told `why` they cannot, and someone
+    /// not in the room is ignored (`None` either way).
+    pub(super) fn seat_or_refuse(&mut self, player: &str, why: &str) -> Option<usize> {
+        match self.member(player)? {
+            Member::Seat(i) => Some(i),
+            Member::Watcher(w) => {
+                self.send_error(Member::Watcher(w), ErrorCode::Spectator, why);
+                None
+            }
+        }
+    }
+
     async fn join(&mut self, who: Identity, link: Link) -> Result<(), Failure> {
         if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
             take_over(&mut self.seats[i].link, link);
