@@ -7,6 +7,7 @@
 //! their room.
 
 use super::clock::now_ms;
+use super::frame::decode;
 use super::limit::Bucket;
 use super::metrics::Metrics;
 use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
@@ -175,36 +176,6 @@ async fn close(
         }
     };
     let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
-}
-
-/// Decodes a client frame in the protocol's one form: a MessagePack map with
-/// string keys whose `type` tags (the message's and nested ones) are strings.
-/// Other forms serde would accept — a struct as an array of its fields, a
-/// variant by its index — are refused, so every client speaks the same protocol.
-pub fn decode(bytes: &[u8]) -> Result<ClientMessage, String> {
-    let value: serde_json::Value =
-        rmp_serde::from_slice(bytes).map_err(|e| format!("not a client message: {e}"))?;
-    if !value.is_object() {
-        return Err("a message is a map with named fields".into());
-    }
-    named_fields_only(&value)?;
-    serde_json::from_value(value).map_err(|e| format!("not a client message: {e}"))
-}
-
-/// Refuses arrays (no client message has one) and tags that are not strings.
-fn named_fields_only(value: &serde_json::Value) -> Result<(), String> {
-    match value {
-        serde_json::Value::Array(_) => {
-            Err("positional (array) forms are not part of the protocol; use named fields".into())
-        }
-        serde_json::Value::Object(fields) => {
-            if fields.get("type").is_some_and(|t| !t.is_string()) {
-                return Err("`type` is a string, e.g. \"move\"".into());
-            }
-            fields.values().try_for_each(named_fields_only)
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Handles one decoded frame; returns a direct reply, if any.
@@ -427,49 +398,5 @@ fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
         None => Some(error(ErrorCode::NoRoom, "join a room first")),
         Some(room) if room.send(command) => None,
         Some(_) => Some(error(ErrorCode::NoRoom, "the room is closed or busy")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_named_fields_and_string_tags_decode() {
-        let named = rmp_serde::to_vec_named(&ClientMessage::Move {
-            row: 1,
-            col: 2,
-            value: 3,
-        })
-        .expect("encode");
-        assert_eq!(
-            decode(&named),
-            Ok(ClientMessage::Move {
-                row: 1,
-                col: 2,
-                value: 3
-            })
-        );
-        // The same message as serde's positional form: an array of fields.
-        let positional = rmp_serde::to_vec(&ClientMessage::Move {
-            row: 1,
-            col: 2,
-            value: 3,
-        })
-        .expect("encode");
-        assert!(decode(&positional).is_err());
-        let integer_tag = rmp_serde::to_vec_named(&serde_json::json!({"type": 5})).expect("encode");
-        assert!(decode(&integer_tag).is_err_and(|e| e.contains("`type` is a string")));
-        let nested = serde_json::json!({"type": "create_room", "settings": {
-            "variant": "classic", "difficulty": "easy", "mode": "race", "max_players": 2,
-            "mistakes": {"type": 1}}});
-        let nested = rmp_serde::to_vec_named(&nested).expect("encode");
-        assert!(decode(&nested).is_err(), "nested tags are strings too");
-        let out_of_range = serde_json::json!({"type": "move", "row": -1, "col": 0, "value": 1});
-        let out_of_range = rmp_serde::to_vec_named(&out_of_range).expect("encode");
-        assert!(decode(&out_of_range).is_err());
-        let unknown =
-            rmp_serde::to_vec_named(&serde_json::json!({"type": "dance"})).expect("encode");
-        assert_eq!(decode(&unknown), Ok(ClientMessage::Unknown));
     }
 }

@@ -7,6 +7,7 @@
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
+//! - [`frame`]: the one accepted form of a client frame, and decoding it.
 //! - [`limit`]: rate limits (per connection; joins per identity and per address).
 //! - [`proxy`]: the client's address, behind trusted reverse proxies.
 //! - [`metrics`]: counters served at `/metrics`.
@@ -22,6 +23,7 @@
 
 pub mod clock;
 pub mod connection;
+pub mod frame;
 pub mod generator;
 pub mod limit;
 pub mod lobby;

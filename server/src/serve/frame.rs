@@ -1,0 +1,141 @@
+//! Client frames in the protocol's one form: a MessagePack map with string keys,
+//! whose `type` tags (the message's and nested ones) are strings. Other forms a
+//! serde decoder would accept — a struct as an array of its fields, a variant by
+//! its index — are refused, so every client speaks the same protocol. The form is
+//! checked by one pass over the bytes (no allocation), then serde decodes.
+
+use protocol::wire::ClientMessage;
+
+/// Nesting deeper than any client message (they nest three levels).
+const MAX_DEPTH: usize = 8;
+
+/// Decodes a client frame; `Err` says, for people, what is wrong with it.
+pub fn decode(bytes: &[u8]) -> Result<ClientMessage, String> {
+    let mut scan = Scan { bytes, at: 0 };
+    match scan.value(0)? {
+        Item::Map => {}
+        _ => return Err("a message is a map with named fields".into()),
+    }
+    rmp_serde::from_slice(bytes).map_err(|e| format!("not a client message: {e}"))
+}
+
+/// What one MessagePack value was.
+enum Item<'a> {
+    Map,
+    Str(&'a [u8]),
+    Scalar,
+}
+
+/// A cursor over the frame's bytes.
+struct Scan<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+const TRUNCATED: &str = "not a client message: the frame ends inside a value";
+
+impl<'a> Scan<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let end = self.at.checked_add(n).ok_or(TRUNCATED)?;
+        let taken = self.bytes.get(self.at..end).ok_or(TRUNCATED)?;
+        self.at = end;
+        Ok(taken)
+    }
+
+    /// A big-endian length of `width` bytes.
+    fn length(&mut self, width: usize) -> Result<usize, String> {
+        let raw = self.take(width)?;
+        Ok(raw.iter().fold(0usize, |n, &b| (n << 8) | usize::from(b)))
+    }
+
+    /// Checks one value (and everything inside it) and says what it was.
+    fn value(&mut self, depth: usize) -> Result<Item<'a>, String> {
+        if depth > MAX_DEPTH {
+            return Err("not a client message: nested too deeply".into());
+        }
+        let marker = self.take(1)?[0];
+        let (scalar_bytes, map_len, str_len) = match marker {
+            0x00..=0x7f | 0xe0..=0xff | 0xc0 | 0xc2 | 0xc3 => (0, None, None),
+            0xcc | 0xd0 => (1, None, None),
+            0xcd | 0xd1 => (2, None, None),
+            0xca | 0xce | 0xd2 => (4, None, None),
+            0xcb | 0xcf | 0xd3 => (8, None, None),
+            0x80..=0x8f => (0, Some(usize::from(marker & 0x0f)), None),
+            0xde => (0, Some(self.length(2)?), None),
+            0xdf => (0, Some(self.length(4)?), None),
+            0xa0..=0xbf => (0, None, Some(usize::from(marker & 0x1f))),
+            0xd9 => (0, None, Some(self.length(1)?)),
+            0xda => (0, None, Some(self.length(2)?)),
+            0xdb => (0, None, Some(self.length(4)?)),
+            0x90..=0x9f | 0xdc | 0xdd => {
+                return Err(
+                    "positional (array) forms are not part of the protocol; use named fields"
+                        .into(),
+                )
+            }
+            _ => {
+                return Err("not a client message: binary or extension values are not used".into())
+            }
+        };
+        if let Some(len) = str_len {
+            return Ok(Item::Str(self.take(len)?));
+        }
+        if let Some(entries) = map_len {
+            for _ in 0..entries {
+                let Item::Str(key) = self.value(depth + 1)? else {
+                    return Err("a message's field names are strings".into());
+                };
+                let value = self.value(depth + 1)?;
+                if key == b"type" && !matches!(value, Item::Str(_)) {
+                    return Err("`type` is a string, e.g. \"move\"".into());
+                }
+            }
+            return Ok(Item::Map);
+        }
+        self.take(scalar_bytes)?;
+        Ok(Item::Scalar)
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_named_fields_and_string_tags_decode() {
+        let named = rmp_serde::to_vec_named(&ClientMessage::Move {
+            row: 1,
+            col: 2,
+            value: 3,
+        })
+        .expect("encode");
+        assert_eq!(
+            decode(&named),
+            Ok(ClientMessage::Move {
+                row: 1,
+                col: 2,
+                value: 3
+            })
+        );
+        // The same message as serde's positional form: an array of fields.
+        let positional = rmp_serde::to_vec(&ClientMessage::Move {
+            row: 1,
+            col: 2,
+            value: 3,
+        })
+        .expect("encode");
+        assert!(decode(&positional).is_err());
+        let integer_tag = rmp_serde::to_vec_named(&serde_json::json!({"type": 5})).expect("encode");
+        assert!(decode(&integer_tag).is_err_and(|e| e.contains("`type` is a string")));
+        let nested = serde_json::json!({"type": "create_room", "settings": {
+            "variant": "classic", "difficulty": "easy", "mode": "race", "max_players": 2,
+            "mistakes": {"type": 1}}});
+        let nested = rmp_serde::to_vec_named(&nested).expect("encode");
+        assert!(decode(&nested).is_err(), "nested tags are strings too");
+        let out_of_range = serde_json::json!({"type": "move", "row": -1, "col": 0, "value": 1});
+        let out_of_range = rmp_serde::to_vec_named(&out_of_range).expect("encode");
+        assert!(decode(&out_of_range).is_err());
+        let unknown =
+            rmp_serde::to_vec_named(&serde_json::json!({"type": "dance"})).expect("encode");
+        assert_eq!(decode(&unknown), Ok(ClientMessage::Unknown));
+    }
+}
