@@ -238,8 +238,9 @@ fn main() {
     runtime.block_on(async move {
         let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
-        let (mut server, addr) =
-            spawn_arena_serve(&data, &["--connections-per-ip", "100000"]).await;
+        // Every simulated player connects from loopback: lift the per-address limits.
+        let unlimited = ["--connections-per-ip", "100000", "--address-join-burst", "100000"];
+        let (mut server, addr) = spawn_arena_serve(&data, &unlimited).await;
         let pid = server.id().expect("pid");
 
         let setup = Instant::now();

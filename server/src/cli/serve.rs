@@ -35,6 +35,12 @@ pub struct ServeArgs {
     /// never served on the game port.
     #[arg(long, value_name = "ADDR")]
     pub metrics_bind: Option<SocketAddr>,
+    /// `join_room` attempts one client address may make in a burst…
+    #[arg(long, default_value_t = 30)]
+    pub address_join_burst: u32,
+    /// …and per second after it (whichever identities it uses).
+    #[arg(long, default_value_t = 2.0)]
+    pub address_joins_per_second: f64,
     /// A reverse proxy whose `X-Forwarded-For` header names the client's address
     /// for per-address limits (repeatable). Other peers' headers are ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -58,6 +64,10 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             pool_size: args.pool_size,
             client_dir: Some(args.client.clone()),
             trusted_proxies: args.trusted_proxies.clone(),
+            address_join_rate: crate::serve::limit::Rate {
+                burst: args.address_join_burst,
+                per_second: args.address_joins_per_second,
+            },
             ..Config::default()
         };
         // The database is opened and checked before anything is announced.
