@@ -6,7 +6,8 @@
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench load --
 //! --clients 10000 --rooms 2500 --interval-ms 2000 --seconds 30`
 
-use arena_tests::process::spawn_arena_serve;
+use arena_tests::process::spawn_arena_serve_with_lines;
+use arena_tests::serve::http_get;
 use arena_tests::solving_moves;
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
@@ -25,6 +26,8 @@ struct Args {
     rooms: usize,
     interval: Duration,
     seconds: u64,
+    /// `arena serve --synchronous`: `full` (default) or `normal`.
+    synchronous: String,
 }
 
 fn args() -> Args {
@@ -41,6 +44,12 @@ fn args() -> Args {
         rooms: get("--rooms", 250) as usize,
         interval: Duration::from_millis(get("--interval-ms", 2000)),
         seconds: get("--seconds", 20),
+        synchronous: raw
+            .iter()
+            .position(|a| a == "--synchronous")
+            .and_then(|i| raw.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| "full".into()),
     }
 }
 
@@ -239,8 +248,23 @@ fn main() {
         let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
         // Every simulated player connects from loopback: lift the per-address limits.
-        let unlimited = ["--connections-per-ip", "100000", "--address-join-burst", "100000"];
-        let (mut server, addr) = spawn_arena_serve(&data, &unlimited).await;
+        let options = [
+            "--connections-per-ip",
+            "100000",
+            "--address-join-burst",
+            "100000",
+            "--synchronous",
+            &a.synchronous,
+            "--metrics-bind",
+            "127.0.0.1:0",
+        ];
+        let (mut server, started) = spawn_arena_serve_with_lines(&data, &options).await;
+        let addr = started.game;
+        let metrics: std::net::SocketAddr = started
+            .metrics
+            .expect("a metrics address")
+            .parse()
+            .expect("metrics address");
         let pid = server.id().expect("pid");
 
         let setup = Instant::now();
@@ -279,10 +303,18 @@ fn main() {
         let (peak, now) = rss_mib(pid);
         let mut lat = latencies.lock().unwrap_or_else(|p| p.into_inner()).clone();
         lat.sort_unstable();
-        println!("| clients | rooms | move every | updates timed | p50 ms | p99 ms | p999 ms | frames/s | server CPU | server RSS (peak) |");
-        println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let (_, text) = http_get(metrics, "/metrics").await;
+        let counter = |name: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        let per_commit = counter("arena_db_writes_total") / counter("arena_db_commits_total").max(1.0);
+        println!("| sync | clients | rooms | move every | updates timed | p50 ms | p99 ms | p999 ms | writes/commit | frames/s | server CPU | server RSS (peak) |");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {} | {} | {} ms | {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0}% | {:.0} MiB ({:.0}) |",
+            "| {} | {} | {} | {} ms | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.0} | {:.0}% | {:.0} MiB ({:.0}) |",
+            a.synchronous,
             n,
             a.rooms,
             a.interval.as_millis(),
@@ -290,6 +322,7 @@ fn main() {
             percentile(&lat, 0.5),
             percentile(&lat, 0.99),
             percentile(&lat, 0.999),
+            per_commit,
             frames.load(Ordering::Relaxed) as f64 / wall,
             100.0 * cpu / wall,
             now,

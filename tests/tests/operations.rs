@@ -1,14 +1,19 @@
 //! Running the server: a damaged database stops the real `arena serve` before it
 //! announces anything; `/metrics` lives on its own listener and counts every
-//! generation with its fractional time.
+//! generation with its fractional time; health, the web client's files and the
+//! puzzle pool.
 
 use arena_tests::process::spawn_arena_serve_with_lines;
-use arena_tests::serve::{http_get, start_server_with_metrics};
+use arena_tests::serve::{http_get, plugins, start_server_with, start_server_with_metrics};
 use arena_tests::ws::{race_settings as settings, Client};
 use arena_tests::{built_arena, built_plugin_dir};
+use protocol::plugin::Params;
 use protocol::wire::{ClientMessage, RoomState};
+use protocol::ParamValue;
 use server::serve::Config;
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A fresh temporary directory for this test.
@@ -113,5 +118,117 @@ async fn arena_serve_offers_metrics_only_on_the_metrics_address() {
     assert_eq!(status, 200);
     assert!(text.contains("# TYPE arena_connections gauge"));
     assert!(text.contains("arena_db_commits_total"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A GET that must answer 200; returns the body.
+async fn http_ok(addr: SocketAddr, path: &str) -> String {
+    let (status, body) = http_get(addr, path).await;
+    assert_eq!(status, 200, "{path}: {body}");
+    body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_and_metrics_over_http() {
+    let (addr, metrics_addr) = start_server_with_metrics(Config {
+        countdown: Duration::ZERO,
+        ..Config::default()
+    })
+    .await;
+    assert_eq!(http_ok(addr, "/healthz").await, "ok");
+    let (status, _) = http_get(addr, "/metrics").await;
+    assert_eq!(status, 404, "metrics are not public on the game port");
+    let mut a = Client::connect(addr, "Ada").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(1),
+    })
+    .await;
+    a.room(RoomState::Waiting).await;
+    let metrics = http_ok(metrics_addr, "/metrics").await;
+    for line in [
+        "arena_connections 1",
+        "arena_rooms 1",
+        "arena_rooms_total 1",
+        "arena_plugin_generate_total 1",
+    ] {
+        assert!(
+            metrics.lines().any(|l| l == line),
+            "missing {line:?} in\n{metrics}"
+        );
+    }
+    assert!(metrics.contains("# TYPE arena_messages_total counter"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_puzzle_pool_serves_stores_and_refills() {
+    use server::serve::generator::Generator;
+    use server::serve::metrics::Metrics;
+    use server::serve::pool::{Kind, Pool};
+    use server::serve::store::Store;
+    let dir = std::env::temp_dir().join(format!("arena-pool-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Arc::new(Store::open(&dir).expect("store"));
+    let metrics = Arc::new(Metrics::default());
+    let generator = Generator::new(plugins(), Arc::clone(&metrics));
+    let pool = Pool::new(generator, Some(Arc::clone(&store)), Arc::clone(&metrics), 1);
+    let kind = Kind {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+    };
+    assert!(
+        pool.all_kinds().contains(&kind),
+        "every offered kind is pooled"
+    );
+    assert_eq!(pool.fill_once(std::slice::from_ref(&kind)).await, 1);
+    assert_eq!(
+        pool.fill_once(std::slice::from_ref(&kind)).await,
+        0,
+        "already full"
+    );
+    assert_eq!(
+        store.load().expect("load").pool.len(),
+        1,
+        "the pool is stored"
+    );
+    let puzzle = pool.take(&kind).await.expect("a pooled puzzle");
+    assert_eq!(puzzle.variant.as_deref(), Some("classic"));
+    assert!(puzzle.solution.is_some());
+    assert!(pool.take(&kind).await.is_none(), "used up");
+    assert!(
+        store.load().expect("load").pool.is_empty(),
+        "a used puzzle leaves the store"
+    );
+    let text = metrics.render(0);
+    assert!(text.contains("arena_pool_hits_total 1") && text.contains("arena_pool_misses_total 1"));
+    assert!(
+        text.contains("arena_plugin_generate_total 1\n"),
+        "pool fills are generations too:\n{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_client_files_are_served_on_the_same_port() {
+    let dir = std::env::temp_dir().join(format!("arena-client-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(
+        dir.join("index.html"),
+        "<!doctype html><title>Sudoku Arena</title>",
+    )
+    .expect("write");
+    let addr = start_server_with(Config {
+        client_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    assert!(http_ok(addr, "/")
+        .await
+        .contains("<title>Sudoku Arena</title>"));
+    assert_eq!(
+        http_ok(addr, "/healthz").await,
+        "ok",
+        "the API routes still win"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

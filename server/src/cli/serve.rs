@@ -1,6 +1,7 @@
 //! `arena serve`: the multiplayer server, until SIGINT or SIGTERM.
 
 use crate::plugins::PluginHost;
+use crate::serve::store::Synchronous;
 use crate::serve::{Config, Server};
 use anyhow::Context;
 use std::net::SocketAddr;
@@ -41,10 +42,23 @@ pub struct ServeArgs {
     /// …and per second after it (whichever identities it uses).
     #[arg(long, default_value_t = 2.0)]
     pub address_joins_per_second: f64,
+    /// `full`: an acknowledged change is synced to the disk (survives a power
+    /// loss); `normal`: it survives a crash of the process only, for less disk work.
+    #[arg(long, value_enum, default_value_t = SyncArg::Full)]
+    pub synchronous: SyncArg,
     /// A reverse proxy whose `X-Forwarded-For` header names the client's address
     /// for per-address limits (repeatable). Other peers' headers are ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+/// `--synchronous` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum SyncArg {
+    /// Sync every commit (power-loss safe).
+    Full,
+    /// Sync at checkpoints (process-crash safe).
+    Normal,
 }
 
 /// Runs the server until a shutdown signal.
@@ -64,6 +78,10 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             pool_size: args.pool_size,
             client_dir: Some(args.client.clone()),
             trusted_proxies: args.trusted_proxies.clone(),
+            synchronous: match args.synchronous {
+                SyncArg::Full => Synchronous::Full,
+                SyncArg::Normal => Synchronous::Normal,
+            },
             address_join_rate: crate::serve::limit::Rate {
                 burst: args.address_join_burst,
                 per_second: args.address_joins_per_second,

@@ -87,6 +87,8 @@ pub struct Config {
     pub address_join_rate: limit::Rate,
     /// Reverse proxies whose `X-Forwarded-For` names the client's address.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Whether a commit is synced to the disk before it is acknowledged.
+    pub synchronous: store::Synchronous,
 }
 
 impl Default for Config {
@@ -115,6 +117,7 @@ impl Default for Config {
                 per_second: 2.0,
             },
             trusted_proxies: Vec::new(),
+            synchronous: store::Synchronous::Full,
         }
     }
 }
@@ -162,7 +165,7 @@ impl Server {
         let metrics = Arc::new(metrics::Metrics::default());
         let store = match &config.data_dir {
             Some(dir) => Some(Arc::new(
-                store::Store::open(dir).map_err(std::io::Error::other)?,
+                store::Store::open_with(dir, config.synchronous).map_err(std::io::Error::other)?,
             )),
             None => None,
         };

@@ -2,7 +2,8 @@
 //! thread owns the connection: it takes every write queued so far — from every
 //! room — commits them in one transaction, then acknowledges each. A room tells a
 //! player a move is accepted only after its write is acknowledged, so an
-//! acknowledged move survives `kill -9`. On start-up, [`Store::load`] returns the
+//! acknowledged move survives `kill -9` and, with [`Synchronous::Full`] (the
+//! default: the commit is synced to the disk first), a power loss. On start-up, [`Store::load`] returns the
 //! sessions and the unfinished rooms to restore.
 
 use super::session::Identity;
@@ -193,9 +194,30 @@ const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 1024;
 
+/// How hard a commit waits for the disk.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Synchronous {
+    /// Every commit is synced to the disk before it is acknowledged: an
+    /// acknowledged change survives a power loss (SQLite `synchronous = FULL`).
+    #[default]
+    Full,
+    /// Commits reach the operating system but are synced only at checkpoints:
+    /// an acknowledged change survives a crash of the process, not of the machine
+    /// (SQLite `synchronous = NORMAL` in WAL mode).
+    Normal,
+}
+
+impl Synchronous {
+    fn pragma(self) -> &'static str {
+        match self {
+            Synchronous::Full => "PRAGMA synchronous = FULL;",
+            Synchronous::Normal => "PRAGMA synchronous = NORMAL;",
+        }
+    }
+}
+
 const SCHEMA: &str = "
 PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
 CREATE TABLE IF NOT EXISTS sessions (
     token_hash BLOB PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rooms (
@@ -375,12 +397,20 @@ fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>, stats: Arc<Commit
 }
 
 impl Store {
-    /// Opens (or creates) `dir/arena.db` and starts the writer thread.
+    /// Opens (or creates) `dir/arena.db` and starts the writer thread; every
+    /// commit is synced to the disk before it is acknowledged.
     pub fn open(dir: &Path) -> Result<Store, String> {
+        Store::open_with(dir, Synchronous::Full)
+    }
+
+    /// [`Store::open`] with the given durability.
+    pub fn open_with(dir: &Path, sync: Synchronous) -> Result<Store, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("arena.db");
         let conn = open_connection(&path)?;
         check_integrity(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+        conn.execute_batch(sync.pragma())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
         // block the writer), so a commit never waits behind one.
         conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")

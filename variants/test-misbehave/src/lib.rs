@@ -7,6 +7,10 @@
 //! - `hint` answers `OK` with valid MessagePack of the wrong shape;
 //! - anything else is `UNSUPPORTED`.
 //!
+//! Difficulty `slow-hints` is the exception that lets a server test play it: its
+//! `generate` answers one fixed, valid 4x4 puzzle, and `hint` on that puzzle
+//! takes [`SLOW_HINT`] before it answers a correct step.
+//!
 //! `ARENA_TEST_HEADER` makes the entry point return a broken header instead (see
 //! [`sudoku_arena_plugin_v1`]). It is not a default workspace member: `make test`
 //! builds it for the tests only.
@@ -14,12 +18,80 @@
 use plugin_abi::{
     flags, op, status, ByteBuffer, FunctionTable, PluginHeader, ABI_MAJOR, ABI_MINOR, MAGIC,
 };
-use protocol::plugin::{ErrorResponse, Manifest};
+use protocol::plugin::{
+    ErrorResponse, GenerateRequest, GenerateResponse, GridRequest, Hint, HintKind, HintResponse,
+    Manifest,
+};
+use protocol::{House, HouseKind, Layout, PuzzleV1, PUZZLE_FORMAT_V1};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 /// How long `count` hangs.
 const HANG: Duration = Duration::from_secs(3);
+
+/// The difficulty whose puzzles play, with slow hints.
+const SLOW_HINTS: &str = "slow-hints";
+
+/// How long a hint on a `slow-hints` puzzle takes.
+const SLOW_HINT: Duration = Duration::from_secs(2);
+
+/// The one `slow-hints` puzzle: classic 4x4, the diagonal empty.
+fn slow_hints_puzzle() -> PuzzleV1 {
+    let solution = vec![
+        vec![1, 2, 3, 4],
+        vec![3, 4, 1, 2],
+        vec![2, 1, 4, 3],
+        vec![4, 3, 2, 1],
+    ];
+    let mut grid = solution.clone();
+    for (i, row) in grid.iter_mut().enumerate() {
+        row[i] = 0;
+    }
+    let house = |kind: HouseKind, cells: Vec<[u32; 2]>| House { kind, cells };
+    let mut houses = Vec::new();
+    for i in 0..4u32 {
+        houses.push(house(HouseKind::Row, (0..4).map(|c| [i, c]).collect()));
+        houses.push(house(HouseKind::Column, (0..4).map(|r| [r, i]).collect()));
+        let (r0, c0) = (i / 2 * 2, i % 2 * 2);
+        let cells = (0..4).map(|k| [r0 + k / 2, c0 + k % 2]).collect();
+        houses.push(house(HouseKind::Box, cells));
+    }
+    PuzzleV1 {
+        format: PUZZLE_FORMAT_V1.into(),
+        variant: Some("test-misbehave".into()),
+        params: Default::default(),
+        difficulty: Some(SLOW_HINTS.into()),
+        seed: None,
+        date: None,
+        size: 4,
+        symbols: None,
+        layout: Layout { rows: 4, cols: 4 },
+        cells: None,
+        houses,
+        cages: Vec::new(),
+        different: Vec::new(),
+        grid,
+        clue_count: Some(12),
+        solution: Some(solution),
+    }
+}
+
+/// The slow hint: after [`SLOW_HINT`], the first empty cell's value.
+fn slow_hint(request: &GridRequest) -> HintResponse {
+    std::thread::sleep(SLOW_HINT);
+    let solution = request.puzzle.solution.clone().unwrap_or_default();
+    let empty = (0..4u32)
+        .flat_map(|r| (0..4u32).map(move |c| [r, c]))
+        .find(|&[r, c]| request.grid[r as usize][c as usize] == 0);
+    HintResponse {
+        hint: empty.map(|cell| Hint {
+            kind: HintKind::Reveal,
+            cell,
+            value: Some(solution[cell[0] as usize][cell[1] as usize]),
+            explanation: "a slow test hint".into(),
+        }),
+    }
+}
 
 fn answer(bytes: Vec<u8>, out: *mut ByteBuffer) {
     let mut bytes = std::mem::ManuallyDrop::new(bytes);
@@ -38,22 +110,54 @@ fn manifest() -> Vec<u8> {
         name: "Test plugin that misbehaves on purpose".into(),
         rules: "Not a game.".into(),
         params: vec![],
-        difficulties: vec!["easy".into()],
+        difficulties: vec!["easy".into(), SLOW_HINTS.into()],
     })
     .unwrap_or_default()
 }
 
 unsafe extern "C" fn call(
     op_code: u32,
-    _request: *const u8,
-    _request_len: usize,
+    request: *const u8,
+    request_len: usize,
     _deadline_ms: u64,
     out: *mut ByteBuffer,
 ) -> i32 {
     if out.is_null() {
         return status::BAD_REQUEST;
     }
+    let bytes = if request.is_null() {
+        &[][..]
+    } else {
+        // SAFETY: the host passes `request_len` readable bytes at `request`.
+        unsafe { std::slice::from_raw_parts(request, request_len) }
+    };
     match op_code {
+        op::GENERATE
+            if rmp_serde::from_slice::<GenerateRequest>(bytes)
+                .is_ok_and(|r| r.difficulty == SLOW_HINTS) =>
+        {
+            let generated = GenerateResponse {
+                puzzle: slow_hints_puzzle(),
+            };
+            answer(rmp_serde::to_vec_named(&generated).unwrap_or_default(), out);
+            status::OK
+        }
+        op::HINT => match rmp_serde::from_slice::<GridRequest>(bytes) {
+            Ok(r) if r.puzzle.difficulty.as_deref() == Some(SLOW_HINTS) => {
+                answer(
+                    rmp_serde::to_vec_named(&slow_hint(&r)).unwrap_or_default(),
+                    out,
+                );
+                status::OK
+            }
+            _ => {
+                answer(
+                    rmp_serde::to_vec_named("not a hint").unwrap_or_default(),
+                    out,
+                );
+                status::OK
+            }
+        },
         op::MANIFEST => {
             answer(manifest(), out);
             status::OK
@@ -90,13 +194,6 @@ unsafe extern "C" fn call(
         }
         op::CHECK => {
             answer(vec![0x90; 20 << 20], out);
-            status::OK
-        }
-        op::HINT => {
-            answer(
-                rmp_serde::to_vec_named("not a hint").unwrap_or_default(),
-                out,
-            );
             status::OK
         }
         _ => {

@@ -196,6 +196,22 @@ pub enum Command {
         /// Player id.
         player: String,
     },
+    /// The plugin's answer to a hint request (from the room's own task).
+    HintAnswered {
+        /// Who asked.
+        player: String,
+        /// The game it was asked in.
+        game: u64,
+        /// The step, or why there is none.
+        answer: Result<protocol::plugin::HintResponse, String>,
+    },
+    /// The rematch's puzzle (from the room's own task).
+    RematchGenerated {
+        /// The game it follows.
+        game: u64,
+        /// The puzzle, or why there is none.
+        puzzle: Result<Box<PuzzleV1>, String>,
+    },
     /// Solo: stop the clock.
     Pause {
         /// Player id.
@@ -302,8 +318,9 @@ pub fn restore(saved: SavedRoom, game: Game, config: &Config, services: Services
     launch(room, config.reconnect_grace)
 }
 
-fn launch(room: Room, grace: Duration) -> RoomHandle {
+fn launch(mut room: Room, grace: Duration) -> RoomHandle {
     let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    room.inbox = Some(tx.downgrade());
     let summary = Arc::new(Mutex::new(room.summary()));
     let code = room.code.clone();
     tokio::spawn(run(room, rx, grace, Arc::clone(&summary)));

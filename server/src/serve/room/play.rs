@@ -1,10 +1,10 @@
 //! Moves (race and co-op), pencil marks, cursors, chat and results. Every move is
 //! written to the store before anyone hears of it.
 
-use super::encode;
 use super::state::{
     Member, Room, Seat, KIND_HINT, KIND_PAUSE, KIND_PENCIL, KIND_RESUME, KIND_VALUE,
 };
+use super::{encode, Command};
 use crate::serve::clock::now_ms;
 use crate::serve::store::Write;
 use crate::serve::text::clean_chat;
@@ -271,24 +271,37 @@ impl Room {
         }
     }
 
-    /// Asks the variant plugin for the next step on the player's board (the team's
-    /// in co-op), stores it, and charges the room's hint penalty.
-    pub(super) async fn hint(&mut self, player: &str) {
+    /// Checks that seat `i` may take a hint now; sends the error if not.
+    fn may_hint(&mut self, i: usize) -> bool {
+        let me = Member::Seat(i);
+        let why = if self.settings.hints == HintPolicy::Off {
+            "this room plays without hints"
+        } else if self.state != RoomState::Playing || self.paused_since.is_some() {
+            "hints are given while playing"
+        } else if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
+            "you are no longer playing"
+        } else {
+            return true;
+        };
+        self.send_error(me, ErrorCode::WrongState, why);
+        false
+    }
+
+    /// Asks the variant plugin, off the room, for the next step on the player's
+    /// board (the team's in co-op); the answer comes back as `HintAnswered`.
+    pub(super) fn hint(&mut self, player: &str) {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot take hints") else {
             return;
         };
-        let me = Member::Seat(i);
-        let HintPolicy::Penalty { seconds } = self.settings.hints else {
-            return self.send_error(me, ErrorCode::WrongState, "this room plays without hints");
-        };
-        if self.state != RoomState::Playing || self.paused_since.is_some() {
-            return self.send_error(me, ErrorCode::WrongState, "hints are given while playing");
+        if !self.may_hint(i) {
+            return;
         }
-        if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
-            return self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
+        if self.seats[i].hint_pending {
+            let why = "your last hint is still being worked out";
+            return self.send_error(Member::Seat(i), ErrorCode::WrongState, why);
         }
-        let coop = self.settings.mode == Mode::Coop;
-        let values = if coop {
+        self.seats[i].hint_pending = true;
+        let values = if self.settings.mode == Mode::Coop {
             &self.coop.values
         } else {
             &self.seats[i].board
@@ -299,17 +312,55 @@ impl Room {
         };
         let plugins = Arc::clone(self.generator.plugins());
         let variant = self.settings.variant.clone();
-        let answer = tokio::task::spawn_blocking(move || {
-            plugins.call::<_, HintResponse>(&variant, plugin_abi::op::HINT, &request, HINT_DEADLINE)
-        })
-        .await;
+        let (player, game) = (player.to_string(), self.game_no);
+        self.in_background(async move {
+            let answer = tokio::task::spawn_blocking(move || {
+                plugins.call::<_, HintResponse>(
+                    &variant,
+                    plugin_abi::op::HINT,
+                    &request,
+                    HINT_DEADLINE,
+                )
+            })
+            .await
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.map_err(|e| e.to_string()));
+            Command::HintAnswered {
+                player,
+                game,
+                answer,
+            }
+        });
+    }
+
+    /// The plugin's hint is back: if the player may still use it, it is stored,
+    /// sent, and charged the room's hint penalty.
+    pub(super) async fn hint_answered(
+        &mut self,
+        player: &str,
+        game: u64,
+        answer: Result<HintResponse, String>,
+    ) {
+        let Some(Member::Seat(i)) = self.member(player) else {
+            return;
+        };
+        self.seats[i].hint_pending = false;
+        let me = Member::Seat(i);
+        if game != self.game_no {
+            return self.send_error(me, ErrorCode::WrongState, "that game is over");
+        }
+        if !self.may_hint(i) {
+            return;
+        }
+        let HintPolicy::Penalty { seconds } = self.settings.hints else {
+            return;
+        };
         let hint = match answer {
-            Ok(Ok(HintResponse { hint: Some(hint) })) => hint,
-            Ok(Ok(HintResponse { hint: None })) => {
+            Ok(HintResponse { hint: Some(hint) }) => hint,
+            Ok(HintResponse { hint: None }) => {
                 return self.send_error(me, ErrorCode::WrongState, "nothing is left to hint");
             }
-            Ok(Err(e)) => return self.send_error(me, ErrorCode::Plugin, &e.to_string()),
-            Err(e) => return self.send_error(me, ErrorCode::Plugin, &e.to_string()),
+            Err(e) => return self.send_error(me, ErrorCode::Plugin, &e),
         };
         if !self
             .store_move(i, KIND_HINT, hint.cell[0], hint.cell[1], 0)
@@ -323,7 +374,7 @@ impl Room {
             hint,
             penalty_ms: u64::from(seconds) * 1000,
         });
-        if coop {
+        if self.settings.mode == Mode::Coop {
             self.broadcast(&frame);
         } else {
             self.send_to(me, frame);

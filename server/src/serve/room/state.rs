@@ -9,9 +9,10 @@ use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
 use crate::serve::store::{SavedRoom, Store, Write};
 use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary};
+use protocol::PuzzleV1;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 /// A player at the table.
@@ -29,6 +30,8 @@ pub(super) struct Seat {
     pub chat: Bucket,
     /// Said they are ready (waiting rooms only; not stored).
     pub ready: bool,
+    /// A hint for this seat is being worked out.
+    pub hint_pending: bool,
 }
 
 impl Seat {
@@ -45,6 +48,7 @@ impl Seat {
             hints: 0,
             chat: chat_bucket(),
             ready: false,
+            hint_pending: false,
         }
     }
 }
@@ -98,6 +102,14 @@ pub(super) struct Room {
     pub paused_since: Option<Instant>,
     /// Solo: time spent paused so far.
     pub paused_total: Duration,
+    /// The room's own queue, for the results of its background work (weak: the
+    /// room still closes when its handles are gone).
+    pub inbox: Option<mpsc::WeakSender<Command>>,
+    /// Which game this is (a rematch starts the next): late results of work for
+    /// an earlier game are dropped.
+    pub game_no: u64,
+    /// A rematch puzzle is being generated.
+    pub rematch_pending: bool,
 }
 
 /// Stored event kind: a value.
@@ -149,6 +161,9 @@ impl Room {
             generate_deadline: services.generate_deadline,
             paused_since: None,
             paused_total: Duration::ZERO,
+            inbox: None,
+            game_no: 0,
+            rematch_pending: false,
         }
     }
 
@@ -207,8 +222,16 @@ impl Room {
                 marks,
             } => self.pencil(&player, row, col, marks).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
-            Command::Hint { player } => self.hint(&player).await,
-            Command::Rematch { player } => self.rematch(&player).await,
+            Command::Hint { player } => self.hint(&player),
+            Command::HintAnswered {
+                player,
+                game,
+                answer,
+            } => self.hint_answered(&player, game, answer).await,
+            Command::Rematch { player } => self.rematch(&player),
+            Command::RematchGenerated { game, puzzle } => {
+                self.rematch_generated(game, puzzle).await
+            }
             Command::Pause { player } => self.pause(&player, true).await,
             Command::Resume { player } => self.pause(&player, false).await,
         }
@@ -436,7 +459,7 @@ impl Room {
 
     /// The host, after a game: a new puzzle from the variant with the same
     /// settings, every board cleared, back to waiting for the start.
-    async fn rematch(&mut self, player: &str) {
+    fn rematch(&mut self, player: &str) {
         let Some(member) = self.member(player) else {
             return;
         };
@@ -454,22 +477,57 @@ impl Room {
                 "a rematch follows a finished game",
             );
         }
+        if self.rematch_pending {
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "a rematch is already being prepared",
+            );
+        }
+        self.rematch_pending = true;
         let kind = crate::serve::pool::Kind {
             variant: self.settings.variant.clone(),
             params: self.settings.params.clone(),
             difficulty: self.settings.difficulty.clone(),
         };
-        let puzzle = match self.generator.fresh(&kind, self.generate_deadline).await {
-            Ok((_, puzzle)) => puzzle,
+        // The puzzle is generated off the room, which keeps serving meanwhile.
+        let (generator, deadline) = (self.generator.clone(), self.generate_deadline);
+        let game = self.game_no;
+        self.in_background(async move {
+            let puzzle = generator
+                .fresh(&kind, deadline)
+                .await
+                .map(|(_, p)| Box::new(p));
+            Command::RematchGenerated { game, puzzle }
+        });
+    }
+
+    /// The rematch's puzzle is ready (or failed): the room starts over with it,
+    /// if it is still waiting for one.
+    pub(super) async fn rematch_generated(
+        &mut self,
+        game: u64,
+        puzzle: Result<Box<PuzzleV1>, String>,
+    ) {
+        self.rematch_pending = false;
+        if game != self.game_no || self.state != RoomState::Finished {
+            return;
+        }
+        let host = self.host.clone();
+        let Some(member) = self.member(&host) else {
+            return;
+        };
+        let puzzle = match puzzle {
+            Ok(puzzle) => puzzle,
             Err(e) => return self.send_error(member, ErrorCode::Plugin, &e),
         };
-        let game = match Game::from_puzzle(puzzle.clone()) {
+        let game = match Game::from_puzzle((*puzzle).clone()) {
             Ok(game) => game,
             Err((code, message)) => return self.send_error(member, code, &message),
         };
         let write = Write::Rematch {
             room: self.code.clone(),
-            puzzle: Box::new(puzzle),
+            puzzle,
         };
         if let Err(e) = self.persist(write).await {
             return self.send_error(
@@ -492,12 +550,28 @@ impl Room {
             pencil: vec![0; cells],
         };
         self.game = game;
+        self.game_no += 1;
         self.seq = 0;
         self.start = None;
         self.paused_since = None;
         self.paused_total = Duration::ZERO;
         self.state = RoomState::Waiting;
         self.send_snapshots();
+    }
+
+    /// Runs `work` on its own task; what it returns comes back to this room as
+    /// a command, so plugin calls never hold the room.
+    pub(super) fn in_background(
+        &self,
+        work: impl std::future::Future<Output = Command> + Send + 'static,
+    ) {
+        let inbox = self.inbox.clone();
+        tokio::spawn(async move {
+            let done = work.await;
+            if let Some(room) = inbox.and_then(|weak| weak.upgrade()) {
+                let _ = room.send(done).await;
+            }
+        });
     }
 
     /// Rebuilds a stored room: seats (all away), the start, then every move.

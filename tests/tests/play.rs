@@ -1,0 +1,587 @@
+//! Playing a game over real sockets with real plugins: a race to the end, mistake
+//! and hint policies, solo pauses, rematches, spectators, leaving. Nothing sleeps:
+//! every step waits for the frame it expects (with a timeout that fails the test).
+
+use arena_tests::serve::{start_server, start_server_with};
+use arena_tests::solving_moves;
+use arena_tests::ws::{race_settings as settings, started_room, Client};
+use engine::v1::from_v1;
+use engine::Solution;
+use protocol::plugin::Params;
+use protocol::wire::{
+    ClientMessage, ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState,
+    ServerMessage,
+};
+use protocol::PuzzleV1;
+use server::serve::Config;
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_players_race_to_the_end() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut c = Client::connect(addr, "Cy").await;
+
+    a.send(&ClientMessage::ListVariants).await;
+    let variants = a
+        .until(|m| match m {
+            ServerMessage::Variants { variants } => Some(variants),
+            _ => None,
+        })
+        .await;
+    let classic = variants.iter().find(|v| v.id == "classic");
+    let classic = classic.expect("the lobby offers the classic plugin");
+    assert!(!classic.rules.is_empty() && !classic.difficulties.is_empty());
+    assert!(
+        variants.windows(2).all(|w| w[0].id < w[1].id),
+        "in id order"
+    );
+
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(3),
+    })
+    .await;
+    let room = a.room(RoomState::Waiting).await;
+    assert!(
+        room.puzzle.is_none(),
+        "no puzzle before the start: no head start"
+    );
+    b.send(&ClientMessage::ListRooms).await;
+    let listed = b
+        .until(|m| match m {
+            ServerMessage::Rooms { rooms } => Some(rooms),
+            _ => None,
+        })
+        .await;
+    assert!(listed.iter().any(|r| r.code == room.code));
+    // Dee looks in and leaves before the start: the seat is freed.
+    let mut d = Client::connect(addr, "Dee").await;
+    d.send(&ClientMessage::JoinRoom {
+        code: room.code.clone(),
+        spectator: false,
+    })
+    .await;
+    d.room(RoomState::Waiting).await;
+    d.send(&ClientMessage::LeaveRoom).await;
+    d.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+        .await;
+    let seated = a
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.len() == 1 => Some(room),
+            _ => None,
+        })
+        .await;
+    assert!(seated.players.iter().all(|p| p.name != "Dee"));
+    for p in [&mut b, &mut c] {
+        p.send(&ClientMessage::JoinRoom {
+            code: room.code.clone(),
+            spectator: false,
+        })
+        .await;
+        p.room(RoomState::Waiting).await;
+    }
+    b.send(&ClientMessage::Ready { ready: true }).await;
+    let view = a
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.iter().any(|p| p.ready) => Some(room),
+            _ => None,
+        })
+        .await;
+    let ready: Vec<_> = view.players.iter().filter(|p| p.ready).collect();
+    assert_eq!(ready.len(), 1);
+    assert_eq!(ready[0].name, "Bob");
+    b.send(&ClientMessage::Start).await;
+    assert_eq!(b.error().await, ErrorCode::NotHost);
+
+    a.send(&ClientMessage::Start).await;
+    let mut views = Vec::new();
+    for p in [&mut a, &mut b, &mut c] {
+        views.push(p.room(RoomState::Playing).await);
+    }
+    let puzzle = views[0].puzzle.clone().expect("the puzzle once playing");
+    assert!(puzzle.solution.is_none());
+    assert!(
+        views.iter().all(|v| v.puzzle.as_ref() == Some(&puzzle)),
+        "everyone races the same puzzle"
+    );
+    let moves = solving_moves(&puzzle);
+
+    // Ada finishes first, then Bob, then Cy.
+    for p in [&mut a, &mut b, &mut c] {
+        for m in &moves {
+            p.play(m).await;
+        }
+    }
+    let mut results = Vec::new();
+    for p in [&mut a, &mut b, &mut c] {
+        results.push(
+            p.until(|m| match m {
+                ServerMessage::Finished { ranks, .. } => Some(ranks),
+                _ => None,
+            })
+            .await,
+        );
+    }
+    let ranks = &results[0];
+    assert!(
+        results.iter().all(|r| r == ranks),
+        "everyone sees the same results"
+    );
+    let order: Vec<&str> = ranks.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(order, [a.id.as_str(), b.id.as_str(), c.id.as_str()]);
+    assert_eq!(ranks.iter().map(|r| r.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(ranks.windows(2).all(|w| w[0].time_ms <= w[1].time_ms));
+
+    // No frame to any player ever carried a solution or another player's board.
+    for p in [&a, &b, &c] {
+        for raw in &p.raw {
+            let text = String::from_utf8_lossy(raw);
+            assert!(!text.contains("solution"), "a frame carried a solution");
+            if let Ok(ServerMessage::Room { room }) = rmp_serde::from_slice::<ServerMessage>(raw) {
+                assert!(room.puzzle.as_ref().is_none_or(|q| q.solution.is_none()));
+            }
+        }
+    }
+}
+
+/// A wrong move for `puzzle`: an empty cell and a value that is not its solution.
+fn wrong_move(puzzle: &PuzzleV1) -> ClientMessage {
+    let moves = solving_moves(puzzle);
+    let ClientMessage::Move { row, col, value } = moves[0] else {
+        unreachable!()
+    };
+    ClientMessage::Move {
+        row,
+        col,
+        value: value % 4 + 1,
+    }
+}
+
+/// Cells filled on a fresh board: the givens.
+fn first_filled(puzzle: &PuzzleV1) -> u32 {
+    puzzle.grid.iter().flatten().filter(|&&v| v != 0).count() as u32
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_watch_every_board_chat_and_cannot_move() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut s = Client::connect(addr, "Sam").await;
+    let (code, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+
+    s.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        spectator: false,
+    })
+    .await;
+    assert_eq!(
+        s.error().await,
+        ErrorCode::Closed,
+        "no new players once started"
+    );
+    s.watch(&code).await;
+    let view = s.room(RoomState::Playing).await;
+    assert!(view.spectator && view.board.is_none());
+    assert!(
+        view.boards.is_empty(),
+        "a running race's digits are hidden from spectators (see race_spectators_see_digits_only_of_finished_players)"
+    );
+
+    let first = solving_moves(&puzzle)[0].clone();
+    s.send(&first).await;
+    assert_eq!(s.error().await, ErrorCode::Spectator);
+    s.send(&ClientMessage::Ready { ready: true }).await;
+    assert_eq!(
+        s.error().await,
+        ErrorCode::Spectator,
+        "spectators are never ready"
+    );
+    b.send(&ClientMessage::Ready { ready: true }).await;
+    assert_eq!(
+        b.error().await,
+        ErrorCode::WrongState,
+        "ready is for waiting rooms"
+    );
+    a.send(&first).await;
+    a.until(|m| matches!(m, ServerMessage::MoveAccepted { .. }).then_some(()))
+        .await;
+    let seen = s
+        .until(|m| match m {
+            ServerMessage::Progress { player } => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (seen.id.as_str(), seen.filled),
+        (a.id.as_str(), first_filled(&puzzle) + 1)
+    );
+
+    b.send(&ClientMessage::Chat {
+        text: "good luck!".into(),
+    })
+    .await;
+    let bob = b.id.clone();
+    for c in [&mut a, &mut b, &mut s] {
+        let (from, text) = c
+            .until(|m| match m {
+                ServerMessage::Chat { from, text, .. } => Some((from, text)),
+                _ => None,
+            })
+            .await;
+        assert_eq!((from.as_str(), text.as_str()), (bob.as_str(), "good luck!"));
+    }
+    s.send(&ClientMessage::Chat {
+        text: "x".repeat(301),
+    })
+    .await;
+    assert_eq!(s.error().await, ErrorCode::Invalid);
+    for _ in 0..6 {
+        s.send(&ClientMessage::Chat {
+            text: "spam".into(),
+        })
+        .await;
+    }
+    assert_eq!(
+        s.error().await,
+        ErrorCode::RateLimited,
+        "chat is rate-limited"
+    );
+    // Bob never saw Ada's digit: players only get counts.
+    for raw in &b.raw {
+        if let Ok(ServerMessage::CellChanged { .. }) = rmp_serde::from_slice::<ServerMessage>(raw) {
+            panic!("a player received another player's cell");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mistake_policies_count_penalise_and_eliminate() {
+    let addr = start_server().await;
+    // Lives: one wrong digit and Ada is out; Bob finishes and alone is ranked.
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut lives = settings(2);
+    lives.mistakes = MistakePolicy::Lives { lives: 1 };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], lives).await;
+    a.send(&wrong_move(&puzzle)).await;
+    let correct = a
+        .until(|m| match m {
+            ServerMessage::MoveAccepted { correct, .. } => Some(correct),
+            _ => None,
+        })
+        .await;
+    assert_eq!(correct, Some(false));
+    let out = b
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.id == a.id => Some(player),
+            _ => None,
+        })
+        .await;
+    assert!(out.out && out.mistakes == 1);
+    a.send(&solving_moves(&puzzle)[0]).await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "out of lives: no more moves"
+    );
+    for m in solving_moves(&puzzle) {
+        b.play(&m).await;
+    }
+    let ranks = b
+        .until(|m| match m {
+            ServerMessage::Finished { ranks, .. } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    assert_eq!(ranks.len(), 1);
+    assert_eq!(ranks[0].player, b.id);
+
+    // Penalty: one wrong digit adds its seconds to the final time.
+    let mut c = Client::connect(addr, "Cy").await;
+    let mut penalty = settings(1);
+    penalty.mistakes = MistakePolicy::Penalty { seconds: 30 };
+    let (_, puzzle) = started_room(&mut c, &mut [], penalty).await;
+    c.send(&wrong_move(&puzzle)).await;
+    for m in solving_moves(&puzzle) {
+        c.play(&m).await;
+    }
+    let ranks = c
+        .until(|m| match m {
+            ServerMessage::Finished { ranks, .. } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    assert!(
+        ranks[0].time_ms >= 30_000,
+        "penalty included: {} ms",
+        ranks[0].time_ms
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_a_solo_game_ends_it_but_a_race_room_waits() {
+    let addr = start_server_with(Config {
+        countdown: Duration::ZERO,
+        rooms_per_player: 1,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let solo = RoomSettings {
+        mode: Mode::Solo,
+        public: false,
+        ..settings(1)
+    };
+    // Each new solo game abandons the last one, so the cap of one open room holds.
+    let mut codes = Vec::new();
+    for _ in 0..3 {
+        a.send(&ClientMessage::CreateRoom {
+            settings: solo.clone(),
+        })
+        .await;
+        codes.push(a.room(RoomState::Waiting).await.code);
+    }
+    a.send(&ClientMessage::LeaveRoom).await;
+    a.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+        .await;
+    a.send(&ClientMessage::JoinRoom {
+        code: codes[0].clone(),
+        spectator: false,
+    })
+    .await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::NoRoom,
+        "an abandoned solo game is gone"
+    );
+
+    // A race room stays open for the others when its creator leaves.
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(2),
+    })
+    .await;
+    let race = a.room(RoomState::Waiting).await;
+    let mut b = Client::connect(addr, "Bob").await;
+    b.send(&ClientMessage::JoinRoom {
+        code: race.code.clone(),
+        spectator: false,
+    })
+    .await;
+    b.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::LeaveRoom).await;
+    let view = b
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.len() == 1 => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(view.host, b.id, "the host's seat passes on");
+    a.send(&ClientMessage::CreateRoom { settings: solo }).await;
+    assert_eq!(a.error().await, ErrorCode::TooMany);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_cost_their_penalty_and_solo_games_pause() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut with_hints = settings(2);
+    with_hints.hints = HintPolicy::Penalty { seconds: 10 };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], with_hints).await;
+    let values = {
+        let loaded = from_v1(&puzzle).expect("valid");
+        let Solution::Unique(v) = loaded.puzzle.solve() else {
+            panic!("unique")
+        };
+        (loaded, v)
+    };
+    a.send(&ClientMessage::Hint).await;
+    let hint = a
+        .until(|m| match m {
+            ServerMessage::Hint {
+                hint, penalty_ms, ..
+            } => Some((hint, penalty_ms)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(hint.1, 10_000);
+    let cell = values
+        .0
+        .puzzle
+        .model()
+        .cell_at(hint.0.cell[0], hint.0.cell[1])
+        .expect("a cell");
+    assert_eq!(
+        hint.0.value,
+        Some(u32::from(values.1[cell])),
+        "the hint agrees with the solution"
+    );
+    for m in solving_moves(&puzzle) {
+        a.play(&m).await;
+    }
+    let me = a
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(me.hints, 1);
+    assert!(
+        me.finished_ms.is_some_and(|t| t >= 10_000),
+        "the hint's penalty is in the time"
+    );
+    assert!(
+        !b.raw.iter().any(|raw| matches!(
+            rmp_serde::from_slice::<ServerMessage>(raw),
+            Ok(ServerMessage::Hint { .. })
+        )),
+        "a race hint is private"
+    );
+
+    // Solo: pausing hides the board and refuses moves; resuming brings it back.
+    let mut s = Client::connect(addr, "Sol").await;
+    let mut solo = settings(1);
+    solo.mode = Mode::Solo;
+    solo.public = false;
+    let (_, puzzle) = started_room(&mut s, &mut [], solo).await;
+    s.send(&ClientMessage::Pause).await;
+    let paused = s
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.paused => Some(*room),
+            _ => None,
+        })
+        .await;
+    assert!(
+        paused.puzzle.is_none() && paused.board.is_none(),
+        "a paused board is hidden"
+    );
+    let first = solving_moves(&puzzle)[0].clone();
+    s.send(&first).await;
+    assert_eq!(s.error().await, ErrorCode::WrongState);
+    s.send(&ClientMessage::Hint).await;
+    assert_eq!(
+        s.error().await,
+        ErrorCode::WrongState,
+        "no hints while paused"
+    );
+    s.send(&ClientMessage::Resume).await;
+    let resumed = s
+        .until(|m| match m {
+            ServerMessage::Room { room } if !room.paused => Some(*room),
+            _ => None,
+        })
+        .await;
+    assert!(resumed.board.is_some());
+    s.play(&first).await;
+
+    // Pausing is for solo games only; a room without hints refuses them.
+    let mut c = Client::connect(addr, "Cy").await;
+    let (_, _) = started_room(&mut c, &mut [], settings(1)).await;
+    c.send(&ClientMessage::Pause).await;
+    assert_eq!(c.error().await, ErrorCode::WrongState);
+    c.send(&ClientMessage::Hint).await;
+    assert_eq!(
+        c.error().await,
+        ErrorCode::WrongState,
+        "settings(..) has hints off"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    a.send(&ClientMessage::Rematch).await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "not before the game is over"
+    );
+    for p in [&mut a, &mut b] {
+        for m in solving_moves(&puzzle) {
+            p.play(&m).await;
+        }
+    }
+    b.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    b.send(&ClientMessage::Rematch).await;
+    assert_eq!(b.error().await, ErrorCode::NotHost);
+    a.send(&ClientMessage::Rematch).await;
+    let again = b.room(RoomState::Waiting).await;
+    assert_eq!(again.players.len(), 2, "the same players");
+    assert!(
+        again
+            .players
+            .iter()
+            .all(|p| p.finished_ms.is_none() && p.hints == 0),
+        "results cleared"
+    );
+    a.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::Start).await;
+    let fresh = a.room(RoomState::Playing).await;
+    assert_ne!(
+        fresh.puzzle.as_ref().map(|p| &p.grid),
+        Some(&puzzle.grid),
+        "a new puzzle"
+    );
+}
+
+/// How long `test-misbehave` takes for a hint on its `slow-hints` puzzle.
+const SLOW_HINT: Duration = Duration::from_secs(2);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_hint_never_holds_up_anyone_elses_moves() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let slow = RoomSettings {
+        variant: "test-misbehave".into(),
+        params: Params::new(),
+        difficulty: "slow-hints".into(),
+        hints: HintPolicy::Penalty { seconds: 10 },
+        ..settings(2)
+    };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], slow).await;
+    let moves = solving_moves(&puzzle);
+    let asked = std::time::Instant::now();
+    a.send(&ClientMessage::Hint).await;
+    a.send(&ClientMessage::Hint).await;
+    assert_eq!(
+        a.error().await,
+        ErrorCode::WrongState,
+        "one hint at a time per player"
+    );
+    // While the plugin works on Ada's hint, Bob solves his board and Ada moves.
+    for m in &moves {
+        b.play(m).await;
+    }
+    a.play(&moves[1]).await;
+    assert!(
+        asked.elapsed() < SLOW_HINT,
+        "moves waited {:?} behind a hint",
+        asked.elapsed()
+    );
+    let (hint, penalty) = a
+        .until(|m| match m {
+            ServerMessage::Hint {
+                hint, penalty_ms, ..
+            } => Some((hint, penalty_ms)),
+            _ => None,
+        })
+        .await;
+    assert!(asked.elapsed() >= SLOW_HINT, "the hint took its time");
+    assert_eq!(penalty, 10_000);
+    assert_eq!(hint.cell, [0, 0], "the first empty cell when Ada asked");
+    let ada = a.id.clone();
+    let view = a
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.id == ada => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(view.hints, 1);
+}
