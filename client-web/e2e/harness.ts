@@ -66,7 +66,9 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   if (!existsSync(join(dist, "index.html"))) throw new Error("client-web/dist is missing: run `npm run build` first");
   const child: ChildProcess = spawn(
     arena,
-    ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0"],
+    ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0",
+      // Every browser of a test run connects from loopback: one address, many new players.
+      "--address-hello-burst", "1000"],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   const url = await new Promise<string>((ok, fail) => {

@@ -253,6 +253,8 @@ fn main() {
             "100000",
             "--address-join-burst",
             "100000",
+            "--address-hello-burst",
+            "100000",
             "--synchronous",
             &a.synchronous,
             "--metrics-bind",

@@ -42,6 +42,10 @@ pub struct ServeArgs {
     /// …and per second after it (whichever identities it uses).
     #[arg(long, default_value_t = 2.0)]
     pub address_joins_per_second: f64,
+    /// New identities one client address may make in a burst (then one per five
+    /// seconds).
+    #[arg(long, default_value_t = 30)]
+    pub address_hello_burst: u32,
     /// `full`: an acknowledged change is synced to the disk (survives a power
     /// loss); `normal`: it survives a crash of the process only, for less disk work.
     #[arg(long, value_enum, default_value_t = SyncArg::Full)]
@@ -81,6 +85,10 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             synchronous: match args.synchronous {
                 SyncArg::Full => Synchronous::Full,
                 SyncArg::Normal => Synchronous::Normal,
+            },
+            address_hello_rate: crate::serve::limit::Rate {
+                burst: args.address_hello_burst,
+                per_second: 0.2,
             },
             address_join_rate: crate::serve::limit::Rate {
                 burst: args.address_join_burst,

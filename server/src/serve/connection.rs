@@ -11,8 +11,7 @@ use super::frame::decode;
 use super::limit::Bucket;
 use super::metrics::Metrics;
 use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
-use super::session::{hash, Identity};
-use super::store::Write;
+use super::session::Identity;
 use super::text::clean_name;
 use super::Shared;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -330,26 +329,29 @@ async fn hello(
             format!("protocol {version} is not supported; this server speaks {PROTOCOL_VERSION}"),
         );
     }
-    let (me, token) = match token.and_then(|t| shared.sessions.resume(&t).map(|me| (me, t))) {
+    let resumed = match token {
+        Some(token) => shared.sessions.resume(&token).await.map(|me| (me, token)),
+        None => None,
+    };
+    let (me, token) = match resumed {
         Some(found) => found,
+        None if !shared.hellos_by_address.take(&player.ip, Instant::now()) => {
+            return error(
+                ErrorCode::RateLimited,
+                "too many new players from this address; wait a moment or resume with your token",
+            );
+        }
         None => match clean_name(&name) {
-            Ok(name) => {
-                let (me, token) = shared.sessions.create(name);
-                if let Some(store) = &shared.store {
-                    let write = Write::Session {
-                        token_hash: hash(&token),
-                        who: me.clone(),
-                    };
-                    if let Err(e) = store.write(write).await {
-                        tracing::error!(error = %e, "cannot save a session");
-                        return error(
-                            ErrorCode::Unavailable,
-                            "the server cannot save sessions right now",
-                        );
-                    }
+            Ok(name) => match shared.sessions.create(name).await {
+                Ok(created) => created,
+                Err(e) => {
+                    tracing::error!(error = %e, "cannot save a session");
+                    return error(
+                        ErrorCode::Unavailable,
+                        "the server cannot save sessions right now",
+                    );
                 }
-                (me, token)
-            }
+            },
             Err(message) => return error(ErrorCode::Invalid, message),
         },
     };

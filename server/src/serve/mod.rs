@@ -85,6 +85,8 @@ pub struct Config {
     pub join_rate: limit::Rate,
     /// `join_room` attempts per client address, whichever identities it uses.
     pub address_join_rate: limit::Rate,
+    /// New identities (`hello` without a known token) per client address.
+    pub address_hello_rate: limit::Rate,
     /// Reverse proxies whose `X-Forwarded-For` names the client's address.
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Whether a commit is synced to the disk before it is acknowledged.
@@ -116,6 +118,10 @@ impl Default for Config {
                 burst: 30,
                 per_second: 2.0,
             },
+            address_hello_rate: limit::Rate {
+                burst: 30,
+                per_second: 0.2,
+            },
             trusted_proxies: Vec::new(),
             synchronous: store::Synchronous::Full,
         }
@@ -143,6 +149,8 @@ pub struct Shared {
     pub joins_by_player: limit::KeyedBuckets<String>,
     /// `join_room` attempts per client address.
     pub joins_by_address: limit::KeyedBuckets<std::net::IpAddr>,
+    /// New identities per client address.
+    pub hellos_by_address: limit::KeyedBuckets<std::net::IpAddr>,
 }
 
 /// How long shutdown waits for connections to say goodbye.
@@ -158,7 +166,8 @@ pub struct Server {
 
 impl Server {
     /// Opens the database (with `config.data_dir`), checks it, and restores the
-    /// sessions, the puzzle pool and the unfinished rooms it holds. A corrupt or
+    /// puzzle pool and the unfinished rooms it holds (sessions are read when their
+    /// tokens come back). A corrupt or
     /// unreadable database is an error here, before anything is announced.
     pub fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
         let (closing_tx, closing) = watch::channel(false);
@@ -169,7 +178,7 @@ impl Server {
             )),
             None => None,
         };
-        let sessions = session::Sessions::default();
+        let sessions = session::Sessions::new(store.clone());
         let generator = generator::Generator::new(plugins, Arc::clone(&metrics));
         let pool = Arc::new(pool::Pool::new(
             generator.clone(),
@@ -186,9 +195,6 @@ impl Server {
         );
         if let Some(store) = &store {
             let saved = store.load().map_err(std::io::Error::other)?;
-            for (hash, who) in saved.sessions {
-                sessions.restore(hash, who);
-            }
             pool.restore(saved.pool);
             let restored = lobby.restore(saved.rooms);
             tracing::info!(
@@ -202,6 +208,7 @@ impl Server {
             lobby,
             joins_by_player: limit::KeyedBuckets::new(config.join_rate),
             joins_by_address: limit::KeyedBuckets::new(config.address_join_rate),
+            hellos_by_address: limit::KeyedBuckets::new(config.address_hello_rate),
             config,
             metrics,
             closing,

@@ -3,8 +3,9 @@
 //! room — commits them in one transaction, then acknowledges each. A room tells a
 //! player a move is accepted only after its write is acknowledged, so an
 //! acknowledged move survives `kill -9` and, with [`Synchronous::Full`] (the
-//! default: the commit is synced to the disk first), a power loss. On start-up, [`Store::load`] returns the
-//! sessions and the unfinished rooms to restore.
+//! default: the commit is synced to the disk first), a power loss. On start-up,
+//! [`Store::load`] returns the unfinished rooms and the pool to restore; sessions
+//! are read one at a time when their token comes back ([`Store::session`]).
 
 use super::session::Identity;
 use protocol::wire::RoomSettings;
@@ -153,8 +154,6 @@ pub struct SavedRoom {
 /// What start-up restores.
 #[derive(Debug, Default)]
 pub struct Saved {
-    /// Identities by token hash.
-    pub sessions: Vec<([u8; 32], Identity)>,
     /// Unfinished rooms.
     pub rooms: Vec<SavedRoom>,
     /// Pool puzzles: seed, key, puzzle.
@@ -170,6 +169,8 @@ struct Job {
 #[derive(Debug)]
 pub struct Store {
     path: PathBuf,
+    /// A connection for point reads (sessions), beside the writer's.
+    reader: std::sync::Mutex<Connection>,
     jobs: std_mpsc::Sender<Job>,
     stats: Arc<CommitStats>,
 }
@@ -432,7 +433,13 @@ impl Store {
             .name("arena-db-writer".into())
             .spawn(move || writer(conn, rx, writer_stats))
             .map_err(|e| format!("cannot start the database writer: {e}"))?;
-        Ok(Store { path, jobs, stats })
+        let reader = std::sync::Mutex::new(open_connection(&path)?);
+        Ok(Store {
+            path,
+            reader,
+            jobs,
+            stats,
+        })
     }
 
     /// Commit counters in the Prometheus text format.
@@ -458,32 +465,33 @@ impl Store {
             .map_err(|_| "the database writer has stopped".to_string())?
     }
 
-    /// Reads the sessions and every unfinished room (call before serving).
+    /// The identity whose token has this hash, if one was stored (a blocking
+    /// point read: call it off the async workers).
+    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+        let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let found = conn.query_row(
+            "SELECT player, name FROM sessions WHERE token_hash = ?1",
+            params![&token_hash[..]],
+            |r| {
+                Ok(Identity {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                })
+            },
+        );
+        match found {
+            Ok(who) => Ok(Some(who)),
+            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    /// Reads every unfinished room and the pool (call before serving). Sessions
+    /// stay in the database: [`Store::session`] finds one when its token returns.
     pub fn load(&self) -> Result<Saved, String> {
         let conn = open_connection(&self.path)?;
         let err = |e: rusqlite::Error| e.to_string();
         let mut saved = Saved::default();
-        let mut st = conn
-            .prepare("SELECT token_hash, player, name FROM sessions")
-            .map_err(err)?;
-        let rows = st
-            .query_map([], |r| {
-                let hash: Vec<u8> = r.get(0)?;
-                Ok((
-                    hash,
-                    Identity {
-                        id: r.get(1)?,
-                        name: r.get(2)?,
-                    },
-                ))
-            })
-            .map_err(err)?;
-        for row in rows {
-            let (hash, who) = row.map_err(err)?;
-            if let Ok(hash) = <[u8; 32]>::try_from(hash.as_slice()) {
-                saved.sessions.push((hash, who));
-            }
-        }
         let mut st = conn
             .prepare("SELECT seed, key, puzzle FROM pool")
             .map_err(err)?;
@@ -631,8 +639,10 @@ mod tests {
             })
             .await
             .expect("event");
-        let saved = Store::open(&dir).expect("reopen").load().expect("load");
-        assert_eq!(saved.sessions, vec![([7; 32], who.clone())]);
+        let reopened = Store::open(&dir).expect("reopen");
+        assert_eq!(reopened.session(&[7; 32]), Ok(Some(who.clone())));
+        assert_eq!(reopened.session(&[8; 32]), Ok(None));
+        let saved = reopened.load().expect("load");
         let room = &saved.rooms[0];
         assert_eq!((room.code.as_str(), room.start_ms), ("abc", Some(5.0)));
         assert_eq!(room.seats, vec![who]);
