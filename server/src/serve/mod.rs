@@ -12,6 +12,7 @@
 //! - [`proxy`]: the client's address, behind trusted reverse proxies.
 //! - [`metrics`]: counters served at `/metrics`.
 //! - [`store`]: the SQLite file every acknowledged change is written to first.
+//! - [`event`]: the typed events a room stores (schema version 2).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
 //! - [`generator`]: asking a plugin for a puzzle, counted in the metrics.
 //! - [`clock`]: the server clock clients sync to.
@@ -23,6 +24,7 @@
 
 pub mod clock;
 pub mod connection;
+pub mod event;
 pub mod frame;
 pub mod generator;
 pub mod limit;

@@ -7,6 +7,7 @@
 //! [`Store::load`] returns the unfinished rooms and the pool to restore; sessions
 //! are read one at a time when their token comes back ([`Store::session`]).
 
+use super::event::RoomEvent;
 use super::session::Identity;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
@@ -66,7 +67,7 @@ pub enum Write {
         /// Start instant.
         start_ms: f64,
     },
-    /// A move: a value (kind 0) or pencil marks (kind 1) in a cell.
+    /// A change to the game: a value, pencil marks, a hint, a pause.
     Event {
         /// Room code.
         room: String,
@@ -74,14 +75,8 @@ pub enum Write {
         seq: u64,
         /// Player id.
         player: String,
-        /// 0 = value, 1 = pencil marks.
-        kind: u8,
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
-        /// Value or marks.
-        value: u32,
+        /// What happened.
+        event: RoomEvent,
         /// Wall clock, ms since the Unix epoch.
         at_ms: f64,
     },
@@ -113,21 +108,15 @@ pub enum Write {
     },
 }
 
-/// A stored move.
+/// A stored event of a room.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedEvent {
     /// Event number.
     pub seq: u64,
     /// Player id.
     pub player: String,
-    /// 0 = value, 1 = pencil marks.
-    pub kind: u8,
-    /// Row.
-    pub row: u32,
-    /// Column.
-    pub col: u32,
-    /// Value or marks.
-    pub value: u32,
+    /// What happened.
+    pub event: RoomEvent,
     /// Wall clock, ms since the Unix epoch.
     pub at_ms: f64,
 }
@@ -230,10 +219,82 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS pool (
     seed TEXT PRIMARY KEY, key TEXT NOT NULL, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
-    room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, kind INTEGER NOT NULL,
-    row INTEGER NOT NULL, col INTEGER NOT NULL, value INTEGER NOT NULL, at_ms REAL NOT NULL,
-    PRIMARY KEY (room, seq));
+    room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, at_ms REAL NOT NULL,
+    event TEXT NOT NULL, PRIMARY KEY (room, seq));
 ";
+
+/// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
+/// version was recorded): moves as untyped `kind`/`row`/`col`/`value` columns.
+/// 2: each event a typed [`RoomEvent`] in JSON.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
+/// written by a newer server.
+fn migrate(conn: &mut Connection) -> Result<(), String> {
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| e.to_string())?;
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "the database has schema version {version}, written by a newer server; this one reads up to {SCHEMA_VERSION}"
+        ));
+    }
+    let tx = conn.transaction().map_err(|e| e.to_string())?;
+    let legacy = tx
+        .prepare("SELECT 1 FROM pragma_table_info('events') WHERE name = 'kind'")
+        .and_then(|mut st| st.exists([]))
+        .map_err(|e| e.to_string())?;
+    if legacy {
+        migrate_events_from_v1(&tx)
+            .map_err(|e| format!("migrating the events to schema 2: {e}"))?;
+    }
+    tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))
+        .map_err(|e| e.to_string())?;
+    tx.commit().map_err(|e| e.to_string())
+}
+
+/// Schema 1 to 2: every `kind`/`row`/`col`/`value` row becomes a typed event. A
+/// row of an unknown kind is an error: nothing is dropped silently.
+fn migrate_events_from_v1(tx: &rusqlite::Transaction) -> Result<(), String> {
+    let err = |e: rusqlite::Error| e.to_string();
+    tx.execute_batch(
+        "CREATE TABLE events_v2 (
+            room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, at_ms REAL NOT NULL,
+            event TEXT NOT NULL, PRIMARY KEY (room, seq));",
+    )
+    .map_err(err)?;
+    let mut read = tx
+        .prepare("SELECT room, seq, player, kind, row, col, value, at_ms FROM events")
+        .map_err(err)?;
+    let mut write = tx
+        .prepare(
+            "INSERT INTO events_v2 (room, seq, player, at_ms, event) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(err)?;
+    let mut rows = read.query([]).map_err(err)?;
+    while let Some(r) = rows.next().map_err(err)? {
+        let (room, seq): (String, i64) = (r.get(0).map_err(err)?, r.get(1).map_err(err)?);
+        let kind: u8 = r.get(3).map_err(err)?;
+        let event = RoomEvent::from_legacy(
+            kind,
+            r.get(4).map_err(err)?,
+            r.get(5).map_err(err)?,
+            r.get(6).map_err(err)?,
+        )
+        .ok_or_else(|| format!("room {room}, event {seq}: unknown kind {kind}"))?;
+        let json = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+        let player: String = r.get(2).map_err(err)?;
+        let at_ms: f64 = r.get(7).map_err(err)?;
+        write
+            .execute(params![room, seq, player, at_ms, json])
+            .map_err(err)?;
+    }
+    drop(rows);
+    drop(read);
+    drop(write);
+    tx.execute_batch("DROP TABLE events; ALTER TABLE events_v2 RENAME TO events;")
+        .map_err(err)
+}
 
 fn open_connection(path: &Path) -> Result<Connection, String> {
     let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -311,16 +372,18 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             room,
             seq,
             player,
-            kind,
-            row,
-            col,
-            value,
+            event,
             at_ms,
         } => conn
             .execute(
-                "INSERT INTO events (room, seq, player, kind, row, col, value, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![room, *seq as i64, player, kind, row, col, value, at_ms],
+                "INSERT INTO events (room, seq, player, at_ms, event) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    room,
+                    *seq as i64,
+                    player,
+                    at_ms,
+                    serde_json::to_string(event).unwrap_or_default()
+                ],
             )
             .map(drop),
         Write::Rematch { room, puzzle } => {
@@ -408,8 +471,9 @@ impl Store {
     pub fn open_with(dir: &Path, sync: Synchronous) -> Result<Store, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("arena.db");
-        let conn = open_connection(&path)?;
+        let mut conn = open_connection(&path)?;
         check_integrity(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
+        migrate(&mut conn).map_err(|e| format!("{}: {e}", path.display()))?;
         conn.execute_batch(sync.pragma())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
@@ -537,23 +601,37 @@ impl Store {
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
             let mut events_st = conn
-                .prepare("SELECT seq, player, kind, row, col, value, at_ms FROM events WHERE room = ?1 ORDER BY seq")
+                .prepare(
+                    "SELECT seq, player, at_ms, event FROM events WHERE room = ?1 ORDER BY seq",
+                )
                 .map_err(err)?;
-            let events = events_st
+            let rows: Vec<(i64, String, f64, String)> = events_st
                 .query_map([&code], |r| {
-                    Ok(SavedEvent {
-                        seq: r.get::<_, i64>(0)? as u64,
-                        player: r.get(1)?,
-                        kind: r.get(2)?,
-                        row: r.get(3)?,
-                        col: r.get(4)?,
-                        value: r.get(5)?,
-                        at_ms: r.get(6)?,
-                    })
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })
                 .map_err(err)?
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
+            let events: Result<Vec<SavedEvent>, String> = rows
+                .into_iter()
+                .map(|(seq, player, at_ms, json)| {
+                    let event =
+                        serde_json::from_str(&json).map_err(|e| format!("event {seq}: {e}"))?;
+                    Ok(SavedEvent {
+                        seq: seq as u64,
+                        player,
+                        event,
+                        at_ms,
+                    })
+                })
+                .collect();
+            let events = match events {
+                Ok(events) => events,
+                Err(e) => {
+                    tracing::warn!(room = %code, error = %e, "unreadable stored event; room skipped");
+                    continue;
+                }
+            };
             saved.rooms.push(SavedRoom {
                 code,
                 settings,
@@ -631,10 +709,11 @@ mod tests {
                 room: "abc".into(),
                 seq: 1,
                 player: "p1".into(),
-                kind: 0,
-                row: 0,
-                col: 0,
-                value: 1,
+                event: RoomEvent::Value {
+                    row: 0,
+                    col: 0,
+                    value: 1,
+                },
                 at_ms: 9.0,
             })
             .await
@@ -646,7 +725,14 @@ mod tests {
         let room = &saved.rooms[0];
         assert_eq!((room.code.as_str(), room.start_ms), ("abc", Some(5.0)));
         assert_eq!(room.seats, vec![who]);
-        assert_eq!(room.events[0].value, 1);
+        assert_eq!(
+            room.events[0].event,
+            RoomEvent::Value {
+                row: 0,
+                col: 0,
+                value: 1
+            }
+        );
         store
             .write(Write::Finish { room: "abc".into() })
             .await
@@ -655,5 +741,81 @@ mod tests {
             store.load().expect("load").rooms.is_empty(),
             "finished rooms are not restored"
         );
+    }
+
+    /// A fresh directory for one test.
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        dir
+    }
+
+    #[test]
+    fn a_schema_1_database_is_migrated_not_refused() {
+        let dir = temp_dir("v1");
+        {
+            // The schema-1 events table, as the previous release wrote it.
+            let old = Connection::open(dir.join("arena.db")).expect("create");
+            old.execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 CREATE TABLE rooms (code TEXT PRIMARY KEY, settings TEXT NOT NULL, puzzle TEXT NOT NULL,
+                     host TEXT NOT NULL DEFAULT '', start_ms REAL, finished INTEGER NOT NULL DEFAULT 0);
+                 CREATE TABLE events (room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL,
+                     kind INTEGER NOT NULL, row INTEGER NOT NULL, col INTEGER NOT NULL,
+                     value INTEGER NOT NULL, at_ms REAL NOT NULL, PRIMARY KEY (room, seq));
+                 INSERT INTO rooms VALUES ('abc',
+                     '{\"variant\":\"classic\",\"difficulty\":\"easy\",\"mode\":\"solo\",\"max_players\":1}',
+                     '{\"format\":\"sudoku-arena/puzzle@1\",\"size\":1,\"layout\":{\"rows\":1,\"cols\":1},\"grid\":[[0]]}',
+                     'p1', 5.0, 0);
+                 INSERT INTO events VALUES ('abc', 1, 'p1', 0, 0, 0, 1, 6.0);
+                 INSERT INTO events VALUES ('abc', 2, 'p1', 2, 0, 0, 0, 7.0);
+                 INSERT INTO events VALUES ('abc', 3, 'p1', 3, 0, 0, 0, 8.0);
+                 INSERT INTO events VALUES ('abc', 4, 'p1', 4, 0, 0, 0, 9.0);
+                 INSERT INTO events VALUES ('abc', 5, 'p1', 1, 0, 0, 5, 10.0);",
+            )
+            .expect("schema 1");
+        }
+        let store = Store::open(&dir).expect("a schema-1 database opens");
+        let events: Vec<RoomEvent> = store.load().expect("load").rooms[0]
+            .events
+            .iter()
+            .map(|e| e.event.clone())
+            .collect();
+        assert_eq!(
+            events,
+            vec![
+                RoomEvent::Value {
+                    row: 0,
+                    col: 0,
+                    value: 1
+                },
+                RoomEvent::Hint { row: 0, col: 0 },
+                RoomEvent::Pause,
+                RoomEvent::Resume,
+                RoomEvent::Pencil {
+                    row: 0,
+                    col: 0,
+                    marks: 5
+                },
+            ]
+        );
+        let conn = Connection::open(dir.join("arena.db")).expect("open");
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .expect("version");
+        assert_eq!(version, SCHEMA_VERSION);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_database_from_a_newer_server_is_refused() {
+        let dir = temp_dir("v99");
+        Connection::open(dir.join("arena.db"))
+            .and_then(|c| c.execute_batch("PRAGMA user_version = 99;"))
+            .expect("newer");
+        let e = Store::open(&dir).expect_err("refused");
+        assert!(e.contains("schema version 99"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,11 +1,10 @@
 //! Moves (race and co-op), pencil marks, cursors, chat and results. Every move is
 //! written to the store before anyone hears of it.
 
-use super::state::{
-    Member, Room, Seat, KIND_HINT, KIND_PAUSE, KIND_PENCIL, KIND_RESUME, KIND_VALUE,
-};
+use super::state::{Member, Room, Seat};
 use super::{encode, Command};
 use crate::serve::clock::now_ms;
+use crate::serve::event::RoomEvent;
 use crate::serve::store::Write;
 use crate::serve::text::clean_chat;
 use protocol::plugin::{GridRequest, HintResponse};
@@ -58,15 +57,12 @@ impl Room {
     }
 
     /// Stores a move; on failure tells the player and returns `false`.
-    async fn store_move(&mut self, i: usize, kind: u8, row: u32, col: u32, value: u32) -> bool {
+    async fn store_move(&mut self, i: usize, event: RoomEvent) -> bool {
         let write = Write::Event {
             room: self.code.clone(),
             seq: self.seq + 1,
             player: self.seats[i].who.id.clone(),
-            kind,
-            row,
-            col,
-            value,
+            event,
             at_ms: now_ms(),
         };
         match self.persist(write).await {
@@ -98,7 +94,10 @@ impl Room {
                 &format!("{value} is outside 0..={size}"),
             );
         }
-        if !self.store_move(i, KIND_VALUE, row, col, value).await {
+        if !self
+            .store_move(i, RoomEvent::Value { row, col, value })
+            .await
+        {
             return;
         }
         let elapsed = self.elapsed_ms();
@@ -363,7 +362,13 @@ impl Room {
             Err(e) => return self.send_error(me, ErrorCode::Plugin, &e),
         };
         if !self
-            .store_move(i, KIND_HINT, hint.cell[0], hint.cell[1], 0)
+            .store_move(
+                i,
+                RoomEvent::Hint {
+                    row: hint.cell[0],
+                    col: hint.cell[1],
+                },
+            )
             .await
         {
             return;
@@ -398,8 +403,12 @@ impl Room {
             let why = if pause { "not running" } else { "not paused" };
             return self.send_error(me, ErrorCode::WrongState, why);
         }
-        let kind = if pause { KIND_PAUSE } else { KIND_RESUME };
-        if !self.store_move(i, kind, 0, 0, 0).await {
+        let event = if pause {
+            RoomEvent::Pause
+        } else {
+            RoomEvent::Resume
+        };
+        if !self.store_move(i, event).await {
             return;
         }
         let now = Instant::now();
@@ -424,7 +433,10 @@ impl Room {
         if marks & !engine::full_mask(self.game.puzzle.model().size()) != 0 {
             return self.send_error(Member::Seat(i), ErrorCode::Invalid, "a mark is above N");
         }
-        if !self.store_move(i, KIND_PENCIL, row, col, marks).await {
+        if !self
+            .store_move(i, RoomEvent::Pencil { row, col, marks })
+            .await
+        {
             return;
         }
         self.coop.pencil[cell] = marks;

@@ -5,6 +5,7 @@ use super::{
     Command, ConnectionId, Failure, Game, Link, Outgoing, Services, CLOSE_OPENED_ELSEWHERE,
 };
 use crate::serve::clock::now_ms;
+use crate::serve::event::RoomEvent;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
 use crate::serve::store::{SavedRoom, Store, Write};
@@ -111,17 +112,6 @@ pub(super) struct Room {
     /// A rematch puzzle is being generated.
     pub rematch_pending: bool,
 }
-
-/// Stored event kind: a value.
-pub(super) const KIND_VALUE: u8 = 0;
-/// Stored event kind: pencil marks.
-pub(super) const KIND_PENCIL: u8 = 1;
-/// Stored event kind: a hint was given.
-pub(super) const KIND_HINT: u8 = 2;
-/// Stored event kind: solo pause.
-pub(super) const KIND_PAUSE: u8 = 3;
-/// Stored event kind: solo resume.
-pub(super) const KIND_RESUME: u8 = 4;
 
 /// A chat allowance: a burst of 5 lines, then one every two seconds.
 pub(super) fn chat_bucket() -> Bucket {
@@ -601,35 +591,32 @@ impl Room {
         for e in &saved.events {
             self.seq = e.seq;
             let seat = self.seats.iter().position(|s| s.who.id == e.player);
-            match e.kind {
-                KIND_HINT => {
+            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms) - paused_ms).max(0.0) as u64;
+            let model = self.game.puzzle.model();
+            match e.event {
+                RoomEvent::Hint { .. } => {
                     if let Some(i) = seat {
                         self.seats[i].hints += 1;
                     }
-                    continue;
                 }
-                KIND_PAUSE => {
-                    pause_began = Some(e.at_ms);
-                    continue;
-                }
-                KIND_RESUME => {
+                RoomEvent::Pause => pause_began = Some(e.at_ms),
+                RoomEvent::Resume => {
                     paused_ms += pause_began.take().map_or(0.0, |p| (e.at_ms - p).max(0.0));
-                    continue;
                 }
-                _ => {}
-            }
-            let Some(cell) = self.game.puzzle.model().cell_at(e.row, e.col) else {
-                continue;
-            };
-            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms) - paused_ms).max(0.0) as u64;
-            match (self.settings.mode, e.kind) {
-                (Mode::Coop, KIND_VALUE) => {
-                    self.apply_coop_value(&e.player, cell, e.value, elapsed)
-                }
-                (Mode::Coop, _) => self.coop.pencil[cell] = e.value,
-                (_, _) => {
-                    if let Some(i) = seat {
-                        self.apply_move(i, cell, e.value, elapsed);
+                RoomEvent::Value { row, col, value } => match model.cell_at(row, col) {
+                    Some(cell) if self.settings.mode == Mode::Coop => {
+                        self.apply_coop_value(&e.player, cell, value, elapsed)
+                    }
+                    Some(cell) => {
+                        if let Some(i) = seat {
+                            self.apply_move(i, cell, value, elapsed);
+                        }
+                    }
+                    None => {}
+                },
+                RoomEvent::Pencil { row, col, marks } => {
+                    if let Some(cell) = model.cell_at(row, col) {
+                        self.coop.pencil[cell] = marks;
                     }
                 }
             }
