@@ -1,10 +1,11 @@
 //! [`PluginHost`]: finds plugins in the plugin directories, keeps the ones that
 //! pass every check (logging why others were refused), and runs typed calls on
-//! them off the caller's thread, with a deadline and a response size cap. Every
-//! answer is treated as untrusted input.
+//! them on its persistent worker threads, with a deadline and a response size cap:
+//! blocking (`call`, for the CLI) or awaited (`call_async`, for the server, which
+//! then never parks a thread waiting). Every answer is treated as untrusted input.
 
 use super::library::{Library, RawAnswer};
-use super::pool::Pool;
+use super::pool::Workers;
 use super::validate;
 use plugin_abi::{op, status};
 use protocol::plugin::{ErrorResponse, GenerateRequest, GenerateResponse, Manifest};
@@ -14,7 +15,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The largest answer accepted from a plugin.
 pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
@@ -95,7 +96,7 @@ struct Loaded {
 #[derive(Debug)]
 pub struct PluginHost {
     plugins: BTreeMap<String, Arc<Loaded>>,
-    pool: Arc<Pool>,
+    workers: Arc<Workers>,
 }
 
 /// The default plugin directories: the directory of the running executable (so
@@ -148,7 +149,7 @@ impl PluginHost {
     pub fn load(dirs: &[PathBuf], workers: usize) -> (PluginHost, Vec<Refused>) {
         let mut host = PluginHost {
             plugins: BTreeMap::new(),
-            pool: Pool::new(workers),
+            workers: Workers::new(workers),
         };
         let mut refused = Vec::new();
         let mut seen = Vec::new();
@@ -176,15 +177,13 @@ impl PluginHost {
     fn load_one(&mut self, path: &Path) -> Result<String, String> {
         // SAFETY: `path` is in a directory the operator named as a plugin directory.
         let library = unsafe { Library::open(path) }?;
-        let answer = run_on_worker(
-            &self.pool,
-            Arc::new(library),
-            op::MANIFEST,
-            Vec::new(),
-            MANIFEST_DEADLINE,
-        )
-        .map_err(|e| format!("manifest: {e}"))?;
-        let (library, answer) = answer;
+        let library = Arc::new(library);
+        let worker_library = Arc::clone(&library);
+        let answer = self
+            .wait(MANIFEST_DEADLINE, move |deadline| {
+                worker_library.call(op::MANIFEST, &[], deadline, MAX_RESPONSE_BYTES)
+            })
+            .map_err(|f| format!("manifest: {}", f.error("(loading)", MANIFEST_DEADLINE)))?;
         if answer.status != status::OK {
             return Err(format!("manifest failed with status {}", answer.status));
         }
@@ -219,7 +218,45 @@ impl PluginHost {
         self.plugins.get(id).map(|p| &p.manifest)
     }
 
-    /// Sends raw request bytes and returns the raw answer (for conformance tests).
+    /// Queues `call` (given the time it has left) on a plugin worker; `done`
+    /// gets its outcome, or `Deadline` if no worker took it in time.
+    fn submit<T: Send + 'static>(
+        &self,
+        deadline: Duration,
+        call: impl FnOnce(Duration) -> Result<T, String> + Send + 'static,
+        done: impl FnOnce(Result<T, CallFailure>) + Send + 'static,
+    ) -> bool {
+        let until = Instant::now() + deadline;
+        self.workers.submit(
+            until,
+            Box::new(move |wanted| {
+                let left = until.saturating_duration_since(Instant::now());
+                done(match wanted {
+                    true => call(left).map_err(CallFailure::Garbage),
+                    false => Err(CallFailure::Late),
+                })
+            }),
+        )
+    }
+
+    /// Runs `call` on a worker and blocks this thread until its outcome or the
+    /// deadline.
+    fn wait<T: Send + 'static>(
+        &self,
+        deadline: Duration,
+        call: impl FnOnce(Duration) -> Result<T, String> + Send + 'static,
+    ) -> Result<T, CallFailure> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        if !self.submit(deadline, call, move |outcome| {
+            let _ = tx.send(outcome);
+        }) {
+            return Err(CallFailure::Busy);
+        }
+        rx.recv_timeout(deadline).unwrap_or(Err(CallFailure::Late))
+    }
+
+    /// Sends raw request bytes and returns the raw answer, blocking this thread
+    /// (the CLI, conformance tests).
     pub fn call_raw(
         &self,
         id: &str,
@@ -227,45 +264,51 @@ impl PluginHost {
         request: Vec<u8>,
         deadline: Duration,
     ) -> Result<RawAnswer, PluginError> {
-        let loaded = self
-            .plugins
-            .get(id)
-            .ok_or_else(|| PluginError::UnknownVariant(id.to_string()))?;
-        let library = Arc::clone(loaded);
-        let (tx, rx) = mpsc::sync_channel(1);
-        let slot = self
-            .pool
-            .acquire(deadline)
-            .ok_or_else(|| PluginError::Busy(id.to_string()))?;
-        let spawned = std::thread::Builder::new()
-            .name(format!("plugin-{id}"))
-            .spawn(move || {
-                let _slot = slot;
-                let answer = library
-                    .library
-                    .call(op_code, &request, deadline, MAX_RESPONSE_BYTES);
-                let _ = tx.send(answer);
-            });
-        if let Err(e) = spawned {
-            return Err(PluginError::Rejected {
-                id: id.to_string(),
-                message: format!("cannot start a worker thread: {e}"),
-            });
-        }
-        match rx.recv_timeout(deadline) {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(detail)) => Err(PluginError::Garbage {
-                id: id.to_string(),
-                detail,
-            }),
-            Err(_) => Err(PluginError::Deadline {
-                id: id.to_string(),
-                millis: deadline.as_millis(),
-            }),
-        }
+        let loaded = self.loaded(id)?;
+        self.wait(deadline, move |left| {
+            loaded
+                .library
+                .call(op_code, &request, left, MAX_RESPONSE_BYTES)
+        })
+        .map_err(|f| f.error(id, deadline))
     }
 
-    /// Calls operation `op_code` with `request` and decodes the answer as `Resp`.
+    /// [`PluginHost::call_raw`] for async callers: no thread waits for the answer.
+    pub async fn call_raw_async(
+        &self,
+        id: &str,
+        op_code: u32,
+        request: Vec<u8>,
+        deadline: Duration,
+    ) -> Result<RawAnswer, PluginError> {
+        let loaded = self.loaded(id)?;
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let call = move |left| {
+            loaded
+                .library
+                .call(op_code, &request, left, MAX_RESPONSE_BYTES)
+        };
+        if !self.submit(deadline, call, move |outcome| {
+            let _ = tx.send(outcome);
+        }) {
+            return Err(CallFailure::Busy.error(id, deadline));
+        }
+        let outcome = match tokio::time::timeout(deadline, rx).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) | Err(_) => Err(CallFailure::Late),
+        };
+        outcome.map_err(|f| f.error(id, deadline))
+    }
+
+    fn loaded(&self, id: &str) -> Result<Arc<Loaded>, PluginError> {
+        self.plugins
+            .get(id)
+            .cloned()
+            .ok_or_else(|| PluginError::UnknownVariant(id.to_string()))
+    }
+
+    /// Calls operation `op_code` with `request` and decodes the answer as `Resp`,
+    /// blocking this thread.
     pub fn call<Req: Serialize, Resp: DeserializeOwned>(
         &self,
         id: &str,
@@ -273,36 +316,21 @@ impl PluginHost {
         request: &Req,
         deadline: Duration,
     ) -> Result<Resp, PluginError> {
-        let bytes = rmp_serde::to_vec_named(request).map_err(|e| PluginError::Rejected {
-            id: id.to_string(),
-            message: format!("cannot encode the request: {e}"),
-        })?;
-        let answer = self.call_raw(id, op_code, bytes, deadline)?;
-        let message = || {
-            rmp_serde::from_slice::<ErrorResponse>(&answer.bytes)
-                .map(|e| e.message)
-                .unwrap_or_else(|_| "(no readable message)".to_string())
-        };
-        let id = id.to_string();
-        match answer.status {
-            status::OK => rmp_serde::from_slice(&answer.bytes).map_err(|e| PluginError::Garbage {
-                id,
-                detail: format!("cannot decode the answer: {e}"),
-            }),
-            status::UNSUPPORTED => Err(PluginError::Unsupported(id)),
-            status::PANICKED => Err(PluginError::Panicked {
-                id,
-                message: message(),
-            }),
-            status::DEADLINE => Err(PluginError::Deadline {
-                id,
-                millis: deadline.as_millis(),
-            }),
-            _ => Err(PluginError::Rejected {
-                id,
-                message: message(),
-            }),
-        }
+        let answer = self.call_raw(id, op_code, encode(id, request)?, deadline)?;
+        decode(id, &answer, deadline)
+    }
+
+    /// [`PluginHost::call`] for async callers.
+    pub async fn call_async<Req: Serialize, Resp: DeserializeOwned>(
+        &self,
+        id: &str,
+        op_code: u32,
+        request: &Req,
+        deadline: Duration,
+    ) -> Result<Resp, PluginError> {
+        let bytes = encode(id, request)?;
+        let answer = self.call_raw_async(id, op_code, bytes, deadline).await?;
+        decode(id, &answer, deadline)
     }
 
     /// Generates a puzzle and validates it (well-formed, inside the engine's
@@ -314,38 +342,91 @@ impl PluginHost {
         deadline: Duration,
     ) -> Result<PuzzleV1, PluginError> {
         let answer: GenerateResponse = self.call(id, op::GENERATE, request, deadline)?;
-        validate::generated(id, &answer.puzzle).map_err(|detail| PluginError::InvalidPuzzle {
-            id: id.to_string(),
-            detail,
-        })?;
-        Ok(answer.puzzle)
+        checked(id, answer.puzzle)
+    }
+
+    /// [`PluginHost::generate`] for async callers.
+    pub async fn generate_async(
+        &self,
+        id: &str,
+        request: &GenerateRequest,
+        deadline: Duration,
+    ) -> Result<PuzzleV1, PluginError> {
+        let answer: GenerateResponse = self.call_async(id, op::GENERATE, request, deadline).await?;
+        checked(id, answer.puzzle)
     }
 }
 
-/// Runs one call on a pool worker and hands the library back with the answer
-/// (used at load time, before the plugin is registered).
-fn run_on_worker(
-    pool: &Arc<Pool>,
-    library: Arc<Library>,
-    op_code: u32,
-    request: Vec<u8>,
+/// A generated puzzle, if it passes [`validate::generated`].
+fn checked(id: &str, puzzle: PuzzleV1) -> Result<PuzzleV1, PluginError> {
+    validate::generated(id, &puzzle).map_err(|detail| PluginError::InvalidPuzzle {
+        id: id.to_string(),
+        detail,
+    })?;
+    Ok(puzzle)
+}
+
+/// Why a call on a worker gave no answer.
+enum CallFailure {
+    /// Every worker is busy and the queue is full.
+    Busy,
+    /// No answer within the deadline (queued too long, or the plugin was slow).
+    Late,
+    /// The answer broke the ABI's rules.
+    Garbage(String),
+}
+
+impl CallFailure {
+    fn error(self, id: &str, deadline: Duration) -> PluginError {
+        let id = id.to_string();
+        match self {
+            CallFailure::Busy => PluginError::Busy(id),
+            CallFailure::Late => PluginError::Deadline {
+                id,
+                millis: deadline.as_millis(),
+            },
+            CallFailure::Garbage(detail) => PluginError::Garbage { id, detail },
+        }
+    }
+}
+
+/// A request as MessagePack with named fields.
+fn encode<Req: Serialize>(id: &str, request: &Req) -> Result<Vec<u8>, PluginError> {
+    rmp_serde::to_vec_named(request).map_err(|e| PluginError::Rejected {
+        id: id.to_string(),
+        message: format!("cannot encode the request: {e}"),
+    })
+}
+
+/// A plugin's answer decoded as `Resp`, or the error its status stands for.
+fn decode<Resp: DeserializeOwned>(
+    id: &str,
+    answer: &RawAnswer,
     deadline: Duration,
-) -> Result<(Arc<Library>, RawAnswer), String> {
-    let slot = pool
-        .acquire(deadline)
-        .ok_or("every plugin worker is busy")?;
-    let (tx, rx) = mpsc::sync_channel(1);
-    let worker_library = Arc::clone(&library);
-    std::thread::Builder::new()
-        .name("plugin-load".into())
-        .spawn(move || {
-            let _slot = slot;
-            let _ = tx.send(worker_library.call(op_code, &request, deadline, MAX_RESPONSE_BYTES));
-        })
-        .map_err(|e| format!("cannot start a worker thread: {e}"))?;
-    match rx.recv_timeout(deadline) {
-        Ok(Ok(answer)) => Ok((library, answer)),
-        Ok(Err(detail)) => Err(detail),
-        Err(_) => Err(format!("no answer within {} ms", deadline.as_millis())),
+) -> Result<Resp, PluginError> {
+    let message = || {
+        rmp_serde::from_slice::<ErrorResponse>(&answer.bytes)
+            .map(|e| e.message)
+            .unwrap_or_else(|_| "(no readable message)".to_string())
+    };
+    let id = id.to_string();
+    match answer.status {
+        status::OK => rmp_serde::from_slice(&answer.bytes).map_err(|e| PluginError::Garbage {
+            id,
+            detail: format!("cannot decode the answer: {e}"),
+        }),
+        status::UNSUPPORTED => Err(PluginError::Unsupported(id)),
+        status::PANICKED => Err(PluginError::Panicked {
+            id,
+            message: message(),
+        }),
+        status::DEADLINE => Err(PluginError::Deadline {
+            id,
+            millis: deadline.as_millis(),
+        }),
+        _ => Err(PluginError::Rejected {
+            id,
+            message: message(),
+        }),
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! - [`library`]: opening a library, checking its header, never closing it (the
 //!   only place that touches `libloading`).
-//! - [`pool`]: the bounded set of worker threads plugin calls run on.
+//! - [`pool`]: the persistent worker threads plugin calls run on, and their queue.
 //! - [`host`]: [`PluginHost`]: discovery, the registry by id, and typed calls with a
 //!   deadline, a response size cap and untrusted-answer decoding.
 //! - [`validate`]: checks on what a plugin generated before anyone sees it.

@@ -1,5 +1,5 @@
-//! Puzzle generation for the server: one way to ask a plugin for a puzzle (off
-//! the async workers, under a deadline), counted in the metrics whoever asks —
+//! Puzzle generation for the server: one way to ask a plugin for a puzzle (on the
+//! plugin workers, awaited, under a deadline), counted in the metrics whoever asks —
 //! a new room, a rematch, or the pool's background refill.
 
 use super::metrics::Metrics;
@@ -41,14 +41,12 @@ impl Generator {
             difficulty: kind.difficulty.clone(),
             seed: seed.clone(),
         };
-        let plugins = Arc::clone(&self.plugins);
-        let variant = kind.variant.clone();
         let started = Instant::now();
-        let generated =
-            tokio::task::spawn_blocking(move || plugins.generate(&variant, &request, deadline))
-                .await
-                .map_err(|e| format!("generation task failed: {e}"))?
-                .map_err(|e| e.to_string())?;
+        let generated = self
+            .plugins
+            .generate_async(&kind.variant, &request, deadline)
+            .await
+            .map_err(|e| e.to_string())?;
         self.metrics.record_generation(started.elapsed());
         Ok((seed, generated))
     }

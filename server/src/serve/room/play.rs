@@ -313,17 +313,15 @@ impl Room {
         let variant = self.settings.variant.clone();
         let (player, game) = (player.to_string(), self.game_no);
         self.in_background(async move {
-            let answer = tokio::task::spawn_blocking(move || {
-                plugins.call::<_, HintResponse>(
+            let answer = plugins
+                .call_async::<_, HintResponse>(
                     &variant,
                     plugin_abi::op::HINT,
                     &request,
                     HINT_DEADLINE,
                 )
-            })
-            .await
-            .map_err(|e| e.to_string())
-            .and_then(|r| r.map_err(|e| e.to_string()));
+                .await
+                .map_err(|e| e.to_string());
             Command::HintAnswered {
                 player,
                 game,
