@@ -6,10 +6,12 @@
 //!
 //! - this file: the messages ([`Command`], [`Frame`]), the [`RoomHandle`],
 //!   [`spawn`], [`restore`] and the task loop;
-//! - `state`: the room's data, membership and the game clock;
+//! - `core`: the rules of play, pure (decide and apply, no tokio, no store);
+//! - `state`: the room's data, membership, the start and rematches;
 //! - `play`: moves (race and co-op), pencil marks, cursors, chat, results;
 //! - `view`: what each member sees, and sending it.
 
+mod core;
 mod play;
 mod state;
 mod view;
@@ -336,8 +338,8 @@ async fn run(
     // When everyone who sat here is gone, the room waits `grace` for a return.
     let mut empty_since: Option<Instant> = None;
     loop {
-        let begin = match (room.state, room.start) {
-            (RoomState::Countdown, Some((at, _))) => Some(at),
+        let begin = match (room.play.phase, room.start_at) {
+            (RoomState::Countdown, Some(at)) => Some(at),
             _ => None,
         };
         let expire = empty_since.map(|t| t + grace);

@@ -1,7 +1,9 @@
-//! Moves (race and co-op), pencil marks, cursors, chat and results. Every move is
-//! written to the store before anyone hears of it.
+//! Moves (race and co-op), pencil marks, hints, pauses, cursors, chat and
+//! results. Each request is checked by the rules (`core::Play::decide`), its event
+//! written to the store, and only then applied (`core::Play::apply`) and told.
 
-use super::state::{Member, Room, Seat};
+use super::core::{Applied, Request};
+use super::state::{Member, Room};
 use super::{encode, Command};
 use crate::serve::clock::now_ms;
 use crate::serve::event::RoomEvent;
@@ -9,119 +11,73 @@ use crate::serve::store::Write;
 use crate::serve::text::clean_chat;
 use protocol::plugin::{GridRequest, HintResponse};
 use protocol::wire::{
-    Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode, Rank, RoomState,
-    ServerMessage,
+    Contribution, CoopChange, ErrorCode, HintPolicy, Mode, Rank, RoomState, ServerMessage,
 };
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::time::Instant;
 
 /// How long the plugin has for a hint.
 const HINT_DEADLINE: Duration = Duration::from_secs(5);
 
 impl Room {
-    /// Checks that `player` may change cell `[row, col]` now; returns the seat and
-    /// the cell, or sends the error and returns `None`.
-    pub(super) fn playable(&mut self, player: &str, row: u32, col: u32) -> Option<(usize, usize)> {
-        let i = self.seat_or_refuse(player, "spectators cannot play")?;
-        let me = Member::Seat(i);
-        if self.state != RoomState::Playing {
-            self.send_error(
-                me,
-                ErrorCode::WrongState,
-                "moves are accepted while playing",
-            );
-            return None;
-        }
-        if self.paused_since.is_some() {
-            self.send_error(me, ErrorCode::WrongState, "the game is paused");
-            return None;
-        }
-        if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
-            self.send_error(me, ErrorCode::WrongState, "you are no longer playing");
-            return None;
-        }
-        let Some(cell) = self.game.puzzle.model().cell_at(row, col) else {
-            self.send_error(
-                me,
-                ErrorCode::Invalid,
-                &format!("[{row},{col}] is not a cell of this puzzle"),
-            );
-            return None;
-        };
-        if self.game.puzzle.givens()[cell] != 0 {
-            self.send_error(me, ErrorCode::Given, "that cell is a given");
-            return None;
-        }
-        Some((i, cell))
+    /// The rules' verdict on seat `i`'s request; a refusal is sent to the player.
+    fn decide(&mut self, i: usize, request: Request) -> Result<Option<RoomEvent>, ()> {
+        self.play
+            .decide(self.game.puzzle.model(), i, request)
+            .map_err(|(code, message)| self.send_error(Member::Seat(i), code, &message))
     }
 
-    /// Stores a move; on failure tells the player and returns `false`.
-    async fn store_move(&mut self, i: usize, event: RoomEvent) -> bool {
+    /// Stores seat `i`'s event, then applies it; on a failed write the player is
+    /// told and nothing changes (`None`).
+    async fn commit(&mut self, i: usize, event: RoomEvent) -> Option<Applied> {
+        let at_ms = now_ms();
         let write = Write::Event {
             room: self.code.clone(),
-            seq: self.seq + 1,
+            seq: self.play.seq + 1,
             player: self.seats[i].who.id.clone(),
-            event,
-            at_ms: now_ms(),
+            event: event.clone(),
+            at_ms,
         };
-        match self.persist(write).await {
-            Ok(()) => {
-                self.seq += 1;
-                true
-            }
-            Err(e) => {
-                tracing::error!(room = %self.code, error = %e, "cannot save a move");
-                self.send_error(
-                    Member::Seat(i),
-                    ErrorCode::Unavailable,
-                    "the move could not be saved; try again",
-                );
-                false
-            }
+        if let Err(e) = self.persist(write).await {
+            tracing::error!(room = %self.code, error = %e, "cannot save a move");
+            self.send_error(
+                Member::Seat(i),
+                ErrorCode::Unavailable,
+                "the move could not be saved; try again",
+            );
+            return None;
         }
+        Some(self.play.apply(self.game.puzzle.model(), i, &event, at_ms))
     }
 
     pub(super) async fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
-        let Some((i, cell)) = self.playable(player, row, col) else {
+        let Some(i) = self.seat_or_refuse(player, "spectators cannot play") else {
             return;
         };
-        let size = self.game.puzzle.model().size();
-        if value > size {
-            return self.send_error(
-                Member::Seat(i),
-                ErrorCode::Invalid,
-                &format!("{value} is outside 0..={size}"),
-            );
-        }
-        if !self
-            .store_move(i, RoomEvent::Value { row, col, value })
-            .await
-        {
+        let Ok(Some(event)) = self.decide(i, Request::Value { row, col, value }) else {
             return;
-        }
-        let elapsed = self.elapsed_ms();
+        };
+        let hidden = !self.board_shown_to_spectators(i);
+        let Some(applied) = self.commit(i, event).await else {
+            return;
+        };
         if self.settings.mode == Mode::Coop {
-            let author = self.seats[i].who.id.clone();
-            self.apply_coop_value(&author, cell, value, elapsed);
             let event = encode(&ServerMessage::CoopEvent {
-                seq: self.seq,
-                player: author,
+                seq: self.play.seq,
+                player: player.to_string(),
                 row,
                 col,
                 change: CoopChange::Value { value },
             });
             self.broadcast(&event);
         } else {
-            let hidden = !self.board_shown_to_spectators(i);
-            let correct = self.apply_move(i, cell, value, elapsed);
             self.send_to(
                 Member::Seat(i),
                 encode(&ServerMessage::MoveAccepted {
                     row,
                     col,
                     value,
-                    correct,
+                    correct: applied.correct,
                 }),
             );
             if self.board_shown_to_spectators(i) {
@@ -148,67 +104,14 @@ impl Room {
         self.finish_if_done().await;
     }
 
-    /// Race: puts `value` on seat `i`'s board at `elapsed` ms into the game,
-    /// counting mistakes and finishing per the policy. Returns the feedback the
-    /// policy gives (`None` under `none`).
-    pub(super) fn apply_move(
-        &mut self,
-        i: usize,
-        cell: usize,
-        value: u32,
-        elapsed: u64,
-    ) -> Option<bool> {
-        self.seats[i].board[cell] = value as u8;
-        let right = value == 0 || u32::from(self.game.solution[cell]) == value;
-        let correct = match self.settings.mistakes {
-            MistakePolicy::None => None,
-            MistakePolicy::Penalty { .. } | MistakePolicy::Lives { .. } => Some(right),
-        };
-        if correct == Some(false) {
-            self.seats[i].mistakes += 1;
-            if let MistakePolicy::Lives { lives } = self.settings.mistakes {
-                self.seats[i].out_of_lives = self.seats[i].mistakes >= lives;
-            }
-        }
-        if self.seats[i].board == self.game.solution {
-            let penalty = self.hint_penalty_ms(self.seats[i].hints)
-                + match self.settings.mistakes {
-                    MistakePolicy::Penalty { seconds } => {
-                        u64::from(seconds) * 1000 * u64::from(self.seats[i].mistakes)
-                    }
-                    _ => 0,
-                };
-            self.seats[i].finished_ms = Some(elapsed + penalty);
-        }
-        correct
-    }
-
-    /// Co-op: puts `value` on the shared board; solving it finishes every seat.
-    pub(super) fn apply_coop_value(&mut self, author: &str, cell: usize, value: u32, elapsed: u64) {
-        self.coop.values[cell] = value as u8;
-        self.coop.authors[cell] = (value != 0).then(|| author.to_string());
-        if self.coop.values == self.game.solution {
-            let hints = self.seats.iter().map(|s| s.hints).sum();
-            let team = elapsed + self.hint_penalty_ms(hints);
-            for seat in &mut self.seats {
-                seat.finished_ms = Some(team);
-            }
-        }
-    }
-
     /// Ends the game once every seat has finished (or is out): results to all.
     async fn finish_if_done(&mut self) {
-        if self.state != RoomState::Playing
-            || !self
-                .seats
-                .iter()
-                .all(|s| s.finished_ms.is_some() || s.out_of_lives)
-        {
+        if self.play.phase != RoomState::Playing || !self.play.all_done() {
             return;
         }
-        self.state = RoomState::Finished;
+        self.play.phase = RoomState::Finished;
         if let Err(e) = self
-            .persist(crate::serve::store::Write::Finish {
+            .persist(Write::Finish {
                 room: self.code.clone(),
             })
             .await
@@ -216,23 +119,16 @@ impl Room {
             tracing::error!(room = %self.code, error = %e, "cannot save the end of a room");
         }
         let finished = if self.settings.mode == Mode::Coop {
-            let contributions = self
-                .seats
-                .iter()
-                .map(|s| Contribution {
-                    player: s.who.id.clone(),
-                    name: s.who.name.clone(),
-                    cells: self
-                        .coop
-                        .authors
-                        .iter()
-                        .filter(|a| a.as_deref() == Some(&s.who.id))
-                        .count() as u32,
+            let contributions = (0..self.seats.len())
+                .map(|i| Contribution {
+                    player: self.seats[i].who.id.clone(),
+                    name: self.seats[i].who.name.clone(),
+                    cells: self.play.cells_by(i) as u32,
                 })
                 .collect();
             ServerMessage::Finished {
                 ranks: Vec::new(),
-                team_ms: self.seats.first().and_then(|s| s.finished_ms),
+                team_ms: self.play.players.first().and_then(|p| p.finished_ms),
                 contributions,
             }
         } else {
@@ -247,52 +143,13 @@ impl Room {
         self.send_spectator_snapshots();
     }
 
-    /// Milliseconds of play so far: since the start, minus time paused.
-    pub(super) fn elapsed_ms(&self) -> u64 {
-        let Some((at, _)) = self.start else {
-            return 0;
-        };
-        let now = Instant::now();
-        let paused = self.paused_total
-            + self
-                .paused_since
-                .map_or(Duration::ZERO, |p| now.saturating_duration_since(p));
-        now.saturating_duration_since(at)
-            .saturating_sub(paused)
-            .as_millis() as u64
-    }
-
-    /// What `hints` hints add to a time, ms.
-    pub(super) fn hint_penalty_ms(&self, hints: u32) -> u64 {
-        match self.settings.hints {
-            HintPolicy::Off => 0,
-            HintPolicy::Penalty { seconds } => u64::from(seconds) * 1000 * u64::from(hints),
-        }
-    }
-
-    /// Checks that seat `i` may take a hint now; sends the error if not.
-    fn may_hint(&mut self, i: usize) -> bool {
-        let me = Member::Seat(i);
-        let why = if self.settings.hints == HintPolicy::Off {
-            "this room plays without hints"
-        } else if self.state != RoomState::Playing || self.paused_since.is_some() {
-            "hints are given while playing"
-        } else if self.seats[i].finished_ms.is_some() || self.seats[i].out_of_lives {
-            "you are no longer playing"
-        } else {
-            return true;
-        };
-        self.send_error(me, ErrorCode::WrongState, why);
-        false
-    }
-
     /// Asks the variant plugin, off the room, for the next step on the player's
     /// board (the team's in co-op); the answer comes back as `HintAnswered`.
     pub(super) fn hint(&mut self, player: &str) {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot take hints") else {
             return;
         };
-        if !self.may_hint(i) {
+        if self.decide(i, Request::Hint).is_err() {
             return;
         }
         if self.seats[i].hint_pending {
@@ -301,9 +158,9 @@ impl Room {
         }
         self.seats[i].hint_pending = true;
         let values = if self.settings.mode == Mode::Coop {
-            &self.coop.values
+            &self.play.coop.values
         } else {
-            &self.seats[i].board
+            &self.play.players[i].board
         };
         let request = GridRequest {
             puzzle: self.game.full.clone(),
@@ -346,7 +203,7 @@ impl Room {
         if game != self.game_no {
             return self.send_error(me, ErrorCode::WrongState, "that game is over");
         }
-        if !self.may_hint(i) {
+        if self.decide(i, Request::Hint).is_err() {
             return;
         }
         let HintPolicy::Penalty { seconds } = self.settings.hints else {
@@ -359,19 +216,13 @@ impl Room {
             }
             Err(e) => return self.send_error(me, ErrorCode::Plugin, &e),
         };
-        if !self
-            .store_move(
-                i,
-                RoomEvent::Hint {
-                    row: hint.cell[0],
-                    col: hint.cell[1],
-                },
-            )
-            .await
-        {
+        let event = RoomEvent::Hint {
+            row: hint.cell[0],
+            col: hint.cell[1],
+        };
+        if self.commit(i, event).await.is_none() {
             return;
         }
-        self.seats[i].hints += 1;
         let frame = encode(&ServerMessage::Hint {
             player: player.to_string(),
             hint,
@@ -393,53 +244,31 @@ impl Room {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot pause the game") else {
             return;
         };
-        let me = Member::Seat(i);
-        if self.settings.mode != Mode::Solo {
-            return self.send_error(me, ErrorCode::WrongState, "only solo games can pause");
-        }
-        if self.state != RoomState::Playing || self.paused_since.is_some() == pause {
-            let why = if pause { "not running" } else { "not paused" };
-            return self.send_error(me, ErrorCode::WrongState, why);
-        }
-        let event = if pause {
-            RoomEvent::Pause
+        let request = if pause {
+            Request::Pause
         } else {
-            RoomEvent::Resume
+            Request::Resume
         };
-        if !self.store_move(i, event).await {
+        let Ok(Some(event)) = self.decide(i, request) else {
             return;
+        };
+        if self.commit(i, event).await.is_some() {
+            self.send_snapshots();
         }
-        let now = Instant::now();
-        match self.paused_since.take() {
-            Some(began) => self.paused_total += now.saturating_duration_since(began),
-            None => self.paused_since = Some(now),
-        }
-        self.send_snapshots();
     }
 
     pub(super) async fn pencil(&mut self, player: &str, row: u32, col: u32, marks: u32) {
-        let Some((i, cell)) = self.playable(player, row, col) else {
+        let Some(i) = self.seat_or_refuse(player, "spectators cannot play") else {
             return;
         };
-        if self.settings.mode != Mode::Coop {
-            return self.send_error(
-                Member::Seat(i),
-                ErrorCode::WrongState,
-                "shared pencil marks are for co-op rooms",
-            );
-        }
-        if marks & !engine::full_mask(self.game.puzzle.model().size()) != 0 {
-            return self.send_error(Member::Seat(i), ErrorCode::Invalid, "a mark is above N");
-        }
-        if !self
-            .store_move(i, RoomEvent::Pencil { row, col, marks })
-            .await
-        {
+        let Ok(Some(event)) = self.decide(i, Request::Pencil { row, col, marks }) else {
+            return;
+        };
+        if self.commit(i, event).await.is_none() {
             return;
         }
-        self.coop.pencil[cell] = marks;
         let event = encode(&ServerMessage::CoopEvent {
-            seq: self.seq,
+            seq: self.play.seq,
             player: player.to_string(),
             row,
             col,
@@ -459,7 +288,7 @@ impl Room {
                 "cursors are shared in co-op rooms only",
             );
         }
-        if self.state != RoomState::Playing {
+        if self.play.phase != RoomState::Playing {
             return self.send_error(
                 Member::Seat(i),
                 ErrorCode::WrongState,
@@ -514,19 +343,15 @@ impl Room {
     }
 
     fn ranks(&self) -> Vec<Rank> {
-        let mut done: Vec<&Seat> = self
-            .seats
-            .iter()
-            .filter(|s| s.finished_ms.is_some())
-            .collect();
-        done.sort_by_key(|s| s.finished_ms);
-        done.iter()
+        self.play
+            .finishers()
+            .into_iter()
             .enumerate()
-            .map(|(n, s)| Rank {
+            .map(|(n, i)| Rank {
                 rank: n as u32 + 1,
-                player: s.who.id.clone(),
-                name: s.who.name.clone(),
-                time_ms: s.finished_ms.unwrap_or_default(),
+                player: self.seats[i].who.id.clone(),
+                name: self.seats[i].who.name.clone(),
+                time_ms: self.play.players[i].finished_ms.unwrap_or_default(),
             })
             .collect()
     }

@@ -1,11 +1,12 @@
-//! A room's data, membership (join, watch, leave), the start and the clock, and
-//! writing changes to the store.
+//! A room's data, membership (join, watch, leave), the start, rematches, and
+//! writing changes to the store. The game itself — boards, the clock, the rules —
+//! is `core::Play`, beside the seats (one player state per seat, same order).
 
+use super::core::Play;
 use super::{
     Command, ConnectionId, Failure, Game, Link, Outgoing, Services, CLOSE_OPENED_ELSEWHERE,
 };
 use crate::serve::clock::now_ms;
-use crate::serve::event::RoomEvent;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
 use crate::serve::store::{SavedRoom, Store, Write};
@@ -23,11 +24,6 @@ pub(super) struct Seat {
     pub link: Option<Link>,
     /// Left the room on purpose (not just disconnected).
     pub left: bool,
-    pub board: Vec<u8>,
-    pub finished_ms: Option<u64>,
-    pub mistakes: u32,
-    pub out_of_lives: bool,
-    pub hints: u32,
     pub chat: Bucket,
     /// Said they are ready (waiting rooms only; not stored).
     pub ready: bool,
@@ -36,17 +32,12 @@ pub(super) struct Seat {
 }
 
 impl Seat {
-    /// A fresh seat with an empty board (the givens only).
-    pub fn new(who: Identity, link: Option<Link>, givens: &[u8]) -> Seat {
+    /// A fresh seat (its game is `Play::players` at the same index).
+    pub fn new(who: Identity, link: Option<Link>) -> Seat {
         Seat {
             who,
             link,
             left: false,
-            board: givens.to_vec(),
-            finished_ms: None,
-            mistakes: 0,
-            out_of_lives: false,
-            hints: 0,
             chat: chat_bucket(),
             ready: false,
             hint_pending: false,
@@ -68,41 +59,29 @@ pub(super) enum Member {
     Watcher(usize),
 }
 
-/// The shared board of a co-op room, changed only in server order.
-pub(super) struct CoopBoard {
-    pub values: Vec<u8>,
-    pub authors: Vec<Option<String>>,
-    pub pencil: Vec<u32>,
-}
-
 /// Everything a room task owns.
 pub(super) struct Room {
     pub code: String,
     pub settings: RoomSettings,
     pub host: String,
-    pub state: RoomState,
     pub game: Game,
+    /// The game being played: phase, boards, clock.
+    pub play: Play,
     pub seats: Vec<Seat>,
     pub watchers: Vec<Watcher>,
     pub countdown: Duration,
-    /// When play begins: the local instant and the same moment on the wire clock.
-    pub start: Option<(Instant, f64)>,
+    /// When play begins, on this process's clock (for the countdown's timer; the
+    /// game's own clock is `play.start_ms`).
+    pub start_at: Option<Instant>,
     pub had_players: bool,
     /// Nobody can use the room again (a solo player left; everyone left a
     /// finished room, or a waiting one): the room closes.
     pub abandoned: bool,
     /// Who to tell once the abandoned room has closed.
     pub closing_ack: Option<oneshot::Sender<()>>,
-    pub coop: CoopBoard,
-    /// The number of the last stored move (co-op: the last event's `seq`).
-    pub seq: u64,
     pub store: Option<Arc<Store>>,
     pub generator: crate::serve::generator::Generator,
     pub generate_deadline: Duration,
-    /// Solo: when the current pause began.
-    pub paused_since: Option<Instant>,
-    /// Solo: time spent paused so far.
-    pub paused_total: Duration,
     /// The room's own queue, for the results of its background work (weak: the
     /// room still closes when its handles are gone).
     pub inbox: Option<mpsc::WeakSender<Command>>,
@@ -126,31 +105,23 @@ impl Room {
         countdown: Duration,
         services: Services,
     ) -> Room {
-        let cells = game.puzzle.givens().len();
+        let play = Play::new(&settings, game.puzzle.givens(), &game.solution);
         Room {
             code,
             settings,
             host: String::new(),
-            state: RoomState::Waiting,
-            coop: CoopBoard {
-                values: game.puzzle.givens().to_vec(),
-                authors: vec![None; cells],
-                pencil: vec![0; cells],
-            },
             game,
+            play,
             seats: Vec::new(),
             watchers: Vec::new(),
             countdown,
-            start: None,
+            start_at: None,
             had_players: false,
             abandoned: false,
             closing_ack: None,
-            seq: 0,
             store: services.store,
             generator: services.generator,
             generate_deadline: services.generate_deadline,
-            paused_since: None,
-            paused_total: Duration::ZERO,
             inbox: None,
             game_no: 0,
             rematch_pending: false,
@@ -163,7 +134,7 @@ impl Room {
             code: self.code.clone(),
             settings: self.settings.clone(),
             players: self.seats.len() as u32,
-            state: self.state,
+            state: self.play.phase,
         }
     }
 
@@ -256,7 +227,7 @@ impl Room {
             self.send_snapshot(Member::Seat(i));
             return Ok(());
         }
-        if self.state != RoomState::Waiting {
+        if self.play.phase != RoomState::Waiting {
             return Err((
                 ErrorCode::Closed,
                 "the game has already started; join as a spectator".into(),
@@ -281,8 +252,8 @@ impl Room {
         }
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
-        let seat = Seat::new(who, Some(link), self.game.puzzle.givens());
-        self.seats.push(seat);
+        self.play.seat(who.id.clone());
+        self.seats.push(Seat::new(who, Some(link)));
         self.send_snapshots();
         Ok(())
     }
@@ -337,7 +308,7 @@ impl Room {
                 // Nobody else can finish a solo game: leaving it ends it.
                 self.close_for_good(done).await;
             }
-            Some(Member::Seat(i)) if self.state == RoomState::Waiting => {
+            Some(Member::Seat(i)) if self.play.phase == RoomState::Waiting => {
                 let unseat = Write::Unseat {
                     room: self.code.clone(),
                     player: player.to_string(),
@@ -346,6 +317,7 @@ impl Room {
                     tracing::error!(room = %self.code, error = %e, "cannot save a departure");
                 }
                 self.seats.remove(i);
+                self.play.players.remove(i);
                 if self.seats.is_empty() && for_good {
                     // Nobody is left to start it: the room has no further use.
                     return self.close_for_good(done).await;
@@ -360,7 +332,7 @@ impl Room {
             Some(Member::Seat(i)) => {
                 self.seats[i].link = None;
                 self.seats[i].left |= for_good;
-                if self.state == RoomState::Finished && self.seats.iter().all(|s| s.left) {
+                if self.play.phase == RoomState::Finished && self.seats.iter().all(|s| s.left) {
                     // The results are in and everyone has gone: no rematch can follow.
                     self.close_for_good(done).await;
                 }
@@ -393,7 +365,7 @@ impl Room {
                 ErrorCode::Spectator,
                 "spectators do not play",
             ),
-            Some(me) if self.state != RoomState::Waiting => {
+            Some(me) if self.play.phase != RoomState::Waiting => {
                 self.send_error(me, ErrorCode::WrongState, "the game has already started")
             }
             Some(Member::Seat(i)) if self.seats[i].ready != ready => {
@@ -412,7 +384,7 @@ impl Room {
         if player != self.host {
             return self.send_error(member, ErrorCode::NotHost, "only the host can start");
         }
-        if self.state != RoomState::Waiting {
+        if self.play.phase != RoomState::Waiting {
             return self.send_error(
                 member,
                 ErrorCode::WrongState,
@@ -431,8 +403,9 @@ impl Room {
                 &format!("cannot save the start: {e}"),
             );
         }
-        self.start = Some((Instant::now() + self.countdown, wire));
-        self.state = RoomState::Countdown;
+        self.start_at = Some(Instant::now() + self.countdown);
+        self.play.start_ms = Some(wire);
+        self.play.phase = RoomState::Countdown;
         if self.countdown.is_zero() {
             self.begin_play();
         } else {
@@ -441,8 +414,8 @@ impl Room {
     }
 
     pub(super) fn begin_play(&mut self) {
-        if self.state == RoomState::Countdown {
-            self.state = RoomState::Playing;
+        if self.play.phase == RoomState::Countdown {
+            self.play.phase = RoomState::Playing;
             self.send_snapshots();
         }
     }
@@ -460,7 +433,7 @@ impl Room {
                 "only the host can ask for a rematch",
             );
         }
-        if self.state != RoomState::Finished {
+        if self.play.phase != RoomState::Finished {
             return self.send_error(
                 member,
                 ErrorCode::WrongState,
@@ -500,7 +473,7 @@ impl Room {
         puzzle: Result<Box<PuzzleV1>, String>,
     ) {
         self.rematch_pending = false;
-        if game != self.game_no || self.state != RoomState::Finished {
+        if game != self.game_no || self.play.phase != RoomState::Finished {
             return;
         }
         let host = self.host.clone();
@@ -526,26 +499,10 @@ impl Room {
                 &format!("cannot save the rematch: {e}"),
             );
         }
-        let cells = game.puzzle.givens().len();
-        for seat in &mut self.seats {
-            seat.board = game.puzzle.givens().to_vec();
-            seat.finished_ms = None;
-            seat.mistakes = 0;
-            seat.out_of_lives = false;
-            seat.hints = 0;
-        }
-        self.coop = CoopBoard {
-            values: game.puzzle.givens().to_vec(),
-            authors: vec![None; cells],
-            pencil: vec![0; cells],
-        };
+        self.play.restart(game.puzzle.givens(), &game.solution);
         self.game = game;
         self.game_no += 1;
-        self.seq = 0;
-        self.start = None;
-        self.paused_since = None;
-        self.paused_total = Duration::ZERO;
-        self.state = RoomState::Waiting;
+        self.start_at = None;
         self.send_snapshots();
     }
 
@@ -564,75 +521,35 @@ impl Room {
         });
     }
 
-    /// Rebuilds a stored room: seats (all away), the start, then every move.
+    /// Rebuilds a stored room: seats (all away), the start, then every event,
+    /// applied by the same rules as live play.
     pub fn replay(&mut self, saved: &SavedRoom) {
         self.host = saved.host.clone();
         self.had_players = !saved.seats.is_empty();
         for who in &saved.seats {
-            let seat = Seat::new(who.clone(), None, self.game.puzzle.givens());
-            self.seats.push(seat);
+            self.play.seat(who.id.clone());
+            self.seats.push(Seat::new(who.clone(), None));
         }
         if let Some(start_ms) = saved.start_ms {
             // The same wall-clock instant, on this process's monotonic clock.
             let ahead = Duration::from_secs_f64(((start_ms - now_ms()) / 1e3).max(0.0));
-            let behind = Duration::from_secs_f64(((now_ms() - start_ms) / 1e3).max(0.0));
-            let at = Instant::now() + ahead;
-            let at = at.checked_sub(behind).unwrap_or(at);
-            self.start = Some((at, start_ms));
-            self.state = if ahead.is_zero() {
+            self.start_at = Some(Instant::now() + ahead);
+            self.play.start_ms = Some(start_ms);
+            self.play.phase = if ahead.is_zero() {
                 RoomState::Playing
             } else {
                 RoomState::Countdown
             };
         }
-        // Wall-clock time paused so far (solo), and when the open pause began.
-        let mut paused_ms = 0.0;
-        let mut pause_began: Option<f64> = None;
+        let model = self.game.puzzle.model();
         for e in &saved.events {
-            self.seq = e.seq;
-            let seat = self.seats.iter().position(|s| s.who.id == e.player);
-            let elapsed = (e.at_ms - saved.start_ms.unwrap_or(e.at_ms) - paused_ms).max(0.0) as u64;
-            let model = self.game.puzzle.model();
-            match e.event {
-                RoomEvent::Hint { .. } => {
-                    if let Some(i) = seat {
-                        self.seats[i].hints += 1;
-                    }
-                }
-                RoomEvent::Pause => pause_began = Some(e.at_ms),
-                RoomEvent::Resume => {
-                    paused_ms += pause_began.take().map_or(0.0, |p| (e.at_ms - p).max(0.0));
-                }
-                RoomEvent::Value { row, col, value } => match model.cell_at(row, col) {
-                    Some(cell) if self.settings.mode == Mode::Coop => {
-                        self.apply_coop_value(&e.player, cell, value, elapsed)
-                    }
-                    Some(cell) => {
-                        if let Some(i) = seat {
-                            self.apply_move(i, cell, value, elapsed);
-                        }
-                    }
-                    None => {}
-                },
-                RoomEvent::Pencil { row, col, marks } => {
-                    if let Some(cell) = model.cell_at(row, col) {
-                        self.coop.pencil[cell] = marks;
-                    }
-                }
+            if let Some(i) = self.seats.iter().position(|s| s.who.id == e.player) {
+                self.play.apply(model, i, &e.event, e.at_ms);
             }
+            self.play.seq = e.seq;
         }
-        self.paused_total = Duration::from_secs_f64(paused_ms / 1e3);
-        if pause_began.is_some() {
-            // Paused when the server stopped: still paused, downtime included.
-            self.paused_since = Some(Instant::now());
-        }
-        if !self.seats.is_empty()
-            && self
-                .seats
-                .iter()
-                .all(|s| s.finished_ms.is_some() || s.out_of_lives)
-        {
-            self.state = RoomState::Finished;
+        if self.play.all_done() {
+            self.play.phase = RoomState::Finished;
         }
     }
 }

@@ -10,24 +10,20 @@ use std::sync::Arc;
 
 impl Room {
     pub(super) fn player_view(&self, i: usize) -> PlayerView {
-        let seat = &self.seats[i];
+        let (seat, play) = (&self.seats[i], &self.play.players[i]);
         let filled = if self.settings.mode == Mode::Coop {
-            self.coop
-                .authors
-                .iter()
-                .filter(|a| a.as_deref() == Some(&seat.who.id))
-                .count()
+            self.play.cells_by(i)
         } else {
-            seat.board.iter().filter(|&&v| v != 0).count()
+            play.board.iter().filter(|&&v| v != 0).count()
         };
         PlayerView {
             id: seat.who.id.clone(),
             name: seat.who.name.clone(),
             filled: filled as u32,
-            finished_ms: seat.finished_ms,
-            mistakes: seat.mistakes,
-            out: seat.out_of_lives,
-            hints: seat.hints,
+            finished_ms: play.finished_ms,
+            mistakes: play.mistakes,
+            out: play.out_of_lives,
+            hints: play.hints,
             ready: seat.ready,
         }
     }
@@ -36,31 +32,33 @@ impl Room {
     /// player is done (finished or out) or the game is over: a racer watching
     /// from a second identity must learn nothing but the progress everyone sees.
     pub(super) fn board_shown_to_spectators(&self, i: usize) -> bool {
-        let seat = &self.seats[i];
         self.settings.mode != Mode::Race
-            || self.state == RoomState::Finished
-            || seat.finished_ms.is_some()
-            || seat.out_of_lives
+            || self.play.phase == RoomState::Finished
+            || self.play.players[i].done()
     }
 
     /// A member's view: the puzzle once play has begun; a player's own board, or
     /// for a spectator every board they may see.
     pub(super) fn view(&self, member: Member) -> RoomView {
         // A paused solo board is hidden: pausing must not give free thinking time.
-        let playing = matches!(self.state, RoomState::Playing | RoomState::Finished)
-            && self.paused_since.is_none();
+        let playing = matches!(self.play.phase, RoomState::Playing | RoomState::Finished)
+            && self.play.paused_since_ms.is_none();
         let model = self.game.puzzle.model();
         let grid = |values: &[u8]| engine::v1::to_grid(model, values);
         let coop = self.settings.mode == Mode::Coop;
         let (board, spectator, boards) = match member {
-            Member::Seat(_) if coop => {
-                (playing.then(|| grid(&self.coop.values)), false, Vec::new())
-            }
-            Member::Watcher(_) if coop => {
-                (playing.then(|| grid(&self.coop.values)), true, Vec::new())
-            }
+            Member::Seat(_) if coop => (
+                playing.then(|| grid(&self.play.coop.values)),
+                false,
+                Vec::new(),
+            ),
+            Member::Watcher(_) if coop => (
+                playing.then(|| grid(&self.play.coop.values)),
+                true,
+                Vec::new(),
+            ),
             Member::Seat(i) => (
-                playing.then(|| grid(&self.seats[i].board)),
+                playing.then(|| grid(&self.play.players[i].board)),
                 false,
                 Vec::new(),
             ),
@@ -70,7 +68,7 @@ impl Room {
                         .filter(|&i| self.board_shown_to_spectators(i))
                         .map(|i| PlayerBoard {
                             player: self.seats[i].who.id.clone(),
-                            board: grid(&self.seats[i].board),
+                            board: grid(&self.play.players[i].board),
                         })
                         .collect()
                 } else {
@@ -82,20 +80,20 @@ impl Room {
         RoomView {
             code: self.code.clone(),
             settings: self.settings.clone(),
-            state: self.state,
+            state: self.play.phase,
             host: self.host.clone(),
             players: (0..self.seats.len()).map(|j| self.player_view(j)).collect(),
             puzzle: playing.then(|| self.game.public.clone()),
             board,
-            start_at: self.start.map(|(_, wire)| wire),
+            start_at: self.play.start_ms,
             spectator,
             boards,
-            seq: self.seq,
-            paused: self.paused_since.is_some(),
-            paused_ms: u64::try_from(self.paused_total.as_millis()).unwrap_or(u64::MAX),
+            seq: self.play.seq,
+            paused: self.play.paused_since_ms.is_some(),
+            paused_ms: self.play.paused_total_ms as u64,
             pencil: (coop && playing).then(|| {
                 let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
-                for (c, &m) in self.coop.pencil.iter().enumerate() {
+                for (c, &m) in self.play.coop.pencil.iter().enumerate() {
                     let [r, col] = model.coord(c);
                     g[r as usize][col as usize] = m;
                 }

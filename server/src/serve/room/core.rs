@@ -1,0 +1,396 @@
+//! The rules of play, pure: no tokio, no store, no plugins and no clock of its
+//! own — every event carries its wall-clock time. [`Play::decide`] checks a
+//! player's request against the rules without changing anything and names the
+//! event it would store; [`Play::apply`] is the only way the game changes, used by
+//! live play (after the event is stored) and by replay after a restart alike, so
+//! a restored room is the room that was.
+
+use super::Failure;
+use crate::serve::event::RoomEvent;
+use engine::Model;
+use protocol::wire::{ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState};
+
+/// One seat's game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerState {
+    /// Player id.
+    pub id: String,
+    /// Their board (race and solo), givens included.
+    pub board: Vec<u8>,
+    /// Finish time in ms from the start, penalties included.
+    pub finished_ms: Option<u64>,
+    /// Wrong digits (counted under `penalty` and `lives`).
+    pub mistakes: u32,
+    /// Out of lives.
+    pub out_of_lives: bool,
+    /// Hints taken.
+    pub hints: u32,
+}
+
+impl PlayerState {
+    /// A player at the start: the givens on their board.
+    pub fn new(id: String, givens: &[u8]) -> PlayerState {
+        PlayerState {
+            id,
+            board: givens.to_vec(),
+            finished_ms: None,
+            mistakes: 0,
+            out_of_lives: false,
+            hints: 0,
+        }
+    }
+
+    /// Finished or out: this player makes no more moves.
+    pub fn done(&self) -> bool {
+        self.finished_ms.is_some() || self.out_of_lives
+    }
+}
+
+/// The shared board of a co-op room, changed only in server order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoopBoard {
+    /// Values, givens included.
+    pub values: Vec<u8>,
+    /// Who put each value.
+    pub authors: Vec<Option<String>>,
+    /// Pencil marks per cell.
+    pub pencil: Vec<u32>,
+}
+
+impl CoopBoard {
+    fn new(givens: &[u8]) -> CoopBoard {
+        CoopBoard {
+            values: givens.to_vec(),
+            authors: vec![None; givens.len()],
+            pencil: vec![0; givens.len()],
+        }
+    }
+}
+
+/// What a player asks to do in a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// A value in a cell (0 erases).
+    Value {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// 0..=N.
+        value: u32,
+    },
+    /// Co-op pencil marks.
+    Pencil {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
+        /// Candidate bitmask.
+        marks: u32,
+    },
+    /// A hint (the plugin names the cell later).
+    Hint,
+    /// Solo: stop the clock.
+    Pause,
+    /// Solo: start it again.
+    Resume,
+}
+
+/// What applying an event tells the room.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    /// Whether a value was right (only under `penalty` and `lives`).
+    pub correct: Option<bool>,
+    /// The event finished the player (race) or the team (co-op).
+    pub finished: bool,
+}
+
+/// A game: the rules, the puzzle's givens and solution, and every seat's play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Play {
+    /// Race, solo or co-op.
+    pub mode: Mode,
+    /// What a wrong digit costs.
+    pub mistakes: MistakePolicy,
+    /// What a hint costs.
+    pub hints: HintPolicy,
+    /// The puzzle's givens, one per cell.
+    pub givens: Vec<u8>,
+    /// Its solution.
+    pub solution: Vec<u8>,
+    /// One per seat, in seat order.
+    pub players: Vec<PlayerState>,
+    /// Co-op: the shared board.
+    pub coop: CoopBoard,
+    /// Where the game is.
+    pub phase: RoomState,
+    /// When play begins (wall clock, ms since the Unix epoch).
+    pub start_ms: Option<f64>,
+    /// Solo: when the current pause began (wall clock).
+    pub paused_since_ms: Option<f64>,
+    /// Solo: time paused so far, ms.
+    pub paused_total_ms: f64,
+    /// The number of the last applied event.
+    pub seq: u64,
+}
+
+fn refuse(code: ErrorCode, message: impl Into<String>) -> Failure {
+    (code, message.into())
+}
+
+impl Play {
+    /// A game of `settings` on a puzzle with these givens and solution, nobody seated.
+    pub fn new(settings: &RoomSettings, givens: &[u8], solution: &[u8]) -> Play {
+        Play {
+            mode: settings.mode,
+            mistakes: settings.mistakes,
+            hints: settings.hints,
+            givens: givens.to_vec(),
+            solution: solution.to_vec(),
+            players: Vec::new(),
+            coop: CoopBoard::new(givens),
+            phase: RoomState::Waiting,
+            start_ms: None,
+            paused_since_ms: None,
+            paused_total_ms: 0.0,
+            seq: 0,
+        }
+    }
+
+    /// The same game on a new puzzle (a rematch): every seat back to the givens.
+    pub fn restart(&mut self, givens: &[u8], solution: &[u8]) {
+        self.givens = givens.to_vec();
+        self.solution = solution.to_vec();
+        for p in &mut self.players {
+            *p = PlayerState::new(std::mem::take(&mut p.id), givens);
+        }
+        self.coop = CoopBoard::new(givens);
+        self.phase = RoomState::Waiting;
+        self.start_ms = None;
+        self.paused_since_ms = None;
+        self.paused_total_ms = 0.0;
+        self.seq = 0;
+    }
+
+    /// Seats a player (their board holds the givens).
+    pub fn seat(&mut self, id: String) {
+        self.players.push(PlayerState::new(id, &self.givens));
+    }
+
+    /// Checks `request` by seat `i` against the rules; changes nothing. For a
+    /// value, pencil marks, a pause or a resume, the event to store; for a hint,
+    /// `None` (the plugin finds the cell).
+    pub fn decide(
+        &self,
+        model: &Model,
+        i: usize,
+        request: Request,
+    ) -> Result<Option<RoomEvent>, Failure> {
+        let wrong_state = |why: &str| refuse(ErrorCode::WrongState, why);
+        match request {
+            Request::Pause | Request::Resume => {
+                let pause = request == Request::Pause;
+                if self.mode != Mode::Solo {
+                    return Err(wrong_state("only solo games can pause"));
+                }
+                if self.phase != RoomState::Playing || self.paused_since_ms.is_some() == pause {
+                    return Err(wrong_state(if pause {
+                        "not running"
+                    } else {
+                        "not paused"
+                    }));
+                }
+                Ok(Some(if pause {
+                    RoomEvent::Pause
+                } else {
+                    RoomEvent::Resume
+                }))
+            }
+            Request::Hint => {
+                if self.hints == HintPolicy::Off {
+                    return Err(wrong_state("this room plays without hints"));
+                }
+                if self.phase != RoomState::Playing || self.paused_since_ms.is_some() {
+                    return Err(wrong_state("hints are given while playing"));
+                }
+                if self.players[i].done() {
+                    return Err(wrong_state("you are no longer playing"));
+                }
+                Ok(None)
+            }
+            Request::Value { row, col, value } => {
+                self.check_cell(model, i, row, col)?;
+                let size = model.size();
+                if value > size {
+                    return Err(refuse(
+                        ErrorCode::Invalid,
+                        format!("{value} is outside 0..={size}"),
+                    ));
+                }
+                Ok(Some(RoomEvent::Value { row, col, value }))
+            }
+            Request::Pencil { row, col, marks } => {
+                self.check_cell(model, i, row, col)?;
+                if self.mode != Mode::Coop {
+                    return Err(wrong_state("shared pencil marks are for co-op rooms"));
+                }
+                if marks & !engine::full_mask(model.size()) != 0 {
+                    return Err(refuse(ErrorCode::Invalid, "a mark is above N"));
+                }
+                Ok(Some(RoomEvent::Pencil { row, col, marks }))
+            }
+        }
+    }
+
+    /// Checks that seat `i` may change cell `[row, col]` now.
+    fn check_cell(&self, model: &Model, i: usize, row: u32, col: u32) -> Result<(), Failure> {
+        let wrong_state = |why: &str| refuse(ErrorCode::WrongState, why);
+        if self.phase != RoomState::Playing {
+            return Err(wrong_state("moves are accepted while playing"));
+        }
+        if self.paused_since_ms.is_some() {
+            return Err(wrong_state("the game is paused"));
+        }
+        if self.players[i].done() {
+            return Err(wrong_state("you are no longer playing"));
+        }
+        let Some(cell) = model.cell_at(row, col) else {
+            return Err(refuse(
+                ErrorCode::Invalid,
+                format!("[{row},{col}] is not a cell of this puzzle"),
+            ));
+        };
+        if self.givens[cell] != 0 {
+            return Err(refuse(ErrorCode::Given, "that cell is a given"));
+        }
+        Ok(())
+    }
+
+    /// Applies an event by seat `i` at wall-clock `at_ms`; numbers it `seq + 1`.
+    /// Events the rules no longer fit (a cell outside the model) change only the
+    /// numbering, so a stored log always replays.
+    pub fn apply(&mut self, model: &Model, i: usize, event: &RoomEvent, at_ms: f64) -> Applied {
+        self.seq += 1;
+        let elapsed = self.elapsed_ms(at_ms);
+        match *event {
+            RoomEvent::Pause => {
+                self.paused_since_ms = Some(at_ms);
+                Applied::default()
+            }
+            RoomEvent::Resume => {
+                let began = self.paused_since_ms.take().unwrap_or(at_ms);
+                self.paused_total_ms += (at_ms - began).max(0.0);
+                Applied::default()
+            }
+            RoomEvent::Hint { .. } => {
+                self.players[i].hints += 1;
+                Applied::default()
+            }
+            RoomEvent::Pencil { row, col, marks } => {
+                if let Some(cell) = model.cell_at(row, col) {
+                    self.coop.pencil[cell] = marks;
+                }
+                Applied::default()
+            }
+            RoomEvent::Value { row, col, value } => match model.cell_at(row, col) {
+                Some(cell) if self.mode == Mode::Coop => {
+                    self.apply_coop_value(i, cell, value, elapsed)
+                }
+                Some(cell) => self.apply_value(i, cell, value, elapsed),
+                None => Applied::default(),
+            },
+        }
+    }
+
+    /// Race and solo: `value` on seat `i`'s board, `elapsed` ms into the game.
+    fn apply_value(&mut self, i: usize, cell: usize, value: u32, elapsed: u64) -> Applied {
+        let right = value == 0 || u32::from(self.solution[cell]) == value;
+        let correct = match self.mistakes {
+            MistakePolicy::None => None,
+            MistakePolicy::Penalty { .. } | MistakePolicy::Lives { .. } => Some(right),
+        };
+        let hint_penalty = self.hint_penalty_ms(self.players[i].hints);
+        let p = &mut self.players[i];
+        p.board[cell] = value as u8;
+        if correct == Some(false) {
+            p.mistakes += 1;
+            if let MistakePolicy::Lives { lives } = self.mistakes {
+                p.out_of_lives = p.mistakes >= lives;
+            }
+        }
+        let finished = p.board == self.solution;
+        if finished {
+            let mistakes = match self.mistakes {
+                MistakePolicy::Penalty { seconds } => {
+                    u64::from(seconds) * 1000 * u64::from(p.mistakes)
+                }
+                _ => 0,
+            };
+            p.finished_ms = Some(elapsed + hint_penalty + mistakes);
+        }
+        Applied { correct, finished }
+    }
+
+    /// Co-op: `value` on the shared board; solving it finishes every seat.
+    fn apply_coop_value(&mut self, i: usize, cell: usize, value: u32, elapsed: u64) -> Applied {
+        self.coop.values[cell] = value as u8;
+        self.coop.authors[cell] = (value != 0).then(|| self.players[i].id.clone());
+        let finished = self.coop.values == self.solution;
+        if finished {
+            let hints = self.players.iter().map(|p| p.hints).sum();
+            let team = elapsed + self.hint_penalty_ms(hints);
+            for p in &mut self.players {
+                p.finished_ms = Some(team);
+            }
+        }
+        Applied {
+            correct: None,
+            finished,
+        }
+    }
+
+    /// Whether every seat is done: the game is over.
+    pub fn all_done(&self) -> bool {
+        !self.players.is_empty() && self.players.iter().all(PlayerState::done)
+    }
+
+    /// Milliseconds of play at wall-clock `now_ms`: since the start, minus time
+    /// paused.
+    pub fn elapsed_ms(&self, now_ms: f64) -> u64 {
+        let Some(start) = self.start_ms else {
+            return 0;
+        };
+        let open_pause = self.paused_since_ms.map_or(0.0, |p| (now_ms - p).max(0.0));
+        (now_ms - start - self.paused_total_ms - open_pause).max(0.0) as u64
+    }
+
+    /// What `hints` hints add to a time, ms.
+    pub fn hint_penalty_ms(&self, hints: u32) -> u64 {
+        match self.hints {
+            HintPolicy::Off => 0,
+            HintPolicy::Penalty { seconds } => u64::from(seconds) * 1000 * u64::from(hints),
+        }
+    }
+
+    /// Co-op: the cells of the shared board seat `i` filled.
+    pub fn cells_by(&self, i: usize) -> usize {
+        let id = &self.players[i].id;
+        self.coop
+            .authors
+            .iter()
+            .filter(|a| a.as_ref() == Some(id))
+            .count()
+    }
+
+    /// Seats that finished, fastest first.
+    pub fn finishers(&self) -> Vec<usize> {
+        let mut done: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.players[i].finished_ms.is_some())
+            .collect();
+        done.sort_by_key(|&i| self.players[i].finished_ms);
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests;

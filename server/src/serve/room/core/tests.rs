@@ -1,0 +1,382 @@
+//! The room rules with plain values: thousands of decide cases against an
+//! independent statement of the rules, replay equals live play, and the
+//! policies' arithmetic.
+
+use super::*;
+use protocol::wire::RoomSettings;
+
+/// Classic 4x4: this solution, with these cells empty.
+const SOLUTION: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+const EMPTY: [usize; 6] = [0, 3, 5, 10, 12, 15];
+
+fn model() -> Model {
+    engine::geometry::classic(2, 2).expect("4x4")
+}
+
+fn givens() -> Vec<u8> {
+    let mut g = SOLUTION.to_vec();
+    for c in EMPTY {
+        g[c] = 0;
+    }
+    g
+}
+
+fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSettings {
+    RoomSettings {
+        variant: "classic".into(),
+        params: Default::default(),
+        difficulty: "easy".into(),
+        mode,
+        public: false,
+        max_players: 4,
+        mistakes,
+        hints,
+    }
+}
+
+const MODES: [Mode; 3] = [Mode::Race, Mode::Solo, Mode::Coop];
+const MISTAKES: [MistakePolicy; 3] = [
+    MistakePolicy::None,
+    MistakePolicy::Penalty { seconds: 7 },
+    MistakePolicy::Lives { lives: 2 },
+];
+const HINTS: [HintPolicy; 2] = [HintPolicy::Off, HintPolicy::Penalty { seconds: 30 }];
+
+/// A game with `players` seats, playing since wall-clock 1000 ms.
+fn playing(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy, players: usize) -> Play {
+    let mut play = Play::new(&settings(mode, mistakes, hints), &givens(), &SOLUTION);
+    for p in 0..players {
+        play.seat(format!("p{p}"));
+    }
+    play.start_ms = Some(1000.0);
+    play.phase = RoomState::Playing;
+    play
+}
+
+/// Every legal combination of rules a room can have (co-op has no mistake policy).
+fn every_rule_set() -> Vec<(Mode, MistakePolicy, HintPolicy)> {
+    let mut out = Vec::new();
+    for mode in MODES {
+        for mistakes in MISTAKES {
+            if mode == Mode::Coop && mistakes != MistakePolicy::None {
+                continue;
+            }
+            for hints in HINTS {
+                out.push((mode, mistakes, hints));
+            }
+        }
+    }
+    out
+}
+
+/// The rules for a value, stated independently of `decide`.
+fn expected_value_verdict(play: &Play, row: u32, col: u32, value: u32) -> Option<ErrorCode> {
+    if play.phase != RoomState::Playing || play.paused_since_ms.is_some() || play.players[0].done()
+    {
+        return Some(ErrorCode::WrongState);
+    }
+    if row >= 4 || col >= 4 {
+        return Some(ErrorCode::Invalid);
+    }
+    if givens()[(row * 4 + col) as usize] != 0 {
+        return Some(ErrorCode::Given);
+    }
+    (value > 4).then_some(ErrorCode::Invalid)
+}
+
+#[test]
+fn decide_follows_the_rules_and_never_changes_the_game() {
+    let model = model();
+    let mut cases = 0;
+    for (mode, mistakes, hints) in every_rule_set() {
+        for phase in [
+            RoomState::Waiting,
+            RoomState::Countdown,
+            RoomState::Playing,
+            RoomState::Finished,
+        ] {
+            for paused in [false, true] {
+                for done in [false, true] {
+                    let mut play = playing(mode, mistakes, hints, 1);
+                    play.phase = phase;
+                    play.paused_since_ms = paused.then_some(2000.0);
+                    play.players[0].out_of_lives = done;
+                    let before = play.clone();
+                    for row in 0..5 {
+                        for col in 0..5 {
+                            for value in 0..=5 {
+                                let request = Request::Value { row, col, value };
+                                let verdict = play.decide(&model, 0, request);
+                                assert_eq!(play, before, "decide changed the game");
+                                assert_eq!(
+                                    verdict.as_ref().err().map(|e| e.0),
+                                    expected_value_verdict(&play, row, col, value),
+                                    "{mode:?} {phase:?} paused={paused} done={done} [{row},{col}]={value}"
+                                );
+                                if let Ok(event) = verdict {
+                                    assert_eq!(event, Some(RoomEvent::Value { row, col, value }));
+                                }
+                                let pencil = play.decide(
+                                    &model,
+                                    0,
+                                    Request::Pencil {
+                                        row,
+                                        col,
+                                        marks: value,
+                                    },
+                                );
+                                let cell_ok = expected_value_verdict(&play, row, col, 0).is_none();
+                                assert_eq!(
+                                    pencil.is_ok(),
+                                    cell_ok && mode == Mode::Coop,
+                                    "pencil {mode:?} {phase:?} [{row},{col}]"
+                                );
+                                cases += 2;
+                            }
+                        }
+                    }
+                    let hint = play.decide(&model, 0, Request::Hint);
+                    let hint_ok =
+                        hints != HintPolicy::Off && phase == RoomState::Playing && !paused && !done;
+                    assert_eq!(hint.is_ok(), hint_ok, "hint {mode:?} {phase:?} {hints:?}");
+                    for (request, wants_paused) in
+                        [(Request::Pause, false), (Request::Resume, true)]
+                    {
+                        let verdict = play.decide(&model, 0, request);
+                        let ok = mode == Mode::Solo
+                            && phase == RoomState::Playing
+                            && paused == wants_paused;
+                        assert_eq!(
+                            verdict.is_ok(),
+                            ok,
+                            "{request:?} {mode:?} {phase:?} paused={paused}"
+                        );
+                    }
+                    assert_eq!(play, before, "decide changed the game");
+                    cases += 4;
+                }
+            }
+        }
+    }
+    assert!(cases > 10_000, "{cases} cases");
+}
+
+/// A small deterministic random source.
+struct Noise(u64);
+
+impl Noise {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn replaying_the_stored_log_rebuilds_the_game_exactly() {
+    let model = model();
+    let mut games = 0;
+    for (mode, mistakes, hints) in every_rule_set() {
+        for seed in 1..=40u64 {
+            let mut noise = Noise(seed * 0x9e37_79b9);
+            let players = if mode == Mode::Solo { 1 } else { 3 };
+            let mut live = playing(mode, mistakes, hints, players);
+            let mut log = Vec::new();
+            let mut now = 1000.0;
+            for _ in 0..60 {
+                now += noise.below(5000) as f64;
+                let i = noise.below(players as u64) as usize;
+                let cell = EMPTY[noise.below(EMPTY.len() as u64) as usize];
+                let (row, col) = ((cell / 4) as u32, (cell % 4) as u32);
+                let request = match noise.below(10) {
+                    0 => Request::Pause,
+                    1 => Request::Resume,
+                    2 => Request::Hint,
+                    3 => Request::Pencil {
+                        row,
+                        col,
+                        marks: noise.below(16) as u32,
+                    },
+                    // Mostly right values, sometimes wrong ones and erasures.
+                    4 => Request::Value {
+                        row,
+                        col,
+                        value: noise.below(5) as u32,
+                    },
+                    _ => Request::Value {
+                        row,
+                        col,
+                        value: u32::from(SOLUTION[cell]),
+                    },
+                };
+                let event = match live.decide(&model, i, request) {
+                    Ok(Some(event)) => event,
+                    Ok(None) => RoomEvent::Hint { row, col },
+                    Err(_) => continue,
+                };
+                live.apply(&model, i, &event, now);
+                log.push((i, event, now));
+                if live.all_done() {
+                    live.phase = RoomState::Finished;
+                    break;
+                }
+            }
+            let mut replayed = playing(mode, mistakes, hints, players);
+            for (i, event, at) in &log {
+                replayed.apply(&model, *i, event, *at);
+            }
+            if replayed.all_done() {
+                replayed.phase = RoomState::Finished;
+            }
+            assert_eq!(replayed, live, "{mode:?} {mistakes:?} seed {seed}");
+            assert_eq!(replayed.seq, log.len() as u64);
+            games += 1;
+        }
+    }
+    assert!(games >= 400, "{games} games");
+}
+
+/// Plays every empty cell of seat `i` right, at `at_ms`.
+fn solve(play: &mut Play, i: usize, at_ms: f64) -> Applied {
+    let model = model();
+    let mut last = Applied::default();
+    for cell in EMPTY {
+        let event = RoomEvent::Value {
+            row: (cell / 4) as u32,
+            col: (cell % 4) as u32,
+            value: u32::from(SOLUTION[cell]),
+        };
+        last = play.apply(&model, i, &event, at_ms);
+    }
+    last
+}
+
+#[test]
+fn a_race_time_adds_the_mistake_and_hint_penalties() {
+    let model = model();
+    let mut play = playing(
+        Mode::Race,
+        MistakePolicy::Penalty { seconds: 7 },
+        HintPolicy::Penalty { seconds: 30 },
+        2,
+    );
+    let wrong = RoomEvent::Value {
+        row: 0,
+        col: 0,
+        value: 4,
+    };
+    assert_eq!(play.apply(&model, 0, &wrong, 2000.0).correct, Some(false));
+    play.apply(&model, 0, &wrong, 2500.0);
+    play.apply(&model, 0, &RoomEvent::Hint { row: 0, col: 0 }, 3000.0);
+    let last = solve(&mut play, 0, 61_000.0);
+    assert!(last.finished && last.correct == Some(true));
+    // 60 s of play, 2 mistakes x 7 s, 1 hint x 30 s.
+    assert_eq!(play.players[0].finished_ms, Some(60_000 + 14_000 + 30_000));
+    assert!(!play.all_done(), "the other racer still plays");
+    solve(&mut play, 1, 31_000.0);
+    assert!(play.all_done());
+    assert_eq!(play.finishers(), vec![1, 0], "fastest first");
+}
+
+#[test]
+fn lives_run_out_and_the_player_is_done() {
+    let model = model();
+    let mut play = playing(
+        Mode::Race,
+        MistakePolicy::Lives { lives: 2 },
+        HintPolicy::Off,
+        1,
+    );
+    let wrong = RoomEvent::Value {
+        row: 0,
+        col: 3,
+        value: 1,
+    };
+    play.apply(&model, 0, &wrong, 2000.0);
+    assert!(!play.players[0].out_of_lives);
+    play.apply(&model, 0, &wrong, 3000.0);
+    assert!(play.players[0].out_of_lives && play.all_done());
+    let again = play.decide(
+        &model,
+        0,
+        Request::Value {
+            row: 0,
+            col: 0,
+            value: 1,
+        },
+    );
+    assert_eq!(again.err().map(|e| e.0), Some(ErrorCode::WrongState));
+    assert!(play.finishers().is_empty(), "out of lives is not ranked");
+}
+
+#[test]
+fn coop_solves_one_board_and_finishes_every_seat_with_the_team_time() {
+    let model = model();
+    let mut play = playing(
+        Mode::Coop,
+        MistakePolicy::None,
+        HintPolicy::Penalty { seconds: 10 },
+        3,
+    );
+    play.apply(&model, 2, &RoomEvent::Hint { row: 0, col: 0 }, 1500.0);
+    for (n, cell) in EMPTY.iter().enumerate() {
+        let event = RoomEvent::Value {
+            row: (*cell / 4) as u32,
+            col: (*cell % 4) as u32,
+            value: u32::from(SOLUTION[*cell]),
+        };
+        let applied = play.apply(&model, n % 2, &event, 11_000.0);
+        assert_eq!(applied.finished, n + 1 == EMPTY.len());
+    }
+    assert!(play
+        .players
+        .iter()
+        .all(|p| p.finished_ms == Some(10_000 + 10_000)));
+    assert_eq!(
+        (play.cells_by(0), play.cells_by(1), play.cells_by(2)),
+        (3, 3, 0)
+    );
+    assert!(
+        play.players.iter().all(|p| p.board == givens()),
+        "own boards untouched"
+    );
+}
+
+#[test]
+fn a_pause_stops_the_clock_and_a_restart_resets_the_game() {
+    let model = model();
+    let mut play = playing(Mode::Solo, MistakePolicy::None, HintPolicy::Off, 1);
+    play.apply(&model, 0, &RoomEvent::Pause, 2000.0);
+    assert_eq!(play.elapsed_ms(9000.0), 1000, "a pause stops the clock");
+    play.apply(&model, 0, &RoomEvent::Resume, 6000.0);
+    assert_eq!(play.elapsed_ms(7000.0), 2000);
+    solve(&mut play, 0, 8000.0);
+    assert_eq!(play.players[0].finished_ms, Some(3000));
+    play.restart(&givens(), &SOLUTION);
+    assert_eq!(
+        (
+            play.phase,
+            play.seq,
+            play.start_ms,
+            play.players[0].finished_ms
+        ),
+        (RoomState::Waiting, 0, None, None)
+    );
+    assert_eq!(play.players[0].board, givens());
+    assert_eq!(play.players[0].id, "p0");
+}
+
+#[test]
+fn an_event_outside_the_model_still_counts_in_the_log() {
+    let model = model();
+    let mut play = playing(Mode::Race, MistakePolicy::None, HintPolicy::Off, 1);
+    let before = play.players.clone();
+    let stray = RoomEvent::Value {
+        row: 9,
+        col: 9,
+        value: 1,
+    };
+    assert_eq!(play.apply(&model, 0, &stray, 2000.0), Applied::default());
+    assert_eq!((play.seq, &play.players), (1, &before));
+}
