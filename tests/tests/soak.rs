@@ -1,7 +1,7 @@
 //! A soak test: many short-lived connections send fuzzed frames to the real
 //! `arena serve` (SQLite file included) while its resident memory is sampled; it
 //! prints RSS over time and fails when memory keeps growing with the connections
-//! served. `ARENA_SOAK_SECONDS` runs it longer (default 20 s).
+//! served. `ARENA_SOAK_SECONDS` runs it longer (default 30 s).
 
 use arena_tests::process::spawn_arena_serve_with_lines;
 use arena_tests::ws::Client;
@@ -82,7 +82,7 @@ async fn memory_levels_off_under_fuzzed_short_connections() {
     let seconds: u64 = std::env::var("ARENA_SOAK_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(30);
     let dir = std::env::temp_dir().join(format!("arena-soak-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     // Every connection comes from loopback: lift the per-address limits, so the
@@ -151,9 +151,10 @@ async fn memory_levels_off_under_fuzzed_short_connections() {
     let _ = child.kill().await;
     let _ = std::fs::remove_dir_all(&dir);
     // Allocators and SQLite's page caches fill up first; after that, memory must
-    // not grow with the number of connections served. Measured on the second half:
-    // about 240 bytes per connection while every identity stayed in memory, under
-    // 30 once they lived in the database only.
+    // not grow with the number of connections served. Measured on the second half
+    // of 30 s: about 200 bytes per connection while every identity stayed in
+    // memory; 15-50 once they lived in the database only (more when the machine
+    // is busy and fewer connections share the caches' warm-up).
     let (_, mid_connections, mid_rss) = samples[samples.len() / 2];
     let (_, end_connections, end_rss) = samples[samples.len() - 1];
     let served = end_connections - mid_connections;
@@ -167,4 +168,4 @@ async fn memory_levels_off_under_fuzzed_short_connections() {
 }
 
 /// Memory growth allowed per short-lived connection once warmed up.
-const MAX_BYTES_PER_CONNECTION: u64 = 64;
+const MAX_BYTES_PER_CONNECTION: u64 = 96;

@@ -1,9 +1,8 @@
 //! The lobby: every room by code, creating rooms (the puzzle comes from the
 //! variant plugin, off the async workers) and listing the public ones.
 
-use super::generator::Generator;
+use super::games::Games;
 use super::metrics::Metrics;
-use super::pool::{Kind, Pool};
 use super::room::{self, Failure, Game, Link, RoomHandle};
 use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
@@ -28,14 +27,13 @@ const CODE_LENGTH: usize = 10;
 /// The room registry.
 #[derive(Debug)]
 pub struct Lobby {
-    generator: Generator,
+    games: Games,
     config: Config,
     rooms: DashMap<String, RoomHandle>,
     metrics: Arc<Metrics>,
     store: Option<Arc<Store>>,
     /// Rooms each player created, to cap how many they keep open.
     created: DashMap<String, Vec<String>>,
-    pool: Arc<Pool>,
 }
 
 fn new_code() -> String {
@@ -106,22 +104,20 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
 }
 
 impl Lobby {
-    /// An empty lobby generating puzzles with `generator`.
+    /// An empty lobby whose rooms get their puzzles from `games`.
     pub fn new(
-        generator: Generator,
+        games: Games,
         config: Config,
         metrics: Arc<Metrics>,
         store: Option<Arc<Store>>,
-        pool: Arc<Pool>,
     ) -> Lobby {
         Lobby {
-            generator,
+            games,
             config,
             rooms: DashMap::new(),
             metrics,
             store,
             created: DashMap::new(),
-            pool,
         }
     }
 
@@ -148,14 +144,13 @@ impl Lobby {
     fn services(&self) -> room::Services {
         room::Services {
             store: self.store.clone(),
-            generator: self.generator.clone(),
-            generate_deadline: self.config.generate_deadline,
+            games: self.games.clone(),
         }
     }
 
     /// The manifests of every loaded variant, in id order (the host keeps them so).
     pub fn variants(&self) -> Vec<protocol::plugin::Manifest> {
-        self.generator.plugins().manifests().cloned().collect()
+        self.games.plugins().manifests().cloned().collect()
     }
 
     /// The number of open rooms (closed ones are forgotten on the way).
@@ -175,7 +170,7 @@ impl Lobby {
         link: Link,
         leaving: Option<&RoomHandle>,
     ) -> Result<RoomHandle, Failure> {
-        let Some(manifest) = self.generator.plugins().manifest(&settings.variant) else {
+        let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));
         };
         check_settings(&settings, manifest).map_err(invalid)?;
@@ -193,15 +188,14 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
-        let kind = Kind {
-            variant: settings.variant.clone(),
-            params: manifest.with_defaults(&settings.params),
-            difficulty: settings.difficulty.clone(),
+        let Some(kind) = self.games.kind(&settings) else {
+            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
         };
-        let generated = match self.pool.take(&kind).await {
-            Some(puzzle) => puzzle,
-            None => self.generate(&kind).await?,
-        };
+        let generated = self
+            .games
+            .puzzle(&kind)
+            .await
+            .map_err(|e| (ErrorCode::Plugin, e))?;
         let stored = generated.clone();
         let game = Game::from_puzzle(generated)?;
         let code = new_code();
@@ -222,15 +216,6 @@ impl Lobby {
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, link).await?;
         Ok(handle)
-    }
-
-    /// A fresh puzzle from the plugin, within the configured deadline.
-    async fn generate(&self, kind: &Kind) -> Result<protocol::PuzzleV1, Failure> {
-        self.generator
-            .fresh(kind, self.config.generate_deadline)
-            .await
-            .map(|(_, puzzle)| puzzle)
-            .map_err(|e| (ErrorCode::Plugin, e))
     }
 
     /// The room with this code, if it is still open.

@@ -15,6 +15,7 @@
 //! - [`event`]: the typed events a room stores (schema version 2).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
 //! - [`generator`]: asking a plugin for a puzzle, counted in the metrics.
+//! - [`games`]: puzzles for games — the pool first, else the generator.
 //! - [`clock`]: the server clock clients sync to.
 //! - [`text`]: names and chat lines, normalised and free of hidden characters.
 //!
@@ -26,6 +27,7 @@ pub mod clock;
 pub mod connection;
 pub mod event;
 pub mod frame;
+pub mod games;
 pub mod generator;
 pub mod limit;
 pub mod lobby;
@@ -188,13 +190,8 @@ impl Server {
             Arc::clone(&metrics),
             config.pool_size,
         ));
-        let lobby = lobby::Lobby::new(
-            generator,
-            config.clone(),
-            Arc::clone(&metrics),
-            store.clone(),
-            Arc::clone(&pool),
-        );
+        let games = games::Games::new(generator, Arc::clone(&pool), config.generate_deadline);
+        let lobby = lobby::Lobby::new(games, config.clone(), Arc::clone(&metrics), store.clone());
         if let Some(store) = &store {
             let saved = store.load().map_err(std::io::Error::other)?;
             pool.restore(saved.pool);

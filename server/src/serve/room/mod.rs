@@ -285,10 +285,8 @@ impl RoomHandle {
 pub struct Services {
     /// Durable storage, if configured.
     pub store: Option<Arc<Store>>,
-    /// Puzzle generation (rematches) and the variant plugins (hints).
-    pub generator: super::generator::Generator,
-    /// How long a rematch puzzle may take to generate.
-    pub generate_deadline: Duration,
+    /// Puzzles (rematches) and the variant plugins (hints).
+    pub games: super::games::Games,
 }
 
 /// Commands a room queues before senders wait.

@@ -166,7 +166,7 @@ impl Room {
             puzzle: self.game.full.clone(),
             grid: engine::v1::to_grid(self.game.puzzle.model(), values),
         };
-        let plugins = Arc::clone(self.generator.plugins());
+        let plugins = Arc::clone(self.games.plugins());
         let variant = self.settings.variant.clone();
         let (player, game) = (player.to_string(), self.game_no);
         self.in_background(async move {

@@ -80,8 +80,7 @@ pub(super) struct Room {
     /// Who to tell once the abandoned room has closed.
     pub closing_ack: Option<oneshot::Sender<()>>,
     pub store: Option<Arc<Store>>,
-    pub generator: crate::serve::generator::Generator,
-    pub generate_deadline: Duration,
+    pub games: crate::serve::games::Games,
     /// The room's own queue, for the results of its background work (weak: the
     /// room still closes when its handles are gone).
     pub inbox: Option<mpsc::WeakSender<Command>>,
@@ -120,8 +119,7 @@ impl Room {
             abandoned: false,
             closing_ack: None,
             store: services.store,
-            generator: services.generator,
-            generate_deadline: services.generate_deadline,
+            games: services.games,
             inbox: None,
             game_no: 0,
             rematch_pending: false,
@@ -447,20 +445,14 @@ impl Room {
                 "a rematch is already being prepared",
             );
         }
-        self.rematch_pending = true;
-        let kind = crate::serve::pool::Kind {
-            variant: self.settings.variant.clone(),
-            params: self.settings.params.clone(),
-            difficulty: self.settings.difficulty.clone(),
+        let Some(kind) = self.games.kind(&self.settings) else {
+            return self.send_error(member, ErrorCode::Plugin, "the variant is gone");
         };
-        // The puzzle is generated off the room, which keeps serving meanwhile.
-        let (generator, deadline) = (self.generator.clone(), self.generate_deadline);
-        let game = self.game_no;
+        self.rematch_pending = true;
+        // The puzzle comes off the room (pool or plugin); the room keeps serving.
+        let (games, game) = (self.games.clone(), self.game_no);
         self.in_background(async move {
-            let puzzle = generator
-                .fresh(&kind, deadline)
-                .await
-                .map(|(_, p)| Box::new(p));
+            let puzzle = games.puzzle(&kind).await.map(Box::new);
             Command::RematchGenerated { game, puzzle }
         });
     }
@@ -525,7 +517,9 @@ impl Room {
     /// applied by the same rules as live play.
     pub fn replay(&mut self, saved: &SavedRoom) {
         self.host = saved.host.clone();
-        self.had_players = !saved.seats.is_empty();
+        // Everyone is away until they come back; a room nobody returns to (or
+        // that never had a seat) closes after the grace window.
+        self.had_players = true;
         for who in &saved.seats {
             self.play.seat(who.id.clone());
             self.seats.push(Seat::new(who.clone(), None));
