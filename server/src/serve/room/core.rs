@@ -1,9 +1,11 @@
-//! The rules of play, pure: no tokio, no store, no plugins and no clock of its
-//! own — every event carries its wall-clock time. [`Play::decide`] checks a
-//! player's request against the rules without changing anything and names the
-//! event it would store; [`Play::apply`] is the only way the game changes, used by
-//! live play (after the event is stored) and by replay after a restart alike, so
-//! a restored room is the room that was.
+//! The rules of a room's game, pure: no tokio, no store, no plugins and no clock
+//! of its own — every event carries its wall-clock time. [`Play::decide`] checks
+//! a player's move, pencil marks, hint or pause without changing anything and
+//! names the event it would store; [`Play::apply`] is the only way play changes,
+//! used by live play (after the event is stored) and by replay after a restart
+//! alike, so a restored room is the room that was. The `check_*` methods are the
+//! rules for seats, the start and rematches; `seat`, `unseat`, `start`, `begin`
+//! and `restart` apply them.
 
 use super::Failure;
 use crate::serve::event::RoomEvent;
@@ -120,6 +122,8 @@ pub struct Play {
     pub solution: Vec<u8>,
     /// One per seat, in seat order.
     pub players: Vec<PlayerState>,
+    /// The host's player id (starts the game, asks for rematches).
+    pub host: String,
     /// Co-op: the shared board.
     pub coop: CoopBoard,
     /// Where the game is.
@@ -148,6 +152,7 @@ impl Play {
             givens: givens.to_vec(),
             solution: solution.to_vec(),
             players: Vec::new(),
+            host: String::new(),
             coop: CoopBoard::new(givens),
             phase: RoomState::Waiting,
             start_ms: None,
@@ -172,9 +177,95 @@ impl Play {
         self.seq = 0;
     }
 
-    /// Seats a player (their board holds the givens).
+    /// Seats a player (their board holds the givens); the first becomes host.
     pub fn seat(&mut self, id: String) {
+        if self.players.is_empty() {
+            self.host = id.clone();
+        }
         self.players.push(PlayerState::new(id, &self.givens));
+    }
+
+    /// Whether someone may take a new seat in a room of at most `max_players`
+    /// (someone already seated simply returns to their seat).
+    pub fn check_join(&self, max_players: u32) -> Result<(), Failure> {
+        if self.phase != RoomState::Waiting {
+            return Err(refuse(
+                ErrorCode::Closed,
+                "the game has already started; join as a spectator",
+            ));
+        }
+        if self.players.len() >= max_players as usize {
+            return Err(refuse(ErrorCode::Closed, "the room is full"));
+        }
+        Ok(())
+    }
+
+    /// Frees seat `i` (before the start); the host's role passes to the next
+    /// seat. Returns the new host, if it changed.
+    pub fn unseat(&mut self, i: usize) -> Option<String> {
+        let left = self.players.remove(i);
+        if left.id != self.host {
+            return None;
+        }
+        self.host = self.players.first().map(|p| p.id.clone())?;
+        Some(self.host.clone())
+    }
+
+    /// Whether a player may say they are ready (or not) now.
+    pub fn check_ready(&self) -> Result<(), Failure> {
+        if self.phase != RoomState::Waiting {
+            return Err(refuse(
+                ErrorCode::WrongState,
+                "the game has already started",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `by` may start the game now.
+    pub fn check_start(&self, by: &str) -> Result<(), Failure> {
+        if by != self.host {
+            return Err(refuse(ErrorCode::NotHost, "only the host can start"));
+        }
+        if self.phase != RoomState::Waiting {
+            return Err(refuse(
+                ErrorCode::WrongState,
+                "the game has already started",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The start is stored: play begins at wall-clock `start_ms`.
+    pub fn start(&mut self, start_ms: f64) {
+        self.start_ms = Some(start_ms);
+        self.phase = RoomState::Countdown;
+    }
+
+    /// The countdown is over; `false` if there was none to end.
+    pub fn begin(&mut self) -> bool {
+        let counting = self.phase == RoomState::Countdown;
+        if counting {
+            self.phase = RoomState::Playing;
+        }
+        counting
+    }
+
+    /// Whether `by` may ask for a rematch now.
+    pub fn check_rematch(&self, by: &str) -> Result<(), Failure> {
+        if by != self.host {
+            return Err(refuse(
+                ErrorCode::NotHost,
+                "only the host can ask for a rematch",
+            ));
+        }
+        if self.phase != RoomState::Finished {
+            return Err(refuse(
+                ErrorCode::WrongState,
+                "a rematch follows a finished game",
+            ));
+        }
+        Ok(())
     }
 
     /// Checks `request` by seat `i` against the rules; changes nothing. For a

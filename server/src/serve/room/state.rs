@@ -63,7 +63,6 @@ pub(super) enum Member {
 pub(super) struct Room {
     pub code: String,
     pub settings: RoomSettings,
-    pub host: String,
     pub game: Game,
     /// The game being played: phase, boards, clock.
     pub play: Play,
@@ -108,7 +107,6 @@ impl Room {
         Room {
             code,
             settings,
-            host: String::new(),
             game,
             play,
             seats: Vec::new(),
@@ -225,15 +223,7 @@ impl Room {
             self.send_snapshot(Member::Seat(i));
             return Ok(());
         }
-        if self.play.phase != RoomState::Waiting {
-            return Err((
-                ErrorCode::Closed,
-                "the game has already started; join as a spectator".into(),
-            ));
-        }
-        if self.seats.len() >= self.settings.max_players as usize {
-            return Err((ErrorCode::Closed, "the room is full".into()));
-        }
+        self.play.check_join(self.settings.max_players)?;
         let seat = Write::Seat {
             room: self.code.clone(),
             who: who.clone(),
@@ -246,7 +236,7 @@ impl Room {
             )
         })?;
         if self.seats.is_empty() {
-            self.set_host(who.id.clone()).await;
+            self.store_host(who.id.clone()).await;
         }
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
@@ -256,16 +246,15 @@ impl Room {
         Ok(())
     }
 
-    /// Records and sets the host (a failed write is logged: the host is not a move).
-    async fn set_host(&mut self, player: String) {
+    /// Records the host (a failed write is logged: the host is not a move).
+    async fn store_host(&mut self, player: String) {
         let write = Write::Host {
             room: self.code.clone(),
-            player: player.clone(),
+            player,
         };
         if let Err(e) = self.persist(write).await {
             tracing::error!(room = %self.code, error = %e, "cannot save the host");
         }
-        self.host = player;
     }
 
     pub(super) fn watch(&mut self, who: Identity, link: Link) -> Result<(), Failure> {
@@ -315,15 +304,13 @@ impl Room {
                     tracing::error!(room = %self.code, error = %e, "cannot save a departure");
                 }
                 self.seats.remove(i);
-                self.play.players.remove(i);
+                let new_host = self.play.unseat(i);
                 if self.seats.is_empty() && for_good {
                     // Nobody is left to start it: the room has no further use.
                     return self.close_for_good(done).await;
                 }
-                if self.host == player {
-                    if let Some(next) = self.seats.first().map(|s| s.who.id.clone()) {
-                        self.set_host(next).await;
-                    }
+                if let Some(host) = new_host {
+                    self.store_host(host).await;
                 }
                 self.send_snapshots();
             }
@@ -356,38 +343,26 @@ impl Room {
     }
 
     fn ready(&mut self, player: &str, ready: bool) {
-        match self.member(player) {
-            None => {}
-            Some(Member::Watcher(w)) => self.send_error(
-                Member::Watcher(w),
-                ErrorCode::Spectator,
-                "spectators do not play",
-            ),
-            Some(me) if self.play.phase != RoomState::Waiting => {
-                self.send_error(me, ErrorCode::WrongState, "the game has already started")
-            }
-            Some(Member::Seat(i)) if self.seats[i].ready != ready => {
-                self.seats[i].ready = ready;
-                self.send_snapshots();
-            }
-            // Nothing changed: the answer is the player's own snapshot.
-            Some(Member::Seat(i)) => self.send_snapshot(Member::Seat(i)),
+        let Some(i) = self.seat_or_refuse(player, "spectators do not play") else {
+            return;
+        };
+        if let Err((code, why)) = self.play.check_ready() {
+            return self.send_error(Member::Seat(i), code, &why);
         }
+        if self.seats[i].ready == ready {
+            // Nothing changed: the answer is the player's own snapshot.
+            return self.send_snapshot(Member::Seat(i));
+        }
+        self.seats[i].ready = ready;
+        self.send_snapshots();
     }
 
     async fn start(&mut self, player: &str) {
         let Some(member) = self.member(player) else {
             return;
         };
-        if player != self.host {
-            return self.send_error(member, ErrorCode::NotHost, "only the host can start");
-        }
-        if self.play.phase != RoomState::Waiting {
-            return self.send_error(
-                member,
-                ErrorCode::WrongState,
-                "the game has already started",
-            );
+        if let Err((code, why)) = self.play.check_start(player) {
+            return self.send_error(member, code, &why);
         }
         let wire = now_ms() + self.countdown.as_secs_f64() * 1e3;
         let write = Write::Start {
@@ -402,8 +377,7 @@ impl Room {
             );
         }
         self.start_at = Some(Instant::now() + self.countdown);
-        self.play.start_ms = Some(wire);
-        self.play.phase = RoomState::Countdown;
+        self.play.start(wire);
         if self.countdown.is_zero() {
             self.begin_play();
         } else {
@@ -412,8 +386,7 @@ impl Room {
     }
 
     pub(super) fn begin_play(&mut self) {
-        if self.play.phase == RoomState::Countdown {
-            self.play.phase = RoomState::Playing;
+        if self.play.begin() {
             self.send_snapshots();
         }
     }
@@ -424,19 +397,8 @@ impl Room {
         let Some(member) = self.member(player) else {
             return;
         };
-        if player != self.host {
-            return self.send_error(
-                member,
-                ErrorCode::NotHost,
-                "only the host can ask for a rematch",
-            );
-        }
-        if self.play.phase != RoomState::Finished {
-            return self.send_error(
-                member,
-                ErrorCode::WrongState,
-                "a rematch follows a finished game",
-            );
+        if let Err((code, why)) = self.play.check_rematch(player) {
+            return self.send_error(member, code, &why);
         }
         if self.rematch_pending {
             return self.send_error(
@@ -468,7 +430,7 @@ impl Room {
         if game != self.game_no || self.play.phase != RoomState::Finished {
             return;
         }
-        let host = self.host.clone();
+        let host = self.play.host.clone();
         let Some(member) = self.member(&host) else {
             return;
         };
@@ -516,7 +478,6 @@ impl Room {
     /// Rebuilds a stored room: seats (all away), the start, then every event,
     /// applied by the same rules as live play.
     pub fn replay(&mut self, saved: &SavedRoom) {
-        self.host = saved.host.clone();
         // Everyone is away until they come back; a room nobody returns to (or
         // that never had a seat) closes after the grace window.
         self.had_players = true;
@@ -524,6 +485,7 @@ impl Room {
             self.play.seat(who.id.clone());
             self.seats.push(Seat::new(who.clone(), None));
         }
+        self.play.host = saved.host.clone();
         if let Some(start_ms) = saved.start_ms {
             // The same wall-clock instant, on this process's monotonic clock.
             let ahead = Duration::from_secs_f64(((start_ms - now_ms()) / 1e3).max(0.0));

@@ -81,7 +81,7 @@ impl Room {
             code: self.code.clone(),
             settings: self.settings.clone(),
             state: self.play.phase,
-            host: self.host.clone(),
+            host: self.play.host.clone(),
             players: (0..self.seats.len()).map(|j| self.player_view(j)).collect(),
             puzzle: playing.then(|| self.game.public.clone()),
             board,

@@ -380,3 +380,79 @@ fn an_event_outside_the_model_still_counts_in_the_log() {
     assert_eq!(play.apply(&model, 0, &stray, 2000.0), Applied::default());
     assert_eq!((play.seq, &play.players), (1, &before));
 }
+
+#[test]
+fn seats_the_start_and_rematches_follow_the_room_rules() {
+    let mut cases = 0;
+    for (mode, mistakes, hints) in every_rule_set() {
+        for seated in 0..4usize {
+            for phase in [
+                RoomState::Waiting,
+                RoomState::Countdown,
+                RoomState::Playing,
+                RoomState::Finished,
+            ] {
+                let mut play = playing(mode, mistakes, hints, seated);
+                play.phase = phase;
+                let before = play.clone();
+                for max_players in 1..=4u32 {
+                    let join = play.check_join(max_players).err().map(|e| e.0);
+                    let open = phase == RoomState::Waiting && seated < max_players as usize;
+                    assert_eq!(join, (!open).then_some(ErrorCode::Closed));
+                    cases += 1;
+                }
+                for by in ["p0", "p1", "stranger"] {
+                    let host = seated > 0 && by == "p0";
+                    let start = play.check_start(by).err().map(|e| e.0);
+                    let expected = if !host {
+                        Some(ErrorCode::NotHost)
+                    } else if phase != RoomState::Waiting {
+                        Some(ErrorCode::WrongState)
+                    } else {
+                        None
+                    };
+                    assert_eq!(start, expected, "start by {by} in {phase:?}");
+                    let rematch = play.check_rematch(by).err().map(|e| e.0);
+                    let expected = if !host {
+                        Some(ErrorCode::NotHost)
+                    } else if phase != RoomState::Finished {
+                        Some(ErrorCode::WrongState)
+                    } else {
+                        None
+                    };
+                    assert_eq!(rematch, expected, "rematch by {by} in {phase:?}");
+                    cases += 2;
+                }
+                assert_eq!(play.check_ready().is_ok(), phase == RoomState::Waiting);
+                assert_eq!(play, before, "checks change nothing");
+            }
+        }
+    }
+    assert!(cases > 500, "{cases} cases");
+}
+
+#[test]
+fn the_first_seat_hosts_and_the_role_passes_on() {
+    let mut play = Play::new(
+        &settings(Mode::Race, MistakePolicy::None, HintPolicy::Off),
+        &givens(),
+        &SOLUTION,
+    );
+    for id in ["ada", "bob", "cy"] {
+        play.seat(id.into());
+    }
+    assert_eq!(play.host, "ada");
+    assert_eq!(play.unseat(1), None, "a guest leaving changes no host");
+    assert_eq!(play.unseat(0).as_deref(), Some("cy"));
+    assert_eq!(play.host, "cy");
+    assert_eq!(play.unseat(0), None, "nobody left to host");
+    play.seat("dee".into());
+    assert_eq!(play.host, "dee");
+    play.start(5000.0);
+    assert_eq!(
+        (play.phase, play.start_ms),
+        (RoomState::Countdown, Some(5000.0))
+    );
+    assert!(play.begin() && play.phase == RoomState::Playing);
+    assert!(!play.begin(), "no countdown left to end");
+}
