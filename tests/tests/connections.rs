@@ -124,20 +124,8 @@ async fn hello_is_checked_and_tokens_resume_identities() {
     })
     .await;
     assert_eq!(c.error().await, ErrorCode::Invalid);
-    c.send(&ClientMessage::Hello {
-        version: PROTOCOL_VERSION,
-        name: "Ada".into(),
-        token: None,
-    })
-    .await;
-    let (id, token) = c
-        .until(|m| match m {
-            ServerMessage::Welcome {
-                player_id, token, ..
-            } => Some((player_id, token)),
-            _ => None,
-        })
-        .await;
+    c.say_hello("Ada", None).await;
+    let (id, token) = (c.id.clone(), c.token.clone());
     assert!(token.len() >= 32, "at least 128 bits");
 
     let mut again = Client::open(addr).await;

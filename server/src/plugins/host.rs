@@ -264,13 +264,8 @@ impl PluginHost {
         request: Vec<u8>,
         deadline: Duration,
     ) -> Result<RawAnswer, PluginError> {
-        let loaded = self.loaded(id)?;
-        self.wait(deadline, move |left| {
-            loaded
-                .library
-                .call(op_code, &request, left, MAX_RESPONSE_BYTES)
-        })
-        .map_err(|f| f.error(id, deadline))
+        let call = raw_call(self.loaded(id)?, op_code, request);
+        self.wait(deadline, call).map_err(|f| f.error(id, deadline))
     }
 
     /// [`PluginHost::call_raw`] for async callers: no thread waits for the answer.
@@ -281,13 +276,8 @@ impl PluginHost {
         request: Vec<u8>,
         deadline: Duration,
     ) -> Result<RawAnswer, PluginError> {
-        let loaded = self.loaded(id)?;
+        let call = raw_call(self.loaded(id)?, op_code, request);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        let call = move |left| {
-            loaded
-                .library
-                .call(op_code, &request, left, MAX_RESPONSE_BYTES)
-        };
         if !self.submit(deadline, call, move |outcome| {
             let _ = tx.send(outcome);
         }) {
@@ -354,6 +344,19 @@ impl PluginHost {
     ) -> Result<PuzzleV1, PluginError> {
         let answer: GenerateResponse = self.call_async(id, op::GENERATE, request, deadline).await?;
         checked(id, answer.puzzle)
+    }
+}
+
+/// One raw call of `loaded`, to run on a worker with the time left.
+fn raw_call(
+    loaded: Arc<Loaded>,
+    op_code: u32,
+    request: Vec<u8>,
+) -> impl FnOnce(Duration) -> Result<RawAnswer, String> + Send + 'static {
+    move |left| {
+        loaded
+            .library
+            .call(op_code, &request, left, MAX_RESPONSE_BYTES)
     }
 }
 

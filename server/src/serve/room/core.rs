@@ -1,7 +1,7 @@
 //! The rules of a room's game, pure: no tokio, no store, no plugins and no clock
 //! of its own — every event carries its wall-clock time. [`Play::decide`] checks
-//! a player's move, pencil marks, hint or pause without changing anything and
-//! names the event it would store; [`Play::apply`] is the only way play changes,
+//! the event a player asks for (a value, pencil marks, a hint, a pause) without
+//! changing anything; [`Play::apply`] is the only way play changes,
 //! used by live play (after the event is stored) and by replay after a restart
 //! alike, so a restored room is the room that was. The `check_*` methods are the
 //! rules for seats, the start and rematches; `seat`, `unseat`, `start`, `begin`
@@ -67,35 +67,6 @@ impl CoopBoard {
             pencil: vec![0; givens.len()],
         }
     }
-}
-
-/// What a player asks to do in a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Request {
-    /// A value in a cell (0 erases).
-    Value {
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
-        /// 0..=N.
-        value: u32,
-    },
-    /// Co-op pencil marks.
-    Pencil {
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
-        /// Candidate bitmask.
-        marks: u32,
-    },
-    /// A hint (the plugin names the cell later).
-    Hint,
-    /// Solo: stop the clock.
-    Pause,
-    /// Solo: start it again.
-    Resume,
 }
 
 /// What applying an event tells the room.
@@ -268,19 +239,13 @@ impl Play {
         Ok(())
     }
 
-    /// Checks `request` by seat `i` against the rules; changes nothing. For a
-    /// value, pencil marks, a pause or a resume, the event to store; for a hint,
-    /// `None` (the plugin finds the cell).
-    pub fn decide(
-        &self,
-        model: &Model,
-        i: usize,
-        request: Request,
-    ) -> Result<Option<RoomEvent>, Failure> {
+    /// Checks the event seat `i` asks for (a value, pencil marks, a pause, a
+    /// resume, or a hint about any cell) against the rules; changes nothing.
+    pub fn decide(&self, model: &Model, i: usize, event: &RoomEvent) -> Result<(), Failure> {
         let wrong_state = |why: &str| refuse(ErrorCode::WrongState, why);
-        match request {
-            Request::Pause | Request::Resume => {
-                let pause = request == Request::Pause;
+        match *event {
+            RoomEvent::Pause | RoomEvent::Resume => {
+                let pause = *event == RoomEvent::Pause;
                 if self.mode != Mode::Solo {
                     return Err(wrong_state("only solo games can pause"));
                 }
@@ -291,13 +256,9 @@ impl Play {
                         "not paused"
                     }));
                 }
-                Ok(Some(if pause {
-                    RoomEvent::Pause
-                } else {
-                    RoomEvent::Resume
-                }))
+                Ok(())
             }
-            Request::Hint => {
+            RoomEvent::Hint { .. } => {
                 if self.hints == HintPolicy::Off {
                     return Err(wrong_state("this room plays without hints"));
                 }
@@ -307,9 +268,9 @@ impl Play {
                 if self.players[i].done() {
                     return Err(wrong_state("you are no longer playing"));
                 }
-                Ok(None)
+                Ok(())
             }
-            Request::Value { row, col, value } => {
+            RoomEvent::Value { row, col, value } => {
                 self.check_cell(model, i, row, col)?;
                 let size = model.size();
                 if value > size {
@@ -318,9 +279,9 @@ impl Play {
                         format!("{value} is outside 0..={size}"),
                     ));
                 }
-                Ok(Some(RoomEvent::Value { row, col, value }))
+                Ok(())
             }
-            Request::Pencil { row, col, marks } => {
+            RoomEvent::Pencil { row, col, marks } => {
                 self.check_cell(model, i, row, col)?;
                 if self.mode != Mode::Coop {
                     return Err(wrong_state("shared pencil marks are for co-op rooms"));
@@ -328,7 +289,7 @@ impl Play {
                 if marks & !engine::full_mask(model.size()) != 0 {
                     return Err(refuse(ErrorCode::Invalid, "a mark is above N"));
                 }
-                Ok(Some(RoomEvent::Pencil { row, col, marks }))
+                Ok(())
             }
         }
     }

@@ -2,7 +2,7 @@
 //! results. Each request is checked by the rules (`core::Play::decide`), its event
 //! written to the store, and only then applied (`core::Play::apply`) and told.
 
-use super::core::{Applied, Request};
+use super::core::Applied;
 use super::state::{Member, Room};
 use super::{encode, Command};
 use crate::serve::clock::now_ms;
@@ -20,11 +20,16 @@ use std::time::Duration;
 const HINT_DEADLINE: Duration = Duration::from_secs(5);
 
 impl Room {
-    /// The rules' verdict on seat `i`'s request; a refusal is sent to the player.
-    fn decide(&mut self, i: usize, request: Request) -> Result<Option<RoomEvent>, ()> {
-        self.play
-            .decide(self.game.puzzle.model(), i, request)
-            .map_err(|(code, message)| self.send_error(Member::Seat(i), code, &message))
+    /// The rules' verdict on the event seat `i` asks for; a refusal is sent to
+    /// the player (`false`).
+    fn decide(&mut self, i: usize, event: &RoomEvent) -> bool {
+        match self.play.decide(self.game.puzzle.model(), i, event) {
+            Ok(()) => true,
+            Err((code, message)) => {
+                self.send_error(Member::Seat(i), code, &message);
+                false
+            }
+        }
     }
 
     /// Stores seat `i`'s event, then applies it; on a failed write the player is
@@ -54,9 +59,10 @@ impl Room {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot play") else {
             return;
         };
-        let Ok(Some(event)) = self.decide(i, Request::Value { row, col, value }) else {
+        let event = RoomEvent::Value { row, col, value };
+        if !self.decide(i, &event) {
             return;
-        };
+        }
         let hidden = !self.board_shown_to_spectators(i);
         let Some(applied) = self.commit(i, event).await else {
             return;
@@ -149,7 +155,8 @@ impl Room {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot take hints") else {
             return;
         };
-        if self.decide(i, Request::Hint).is_err() {
+        // Any cell will do: the plugin names the real one.
+        if !self.decide(i, &RoomEvent::Hint { row: 0, col: 0 }) {
             return;
         }
         if self.seats[i].hint_pending {
@@ -203,9 +210,6 @@ impl Room {
         if game != self.game_no {
             return self.send_error(me, ErrorCode::WrongState, "that game is over");
         }
-        if self.decide(i, Request::Hint).is_err() {
-            return;
-        }
         let HintPolicy::Penalty { seconds } = self.settings.hints else {
             return;
         };
@@ -220,6 +224,10 @@ impl Room {
             row: hint.cell[0],
             col: hint.cell[1],
         };
+        // The game may have moved on while the plugin worked.
+        if !self.decide(i, &event) {
+            return;
+        }
         if self.commit(i, event).await.is_none() {
             return;
         }
@@ -244,14 +252,14 @@ impl Room {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot pause the game") else {
             return;
         };
-        let request = if pause {
-            Request::Pause
+        let event = if pause {
+            RoomEvent::Pause
         } else {
-            Request::Resume
+            RoomEvent::Resume
         };
-        let Ok(Some(event)) = self.decide(i, request) else {
+        if !self.decide(i, &event) {
             return;
-        };
+        }
         if self.commit(i, event).await.is_some() {
             self.send_snapshots();
         }
@@ -261,9 +269,10 @@ impl Room {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot play") else {
             return;
         };
-        let Ok(Some(event)) = self.decide(i, Request::Pencil { row, col, marks }) else {
+        let event = RoomEvent::Pencil { row, col, marks };
+        if !self.decide(i, &event) {
             return;
-        };
+        }
         if self.commit(i, event).await.is_none() {
             return;
         }
