@@ -62,13 +62,18 @@ pub struct Rate {
 /// Keys whose buckets are kept before full ones are swept out.
 const SWEEP_ABOVE: usize = 4096;
 
+/// The least time between two sweeps (a sweep visits every key).
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// One token bucket per key, shared by every connection: reconnecting does not
 /// give a fresh burst. Memory stays bounded by the keys active recently: once
-/// there are many keys, those whose buckets have refilled are forgotten.
+/// there are many keys, those whose buckets have refilled are forgotten, at most
+/// once a second (so a crowd of keys costs one pass a second, not one per take).
 #[derive(Debug)]
 pub struct KeyedBuckets<K: Eq + Hash> {
     rate: Rate,
     buckets: DashMap<K, Bucket>,
+    last_sweep: std::sync::Mutex<Option<Instant>>,
 }
 
 impl<K: Eq + Hash + Clone> KeyedBuckets<K> {
@@ -77,18 +82,29 @@ impl<K: Eq + Hash + Clone> KeyedBuckets<K> {
         KeyedBuckets {
             rate,
             buckets: DashMap::new(),
+            last_sweep: std::sync::Mutex::new(None),
         }
     }
 
     /// Takes a token from `key`'s bucket at `now`; `false` when it is empty.
     pub fn take(&self, key: &K, now: Instant) -> bool {
-        if self.buckets.len() > SWEEP_ABOVE {
+        if self.buckets.len() > SWEEP_ABOVE && self.sweep_due(now) {
             self.buckets.retain(|_, b| !b.is_full(now));
         }
         self.buckets
             .entry(key.clone())
             .or_insert_with(|| Bucket::new(self.rate.burst, self.rate.per_second))
             .take(now)
+    }
+
+    /// Whether a sweep may run at `now` (and if so, records it).
+    fn sweep_due(&self, now: Instant) -> bool {
+        let mut last = self.last_sweep.lock().unwrap_or_else(|p| p.into_inner());
+        let due = last.is_none_or(|t| now.saturating_duration_since(t) >= SWEEP_EVERY);
+        if due {
+            *last = Some(now);
+        }
+        due
     }
 
     /// Keys held right now.
@@ -137,7 +153,13 @@ mod tests {
             many.take(&n, start);
         }
         assert_eq!(many.len(), SWEEP_ABOVE + 1);
-        many.take(&usize::MAX, start + Duration::from_secs(2));
+        // Above the mark, a take sweeps; nothing has refilled after 0.5 s.
+        many.take(&(SWEEP_ABOVE + 1), start + Duration::from_millis(500));
+        assert_eq!(many.len(), SWEEP_ABOVE + 2);
+        // At 1.2 s most buckets are full again, but the last sweep was 0.7 s ago.
+        many.take(&(SWEEP_ABOVE + 2), start + Duration::from_millis(1200));
+        assert_eq!(many.len(), SWEEP_ABOVE + 3, "at most one sweep a second");
+        many.take(&usize::MAX, start + Duration::from_secs(3));
         assert_eq!(many.len(), 1, "refilled buckets are forgotten");
     }
 }
