@@ -2,7 +2,7 @@
 // typing with the keyboard only, and both see the ranks.
 
 import { expect, test } from "vitest";
-import { createRoom, namedPlayer, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
+import { createRoom, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -41,6 +41,26 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   }
   expect(await ada.page.textContent("#results-title")).toContain("You won");
   expect(await bob.page.textContent("#results-title")).toContain("Rank 2");
+});
+
+test("a racer who leaves forfeits: the others see 'left' and the race ends without them", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob");
+  const code = await createRoom(ada, { mode: "race", publicRoom: false });
+  await bob.page.fill("#join-code", code);
+  await bob.page.click("button:text('Join')");
+  await ada.page.waitForSelector("#waiting-players li:nth-child(2)", { timeout: WAIT });
+  const { puzzle, solution } = await startGame(arena, ada, [bob]);
+  await bob.page.click("#leave");
+  await ada.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("left"), null, { timeout: WAIT });
+  await screenshot(ada.page, "main", "race-opponent-left");
+  await typeSolution(ada, puzzle, solution);
+  await waitForMessage(ada, (m) => m.type === "finished");
+  await ada.page.waitForSelector("#ranks", { timeout: WAIT });
+  const ranks = await ada.page.locator("#ranks tbody tr").allTextContents();
+  expect(ranks).toHaveLength(1);
+  expect(ranks[0]).toContain("Ada");
+  await screenshot(ada.page, "main", "race-won-after-forfeit");
 });
 
 test("a name the server refuses brings back the name form with the reason", async () => {

@@ -262,6 +262,11 @@ mistakes: number,
  */
 out: boolean, 
 /**
+ * Race: left the running game (or stayed away past the grace window) and
+ * forfeited; not ranked.
+ */
+left: boolean, 
+/**
  * Hints taken.
  */
 hints: number, 

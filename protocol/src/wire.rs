@@ -232,6 +232,10 @@ pub struct PlayerView {
     /// Out of lives.
     #[serde(default)]
     pub out: bool,
+    /// Race: left the running game (or stayed away past the grace window) and
+    /// forfeited; not ranked.
+    #[serde(default)]
+    pub left: bool,
     /// Hints taken.
     #[serde(default)]
     pub hints: u32,

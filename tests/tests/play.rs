@@ -585,3 +585,71 @@ async fn a_slow_hint_never_holds_up_anyone_elses_moves() {
         .await;
     assert_eq!(view.hints, 1);
 }
+
+/// Waits until `c` hears that `player` left the race.
+async fn hears_left(c: &mut Client, player: &str) {
+    c.until(|m| match m {
+        ServerMessage::Progress { player: p } if p.id == player && p.left => Some(()),
+        _ => None,
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_racer_who_leaves_forfeits_but_one_who_drops_keeps_the_seat() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut c = Client::connect(addr, "Cy").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b, &mut c], settings(3)).await;
+    let moves = solving_moves(&puzzle);
+    b.play(&moves[0]).await;
+    b.send(&ClientMessage::LeaveRoom).await;
+    let bob = b.id.clone();
+    hears_left(&mut a, &bob).await;
+    // Cy's connection drops instead: the seat waits for Cy (the grace window).
+    drop(c);
+    for m in &moves {
+        a.play(m).await;
+    }
+    a.send(&ClientMessage::Ping { client_time: 0.0 }).await;
+    a.until(|m| matches!(m, ServerMessage::Pong { .. }).then_some(()))
+        .await;
+    assert!(
+        !a.raw
+            .iter()
+            .filter_map(|raw| rmp_serde::from_slice::<ServerMessage>(raw).ok())
+            .any(|m| matches!(m, ServerMessage::Finished { .. })),
+        "Cy may still come back"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racers_away_past_the_grace_window_forfeit_and_the_race_ends() {
+    let addr = start_server_with(Config {
+        countdown: Duration::ZERO,
+        reconnect_grace: Duration::from_millis(300),
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut c = Client::connect(addr, "Cy").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b, &mut c], settings(3)).await;
+    b.send(&ClientMessage::LeaveRoom).await;
+    let (bob, cy) = (b.id.clone(), c.id.clone());
+    hears_left(&mut a, &bob).await;
+    drop(c);
+    hears_left(&mut a, &cy).await;
+    for m in &solving_moves(&puzzle) {
+        a.play(m).await;
+    }
+    let ranks = a
+        .until(|m| match m {
+            ServerMessage::Finished { ranks, .. } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    let ranked: Vec<&str> = ranks.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(ranked, vec![a.id.as_str()], "leavers are not ranked");
+}

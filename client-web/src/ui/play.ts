@@ -289,7 +289,7 @@ export class PlayScreen {
             h(
               "span",
               { class: "muted" },
-              p.finished_ms !== null ? ` ✓ ${clock(p.finished_ms)}` : p.out ? " out" : room.settings.mode === "coop" ? "" : ` ${Math.max(0, share)}%`,
+              p.finished_ms !== null ? ` ✓ ${clock(p.finished_ms)}` : p.out ? " out" : p.left ? " left" : room.settings.mode === "coop" ? "" : ` ${Math.max(0, share)}%`,
             ),
           );
         }),

@@ -1,6 +1,6 @@
 //! What happens in a room during play, as stored: one typed event per change a
 //! player was told about. Stored as JSON tagged by `type` in the `events` table
-//! (schema version 2, see `store`), so a new kind of event is a new variant, not
+//! (schema version 3, see `store`), so a new kind of event is a new variant, not
 //! a new meaning for old columns.
 
 use serde::{Deserialize, Serialize};
@@ -38,6 +38,8 @@ pub enum RoomEvent {
     Pause,
     /// Solo: the clock runs again.
     Resume,
+    /// Race: the player left (or stayed away past the grace window) and forfeits.
+    Forfeit,
 }
 
 impl RoomEvent {

@@ -225,8 +225,9 @@ CREATE TABLE IF NOT EXISTS events (
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
 /// version was recorded): moves as untyped `kind`/`row`/`col`/`value` columns.
-/// 2: each event a typed [`RoomEvent`] in JSON.
-pub const SCHEMA_VERSION: i64 = 2;
+/// 2: each event a typed [`RoomEvent`] in JSON. 3: events may be `forfeit` (a
+/// schema-2 file needs no change; an older server must not read the new kind).
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.

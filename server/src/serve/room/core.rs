@@ -25,6 +25,8 @@ pub struct PlayerState {
     pub mistakes: u32,
     /// Out of lives.
     pub out_of_lives: bool,
+    /// Race: left the game (forfeited; not ranked).
+    pub forfeited: bool,
     /// Hints taken.
     pub hints: u32,
 }
@@ -38,13 +40,14 @@ impl PlayerState {
             finished_ms: None,
             mistakes: 0,
             out_of_lives: false,
+            forfeited: false,
             hints: 0,
         }
     }
 
-    /// Finished or out: this player makes no more moves.
+    /// Finished, out of lives or forfeited: this player makes no more moves.
     pub fn done(&self) -> bool {
-        self.finished_ms.is_some() || self.out_of_lives
+        self.finished_ms.is_some() || self.out_of_lives || self.forfeited
     }
 }
 
@@ -258,6 +261,18 @@ impl Play {
                 }
                 Ok(())
             }
+            RoomEvent::Forfeit => {
+                if self.mode != Mode::Race {
+                    return Err(wrong_state("only a race is forfeited"));
+                }
+                if !matches!(self.phase, RoomState::Countdown | RoomState::Playing) {
+                    return Err(wrong_state("the race is not running"));
+                }
+                if self.players[i].done() {
+                    return Err(wrong_state("you are no longer racing"));
+                }
+                Ok(())
+            }
             RoomEvent::Hint { .. } => {
                 if self.hints == HintPolicy::Off {
                     return Err(wrong_state("this room plays without hints"));
@@ -336,6 +351,10 @@ impl Play {
             }
             RoomEvent::Hint { .. } => {
                 self.players[i].hints += 1;
+                Applied::default()
+            }
+            RoomEvent::Forfeit => {
+                self.players[i].forfeited = true;
                 Applied::default()
             }
             RoomEvent::Pencil { row, col, marks } => {

@@ -341,6 +341,7 @@ async fn run(
             _ => None,
         };
         let expire = empty_since.map(|t| t + grace);
+        let forfeit = room.next_forfeit(grace);
         tokio::select! {
             command = rx.recv() => match command {
                 Some(c) => room.handle(c).await,
@@ -351,6 +352,9 @@ async fn run(
             }
             _ = tokio::time::sleep_until(expire.unwrap_or_else(Instant::now)), if expire.is_some() => {
                 break;
+            }
+            _ = tokio::time::sleep_until(forfeit.unwrap_or_else(Instant::now)), if forfeit.is_some() => {
+                room.forfeit_the_absent(grace).await;
             }
         }
         *summary.lock().unwrap_or_else(|p| p.into_inner()) = room.summary();

@@ -110,6 +110,23 @@ impl Room {
         self.finish_if_done().await;
     }
 
+    /// Seat `i` forfeits a running race: stored, told to everyone, and the race
+    /// ends if nobody else is still racing. Anywhere else, nothing happens.
+    pub(super) async fn forfeit(&mut self, i: usize) {
+        let model = self.game.puzzle.model();
+        if self.play.decide(model, i, &RoomEvent::Forfeit).is_err() {
+            return;
+        }
+        if self.commit(i, RoomEvent::Forfeit).await.is_none() {
+            return;
+        }
+        let progress = encode(&ServerMessage::Progress {
+            player: self.player_view(i),
+        });
+        self.broadcast(&progress);
+        self.finish_if_done().await;
+    }
+
     /// Ends the game once every seat has finished (or is out): results to all.
     async fn finish_if_done(&mut self) {
         if self.play.phase != RoomState::Playing || !self.play.all_done() {

@@ -24,6 +24,9 @@ pub(super) struct Seat {
     pub link: Option<Link>,
     /// Left the room on purpose (not just disconnected).
     pub left: bool,
+    /// When the player's connection went (a racer away past the grace window
+    /// forfeits).
+    pub away_since: Option<Instant>,
     pub chat: Bucket,
     /// Said they are ready (waiting rooms only; not stored).
     pub ready: bool,
@@ -38,6 +41,7 @@ impl Seat {
             who,
             link,
             left: false,
+            away_since: None,
             chat: chat_bucket(),
             ready: false,
             hint_pending: false,
@@ -220,6 +224,7 @@ impl Room {
         if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
             take_over(&mut self.seats[i].link, link);
             self.seats[i].left = false;
+            self.seats[i].away_since = None;
             self.send_snapshot(Member::Seat(i));
             return Ok(());
         }
@@ -317,6 +322,11 @@ impl Room {
             Some(Member::Seat(i)) => {
                 self.seats[i].link = None;
                 self.seats[i].left |= for_good;
+                self.seats[i].away_since = Some(Instant::now());
+                if for_good {
+                    // Leaving a running race forfeits it (ignored where it does not apply).
+                    self.forfeit(i).await;
+                }
                 if self.play.phase == RoomState::Finished && self.seats.iter().all(|s| s.left) {
                     // The results are in and everyone has gone: no rematch can follow.
                     self.close_for_good(done).await;
@@ -460,6 +470,31 @@ impl Room {
         self.send_snapshots();
     }
 
+    /// When the next racer away past the grace window is due to forfeit.
+    pub(super) fn next_forfeit(&self, grace: Duration) -> Option<Instant> {
+        if self.settings.mode != Mode::Race
+            || !matches!(self.play.phase, RoomState::Countdown | RoomState::Playing)
+        {
+            return None;
+        }
+        (0..self.seats.len())
+            .filter(|&i| self.seats[i].link.is_none() && !self.play.players[i].done())
+            .filter_map(|i| self.seats[i].away_since.map(|t| t + grace))
+            .min()
+    }
+
+    /// Racers away for `grace` or longer forfeit.
+    pub(super) async fn forfeit_the_absent(&mut self, grace: Duration) {
+        let now = Instant::now();
+        for i in 0..self.seats.len() {
+            let gone = self.seats[i].link.is_none()
+                && self.seats[i].away_since.is_some_and(|t| t + grace <= now);
+            if gone {
+                self.forfeit(i).await;
+            }
+        }
+    }
+
     /// Runs `work` on its own task; what it returns comes back to this room as
     /// a command, so plugin calls never hold the room.
     pub(super) fn in_background(
@@ -483,7 +518,10 @@ impl Room {
         self.had_players = true;
         for who in &saved.seats {
             self.play.seat(who.id.clone());
-            self.seats.push(Seat::new(who.clone(), None));
+            let mut seat = Seat::new(who.clone(), None);
+            // Away since the restart: a racer who does not come back forfeits.
+            seat.away_since = Some(Instant::now());
+            self.seats.push(seat);
         }
         self.play.host = saved.host.clone();
         if let Some(start_ms) = saved.start_ms {

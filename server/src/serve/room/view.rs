@@ -23,6 +23,7 @@ impl Room {
             finished_ms: play.finished_ms,
             mistakes: play.mistakes,
             out: play.out_of_lives,
+            left: play.forfeited,
             hints: play.hints,
             ready: seat.ready,
         }
@@ -148,6 +149,9 @@ impl Room {
             if l.out.try_send(Outgoing::Frame(frame)).is_err() {
                 tracing::info!(room = %self.code, player = %who.id, "dropping a slow or gone client");
                 *link = None;
+                if let Member::Seat(i) = member {
+                    self.seats[i].away_since = Some(tokio::time::Instant::now());
+                }
             }
         }
     }

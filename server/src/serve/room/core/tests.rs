@@ -451,3 +451,22 @@ fn the_first_seat_hosts_and_the_role_passes_on() {
     assert!(play.begin() && play.phase == RoomState::Playing);
     assert!(!play.begin(), "no countdown left to end");
 }
+
+#[test]
+fn a_racer_who_forfeits_is_done_and_unranked() {
+    let model = model();
+    for mode in MODES {
+        let play = playing(mode, MistakePolicy::None, HintPolicy::Off, 2);
+        let verdict = play.decide(&model, 1, &RoomEvent::Forfeit);
+        assert_eq!(verdict.is_ok(), mode == Mode::Race, "{mode:?}");
+    }
+    let mut play = playing(Mode::Race, MistakePolicy::None, HintPolicy::Off, 2);
+    play.apply(&model, 1, &RoomEvent::Forfeit, 2000.0);
+    assert!(play.players[1].done() && !play.all_done());
+    assert!(play.decide(&model, 1, &RoomEvent::Forfeit).is_err(), "once");
+    solve(&mut play, 0, 5000.0);
+    assert!(play.all_done());
+    assert_eq!(play.finishers(), vec![0]);
+    play.phase = RoomState::Finished;
+    assert!(play.decide(&model, 0, &RoomEvent::Forfeit).is_err());
+}
