@@ -2,6 +2,7 @@
 // typing with the keyboard only, and both see the ranks.
 
 import { expect, test } from "vitest";
+import { seatColour } from "../src/game/colours";
 import { createRoom, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
@@ -43,7 +44,7 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   expect(await bob.page.textContent("#results-title")).toContain("Rank 2");
 });
 
-test("a racer who leaves forfeits: the others see 'left' and the race ends without them", async () => {
+test("a racer who leaves forfeits: the others see 'left' in their own colour and the race ends without them", async () => {
   const ada = await namedPlayer(arena, "Ada");
   const bob = await namedPlayer(arena, "Bob");
   const code = await createRoom(ada, { mode: "race", publicRoom: false });
@@ -53,6 +54,22 @@ test("a racer who leaves forfeits: the others see 'left' and the race ends witho
   const { puzzle, solution } = await startGame(arena, ada, [bob]);
   await bob.page.click("#leave");
   await ada.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("left"), null, { timeout: WAIT });
+  // Two players, two colours: each seat's own (not a hash of the id, which can collide).
+  const seats = [seatColour(0), seatColour(1)];
+  const [dots, expected] = await ada.page.evaluate((wanted) => {
+    const css = (colour: string) => {
+      const probe = document.createElement("span");
+      probe.style.background = colour;
+      document.body.append(probe);
+      const rgb = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return rgb;
+    };
+    const shown = [...document.querySelectorAll("#people .dot")].map((e) => getComputedStyle(e).backgroundColor);
+    return [shown, wanted.map(css)];
+  }, seats);
+  expect(dots).toEqual(expected);
+  expect(dots[0]).not.toBe(dots[1]);
   await screenshot(ada.page, "main", "race-opponent-left");
   await typeSolution(ada, puzzle, solution);
   await waitForMessage(ada, (m) => m.type === "finished");

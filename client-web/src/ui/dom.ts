@@ -42,9 +42,3 @@ export function clock(ms: number): string {
   return hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
-/** A stable colour for a player id (teammates' cursors, progress bars). */
-export function colourOf(id: string): string {
-  let hash = 0;
-  for (const ch of id) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
-  return `hsl(${hash % 360} 70% 50%)`;
-}

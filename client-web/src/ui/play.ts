@@ -6,7 +6,8 @@ import type { EntryMode } from "../game/board";
 import type { Game, Session } from "../game/session";
 import type { ClientMessage } from "../protocol";
 import { BoardView } from "./board-view";
-import { clock, colourOf, h, replace } from "./dom";
+import { colourIn } from "../game/colours";
+import { clock, h, replace } from "./dom";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -109,7 +110,7 @@ export class PlayScreen {
       replace(this.boardBox, h("div", { class: "paused", id: "paused" }, "Paused — the board is hidden. Resume to go on."));
       this.boardGame = undefined;
     }
-    const paint = s.paint(colourOf);
+    const paint = s.paint((id) => colourIn(room.players, id));
     if (paint && this.boardView) this.boardView.paint(paint);
     const note = s.hiddenBoardNote();
     this.spectatorNote.hidden = note === undefined;
@@ -267,7 +268,7 @@ export class PlayScreen {
           return h(
             "li",
             { "data-player": p.id },
-            h("span", { class: "dot", style: `background:${colourOf(p.id)}` }),
+            h("span", { class: "dot", style: `background:${colourIn(room.players, p.id)}` }),
             room.spectator
               ? h(
                   "button",

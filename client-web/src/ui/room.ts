@@ -3,7 +3,8 @@
 
 import type { ClientMessage } from "../protocol";
 import type { Session } from "../game/session";
-import { colourOf, h, replace } from "./dom";
+import { colourIn } from "../game/colours";
+import { h, replace } from "./dom";
 
 /** The waiting room and countdown. */
 export class RoomScreen {
@@ -54,7 +55,7 @@ export class RoomScreen {
         h(
           "li",
           {},
-          h("span", { class: "dot", style: `background:${colourOf(p.id)}` }),
+          h("span", { class: "dot", style: `background:${colourIn(room.players, p.id)}` }),
           p.name,
           p.id === room.host ? h("span", { class: "tag" }, "host") : null,
           p.id === this.session.me?.id ? h("span", { class: "tag" }, "you") : null,
