@@ -35,10 +35,33 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   // Together: Ada types the rest of the grid.
   await typeRest(ada, puzzle.grid, solution);
   for (const p of [ada, bob]) {
-    await waitForMessage(p, (m) => m.type === "finished");
+    const finished = await waitForMessage(p, (m) => m.type === "finished");
     await p.page.waitForSelector("#results-title:has-text('Solved together')", { timeout: WAIT });
+    // The clock stops at the team's time, and a solved board offers no hint.
+    const team = finished.type === "finished" ? (finished.team_ms ?? 0) : 0;
+    const shown = `${Math.floor(team / 60000)}:${String(Math.floor(team / 1000) % 60).padStart(2, "0")}`;
+    await p.page.waitForSelector(`#timer:text-is('${shown}')`, { timeout: WAIT });
+    expect(await p.page.locator("#hint-button").count()).toBe(0);
   }
   expect(await bob.page.textContent("#results")).toContain("Ada:");
+});
+
+test("a full grid that is wrong says so; the clock shows a hint's penalty at once", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  const { puzzle, solution } = await startGame(arena, ada);
+  const page = ada.page;
+  await page.click("#hint-button");
+  await waitForMessage(ada, (m) => m.type === "hint");
+  // The room's hint penalty is 30 s: the running clock carries it now, not at the end.
+  await page.waitForFunction(() => /^0:[3-5]\d$/.test(document.querySelector("#timer")?.textContent ?? ""), null, { timeout: WAIT });
+  // Fill every cell, one of them wrong (no feedback under the default policy).
+  const [first] = emptyCells(puzzle);
+  const wrong = solution.map((row) => [...row]);
+  wrong[first[0]][first[1]] = (solution[first[0]][first[1]] % 9) + 1;
+  await typeSolution(ada, puzzle, wrong);
+  await page.waitForSelector("#win:has-text('full, but not solved')", { timeout: WAIT });
+  await screenshot(page, "main", "full-but-wrong");
 });
 
 /** Types every cell still empty on the page's board, keyboard only. */

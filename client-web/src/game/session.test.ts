@@ -112,6 +112,28 @@ test("a race spectator is told a racer's digits are hidden until that racer fini
   expect(coop.hiddenBoardNote()).toBeUndefined();
 });
 
+test("the live penalty counts my hints (the team's in co-op) and, under penalty, my mistakes", () => {
+  const race = session(room("race", { settings: { ...settings("race"), mistakes: { type: "penalty", seconds: 7 }, hints: { type: "penalty", seconds: 30 } } }));
+  race.handle({ type: "progress", player: { ...me, hints: 2, mistakes: 3 } });
+  race.handle({ type: "progress", player: { ...mate, hints: 5 } });
+  expect(race.livePenaltyMs()).toBe((2 * 30 + 3 * 7) * 1000);
+  const coop = session(room("coop", { settings: { ...settings("coop"), hints: { type: "penalty", seconds: 10 } } }));
+  coop.handle({ type: "progress", player: { ...me, hints: 1 } });
+  coop.handle({ type: "progress", player: { ...mate, hints: 2 } });
+  expect(coop.livePenaltyMs()).toBe(30_000);
+});
+
+test("a full board that is not solved is recognised", () => {
+  const s = session(room("race"));
+  expect(s.fullButUnsolved()).toBe(false);
+  const game = s.game;
+  if (!game) throw new Error("no game");
+  for (const c of game.geometry.cells) if (game.board.values[c] === 0) game.board.apply(c, { value: 1 });
+  expect(s.fullButUnsolved()).toBe(true);
+  s.handle({ type: "progress", player: { ...me, finished_ms: 1000 } });
+  expect(s.fullButUnsolved()).toBe(false);
+});
+
 test("wrong digits are flagged only while the error check is on; results arrive", () => {
   const s = session(room("race"));
   s.enter(4);

@@ -235,6 +235,29 @@ export class Session {
     return this.room?.players.find((p) => p.id === this.me?.id);
   }
 
+  /**
+   * What my time carries so far, ms: each hint (co-op: the team's hints) and,
+   * under the penalty policy, each wrong digit, as the server will add them.
+   */
+  livePenaltyMs(): number {
+    const room = this.room;
+    const mine = this.myPlayer();
+    if (!room || !mine) return 0;
+    const hintSeconds = room.settings.hints.type === "penalty" ? room.settings.hints.seconds : 0;
+    const hints = room.settings.mode === "coop" ? room.players.reduce((n, p) => n + p.hints, 0) : mine.hints;
+    const policy = room.settings.mistakes;
+    const mistakeSeconds = policy.type === "penalty" ? policy.seconds : 0;
+    return (hints * hintSeconds + mine.mistakes * mistakeSeconds) * 1000;
+  }
+
+  /** My board is full but not solved (no feedback policy tells me what is wrong). */
+  fullButUnsolved(): boolean {
+    const game = this.game;
+    const mine = this.myPlayer();
+    if (!game || !mine || mine.finished_ms !== null || this.room?.spectator) return false;
+    return game.geometry.cells.every((c) => game.board.values[c] !== 0);
+  }
+
   /** Whether my board takes input now. */
   canPlay(): boolean {
     const room = this.room;

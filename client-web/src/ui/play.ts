@@ -133,7 +133,8 @@ export class PlayScreen {
     if (me?.finished_ms != null) {
       this.timer.textContent = clock(me.finished_ms);
     } else if (room.state === "playing" && !room.paused) {
-      this.timer.textContent = clock(this.actions.serverNow() - room.start_at - room.paused_ms);
+      const penalties = this.session.livePenaltyMs();
+      this.timer.textContent = clock(this.actions.serverNow() - room.start_at - room.paused_ms + penalties);
     }
   }
 
@@ -321,6 +322,8 @@ export class PlayScreen {
       this.banner.textContent = `Solved in ${clock(me.finished_ms)}! Waiting for the others…`;
     } else if (me?.out && !results) {
       this.banner.textContent = "Out of lives — you can watch the others finish.";
+    } else if (!results && s.fullButUnsolved()) {
+      this.banner.textContent = "The grid is full, but not solved: some digit is wrong. Look for a clash, or take a hint.";
     } else {
       this.banner.textContent = "";
     }

@@ -162,8 +162,10 @@ impl Room {
             }
         };
         self.broadcast(&encode(&finished));
-        // Every board may be seen now that the game is over.
-        self.send_spectator_snapshots();
+        // Everyone's view turns to finished (co-op players heard of the last move
+        // only as an event, so their clocks stop here); spectators may now see
+        // every board.
+        self.send_snapshots();
     }
 
     /// Asks the variant plugin, off the room, for the next step on the player's
