@@ -206,3 +206,35 @@ test("solo with lives: a wrong digit costs a life and shows only with the check 
   await page.waitForSelector("svg.board .fill.hinted", { state: "attached", timeout: WAIT });
   await page.waitForSelector("#status:has-text('Hints 1')", { timeout: WAIT });
 });
+
+test("keyboard: Escape clears the selection, Ctrl+A selects all, ? shows the shortcuts, Space after a pad click switches the mode", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  const { puzzle } = await startGame(arena, ada);
+  const page = ada.page;
+  const selected = () => page.locator("svg.board [aria-selected='true']").count();
+  const [a] = emptyCells(puzzle);
+  await page.click(`#cell-${a[0]}-${a[1]}`);
+  expect(await selected()).toBe(1);
+  await page.keyboard.press("Escape");
+  expect(await selected()).toBe(0);
+  await page.keyboard.press("Control+a");
+  expect(await selected()).toBe(81);
+  await page.keyboard.press("Escape");
+
+  await page.keyboard.press("?");
+  await page.waitForSelector("#shortcuts", { state: "visible", timeout: WAIT });
+  expect(await page.textContent("#shortcuts")).toContain("Ctrl + A");
+  await screenshot(page, "main", "shortcuts");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("#shortcuts", { state: "hidden", timeout: WAIT });
+
+  // A digit from the pad, then Space: the mode switches and nothing is typed again.
+  await page.click(`#cell-${a[0]}-${a[1]}`);
+  await page.click(".pad button:text-is('1')");
+  await waitForLabel(ada, a, ": 1");
+  const moves = ada.sent.filter((t) => t === "move").length;
+  await page.keyboard.press(" ");
+  await page.waitForSelector(".mode.on[data-mode='corner']", { timeout: WAIT });
+  expect(ada.sent.filter((t) => t === "move").length).toBe(moves);
+});

@@ -222,6 +222,16 @@ class App {
       case "cycle_mode":
         s.mode = nextMode(s.mode);
         break;
+      case "clear_selection":
+        // Escape first closes the shortcut help, if it is open.
+        if (!this.play?.closeHelp()) game.board.clearSelection();
+        break;
+      case "select_all":
+        if (!s.room?.spectator) game.board.selectAll();
+        break;
+      case "help":
+        this.play?.toggleHelp();
+        break;
     }
     this.render();
   }

@@ -67,6 +67,18 @@ export class Board {
     return { value: this.values[cell], corner: this.corner[cell], centre: this.centre[cell] };
   }
 
+  /** Selects nothing (typing then changes nothing). */
+  clearSelection() {
+    this.selection = [];
+  }
+
+  /** Selects every active cell, the current cursor last (it stays the cursor). */
+  selectAll() {
+    const cursor = this.cursor;
+    this.selection = this.geometry.cells.filter((c) => c !== cursor);
+    if (cursor !== undefined) this.selection.push(cursor);
+  }
+
   /** Selects only `cell` (if active). */
   select(cell: Cell) {
     if (this.geometry.active[cell]) this.selection = [cell];

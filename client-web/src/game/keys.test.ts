@@ -28,6 +28,10 @@ test.each([
   [press("z", "KeyZ", { ctrlKey: true }), { type: "undo" }],
   [press("Z", "KeyZ", { ctrlKey: true, shiftKey: true }), { type: "redo" }],
   [press("y", "KeyY", { metaKey: true }), { type: "redo" }],
+  [press("Escape", "Escape"), { type: "clear_selection" }],
+  [press("a", "KeyA", { ctrlKey: true }), { type: "select_all" }],
+  [press("a", "KeyA", { altKey: true }), { type: "enter", value: 10, mode: "centre" }],
+  [press("?", "Slash", { shiftKey: true }), { type: "help" }],
   [press(" ", "Space"), { type: "cycle_mode" }],
 ])("%o -> %o", (key, action) => {
   expect(keyAction(key, g, "value")).toEqual(action);

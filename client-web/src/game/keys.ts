@@ -1,7 +1,9 @@
 // Keyboard shortcuts, the way Sudoku players expect: arrows move (Shift or Ctrl
 // extends the selection), digits and letters enter (Shift = corner mark, Ctrl or
 // Alt = centre mark), Delete/Backspace clear, Ctrl+Z / Ctrl+Y (or Ctrl+Shift+Z)
-// undo and redo, Space cycles the entry mode.
+// undo and redo, Space cycles the entry mode, Escape clears the selection,
+// Ctrl+A selects every cell (Alt+A is the centre mark A on boards with letters),
+// "?" shows the shortcuts.
 
 import type { EntryMode } from "./board";
 import { valueOfSymbol, type Geometry } from "./geometry";
@@ -13,7 +15,10 @@ export type KeyAction =
   | { type: "erase" }
   | { type: "undo" }
   | { type: "redo" }
-  | { type: "cycle_mode" };
+  | { type: "cycle_mode" }
+  | { type: "clear_selection" }
+  | { type: "select_all" }
+  | { type: "help" };
 
 /** The parts of a KeyboardEvent the mapping reads. */
 export interface KeyPress {
@@ -48,6 +53,9 @@ export function keyAction(
   if (command && e.code === "KeyZ") return e.shiftKey ? { type: "redo" } : { type: "undo" };
   if (command && e.code === "KeyY") return { type: "redo" };
   if (e.key === " " && !command) return { type: "cycle_mode" };
+  if (e.key === "Escape") return { type: "clear_selection" };
+  if (command && e.code === "KeyA") return { type: "select_all" };
+  if (e.key === "?") return { type: "help" };
   const value = typedValue(e, g);
   if (value === 0) return null;
   const mode: EntryMode = command || e.altKey ? "centre" : e.shiftKey ? "corner" : defaultMode;

@@ -30,6 +30,27 @@ export class PlayScreen {
   private readonly boardBox = h("div", { class: "board-box" });
   private readonly banner = h("div", { class: "win", id: "win", role: "status", "aria-live": "polite" });
   private readonly spectatorNote = h("p", { class: "muted", id: "spectator-note", hidden: true });
+  private readonly help = h(
+    "section",
+    { class: "shortcuts", id: "shortcuts", role: "dialog", "aria-label": "Keyboard shortcuts", hidden: true },
+    h("h3", {}, "Keyboard shortcuts"),
+    h(
+      "dl",
+      {},
+      ...[
+        ["1-9, A-Z", "enter a value in the selected cells"],
+        ["Shift + value", "corner mark"],
+        ["Ctrl / Alt + value", "centre mark"],
+        ["Space", "switch Digit / Corner / Centre"],
+        ["Arrows", "move (Shift or Ctrl: extend the selection)"],
+        ["Ctrl + A", "select every cell"],
+        ["Escape", "clear the selection (or close this)"],
+        ["Delete, Backspace", "erase"],
+        ["Ctrl + Z / Ctrl + Y", "undo / redo"],
+        ["?", "show or hide these shortcuts"],
+      ].flatMap(([keys, what]) => [h("dt", {}, keys), h("dd", {}, what)]),
+    ),
+  );
   private readonly pad = h("div", { class: "pad", role: "group", "aria-label": "Digit pad" });
   private readonly modes = h("div", { class: "modes", role: "radiogroup", "aria-label": "Input mode" });
   private readonly side = h("div", { class: "people", id: "people" });
@@ -49,7 +70,7 @@ export class PlayScreen {
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
       this.results,
       h("div", { class: "game-body" },
-        h("div", { class: "board-col" }, this.spectatorNote, this.boardBox, this.banner, this.modes, this.pad),
+        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.boardBox, this.banner, this.modes, this.pad),
         h(
           "aside",
           { class: "side" },
@@ -74,6 +95,18 @@ export class PlayScreen {
         ),
       ),
     );
+  }
+
+  /** Shows or hides the keyboard shortcuts. */
+  toggleHelp() {
+    this.help.hidden = !this.help.hidden;
+  }
+
+  /** Hides the keyboard shortcuts; `false` if they were not shown. */
+  closeHelp(): boolean {
+    const open = !this.help.hidden;
+    this.help.hidden = true;
+    return open;
   }
 
   /** Gives the board keyboard focus. */
@@ -152,10 +185,9 @@ export class PlayScreen {
             type: "button",
             class: "digit",
             "aria-label": `Enter ${symbol}`,
-            onclick: () => {
-              this.actions.send(s.enter(i + 1));
-              this.actions.changed();
-            },
+            // The board takes the focus back, so Space then switches the mode
+            // instead of pressing this button again.
+            onclick: () => this.act(s.enter(i + 1)),
           },
           symbol,
         ),
