@@ -16,6 +16,7 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   await bob.page.click("button:text('Refresh')");
   const row = bob.page.locator(`tr[data-code="${code}"]`);
   await row.waitFor({ timeout: WAIT });
+  expect(await row.locator("td.host").textContent()).toBe("Ada");
   await row.locator("button:text('Join')").click();
   await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
   await ada.page.waitForSelector("#waiting-players li:nth-child(2)", { timeout: WAIT });

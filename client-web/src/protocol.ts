@@ -234,7 +234,15 @@ players: number,
 /**
  * Its state.
  */
-state: RoomState, };
+state: RoomState, 
+/**
+ * The host's display name.
+ */
+host: string, 
+/**
+ * Players connected right now (the lobby lists only rooms with someone in).
+ */
+connected: number, };
 
 export type PlayerView = { 
 /**

@@ -210,6 +210,12 @@ pub struct RoomSummary {
     pub players: u32,
     /// Its state.
     pub state: RoomState,
+    /// The host's display name.
+    #[serde(default)]
+    pub host: String,
+    /// Players connected right now (the lobby lists only rooms with someone in).
+    #[serde(default)]
+    pub connected: u32,
 }
 
 /// A player as others see them: never their digits.

@@ -266,3 +266,47 @@ async fn finished_rooms_everyone_left_stop_counting_against_the_host() {
         assert!(rooms.is_empty(), "no ghost rooms in the lobby: {rooms:?}");
     }
 }
+
+/// The public rooms `c` is told of now.
+async fn public_rooms(c: &mut Client) -> Vec<protocol::wire::RoomSummary> {
+    c.send(&ClientMessage::ListRooms).await;
+    c.until(|m| match m {
+        ServerMessage::Rooms { rooms } => Some(rooms),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_lists_rooms_with_their_host_and_only_while_someone_is_in() {
+    // Bob asks for the list until it changes: no message rate limit in the way.
+    let addr = start_server_with(Config {
+        countdown: Duration::ZERO,
+        burst: 1_000_000,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: settings(4),
+    })
+    .await;
+    let code = a.room(RoomState::Waiting).await.code;
+    let listed = public_rooms(&mut b).await;
+    let room = listed.iter().find(|r| r.code == code).expect("listed");
+    assert_eq!(
+        (room.host.as_str(), room.players, room.connected),
+        ("Ada", 1, 1)
+    );
+    // Ada's connection drops: her seat waits, but the room is no longer offered.
+    drop(a);
+    let mut gone = false;
+    for _ in 0..10_000 {
+        if public_rooms(&mut b).await.iter().all(|r| r.code != code) {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "a room nobody is in stays listed");
+}

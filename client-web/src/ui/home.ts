@@ -139,7 +139,7 @@ export class HomeScreen {
         h(
           "table",
           { class: "rooms" },
-          h("thead", {}, h("tr", {}, ...["Variant", "Mode", "Players", "State", ""].map((t) => h("th", {}, t)))),
+          h("thead", {}, h("tr", {}, ...["Variant", "Mode", "Host", "Players", "State", ""].map((t) => h("th", {}, t)))),
           this.roomList,
         ),
       ),
@@ -164,13 +164,14 @@ export class HomeScreen {
     replace(
       this.roomList,
       ...(s.rooms.length === 0
-        ? [h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No public rooms yet."))]
+        ? [h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No public rooms yet."))]
         : s.rooms.map((r) =>
             h(
               "tr",
               { "data-code": r.code },
               h("td", {}, `${byId.get(r.settings.variant) ?? r.settings.variant} · ${r.settings.difficulty}`),
               h("td", {}, r.settings.mode),
+              h("td", { class: "host" }, r.host),
               h("td", {}, `${r.players}/${r.settings.max_players}`),
               h("td", {}, r.state),
               h(

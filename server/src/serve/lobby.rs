@@ -228,14 +228,17 @@ impl Lobby {
         Some(handle)
     }
 
-    /// The open public rooms (closed ones are forgotten on the way).
+    /// The open public rooms with someone in them (closed ones are forgotten on
+    /// the way).
     pub fn public_rooms(&self) -> Vec<RoomSummary> {
         self.rooms.retain(|_, h| !h.is_closed());
         let mut rooms: Vec<RoomSummary> = self
             .rooms
             .iter()
             .map(|h| h.summary())
-            .filter(|s| s.settings.public)
+            // Public, and someone is there: a room whose players all went away
+            // (waiting out the grace window) is no place to join.
+            .filter(|s| s.settings.public && s.connected > 0)
             .collect();
         rooms.sort_by(|a, b| a.code.cmp(&b.code));
         rooms

@@ -135,6 +135,13 @@ impl Room {
             settings: self.settings.clone(),
             players: self.seats.len() as u32,
             state: self.play.phase,
+            host: self
+                .seats
+                .iter()
+                .find(|s| s.who.id == self.play.host)
+                .map(|s| s.who.name.clone())
+                .unwrap_or_default(),
+            connected: self.seats.iter().filter(|s| s.link.is_some()).count() as u32,
         }
     }
 
