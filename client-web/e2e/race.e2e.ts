@@ -12,6 +12,12 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   const bob = await namedPlayer(arena, "Bob");
 
   const code = await createRoom(ada, { mode: "race", publicRoom: true });
+  // The page has an icon, and copying the invite link says so.
+  expect(await ada.page.getAttribute("link[rel='icon']", "href")).toMatch(/^data:image\/svg\+xml/);
+  await ada.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await ada.page.click("#copy-link");
+  await ada.page.waitForSelector("#copy-link:text-is('Copied!')", { timeout: WAIT });
+  expect(await ada.page.evaluate(() => navigator.clipboard.readText())).toContain(`#${code}`);
   // Bob finds the room in the public list and joins from there.
   await bob.page.click("button:text('Refresh')");
   const row = bob.page.locator(`tr[data-code="${code}"]`);

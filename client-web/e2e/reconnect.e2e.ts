@@ -3,7 +3,7 @@
 // back as it was, marks included; then the game goes on.
 
 import { expect, test } from "vitest";
-import { cellLabel, createRoom, emptyCells, namedPlayer, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -24,7 +24,12 @@ test("a lost connection shows a banner, retries, and restores the board", async 
   const address = new URL(arena.server.url).host;
   await arena.server.stop(true);
   await ada.page.waitForSelector("#connection-banner:has-text('Connection lost')", { timeout: WAIT });
+  // The banner counts down to the next try and offers to try now.
+  await ada.page.waitForSelector("#connection-banner:has-text('retrying in')", { timeout: WAIT });
+  await ada.page.waitForSelector("#retry-now", { timeout: WAIT });
+  await screenshot(ada.page, "body", "connection-lost");
   arena.server = await startServer({ bind: address, data: arena.server.data });
+  await ada.page.click("#retry-now").catch(() => undefined);
   await ada.page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   await waitForLabel(ada, a, "empty", true);

@@ -64,6 +64,8 @@ class App {
   private play?: PlayScreen;
   private toastTimer?: ReturnType<typeof setTimeout>;
   private leftRoom?: string;
+  /** Why the connection was lost, for the banner. */
+  private linkDetail?: string;
 
   constructor(root: HTMLElement) {
     const theme = storage.get(THEME_KEY);
@@ -89,6 +91,7 @@ class App {
     setInterval(() => {
       this.roomScreen?.tick();
       this.play?.tick();
+      if (this.connection?.status === "offline" && this.connection.retryAt !== undefined) this.showBanner();
     }, 250);
     setInterval(() => {
       if (this.kind === "home") this.send([{ type: "list_rooms" }]);
@@ -110,11 +113,32 @@ class App {
     this.connection.open();
   }
 
-  private onStatus(status: LinkStatus, detail?: string) {
-    this.banner.hidden = status === "online";
-    this.banner.textContent =
-      status === "connecting" ? "Connecting to the server…" : `Connection lost: ${detail ?? ""}`;
+  private onStatus(_status: LinkStatus, detail?: string) {
+    this.linkDetail = detail;
+    this.showBanner();
     this.render();
+  }
+
+  /** The connection banner: what went wrong, a countdown to the next try, "Retry now". */
+  private showBanner() {
+    const connection = this.connection;
+    const status = connection?.status ?? "connecting";
+    this.banner.hidden = status === "online";
+    if (status === "online") return;
+    if (status === "connecting") {
+      this.banner.textContent = "Connecting to the server…";
+      return;
+    }
+    const retryAt = connection?.retryAt;
+    const seconds = retryAt === undefined ? undefined : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    replace(
+      this.banner,
+      `Connection lost: ${this.linkDetail ?? ""}`,
+      seconds === undefined ? "" : `; retrying in ${seconds} s `,
+      seconds === undefined
+        ? null
+        : h("button", { type: "button", class: "small", id: "retry-now", onclick: () => connection?.open() }, "Retry now"),
+    );
   }
 
   private onMessage(m: ServerMessage) {

@@ -28,6 +28,8 @@ export class Connection {
   status: LinkStatus = "connecting";
   /** Server clock minus local clock, ms (from `pong`). */
   clockOffset = 0;
+  /** When the next reconnect attempt is due (ms since the epoch), while offline. */
+  retryAt?: number;
   private socket?: WebSocket;
   private attempt = 0;
   private timer?: ReturnType<typeof setTimeout>;
@@ -41,9 +43,10 @@ export class Connection {
     private readonly onStatus: (s: LinkStatus, detail?: string) => void,
   ) {}
 
-  /** Opens the socket (again). */
+  /** Opens the socket (again); also "retry now" while waiting to reconnect. */
   open() {
     clearTimeout(this.timer);
+    this.retryAt = undefined;
     this.setStatus("connecting");
     const socket = new WebSocket(this.url);
     socket.binaryType = "arraybuffer";
@@ -85,7 +88,8 @@ export class Connection {
       }
       const delay = backoffMs(this.attempt++);
       const why = event.reason || (event.code === 1006 ? "connection lost" : `closed (${event.code})`);
-      this.setStatus("offline", `${why}; retrying in ${(delay / 1000).toFixed(1)} s`);
+      this.retryAt = Date.now() + delay;
+      this.setStatus("offline", why);
       this.timer = setTimeout(() => this.open(), delay);
     };
   }

@@ -53,3 +53,31 @@ test("a connection whose seat another tab took over does not reconnect; a droppe
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
+
+test("a dropped connection says when it retries, and retrying now opens at once", () => {
+  vi.useFakeTimers();
+  const sockets: { onclose?: (e: { code: number; reason: string }) => void }[] = [];
+  class FakeSocket {
+    static OPEN = 1;
+    binaryType = "";
+    readyState = 0;
+    onclose?: (e: { code: number; reason: string }) => void;
+    constructor() {
+      sockets.push(this);
+    }
+    send() {}
+    close() {}
+  }
+  vi.stubGlobal("WebSocket", FakeSocket);
+  const link = new Connection("ws://x/ws", () => "Ada", { get: () => null, set: () => {} }, () => {}, () => {});
+  link.open();
+  const before = Date.now();
+  sockets[0].onclose?.({ code: 1006, reason: "" });
+  expect(link.status).toBe("offline");
+  expect(link.retryAt).toBeGreaterThanOrEqual(before);
+  link.open();
+  expect(sockets.length).toBe(2);
+  expect(link.retryAt).toBeUndefined();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});

@@ -32,7 +32,7 @@ export class RoomScreen {
           { class: "row" },
           h("label", { for: "room-link" }, "Invite link"),
           this.link,
-          h("button", { type: "button", class: "small", onclick: () => void navigator.clipboard?.writeText(this.link.value) }, "Copy"),
+          h("button", { type: "button", class: "small", id: "copy-link", onclick: (e: Event) => void this.copyLink(e.currentTarget as HTMLButtonElement) }, "Copy"),
         ),
         h("h3", {}, "Players"),
         this.players,
@@ -40,6 +40,20 @@ export class RoomScreen {
         this.countdown,
       ),
     );
+  }
+
+  /** Copies the invite link and says so on the button for two seconds. */
+  private async copyLink(button: HTMLButtonElement) {
+    let said = "Copied!";
+    try {
+      await navigator.clipboard.writeText(this.link.value);
+    } catch {
+      // No clipboard (permissions, plain http): leave the link selected to copy by hand.
+      this.link.select();
+      said = "Select and copy";
+    }
+    button.textContent = said;
+    setTimeout(() => (button.textContent = "Copy"), 2000);
   }
 
   /** Redraws from the session. */
