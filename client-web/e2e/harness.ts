@@ -166,7 +166,20 @@ export async function openPlayer(browser: Browser, url: string, viewport = { wid
     });
   });
   page.on("pageerror", (e) => console.error("page error:", e));
+  const failed: string[] = [];
+  page.on("requestfailed", (r) => failed.push(`${r.url()}: ${r.failure()?.errorText ?? "failed"}`));
+  page.on("response", (r) => r.status() >= 400 && failed.push(`${r.url()}: HTTP ${r.status()}`));
   await page.goto(url);
+  // Rarely (twice in a dozen `make test` runs, never alone) the page loaded but the
+  // app never drew itself. Say what the page had, then load it once more, so the
+  // next occurrence explains itself instead of failing every test of the file.
+  const drawn = () => page.waitForSelector("#app > *", { state: "attached", timeout: 10_000 });
+  if (!(await drawn().then(() => true, () => false))) {
+    const html = (await page.content()).slice(0, 500);
+    console.error(`the app did not start at ${url}; failed requests: ${JSON.stringify(failed)}; page: ${html}`);
+    await page.reload();
+    await drawn();
+  }
   return player;
 }
 
