@@ -1,5 +1,5 @@
 import { encode } from "@msgpack/msgpack";
-import { expect, test, vi } from "vitest";
+import { afterEach, expect, test, vi } from "vitest";
 import { backoffMs, CLOSE_OPENED_ELSEWHERE, Connection } from "./connection";
 import { decodeMessage, encodeMessage } from "./codec";
 
@@ -24,21 +24,39 @@ test("reconnect backoff doubles from 250 ms to a cap of 8 s, with jitter", () =>
   expect(backoffMs(0, () => 1)).toBe(313);
 });
 
-test("a connection whose seat another tab took over does not reconnect; a dropped one does", () => {
+/** A socket that only records itself; tests call its `onclose`. */
+interface FakeSocket {
+  onclose?: (e: { code: number; reason: string }) => void;
+}
+
+/** Replaces WebSocket (and the timers) for one test; returns the sockets opened. */
+function fakeSockets(): FakeSocket[] {
   vi.useFakeTimers();
-  const sockets: { onclose?: (e: { code: number; reason: string }) => void }[] = [];
-  class FakeSocket {
-    static OPEN = 1;
-    binaryType = "";
-    readyState = 0;
-    onclose?: (e: { code: number; reason: string }) => void;
-    constructor() {
-      sockets.push(this);
-    }
-    send() {}
-    close() {}
-  }
-  vi.stubGlobal("WebSocket", FakeSocket);
+  const sockets: FakeSocket[] = [];
+  vi.stubGlobal(
+    "WebSocket",
+    class {
+      static OPEN = 1;
+      binaryType = "";
+      readyState = 0;
+      onclose?: (e: { code: number; reason: string }) => void;
+      constructor() {
+        sockets.push(this);
+      }
+      send() {}
+      close() {}
+    },
+  );
+  return sockets;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+test("a connection whose seat another tab took over does not reconnect; a dropped one does", () => {
+  const sockets = fakeSockets();
   const statuses: (string | undefined)[] = [];
   const link = new Connection("ws://x/ws", () => "Ada", { get: () => null, set: () => {} }, () => {}, (_, detail) => statuses.push(detail));
   link.open();
@@ -50,25 +68,10 @@ test("a connection whose seat another tab took over does not reconnect; a droppe
   sockets[1].onclose?.({ code: 1006, reason: "" });
   vi.advanceTimersByTime(60_000);
   expect(sockets.length).toBe(3);
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
 });
 
 test("a dropped connection says when it retries, and retrying now opens at once", () => {
-  vi.useFakeTimers();
-  const sockets: { onclose?: (e: { code: number; reason: string }) => void }[] = [];
-  class FakeSocket {
-    static OPEN = 1;
-    binaryType = "";
-    readyState = 0;
-    onclose?: (e: { code: number; reason: string }) => void;
-    constructor() {
-      sockets.push(this);
-    }
-    send() {}
-    close() {}
-  }
-  vi.stubGlobal("WebSocket", FakeSocket);
+  const sockets = fakeSockets();
   const link = new Connection("ws://x/ws", () => "Ada", { get: () => null, set: () => {} }, () => {}, () => {});
   link.open();
   const before = Date.now();
@@ -78,6 +81,4 @@ test("a dropped connection says when it retries, and retrying now opens at once"
   link.open();
   expect(sockets.length).toBe(2);
   expect(link.retryAt).toBeUndefined();
-  vi.unstubAllGlobals();
-  vi.useRealTimers();
 });
