@@ -55,7 +55,18 @@ type ScreenKind = "name" | "home" | "room" | "play";
 class App {
   private readonly session = new Session(marks);
   private connection?: Connection;
-  private readonly banner = h("div", { class: "banner", id: "connection-banner", role: "alert", hidden: true });
+  private readonly bannerText = h("span", {});
+  private readonly retryButton = h(
+    "button",
+    { type: "button", class: "small", id: "retry-now", hidden: true, onclick: () => this.connection?.open() },
+    "Retry now",
+  );
+  private readonly banner = h(
+    "div",
+    { class: "banner", id: "connection-banner", role: "alert", hidden: true },
+    this.bannerText,
+    this.retryButton,
+  );
   private readonly toast = h("div", { class: "toast", id: "toast", role: "status", "aria-live": "polite", hidden: true });
   private readonly content = h("div", { class: "content" });
   private kind?: ScreenKind;
@@ -119,26 +130,19 @@ class App {
     this.render();
   }
 
-  /** The connection banner: what went wrong, a countdown to the next try, "Retry now". */
+  /** The connection banner: what went wrong, a countdown to the next try, "Retry now"
+   * (the button stays the same element, so a click is never lost to a redraw). */
   private showBanner() {
     const connection = this.connection;
     const status = connection?.status ?? "connecting";
     this.banner.hidden = status === "online";
-    if (status === "online") return;
-    if (status === "connecting") {
-      this.banner.textContent = "Connecting to the server…";
-      return;
+    const retryAt = status === "offline" ? connection?.retryAt : undefined;
+    this.retryButton.hidden = retryAt === undefined;
+    if (status === "connecting") this.bannerText.textContent = "Connecting to the server…";
+    else if (status === "offline") {
+      const countdown = retryAt === undefined ? "" : `; retrying in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s`;
+      this.bannerText.textContent = `Connection lost: ${this.linkDetail ?? ""}${countdown}`;
     }
-    const retryAt = connection?.retryAt;
-    const seconds = retryAt === undefined ? undefined : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
-    replace(
-      this.banner,
-      `Connection lost: ${this.linkDetail ?? ""}`,
-      seconds === undefined ? "" : `; retrying in ${seconds} s `,
-      seconds === undefined
-        ? null
-        : h("button", { type: "button", class: "small", id: "retry-now", onclick: () => connection?.open() }, "Retry now"),
-    );
   }
 
   private onMessage(m: ServerMessage) {
@@ -146,7 +150,8 @@ class App {
     if (m.type === "error" && !this.session.me) {
       // Refused before `welcome`: say so instead of "Connecting…" forever.
       this.banner.hidden = false;
-      this.banner.textContent = `The server refused this page: ${m.message}`;
+      this.retryButton.hidden = true;
+      this.bannerText.textContent = `The server refused this page: ${m.message}`;
       if (m.code === "invalid") {
         // The saved name is not acceptable: ask for another one.
         storage.set(NAME_KEY, null);

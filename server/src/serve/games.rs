@@ -37,11 +37,7 @@ impl Games {
     /// as the pool keys it); `None` for a variant no plugin offers.
     pub fn kind(&self, settings: &RoomSettings) -> Option<Kind> {
         let manifest = self.plugins().manifest(&settings.variant)?;
-        Some(Kind {
-            variant: settings.variant.clone(),
-            params: manifest.with_defaults(&settings.params),
-            difficulty: settings.difficulty.clone(),
-        })
+        Some(Kind::of(settings, manifest))
     }
 
     /// A puzzle of `kind`, with its solution: a pooled one if there is one.

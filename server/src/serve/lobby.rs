@@ -3,6 +3,7 @@
 
 use super::games::Games;
 use super::metrics::Metrics;
+use super::pool::Kind;
 use super::room::{self, Failure, Game, Link, RoomHandle};
 use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
@@ -188,9 +189,7 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
-        let Some(kind) = self.games.kind(&settings) else {
-            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
-        };
+        let kind = Kind::of(&settings, manifest);
         let generated = self
             .games
             .puzzle(&kind)

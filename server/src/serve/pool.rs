@@ -29,6 +29,19 @@ pub struct Kind {
 }
 
 impl Kind {
+    /// The kind a room of `settings` plays, every parameter filled in from the
+    /// variant's `manifest` (as the pool keys it).
+    pub fn of(
+        settings: &protocol::wire::RoomSettings,
+        manifest: &protocol::plugin::Manifest,
+    ) -> Kind {
+        Kind {
+            variant: settings.variant.clone(),
+            params: manifest.with_defaults(&settings.params),
+            difficulty: settings.difficulty.clone(),
+        }
+    }
+
     /// The pool's key for this kind.
     pub fn key(&self) -> String {
         serde_json::to_string(&(&self.variant, &self.params, &self.difficulty)).unwrap_or_default()

@@ -336,10 +336,7 @@ async fn run(
     // When everyone who sat here is gone, the room waits `grace` for a return.
     let mut empty_since: Option<Instant> = None;
     loop {
-        let begin = match (room.play.phase, room.start_at) {
-            (RoomState::Countdown, Some(at)) => Some(at),
-            _ => None,
-        };
+        let begin = room.countdown_ends();
         let expire = empty_since.map(|t| t + grace);
         let forfeit = room.next_forfeit(grace);
         tokio::select! {

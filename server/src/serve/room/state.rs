@@ -73,9 +73,6 @@ pub(super) struct Room {
     pub seats: Vec<Seat>,
     pub watchers: Vec<Watcher>,
     pub countdown: Duration,
-    /// When play begins, on this process's clock (for the countdown's timer; the
-    /// game's own clock is `play.start_ms`).
-    pub start_at: Option<Instant>,
     pub had_players: bool,
     /// Nobody can use the room again (a solo player left; everyone left a
     /// finished room, or a waiting one): the room closes.
@@ -116,7 +113,6 @@ impl Room {
             seats: Vec::new(),
             watchers: Vec::new(),
             countdown,
-            start_at: None,
             had_players: false,
             abandoned: false,
             closing_ack: None,
@@ -393,7 +389,6 @@ impl Room {
                 &format!("cannot save the start: {e}"),
             );
         }
-        self.start_at = Some(Instant::now() + self.countdown);
         self.play.start(wire);
         if self.countdown.is_zero() {
             self.begin_play();
@@ -473,8 +468,16 @@ impl Room {
         self.play.restart(game.puzzle.givens(), &game.solution);
         self.game = game;
         self.game_no += 1;
-        self.start_at = None;
         self.send_snapshots();
+    }
+
+    /// When the countdown ends, on this process's clock (`None` when not counting).
+    pub(super) fn countdown_ends(&self) -> Option<Instant> {
+        if self.play.phase != RoomState::Countdown {
+            return None;
+        }
+        let ahead = (self.play.start_ms? - now_ms()) / 1e3;
+        Some(Instant::now() + Duration::from_secs_f64(ahead.max(0.0)))
     }
 
     /// When the next racer away past the grace window is due to forfeit.
@@ -498,6 +501,11 @@ impl Room {
                 && self.seats[i].away_since.is_some_and(|t| t + grace <= now);
             if gone {
                 self.forfeit(i).await;
+                if !self.play.players[i].done() {
+                    // Not stored (the database refused): try again after another
+                    // grace window rather than at once, over and over.
+                    self.seats[i].away_since = Some(now);
+                }
             }
         }
     }
@@ -532,15 +540,11 @@ impl Room {
         }
         self.play.host = saved.host.clone();
         if let Some(start_ms) = saved.start_ms {
-            // The same wall-clock instant, on this process's monotonic clock.
-            let ahead = Duration::from_secs_f64(((start_ms - now_ms()) / 1e3).max(0.0));
-            self.start_at = Some(Instant::now() + ahead);
-            self.play.start_ms = Some(start_ms);
-            self.play.phase = if ahead.is_zero() {
-                RoomState::Playing
-            } else {
-                RoomState::Countdown
-            };
+            // Still counting down if the start is ahead (the room loop's timer ends it).
+            self.play.start(start_ms);
+            if start_ms <= now_ms() {
+                self.play.begin();
+            }
         }
         let model = self.game.puzzle.model();
         for e in &saved.events {
