@@ -31,6 +31,7 @@ mod general;
 pub mod generate;
 pub mod geometry;
 pub mod hint;
+pub mod logic;
 mod mask;
 mod model;
 mod puzzle;

@@ -1,0 +1,102 @@
+//! Grader benchmark: the logical solver's ratings against Sudoku Explainer's on
+//! the shared rated files (agreement, confusion table), and its speed.
+//!
+//! Run: `cargo bench -p arena-tests --bench grading` (add `-- --limit N` to take
+//! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs).
+
+use arena_tests::{classic9, read_dataset};
+use engine::logic::{format_rating, grade, Options};
+use std::time::Instant;
+
+/// One rated puzzle.
+struct Rated {
+    grid: Vec<u8>,
+    se: u16,
+}
+
+fn rated(file: &str) -> Vec<Rated> {
+    read_dataset(file)
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.split_whitespace();
+            let (_, digits, rating) = (parts.next()?, parts.next()?, parts.next()?);
+            let grid = digits.bytes().map(|b| b - b'0').collect();
+            let (whole, tenth) = rating.split_once('.')?;
+            let se = whole.parse::<u16>().ok()? * 10 + tenth.parse::<u16>().ok()?;
+            Some(Rated { grid, se })
+        })
+        .collect()
+}
+
+/// SE's buckets: below 1.5, below 2.5, below 5.0, 5.0 and up.
+fn bucket(r: u16) -> usize {
+    match r {
+        0..=14 => 0,
+        15..=24 => 1,
+        25..=49 => 2,
+        _ => 3,
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let every = args
+        .iter()
+        .position(|a| a == "--limit")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1);
+    let show = args.iter().any(|a| a == "--mismatches");
+    let model = classic9();
+    let options = Options { uniqueness: true };
+    let puzzles: Vec<Rated> = rated("rated/se-rated-dev.txt")
+        .into_iter()
+        .step_by(every)
+        .collect();
+    let (mut equal_low, mut low, mut within, mut same_bucket) = (0, 0, 0, 0);
+    let mut confusion = [[0usize; 4]; 4];
+    let start = Instant::now();
+    for p in &puzzles {
+        let g = grade(&model, &p.grid, options);
+        let ours = if g.solved { g.rating } else { 200 };
+        if p.se <= 62 {
+            low += 1;
+            equal_low += usize::from(ours == p.se);
+        }
+        within += usize::from(ours.abs_diff(p.se) <= 3);
+        confusion[bucket(p.se)][bucket(ours)] += 1;
+        same_bucket += usize::from(bucket(p.se) == bucket(ours));
+        if show && ours != p.se {
+            let line: String = p.grid.iter().map(|v| char::from(b'0' + v)).collect();
+            println!(
+                "{line} se {} ours {} ({})",
+                format_rating(p.se),
+                format_rating(ours),
+                g.hardest.map_or("-", |t| t.name())
+            );
+        }
+    }
+    let elapsed = start.elapsed();
+    let n = puzzles.len();
+    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
+    println!(
+        "rated/se-rated-dev.txt: {n} puzzles graded in {elapsed:.2?} ({:.0} puzzles/s)",
+        n as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "ER equal to SE, SE <= 6.2: {equal_low}/{low} ({:.1}%)",
+        pct(equal_low, low)
+    );
+    println!(
+        "ER within 0.3 of SE, all: {within}/{n} ({:.1}%)",
+        pct(within, n)
+    );
+    println!(
+        "same bucket: {same_bucket}/{n} ({:.1}%)",
+        pct(same_bucket, n)
+    );
+    println!("confusion (rows SE, columns ours): <1.5 | <2.5 | <5.0 | >=5.0");
+    for (i, row) in confusion.iter().enumerate() {
+        println!("  {} {:?}", ["<1.5 ", "<2.5 ", "<5.0 ", ">=5.0"][i], row);
+    }
+}

@@ -1,0 +1,282 @@
+//! The candidate grid a person works on: placed values, the candidates left in
+//! every empty cell, and the layout facts every technique asks about (which houses
+//! a cell is in, which cells see each other).
+
+use crate::logic::step::Candidate;
+use crate::mask::{bit, full_mask};
+use crate::model::Model;
+use protocol::HouseKind;
+
+/// One all-different group a technique may reason about.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    /// Index into the model's houses, or `None` for a cage.
+    pub house: Option<usize>,
+    /// How the group is drawn (cages count as [`HouseKind::Extra`]).
+    pub kind: HouseKind,
+    /// Active-cell indices.
+    pub cells: Vec<u32>,
+    /// Whether every value must appear in it (it holds exactly N cells).
+    pub full: bool,
+}
+
+impl Group {
+    /// Whether the group is a row or a column.
+    pub fn is_line(&self) -> bool {
+        matches!(self.kind, HouseKind::Row | HouseKind::Column)
+    }
+}
+
+/// The layout facts of a model, built once per grading.
+#[derive(Clone, Debug)]
+pub(crate) struct Layout {
+    /// Every house, then every cage.
+    pub groups: Vec<Group>,
+    /// The groups holding each cell.
+    pub groups_of: Vec<Vec<u32>>,
+    /// Indices of the full groups (every value appears once).
+    pub full_groups: Vec<u32>,
+    /// The full rows and the full columns (group indices), when every cell is in
+    /// at most one of each and there are at most 64 of each: what fish need.
+    pub lines: Option<[Vec<u32>; 2]>,
+    /// For each cell, its position in `lines[0]` and `lines[1]` (`u8::MAX` when none).
+    pub line_of: [Vec<u8>; 2],
+    /// Ordered pairs of full groups sharing two or more cells (each pair twice).
+    pub crossings: Vec<(u32, u32)>,
+    /// Row-major bit matrix: `sees[a * stride + b / 64]` bit `b % 64` is set when
+    /// `a` and `b` are peers.
+    sees: Vec<u64>,
+    stride: usize,
+    /// Whether the model is exactly classic n-Sudoku (rows, columns, boxes and
+    /// nothing else), where uniqueness techniques are sound.
+    pub classic: bool,
+}
+
+impl Layout {
+    /// The layout of `model`.
+    pub fn new(model: &Model) -> Layout {
+        let n = model.cell_count();
+        let mut groups: Vec<Group> = model
+            .houses()
+            .iter()
+            .enumerate()
+            .map(|(i, h)| Group {
+                house: Some(i),
+                kind: h.kind,
+                cells: h.cells.clone(),
+                full: h.cells.len() == model.size() as usize,
+            })
+            .collect();
+        groups.extend(model.cages().iter().map(|c| Group {
+            house: None,
+            kind: HouseKind::Extra,
+            cells: c.cells.clone(),
+            full: c.cells.len() == model.size() as usize,
+        }));
+        let mut groups_of = vec![Vec::new(); n];
+        for (g, group) in groups.iter().enumerate() {
+            for &c in &group.cells {
+                groups_of[c as usize].push(g as u32);
+            }
+        }
+        let stride = n.div_ceil(64);
+        let mut sees = vec![0u64; n * stride];
+        for a in 0..n {
+            for &b in model.compiled.peers_of(a) {
+                sees[a * stride + b as usize / 64] |= 1 << (b % 64);
+            }
+        }
+        let full_groups: Vec<u32> = (0..groups.len() as u32)
+            .filter(|&g| groups[g as usize].full)
+            .collect();
+        let (lines, line_of) = fish_lines(&groups, &full_groups, n);
+        let mut crossings = Vec::new();
+        for &a in &full_groups {
+            for &b in &full_groups {
+                let shared = groups[a as usize]
+                    .cells
+                    .iter()
+                    .filter(|c| groups[b as usize].cells.contains(c))
+                    .count();
+                if a != b && shared >= 2 {
+                    crossings.push((a, b));
+                }
+            }
+        }
+        let classic = model.cages().is_empty()
+            && model.different().is_empty()
+            && model.is_full_layout()
+            && model
+                .houses()
+                .iter()
+                .all(|h| matches!(h.kind, HouseKind::Row | HouseKind::Column | HouseKind::Box));
+        Layout {
+            groups,
+            groups_of,
+            full_groups,
+            lines,
+            line_of,
+            crossings,
+            sees,
+            stride,
+            classic,
+        }
+    }
+
+    /// Whether cells `a` and `b` are peers (share a house, a cage or a
+    /// different-pair). A cell does not see itself.
+    #[inline]
+    pub fn sees(&self, a: u32, b: u32) -> bool {
+        self.sees[a as usize * self.stride + b as usize / 64] >> (b % 64) & 1 == 1
+    }
+
+    /// Whether `c` sees every cell of `cells` (and is none of them).
+    pub fn sees_all(&self, c: u32, cells: &[u32]) -> bool {
+        cells.iter().all(|&o| self.sees(c, o))
+    }
+}
+
+/// The full rows and columns for fish, and each cell's line positions.
+type FishLines = (Option<[Vec<u32>; 2]>, [Vec<u8>; 2]);
+
+fn fish_lines(groups: &[Group], full_groups: &[u32], cells: usize) -> FishLines {
+    let mut line_of = [vec![u8::MAX; cells], vec![u8::MAX; cells]];
+    let mut lines = [Vec::new(), Vec::new()];
+    let mut usable = true;
+    for (k, kind) in [HouseKind::Row, HouseKind::Column].into_iter().enumerate() {
+        for &g in full_groups {
+            let group = &groups[g as usize];
+            if group.kind != kind {
+                continue;
+            }
+            let ordinal = lines[k].len();
+            usable &= ordinal < 64;
+            for &c in &group.cells {
+                usable &= line_of[k][c as usize] == u8::MAX;
+                line_of[k][c as usize] = ordinal.min(254) as u8;
+            }
+            lines[k].push(g);
+        }
+    }
+    (usable.then_some(lines), line_of)
+}
+
+/// Placed values and candidates.
+#[derive(Clone, Debug)]
+pub(crate) struct Grid {
+    /// Number of values N.
+    pub size: u32,
+    /// Value of each cell, 0 when empty.
+    pub values: Vec<u8>,
+    /// Candidates of each empty cell (0 for placed cells).
+    pub cand: Vec<u32>,
+}
+
+/// The grid reached a state with no solution (a cell or a house with no place
+/// left for something): the steps or the starting candidates were wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Contradiction;
+
+impl Grid {
+    /// A grid with `values` placed and every candidate a placed peer does not rule
+    /// out.
+    pub fn new(model: &Model, values: &[u8]) -> Grid {
+        let full = full_mask(model.size());
+        let cand = (0..values.len())
+            .map(|c| {
+                if values[c] != 0 {
+                    return 0;
+                }
+                model
+                    .compiled
+                    .peers_of(c)
+                    .iter()
+                    .fold(full, |m, &p| match values[p as usize] {
+                        0 => m,
+                        v => m & !bit(u32::from(v)),
+                    })
+            })
+            .collect();
+        Grid {
+            size: model.size(),
+            values: values.to_vec(),
+            cand,
+        }
+    }
+
+    /// Places `value` in `cell` and removes it from every peer.
+    pub fn place(&mut self, model: &Model, cell: u32, value: u8) {
+        let c = cell as usize;
+        self.values[c] = value;
+        self.cand[c] = 0;
+        for &p in model.compiled.peers_of(c) {
+            self.cand[p as usize] &= !bit(u32::from(value));
+        }
+    }
+
+    /// Removes one candidate.
+    #[inline]
+    pub fn eliminate(&mut self, c: Candidate) {
+        self.cand[c.cell as usize] &= !bit(u32::from(c.value));
+    }
+
+    /// Whether `cell` still has `value` as a candidate.
+    #[inline]
+    pub fn has(&self, cell: u32, value: u8) -> bool {
+        self.cand[cell as usize] & bit(u32::from(value)) != 0
+    }
+
+    /// Whether every cell holds a value.
+    pub fn is_solved(&self) -> bool {
+        self.values.iter().all(|&v| v != 0)
+    }
+
+    /// The cells of `group` where `value` is still a candidate, as a mask over
+    /// the group's cell positions.
+    #[inline]
+    pub fn positions(&self, group: &Group, value: u8) -> u32 {
+        let b = bit(u32::from(value));
+        let mut mask = 0;
+        for (i, &c) in group.cells.iter().enumerate() {
+            if self.cand[c as usize] & b != 0 {
+                mask |= 1 << i;
+            }
+        }
+        mask
+    }
+
+    /// The empty cells of `group`.
+    pub fn empty_cells<'a>(&'a self, group: &'a Group) -> impl Iterator<Item = u32> + 'a {
+        group
+            .cells
+            .iter()
+            .copied()
+            .filter(move |&c| self.values[c as usize] == 0)
+    }
+
+    /// Whether the grid is still consistent: every empty cell has a candidate and
+    /// every value missing from a full group has a place in it.
+    pub fn check(&self, layout: &Layout) -> Result<(), Contradiction> {
+        for c in 0..self.values.len() {
+            if self.values[c] == 0 && self.cand[c] == 0 {
+                return Err(Contradiction);
+            }
+        }
+        for &g in &layout.full_groups {
+            let group = &layout.groups[g as usize];
+            let mut seen = 0u32;
+            for &c in &group.cells {
+                let c = c as usize;
+                seen |= if self.values[c] != 0 {
+                    bit(u32::from(self.values[c]))
+                } else {
+                    self.cand[c]
+                };
+            }
+            if seen != full_mask(self.size) {
+                return Err(Contradiction);
+            }
+        }
+        Ok(())
+    }
+}

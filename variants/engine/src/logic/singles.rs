@@ -1,0 +1,104 @@
+//! Singles: a full house, a hidden single, a naked single.
+
+use crate::logic::grid::Group;
+use crate::logic::step::{Candidate, Step, Technique};
+use crate::logic::Ctx;
+use crate::mask::{bit, full_mask, is_single, value_of};
+use protocol::HouseKind;
+
+/// The last empty cell of a full house takes the value the house is missing.
+pub(crate) fn full_house(cx: &Ctx) -> Option<Step> {
+    for &g in &cx.layout.full_groups {
+        let group = &cx.layout.groups[g as usize];
+        let mut empty = cx.grid.empty_cells(group);
+        let (Some(cell), None) = (empty.next(), empty.next()) else {
+            continue;
+        };
+        let placed = group
+            .cells
+            .iter()
+            .fold(0, |m, &c| match cx.grid.values[c as usize] {
+                0 => m,
+                v => m | bit(u32::from(v)),
+            });
+        let missing = full_mask(cx.grid.size) & !placed;
+        if is_single(missing) && cx.grid.cand[cell as usize] & missing != 0 {
+            let value = value_of(missing) as u8;
+            return Some(placement(Technique::FullHouse, 10, cell, value, group));
+        }
+    }
+    None
+}
+
+/// A value with one place left in a full house: boxes (and jigsaw regions) first,
+/// as they are the easiest to scan, then every other house.
+pub(crate) fn hidden_single(cx: &Ctx) -> Option<Step> {
+    let boxy = |g: &Group| matches!(g.kind, HouseKind::Box | HouseKind::Region);
+    for pass_boxes in [true, false] {
+        for &g in &cx.layout.full_groups {
+            let group = &cx.layout.groups[g as usize];
+            if boxy(group) != pass_boxes {
+                continue;
+            }
+            for value in 1..=cx.grid.size as u8 {
+                let spots = cx.grid.positions(group, value);
+                if is_single(spots) {
+                    let cell = group.cells[spots.trailing_zeros() as usize];
+                    let rating = if pass_boxes { 12 } else { 15 };
+                    return Some(placement(
+                        Technique::HiddenSingle,
+                        rating,
+                        cell,
+                        value,
+                        group,
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A cell with one candidate left.
+pub(crate) fn naked_single(cx: &Ctx) -> Option<Step> {
+    let cell = (0..cx.grid.cand.len()).find(|&c| is_single(cx.grid.cand[c]))?;
+    let value = value_of(cx.grid.cand[cell]) as u8;
+    let mut step = Step::new(Technique::NakedSingle, 23);
+    step.pattern.push(Candidate::new(cell as u32, value));
+    step.placements.push(Candidate::new(cell as u32, value));
+    Some(step)
+}
+
+/// A single placed by reasoning over one group.
+fn placement(technique: Technique, rating: u16, cell: u32, value: u8, group: &Group) -> Step {
+    let mut step = Step::new(technique, rating);
+    step.pattern.push(Candidate::new(cell, value));
+    step.placements.push(Candidate::new(cell, value));
+    step.houses.extend(group.house);
+    step
+}
+
+/// The cell of `group` that is the only place left for `value` once `removed`
+/// cells lose it, if removing them creates that single (it had more than one
+/// place before).
+pub(crate) fn single_left(
+    cx: &Ctx,
+    group: &Group,
+    value: u8,
+    removed: impl Fn(u32) -> bool,
+) -> Option<u32> {
+    let spots = cx.grid.positions(group, value);
+    if spots.count_ones() < 2 {
+        return None;
+    }
+    let mut left = group
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|&(i, &c)| spots >> i & 1 == 1 && !removed(c))
+        .map(|(_, &c)| c);
+    match (left.next(), left.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}

@@ -1,0 +1,172 @@
+//! One logical step: the technique, the pattern that proves it, and what it
+//! places or eliminates.
+
+use crate::difficulty::Difficulty;
+
+/// A value in a cell: a placement, an elimination or part of a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Candidate {
+    /// Active-cell index.
+    pub cell: u32,
+    /// The value, 1..=N.
+    pub value: u8,
+}
+
+impl Candidate {
+    /// `value` in `cell`.
+    pub fn new(cell: u32, value: u8) -> Candidate {
+        Candidate { cell, value }
+    }
+}
+
+/// The solving techniques, easiest family first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// The last empty cell of a house.
+    FullHouse,
+    /// A value with one place left in a house.
+    HiddenSingle,
+    /// A locked candidate whose eliminations leave a hidden single (pointing).
+    DirectPointing,
+    /// A locked candidate whose eliminations leave a hidden single (claiming).
+    DirectClaiming,
+    /// A hidden pair whose eliminations leave a hidden single.
+    DirectHiddenPair,
+    /// A cell with one candidate left.
+    NakedSingle,
+    /// A hidden triple whose eliminations leave a hidden single.
+    DirectHiddenTriple,
+    /// A value confined, in a box, to one line (or other house).
+    Pointing,
+    /// A value confined, in a line, to one box (or other house).
+    Claiming,
+    /// Two cells of a house holding the same two candidates only.
+    NakedPair,
+    /// Three cells of a house holding three candidates between them.
+    NakedTriple,
+    /// Four cells of a house holding four candidates between them.
+    NakedQuad,
+    /// Two values of a house with the same two places only.
+    HiddenPair,
+    /// Three values of a house confined to three cells.
+    HiddenTriple,
+    /// Four values of a house confined to four cells.
+    HiddenQuad,
+    /// A value confined to two columns in two rows (or the reverse).
+    XWing,
+    /// The three-line fish.
+    Swordfish,
+    /// The four-line fish.
+    Jellyfish,
+    /// Two parallel strong links joined at one end.
+    Skyscraper,
+    /// A row and a column strong link joined in a box.
+    TwoStringKite,
+    /// Two strong links joined through a box link.
+    TurbotFish,
+    /// A box whose candidates for a value lie on one row and one column, with a
+    /// strong link beyond it.
+    EmptyRectangle,
+    /// A bivalue pivot with two bivalue pincers.
+    XyWing,
+    /// A trivalue pivot with two bivalue pincers.
+    XyzWing,
+    /// A chain of three or more strong links on one value (X-chain).
+    XChain,
+    /// Four cells, two values, two houses of each kind: one extra candidate must
+    /// be true, or the puzzle would have two solutions.
+    UniqueRectangle,
+    /// Every cell but one would be bivalue: the extra candidate is true.
+    BugPlusOne,
+}
+
+impl Technique {
+    /// The technique's name as players know it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "Full House",
+            Technique::HiddenSingle => "Hidden Single",
+            Technique::DirectPointing => "Direct Pointing",
+            Technique::DirectClaiming => "Direct Claiming",
+            Technique::DirectHiddenPair => "Direct Hidden Pair",
+            Technique::NakedSingle => "Naked Single",
+            Technique::DirectHiddenTriple => "Direct Hidden Triple",
+            Technique::Pointing => "Pointing",
+            Technique::Claiming => "Claiming",
+            Technique::NakedPair => "Naked Pair",
+            Technique::NakedTriple => "Naked Triple",
+            Technique::NakedQuad => "Naked Quad",
+            Technique::HiddenPair => "Hidden Pair",
+            Technique::HiddenTriple => "Hidden Triple",
+            Technique::HiddenQuad => "Hidden Quad",
+            Technique::XWing => "X-Wing",
+            Technique::Swordfish => "Swordfish",
+            Technique::Jellyfish => "Jellyfish",
+            Technique::Skyscraper => "Skyscraper",
+            Technique::TwoStringKite => "2-String Kite",
+            Technique::TurbotFish => "Turbot Fish",
+            Technique::EmptyRectangle => "Empty Rectangle",
+            Technique::XyWing => "XY-Wing",
+            Technique::XyzWing => "XYZ-Wing",
+            Technique::XChain => "X-Chain",
+            Technique::UniqueRectangle => "Unique Rectangle",
+            Technique::BugPlusOne => "BUG+1",
+        }
+    }
+
+    /// The tier a puzzle needing this technique belongs to: `easy` = singles;
+    /// `medium` = intersections, pairs and triples; `hard` = quads, fish,
+    /// single-digit patterns, wings, colouring and uniqueness; `extreme` = chains.
+    pub fn tier(self) -> Difficulty {
+        use Technique::*;
+        match self {
+            FullHouse | HiddenSingle | NakedSingle => Difficulty::Easy,
+            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple | Pointing
+            | Claiming | NakedPair | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
+            NakedQuad | HiddenQuad | XWing | Swordfish | Jellyfish | Skyscraper | TwoStringKite
+            | TurbotFish | EmptyRectangle | XyWing | XyzWing | UniqueRectangle | BugPlusOne => {
+                Difficulty::Hard
+            }
+            XChain => Difficulty::Extreme,
+        }
+    }
+}
+
+/// A rating on Sudoku Explainer's scale, in tenths (`23` is 2.3).
+pub type Rating = u16;
+
+/// Formats a rating as Sudoku Explainer prints it (`2.3`).
+pub fn format_rating(rating: Rating) -> String {
+    format!("{}.{}", rating / 10, rating % 10)
+}
+
+/// One logical step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The technique.
+    pub technique: Technique,
+    /// Its rating for this instance, in tenths on Sudoku Explainer's scale.
+    pub rating: Rating,
+    /// The candidates that make the pattern (for a single: the placed value).
+    pub pattern: Vec<Candidate>,
+    /// Values the step places.
+    pub placements: Vec<Candidate>,
+    /// Candidates the step removes.
+    pub eliminations: Vec<Candidate>,
+    /// Indices into the model's houses the pattern lives in.
+    pub houses: Vec<usize>,
+}
+
+impl Step {
+    /// A step with no placements or eliminations yet.
+    pub(crate) fn new(technique: Technique, rating: Rating) -> Step {
+        Step {
+            technique,
+            rating,
+            pattern: Vec::new(),
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            houses: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Wings: a pivot cell and two pincers that see it. XY-Wing: pivot {x,y},
+//! pincers {x,z} and {y,z}; whichever value the pivot takes, one pincer is z, so
+//! a cell seeing both pincers is not z. XYZ-Wing: pivot {x,y,z}; the pivot may be
+//! z too, so the cell must also see the pivot.
+
+use crate::logic::step::{Candidate, Step, Technique};
+use crate::logic::subsets::values_of;
+use crate::logic::Ctx;
+
+/// The first XY-Wing (`xyz == false`) or XYZ-Wing (`xyz == true`).
+pub(crate) fn xy(cx: &Ctx, xyz: bool) -> Option<Step> {
+    let cand = &cx.grid.cand;
+    let n = cand.len() as u32;
+    let bivalue: Vec<u32> = (0..n)
+        .filter(|&c| cand[c as usize].count_ones() == 2)
+        .collect();
+    let pivot_size = if xyz { 3 } else { 2 };
+    for pivot in (0..n).filter(|&c| cand[c as usize].count_ones() == pivot_size) {
+        let p = cand[pivot as usize];
+        let wings: Vec<u32> = bivalue
+            .iter()
+            .copied()
+            .filter(|&w| w != pivot && cx.layout.sees(pivot, w))
+            .filter(|&w| {
+                let m = cand[w as usize];
+                if xyz {
+                    m & p == m
+                } else {
+                    (m & p).count_ones() == 1
+                }
+            })
+            .collect();
+        for (i, &a) in wings.iter().enumerate() {
+            for &b in &wings[i + 1..] {
+                let (ma, mb) = (cand[a as usize], cand[b as usize]);
+                if ma == mb {
+                    continue;
+                }
+                let z = ma & mb;
+                let shape_ok = if xyz {
+                    z.count_ones() == 1 && (ma | mb) == p
+                } else {
+                    z.count_ones() == 1 && z & p == 0 && (ma | mb) & !z == p
+                };
+                if !shape_ok {
+                    continue;
+                }
+                let Some(zv) = values_of(z).next() else {
+                    continue;
+                };
+                let mut seen = vec![a, b];
+                if xyz {
+                    seen.push(pivot);
+                }
+                let eliminations: Vec<Candidate> = (0..n)
+                    .filter(|&c| cx.grid.has(c, zv) && !seen.contains(&c) && c != pivot)
+                    .filter(|&c| cx.layout.sees_all(c, &seen))
+                    .map(|c| Candidate::new(c, zv))
+                    .collect();
+                if eliminations.is_empty() {
+                    continue;
+                }
+                let (technique, rating) = if xyz {
+                    (Technique::XyzWing, 44)
+                } else {
+                    (Technique::XyWing, 42)
+                };
+                let mut step = Step::new(technique, rating);
+                for c in [pivot, a, b] {
+                    step.pattern
+                        .extend(values_of(cand[c as usize]).map(|v| Candidate::new(c, v)));
+                }
+                step.eliminations = eliminations;
+                return Some(step);
+            }
+        }
+    }
+    None
+}
