@@ -43,6 +43,8 @@ pub(crate) struct Layout {
     pub line_of: [Vec<u8>; 2],
     /// Ordered pairs of full groups sharing two or more cells (each pair twice).
     pub crossings: Vec<(u32, u32)>,
+    /// The peers of each cell.
+    pub peers: Vec<Vec<u32>>,
     /// Row-major bit matrix: `sees[a * stride + b / 64]` bit `b % 64` is set when
     /// `a` and `b` are peers.
     sees: Vec<u64>,
@@ -110,7 +112,11 @@ impl Layout {
                 .houses()
                 .iter()
                 .all(|h| matches!(h.kind, HouseKind::Row | HouseKind::Column | HouseKind::Box));
+        let peers = (0..n)
+            .map(|c| model.compiled.peers_of(c).to_vec())
+            .collect();
         Layout {
+            peers,
             groups,
             groups_of,
             full_groups,

@@ -8,6 +8,9 @@
 //!   step, on Sudoku Explainer's scale) and its tier.
 //! - [`next_step`]: the easiest step from a position (for hints).
 
+mod aligned;
+mod als;
+mod chains;
 mod combinations;
 mod fish;
 mod grid;
@@ -79,8 +82,19 @@ const LADDER: &[(Finder, bool)] = &[
     (|cx| fish::basic(cx, 4), false),
     (|cx| subsets::hidden(cx, 4, false), false),
     (|cx| links::chain(cx, 3), false),
+    (|cx| als::wing(cx, 3), false),
     (uniqueness::bug_plus_one, true),
     (|cx| links::chain(cx, 4), false),
+    (|cx| als::wing(cx, 4), false),
+    (|cx| aligned::exclusion(cx, 2), false),
+    (|cx| als::wing(cx, 5), false),
+    (chains::cycles_and_forcing, false),
+    (|cx| als::wing(cx, 6), false),
+    (|cx| aligned::exclusion(cx, 3), false),
+    (|cx| chains::multiple(cx, chains::Mode::Nishio), false),
+    (|cx| chains::multiple(cx, chains::Mode::Multiple), false),
+    (|cx| chains::multiple(cx, chains::Mode::Dynamic), false),
+    (|cx| chains::multiple(cx, chains::Mode::DynamicPlus), false),
 ];
 
 /// The easiest step from `grid`, if the ladder has one.

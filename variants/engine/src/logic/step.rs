@@ -78,6 +78,35 @@ pub enum Technique {
     UniqueRectangle,
     /// Every cell but one would be bivalue: the extra candidate is true.
     BugPlusOne,
+    /// A three-cell almost locked set and a bivalue cell (ALS-XZ).
+    WxyzWing,
+    /// A larger almost locked set and a bivalue cell (ALS-XZ).
+    AlsWing,
+    /// Two cells whose candidate combinations other cells rule out.
+    AlignedPairExclusion,
+    /// Three cells whose candidate combinations other cells rule out.
+    AlignedTripleExclusion,
+    /// A loop of strong and weak links on one value (X-cycle).
+    XCycle,
+    /// A loop through bivalue cells (XY-cycle).
+    XyCycle,
+    /// A loop mixing house and cell links (AIC loop).
+    AicLoop,
+    /// An assumption on one value that implies its own negation (forcing X-chain).
+    ForcingXChain,
+    /// An assumption that implies its own negation through house and cell links
+    /// (forcing chain, AIC).
+    ForcingChain,
+    /// An assumption that leads to a contradiction on house links alone, each
+    /// elimination feeding the next (Nishio).
+    NishioForcingChain,
+    /// Every value of a cell, or every place of a value in a house, implies the
+    /// same (cell and house forcing chains).
+    MultipleForcingChain,
+    /// Forcing chains in which each elimination feeds the next.
+    DynamicForcingChain,
+    /// Dynamic forcing chains helped by intersections, pairs and X-Wings.
+    DynamicForcingChainPlus,
 }
 
 impl Technique {
@@ -111,6 +140,19 @@ impl Technique {
             Technique::XChain => "X-Chain",
             Technique::UniqueRectangle => "Unique Rectangle",
             Technique::BugPlusOne => "BUG+1",
+            Technique::WxyzWing => "WXYZ-Wing",
+            Technique::AlsWing => "ALS-XZ",
+            Technique::AlignedPairExclusion => "Aligned Pair Exclusion",
+            Technique::AlignedTripleExclusion => "Aligned Triple Exclusion",
+            Technique::XCycle => "X-Cycle",
+            Technique::XyCycle => "XY-Cycle",
+            Technique::AicLoop => "AIC Loop",
+            Technique::ForcingXChain => "Forcing X-Chain",
+            Technique::ForcingChain => "Forcing Chain",
+            Technique::NishioForcingChain => "Nishio Forcing Chain",
+            Technique::MultipleForcingChain => "Cell/House Forcing Chain",
+            Technique::DynamicForcingChain => "Dynamic Forcing Chain",
+            Technique::DynamicForcingChainPlus => "Dynamic Forcing Chain (+)",
         }
     }
 
@@ -124,10 +166,21 @@ impl Technique {
             DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple | Pointing
             | Claiming | NakedPair | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
             NakedQuad | HiddenQuad | XWing | Swordfish | Jellyfish | Skyscraper | TwoStringKite
-            | TurbotFish | EmptyRectangle | XyWing | XyzWing | UniqueRectangle | BugPlusOne => {
-                Difficulty::Hard
-            }
-            XChain => Difficulty::Extreme,
+            | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing | UniqueRectangle
+            | BugPlusOne => Difficulty::Hard,
+            XChain
+            | AlsWing
+            | AlignedPairExclusion
+            | AlignedTripleExclusion
+            | XCycle
+            | XyCycle
+            | AicLoop
+            | ForcingXChain
+            | ForcingChain
+            | NishioForcingChain
+            | MultipleForcingChain
+            | DynamicForcingChain
+            | DynamicForcingChainPlus => Difficulty::Extreme,
         }
     }
 }

@@ -1,0 +1,902 @@
+//! Chains of implications between candidates, as Sudoku Explainer builds them.
+//!
+//! A *potential* is "value v in cell c is true (on) / false (off)". From an on
+//! potential, every peer's v and every other value of the cell turn off; from an
+//! off potential, the other value of a bivalue cell and the other place of a
+//! value with two places in a house turn on. Following these from one assumption
+//! gives:
+//! - cycles: an alternating loop back to the start (X-cycles on one value,
+//!   Y-cycles through bivalue cells, XY-cycles with both); every candidate that
+//!   sees an on and an off potential of its value in the loop is false;
+//! - forcing chains: an assumption that implies its own negation;
+//! - multiple forcing chains: every value of a cell (or every place of a value in
+//!   a house) implies the same thing; both states of a candidate imply the same
+//!   thing (double forcing), or one state implies a contradiction;
+//! - dynamic chains: as multiple, but each "off" is written into a scratch copy
+//!   of the grid, so later implications see it; at level 1, when nothing else
+//!   follows, intersections, pairs and X-Wings on the scratch grid add more.
+//!
+//! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
+//! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
+
+use crate::logic::step::{Candidate, Rating, Step, Technique};
+use crate::logic::subsets::values_of;
+use crate::logic::Ctx;
+use crate::mask::bit;
+
+const NONE: u32 = u32::MAX;
+
+/// One potential in a search, with the potentials that imply it.
+#[derive(Clone, Debug)]
+struct Node {
+    cell: u32,
+    value: u8,
+    on: bool,
+    parents: Vec<u32>,
+}
+
+/// Which links a search may follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Links {
+    /// Bivalue-cell links ("Y").
+    y: bool,
+    /// House links ("X").
+    x: bool,
+}
+
+/// The arena of potentials one search builds, and which potentials are known
+/// on and off.
+struct Search<'a> {
+    cx: &'a Ctx<'a>,
+    size: u32,
+    nodes: Vec<Node>,
+    on: Vec<u32>,
+    off: Vec<u32>,
+}
+
+/// A found deduction before it becomes a [`Step`].
+struct Found {
+    technique: Technique,
+    rating: Rating,
+    complexity: usize,
+    sort_key: u8,
+    eliminations: Vec<Candidate>,
+    placements: Vec<Candidate>,
+    pattern: Vec<Candidate>,
+}
+
+impl Found {
+    fn key(&self) -> (Rating, usize, u8) {
+        (self.rating, self.complexity, self.sort_key)
+    }
+
+    fn into_step(self) -> Step {
+        let mut step = Step::new(self.technique, self.rating);
+        step.eliminations = self.eliminations;
+        step.placements = self.placements;
+        step.pattern = self.pattern;
+        step
+    }
+}
+
+/// Keeps the easiest deduction.
+fn keep(best: &mut Option<Found>, found: Found) {
+    if found.eliminations.is_empty() && found.placements.is_empty() {
+        return;
+    }
+    if best.as_ref().is_none_or(|b| found.key() < b.key()) {
+        *best = Some(found);
+    }
+}
+
+/// SE's length increment: +0.1 each time the number of potentials beyond 2
+/// passes 4, 6, 8, 12, 16, 24, 32, ...
+fn length_tenths(complexity: usize) -> Rating {
+    let length = complexity.saturating_sub(2);
+    let (mut ceil, mut odd, mut added) = (4usize, false, 0);
+    while length > ceil {
+        added += 1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+impl<'a> Search<'a> {
+    fn new(cx: &'a Ctx<'a>) -> Search<'a> {
+        let size = cx.grid.size;
+        let keys = cx.grid.cand.len() * size as usize;
+        Search {
+            cx,
+            size,
+            nodes: Vec::new(),
+            on: vec![NONE; keys],
+            off: vec![NONE; keys],
+        }
+    }
+
+    fn key(&self, cell: u32, value: u8) -> usize {
+        cell as usize * self.size as usize + usize::from(value) - 1
+    }
+
+    fn add(&mut self, cell: u32, value: u8, on: bool, parents: Vec<u32>) -> u32 {
+        self.nodes.push(Node {
+            cell,
+            value,
+            on,
+            parents,
+        });
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The id known for (cell, value, on), if any.
+    fn known(&self, cell: u32, value: u8, on: bool) -> u32 {
+        let k = self.key(cell, value);
+        if on {
+            self.on[k]
+        } else {
+            self.off[k]
+        }
+    }
+
+    fn mark(&mut self, id: u32) {
+        let n = &self.nodes[id as usize];
+        let k = self.key(n.cell, n.value);
+        if n.on {
+            self.on[k] = id;
+        } else {
+            self.off[k] = id;
+        }
+    }
+
+    /// What turns off when `id` is on, given candidates `cand`.
+    fn on_to_off(&self, cand: &[u32], id: u32, links: Links) -> Vec<(u32, u8)> {
+        let n = &self.nodes[id as usize];
+        let mut out = Vec::new();
+        if links.y {
+            out.extend(
+                values_of(cand[n.cell as usize] & !bit(u32::from(n.value))).map(|v| (n.cell, v)),
+            );
+        }
+        let b = bit(u32::from(n.value));
+        out.extend(
+            self.cx.layout.peers[n.cell as usize]
+                .iter()
+                .filter(|&&p| cand[p as usize] & b != 0)
+                .map(|&p| (p, n.value)),
+        );
+        out
+    }
+
+    /// What turns on when `id` is off, given the current candidates `now` and
+    /// the candidates at the start of the search `start` (for dynamic chains:
+    /// the candidates turned off on the way are hidden parents).
+    fn off_to_on(&self, now: &[u32], start: &[u32], id: u32, links: Links) -> Vec<Node> {
+        let n = &self.nodes[id as usize];
+        let mut out = Vec::new();
+        if links.y && now[n.cell as usize].count_ones() == 2 {
+            let other = now[n.cell as usize] & !bit(u32::from(n.value));
+            if let Some(v) = values_of(other).next() {
+                let mut parents = vec![id];
+                for gone in values_of(start[n.cell as usize] & !now[n.cell as usize]) {
+                    parents.extend(self.found_off(n.cell, gone));
+                }
+                out.push(Node {
+                    cell: n.cell,
+                    value: v,
+                    on: true,
+                    parents,
+                });
+            }
+        }
+        if links.x {
+            let b = bit(u32::from(n.value));
+            for &g in &self.cx.layout.groups_of[n.cell as usize] {
+                let group = &self.cx.layout.groups[g as usize];
+                if !group.full {
+                    continue;
+                }
+                let mut others = group
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != n.cell && now[c as usize] & b != 0);
+                let (Some(other), None) = (others.next(), others.next()) else {
+                    continue;
+                };
+                let mut parents = vec![id];
+                for &c in &group.cells {
+                    if start[c as usize] & b != 0 && now[c as usize] & b == 0 {
+                        parents.extend(self.found_off(c, n.value));
+                    }
+                }
+                out.push(Node {
+                    cell: other,
+                    value: n.value,
+                    on: true,
+                    parents,
+                });
+            }
+        }
+        out
+    }
+
+    fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
+        let id = self.known(cell, value, false);
+        (id != NONE).then_some(id)
+    }
+
+    /// Whether (cell, value, on) is `id` or one of its first-parent ancestors.
+    fn on_first_path(&self, mut id: u32, cell: u32, value: u8, on: bool) -> bool {
+        loop {
+            let n = &self.nodes[id as usize];
+            if n.cell == cell && n.value == value && n.on == on {
+                return true;
+            }
+            match n.parents.first() {
+                Some(&p) => id = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// The number of distinct potentials `id` rests on, itself included.
+    fn ancestors(&self, id: u32) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo = vec![id];
+        while let Some(i) = todo.pop() {
+            let n = &self.nodes[i as usize];
+            if seen.insert((n.cell, n.value, n.on)) {
+                todo.extend(n.parents.iter().copied());
+            }
+        }
+        seen.len()
+    }
+
+    /// The candidates along `id`'s chain.
+    fn pattern(&self, ids: &[u32]) -> Vec<Candidate> {
+        let mut out: Vec<Candidate> = Vec::new();
+        let mut todo = ids.to_vec();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(i) = todo.pop() {
+            let n = &self.nodes[i as usize];
+            if seen.insert(i) {
+                out.push(Candidate::new(n.cell, n.value));
+                todo.extend(n.parents.iter().copied());
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
+/// Cycles", 6.5 and up).
+pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
+    let mut best = None;
+    let cand = &cx.grid.cand;
+    for links in [
+        Links { y: false, x: true },
+        Links { y: true, x: false },
+        Links { y: true, x: true },
+    ] {
+        for cell in 0..cand.len() as u32 {
+            if cand[cell as usize].count_ones() < 2 {
+                continue;
+            }
+            if !links.x && cand[cell as usize].count_ones() > 2 {
+                continue;
+            }
+            for value in values_of(cand[cell as usize]) {
+                unary(cx, cell, value, links, &mut best);
+            }
+        }
+    }
+    best.map(Found::into_step)
+}
+
+fn unary(cx: &Ctx, cell: u32, value: u8, links: Links, best: &mut Option<Found>) {
+    let cand = &cx.grid.cand;
+    // Cycles, from "on".
+    let mut s = Search::new(cx);
+    let start = s.add(cell, value, true, Vec::new());
+    s.mark(start);
+    let mut pending_on = vec![start];
+    let mut pending_off: Vec<u32> = Vec::new();
+    let mut length = 0;
+    while !pending_on.is_empty() || !pending_off.is_empty() {
+        length += 1;
+        for p in std::mem::take(&mut pending_on) {
+            for (c, v) in s.on_to_off(cand, p, links) {
+                if !s.on_first_path(p, c, v, false) {
+                    let id = s.add(c, v, false, vec![p]);
+                    if s.known(c, v, false) == NONE {
+                        s.mark(id);
+                    }
+                    pending_off.push(id);
+                }
+            }
+        }
+        length += 1;
+        for p in std::mem::take(&mut pending_off) {
+            for node in s.off_to_on(cand, cand, p, links) {
+                let (c, v) = (node.cell, node.value);
+                let id = s.add(c, v, true, node.parents);
+                if length >= 4 && c == cell && v == value {
+                    keep(best, cycle(&s, id, links));
+                }
+                if s.known(c, v, true) == NONE {
+                    s.mark(id);
+                    pending_on.push(id);
+                }
+            }
+        }
+    }
+    if !links.x {
+        return;
+    }
+    // Forcing chains: "on" implying "off" of itself, "off" implying "on".
+    for assume_on in [true, false] {
+        let mut s = Search::new(cx);
+        let start = s.add(cell, value, assume_on, Vec::new());
+        s.mark(start);
+        let (mut pending_on, mut pending_off) = if assume_on {
+            (vec![start], Vec::new())
+        } else {
+            (Vec::new(), vec![start])
+        };
+        let full = Links {
+            y: links.y,
+            x: true,
+        };
+        while !pending_on.is_empty() || !pending_off.is_empty() {
+            for p in std::mem::take(&mut pending_on) {
+                for (c, v) in s.on_to_off(cand, p, links) {
+                    let id = s.add(c, v, false, vec![p]);
+                    if assume_on && c == cell && v == value {
+                        keep(best, forcing(&s, id, links));
+                    }
+                    if s.known(c, v, false) == NONE {
+                        s.mark(id);
+                        pending_off.push(id);
+                    }
+                }
+            }
+            for p in std::mem::take(&mut pending_off) {
+                for node in s.off_to_on(cand, cand, p, full) {
+                    let (c, v) = (node.cell, node.value);
+                    let id = s.add(c, v, true, node.parents);
+                    if !assume_on && c == cell && v == value {
+                        keep(best, forcing(&s, id, links));
+                    }
+                    if s.known(c, v, true) == NONE {
+                        s.mark(id);
+                        pending_on.push(id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hint for a cycle closing at `id` (the start, reached again).
+fn cycle(s: &Search, id: u32, links: Links) -> Found {
+    let cand = &s.cx.grid.cand;
+    let mut chain = Vec::new();
+    let mut i = id;
+    loop {
+        let n = &s.nodes[i as usize];
+        chain.push(i);
+        match n.parents.first() {
+            Some(&p) => i = p,
+            None => break,
+        }
+    }
+    let cells: Vec<u32> = chain.iter().map(|&i| s.nodes[i as usize].cell).collect();
+    let mut forward = std::collections::BTreeSet::new();
+    let mut backward = std::collections::BTreeSet::new();
+    for &i in &chain[..chain.len() - 1] {
+        let n = &s.nodes[i as usize];
+        for &p in &s.cx.layout.peers[n.cell as usize] {
+            if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
+                if n.on {
+                    forward.insert(Candidate::new(p, n.value));
+                } else {
+                    backward.insert(Candidate::new(p, n.value));
+                }
+            }
+        }
+    }
+    let complexity = s.ancestors(id);
+    let base = if links.x && links.y { 70 } else { 65 };
+    let technique = if links.x && links.y {
+        Technique::AicLoop
+    } else if links.x {
+        Technique::XCycle
+    } else {
+        Technique::XyCycle
+    };
+    Found {
+        technique,
+        rating: base + length_tenths(complexity),
+        complexity,
+        sort_key: 0,
+        eliminations: forward.intersection(&backward).copied().collect(),
+        placements: Vec::new(),
+        pattern: s.pattern(&[id]),
+    }
+}
+
+/// The hint for a forcing chain ending at `id`, the start's own conjugate.
+fn forcing(s: &Search, id: u32, links: Links) -> Found {
+    let n = &s.nodes[id as usize];
+    let complexity = s.ancestors(id);
+    let base = if links.y { 70 } else { 66 };
+    let (eliminations, placements) = if n.on {
+        (Vec::new(), vec![Candidate::new(n.cell, n.value)])
+    } else {
+        (vec![Candidate::new(n.cell, n.value)], Vec::new())
+    };
+    Found {
+        technique: if links.y {
+            Technique::ForcingChain
+        } else {
+            Technique::ForcingXChain
+        },
+        rating: base + length_tenths(complexity),
+        complexity,
+        sort_key: 0,
+        eliminations,
+        placements,
+        pattern: s.pattern(&[id]),
+    }
+}
+
+/// How a multiple-chain search propagates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Nishio: dynamic, house links only, contradictions only (7.5).
+    Nishio,
+    /// Multiple forcing chains: cell and house forcing (8.0).
+    Multiple,
+    /// Dynamic forcing chains (8.5).
+    Dynamic,
+    /// Dynamic forcing chains with intersections, pairs and X-Wings (9.0).
+    DynamicPlus,
+}
+
+impl Mode {
+    fn dynamic(self) -> bool {
+        self != Mode::Multiple
+    }
+    fn base(self) -> Rating {
+        match self {
+            Mode::Nishio => 75,
+            Mode::Multiple => 80,
+            Mode::Dynamic => 85,
+            Mode::DynamicPlus => 90,
+        }
+    }
+    fn technique(self) -> Technique {
+        match self {
+            Mode::Nishio => Technique::NishioForcingChain,
+            Mode::Multiple => Technique::MultipleForcingChain,
+            Mode::Dynamic => Technique::DynamicForcingChain,
+            Mode::DynamicPlus => Technique::DynamicForcingChainPlus,
+        }
+    }
+}
+
+/// Everything that follows from some assumptions: the on and off potentials
+/// (ids into the search), or the contradiction reached.
+struct Outcome {
+    on: Vec<u32>,
+    off: Vec<u32>,
+    contradiction: Option<(u32, u32)>,
+}
+
+/// Propagates from the potentials in `start` (already added and marked).
+fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
+    let links = Links {
+        y: mode != Mode::Nishio,
+        x: true,
+    };
+    let initial = s.cx.grid.cand.clone();
+    let mut now = initial.clone();
+    let mut on: Vec<u32> = start
+        .iter()
+        .copied()
+        .filter(|&i| s.nodes[i as usize].on)
+        .collect();
+    let mut off: Vec<u32> = start
+        .iter()
+        .copied()
+        .filter(|&i| !s.nodes[i as usize].on)
+        .collect();
+    let (mut next_on, mut next_off) = (0, 0);
+    loop {
+        if next_on < on.len() {
+            let p = on[next_on];
+            next_on += 1;
+            for (c, v) in s.on_to_off(&now, p, links) {
+                let conj = s.known(c, v, true);
+                if conj != NONE {
+                    let id = s.add(c, v, false, vec![p]);
+                    return Outcome {
+                        on,
+                        off,
+                        contradiction: Some((conj, id)),
+                    };
+                }
+                if s.known(c, v, false) == NONE {
+                    let id = s.add(c, v, false, vec![p]);
+                    s.mark(id);
+                    off.push(id);
+                }
+            }
+            continue;
+        }
+        if next_off < off.len() {
+            let p = off[next_off];
+            next_off += 1;
+            let made = s.off_to_on(&now, &initial, p, links);
+            if mode.dynamic() {
+                let n = &s.nodes[p as usize];
+                now[n.cell as usize] &= !bit(u32::from(n.value));
+            }
+            for node in made {
+                let (c, v) = (node.cell, node.value);
+                let conj = s.known(c, v, false);
+                if conj != NONE {
+                    let id = s.add(c, v, true, node.parents);
+                    return Outcome {
+                        on,
+                        off,
+                        contradiction: Some((id, conj)),
+                    };
+                }
+                if s.known(c, v, true) == NONE {
+                    let id = s.add(c, v, true, node.parents);
+                    s.mark(id);
+                    on.push(id);
+                }
+            }
+            continue;
+        }
+        if mode == Mode::DynamicPlus {
+            let more = advanced(s, &now, &initial);
+            if !more.is_empty() {
+                for (c, v, parents) in more {
+                    if s.known(c, v, false) == NONE {
+                        let id = s.add(c, v, false, parents);
+                        s.mark(id);
+                        off.push(id);
+                    }
+                }
+                continue;
+            }
+        }
+        return Outcome {
+            on,
+            off,
+            contradiction: None,
+        };
+    }
+}
+
+/// Eliminations that intersections, naked and hidden pairs and X-Wings make on
+/// the scratch grid `now` but not on the real one: each becomes an "off" whose
+/// parents are the scratch eliminations inside the pattern's houses.
+fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Vec<u32>)> {
+    let layout = s.cx.layout;
+    let grid = crate::logic::grid::Grid {
+        size: s.size,
+        values: s.cx.grid.values.clone(),
+        cand: now.to_vec(),
+    };
+    let cx = Ctx {
+        layout,
+        grid: &grid,
+    };
+    let finders: [fn(&Ctx) -> Option<Step>; 4] = [
+        crate::logic::intersections::locked,
+        |cx| crate::logic::subsets::hidden(cx, 2, false),
+        |cx| crate::logic::subsets::naked(cx, 2),
+        |cx| crate::logic::fish::basic(cx, 2),
+    ];
+    for finder in finders {
+        let Some(step) = finder(&cx) else { continue };
+        // Parents: scratch eliminations of the pattern's values in its houses
+        // and cells.
+        let mut parents = Vec::new();
+        let values: u32 = step
+            .pattern
+            .iter()
+            .fold(0, |m, c| m | bit(u32::from(c.value)));
+        let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
+        for &h in &step.houses {
+            if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
+                cells.extend(g.cells.iter().copied());
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        for &c in &cells {
+            for v in values_of(initial[c as usize] & !now[c as usize] & values) {
+                parents.extend(s.found_off(c, v));
+            }
+        }
+        if parents.is_empty() {
+            continue;
+        }
+        return step
+            .eliminations
+            .iter()
+            .map(|e| (e.cell, e.value, parents.clone()))
+            .collect();
+    }
+    Vec::new()
+}
+
+/// The easiest multiple or dynamic forcing chain of `mode`.
+pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
+    let cand = &cx.grid.cand;
+    let mut best: Option<Found> = None;
+    for cell in 0..cand.len() as u32 {
+        let count = cand[cell as usize].count_ones();
+        if !(count > 2 || (count > 1 && mode.dynamic())) {
+            continue;
+        }
+        multiple_for_cell(cx, cell, mode, &mut best);
+    }
+    best.map(Found::into_step)
+}
+
+/// What one assumption implies, kept with its search so chains can be measured.
+struct Branch<'a> {
+    search: Search<'a>,
+    outcome: Outcome,
+}
+
+impl Branch<'_> {
+    fn run<'a>(cx: &'a Ctx<'a>, cell: u32, value: u8, on: bool, mode: Mode) -> Branch<'a> {
+        let mut search = Search::new(cx);
+        let id = search.add(cell, value, on, Vec::new());
+        search.mark(id);
+        let outcome = propagate(&mut search, &[id], mode);
+        Branch { search, outcome }
+    }
+
+    fn has(&self, cell: u32, value: u8, on: bool) -> Option<u32> {
+        let id = self.search.known(cell, value, on);
+        (id != NONE && self.outcome.contradiction.is_none()).then_some(id)
+    }
+}
+
+fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) {
+    let cand = &cx.grid.cand;
+    let count = cand[cell as usize].count_ones();
+    let mut branches: Vec<(u8, Branch)> = Vec::new();
+    for value in values_of(cand[cell as usize]) {
+        let on = Branch::run(cx, cell, value, true, mode);
+        if mode.dynamic() {
+            let off = Branch::run(cx, cell, value, false, mode);
+            // Contradictions: the assumption is impossible.
+            for (branch, assumed_on) in [(&on, true), (&off, false)] {
+                if let Some((a, b)) = branch.outcome.contradiction {
+                    let complexity = branch.search.ancestors(a) + branch.search.ancestors(b);
+                    let c = Candidate::new(cell, value);
+                    let (eliminations, placements) = if assumed_on {
+                        (vec![c], Vec::new())
+                    } else {
+                        (Vec::new(), vec![c])
+                    };
+                    keep(
+                        best,
+                        found(
+                            mode,
+                            complexity,
+                            7,
+                            eliminations,
+                            placements,
+                            &branch.search,
+                            &[a, b],
+                        ),
+                    );
+                }
+            }
+            // Double forcing: both states imply the same.
+            if count >= 3 && mode != Mode::Nishio {
+                for (ids, on_state) in [(&on.outcome.on, true), (&on.outcome.off, false)] {
+                    if on.outcome.contradiction.is_some() {
+                        break;
+                    }
+                    for &a in ids {
+                        let n = &on.search.nodes[a as usize];
+                        if let Some(b) = off.has(n.cell, n.value, on_state) {
+                            let complexity = on.search.ancestors(a) + off.search.ancestors(b);
+                            keep(
+                                best,
+                                conclusion(
+                                    cx, mode, complexity, 1, n.cell, n.value, on_state, &on.search,
+                                    a,
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if mode != Mode::Nishio {
+            house_forcing(cx, cell, value, &on, mode, best);
+        }
+        branches.push((value, on));
+    }
+    // Cell forcing: every value of the cell implies the same.
+    if mode == Mode::Nishio {
+        return;
+    }
+    let Some((_, first)) = branches.first() else {
+        return;
+    };
+    if branches
+        .iter()
+        .any(|(_, b)| b.outcome.contradiction.is_some())
+    {
+        return;
+    }
+    for (ids, on_state) in [(&first.outcome.on, true), (&first.outcome.off, false)] {
+        for &a in ids {
+            let n = &first.search.nodes[a as usize];
+            let (c, v) = (n.cell, n.value);
+            let mut complexity = 0;
+            let all = branches.iter().all(|(_, b)| match b.has(c, v, on_state) {
+                Some(id) => {
+                    complexity += b.search.ancestors(id);
+                    true
+                }
+                None => false,
+            });
+            if all {
+                keep(
+                    best,
+                    conclusion(cx, mode, complexity, 5, c, v, on_state, &first.search, a),
+                );
+            }
+        }
+    }
+}
+
+/// House forcing: every place of `value` in a house of `cell` (the first place
+/// being `cell`) implies the same.
+fn house_forcing(
+    cx: &Ctx,
+    cell: u32,
+    value: u8,
+    on: &Branch,
+    mode: Mode,
+    best: &mut Option<Found>,
+) {
+    if on.outcome.contradiction.is_some() {
+        return;
+    }
+    for &g in &cx.layout.groups_of[cell as usize] {
+        let group = &cx.layout.groups[g as usize];
+        if !group.full {
+            continue;
+        }
+        let spots: Vec<u32> = group
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| cx.grid.has(c, value))
+            .collect();
+        if spots.len() < 2 || spots[0] != cell {
+            continue;
+        }
+        let others: Vec<Branch> = spots[1..]
+            .iter()
+            .map(|&c| Branch::run(cx, c, value, true, mode))
+            .collect();
+        if others.iter().any(|b| b.outcome.contradiction.is_some()) {
+            continue;
+        }
+        for (ids, on_state) in [(&on.outcome.on, true), (&on.outcome.off, false)] {
+            for &a in ids {
+                let n = &on.search.nodes[a as usize];
+                let (c, v) = (n.cell, n.value);
+                let mut complexity = on.search.ancestors(a);
+                let all = others.iter().all(|b| match b.has(c, v, on_state) {
+                    Some(id) => {
+                        complexity += b.search.ancestors(id);
+                        true
+                    }
+                    None => false,
+                });
+                if all {
+                    keep(
+                        best,
+                        conclusion(cx, mode, complexity, 6, c, v, on_state, &on.search, a),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A conclusion "value in cell is on/off" reached by several chains.
+#[allow(clippy::too_many_arguments)]
+fn conclusion(
+    cx: &Ctx,
+    mode: Mode,
+    complexity: usize,
+    sort_key: u8,
+    cell: u32,
+    value: u8,
+    on: bool,
+    search: &Search,
+    id: u32,
+) -> Found {
+    let c = Candidate::new(cell, value);
+    let (eliminations, placements) = if on {
+        if cx.grid.values[cell as usize] != 0
+            || cx.grid.cand[cell as usize] == bit(u32::from(value))
+        {
+            (Vec::new(), Vec::new())
+        } else {
+            (Vec::new(), vec![c])
+        }
+    } else if cx.grid.has(cell, value) {
+        (vec![c], Vec::new())
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    found(
+        mode,
+        complexity,
+        sort_key,
+        eliminations,
+        placements,
+        search,
+        &[id],
+    )
+}
+
+fn found(
+    mode: Mode,
+    complexity: usize,
+    sort_key: u8,
+    eliminations: Vec<Candidate>,
+    placements: Vec<Candidate>,
+    search: &Search,
+    ids: &[u32],
+) -> Found {
+    Found {
+        technique: mode.technique(),
+        rating: mode.base() + length_tenths(complexity),
+        complexity,
+        sort_key,
+        eliminations,
+        placements,
+        pattern: search.pattern(ids),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn length_scale_matches_sudoku_explainer() {
+        // Thresholds on (complexity - 2): 4, 6, 8, 12, 16, 24, ...
+        assert_eq!(length_tenths(6), 0);
+        assert_eq!(length_tenths(7), 1);
+        assert_eq!(length_tenths(8), 1);
+        assert_eq!(length_tenths(9), 2);
+        assert_eq!(length_tenths(10), 2);
+        assert_eq!(length_tenths(11), 3);
+        assert_eq!(length_tenths(14), 3);
+        assert_eq!(length_tenths(15), 4);
+    }
+}
