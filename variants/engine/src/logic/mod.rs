@@ -83,7 +83,7 @@ const LADDER: &[(Finder, bool)] = &[
     (|cx| subsets::hidden(cx, 4, false), false),
     (|cx| links::chain(cx, 3), false),
     (|cx| als::wing(cx, 3), false),
-    (uniqueness::bug_plus_one, true),
+    (uniqueness::bug, true),
     (|cx| links::chain(cx, 4), false),
     (|cx| als::wing(cx, 4), false),
     (|cx| aligned::exclusion(cx, 2), false),

@@ -76,8 +76,14 @@ pub enum Technique {
     /// Four cells, two values, two houses of each kind: one extra candidate must
     /// be true, or the puzzle would have two solutions.
     UniqueRectangle,
+    /// A unique rectangle's longer cousin: a loop of six or more cells.
+    UniqueLoop,
     /// Every cell but one would be bivalue: the extra candidate is true.
     BugPlusOne,
+    /// A BUG whose extra candidates are one value in several cells.
+    BugType2,
+    /// A BUG whose extra candidates form a naked set with other cells.
+    BugType3,
     /// A three-cell almost locked set and a bivalue cell (ALS-XZ).
     WxyzWing,
     /// A larger almost locked set and a bivalue cell (ALS-XZ).
@@ -139,7 +145,10 @@ impl Technique {
             Technique::XyzWing => "XYZ-Wing",
             Technique::XChain => "X-Chain",
             Technique::UniqueRectangle => "Unique Rectangle",
+            Technique::UniqueLoop => "Unique Loop",
             Technique::BugPlusOne => "BUG+1",
+            Technique::BugType2 => "BUG Type 2",
+            Technique::BugType3 => "BUG Type 3",
             Technique::WxyzWing => "WXYZ-Wing",
             Technique::AlsWing => "ALS-XZ",
             Technique::AlignedPairExclusion => "Aligned Pair Exclusion",
@@ -167,7 +176,7 @@ impl Technique {
             | Claiming | NakedPair | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
             NakedQuad | HiddenQuad | XWing | Swordfish | Jellyfish | Skyscraper | TwoStringKite
             | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing | UniqueRectangle
-            | BugPlusOne => Difficulty::Hard,
+            | UniqueLoop | BugPlusOne | BugType2 | BugType3 => Difficulty::Hard,
             XChain
             | AlsWing
             | AlignedPairExclusion

@@ -7,50 +7,41 @@ use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
 use crate::mask::bit;
 
-/// The easiest unique rectangle (types 1, 2, 3 with a naked set, and 4).
+/// The easiest unique rectangle or loop (types 1-4; type 3 with a naked set):
+/// a loop of cells holding the same two values, each house it visits holding
+/// two of its cells, would let the values swap.
 pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
     if !cx.layout.classic {
         return None;
     }
-    let lines = cx.layout.lines.as_ref()?;
-    let (rows, cols) = (&lines[0], &lines[1]);
-    let cell = |r: usize, c: usize| -> Option<u32> {
-        let row = &cx.layout.groups[rows[r] as usize];
-        let col = &cx.layout.groups[cols[c] as usize];
-        row.cells.iter().copied().find(|x| col.cells.contains(x))
-    };
+    let cand = &cx.grid.cand;
     let mut best: Option<Step> = None;
-    for r1 in 0..rows.len() {
-        for r2 in r1 + 1..rows.len() {
-            for c1 in 0..cols.len() {
-                for c2 in c1 + 1..cols.len() {
-                    let (Some(a), Some(b), Some(c), Some(d)) =
-                        (cell(r1, c1), cell(r1, c2), cell(r2, c1), cell(r2, c2))
-                    else {
-                        continue;
-                    };
-                    let corners = [a, b, c, d];
-                    if !two_boxes(cx, &corners) {
-                        continue;
-                    }
-                    let common = corners
-                        .iter()
-                        .fold(u32::MAX, |m, &x| m & cx.grid.cand[x as usize]);
-                    if common.count_ones() < 2
-                        || corners.iter().any(|&x| cx.grid.values[x as usize] != 0)
-                    {
-                        continue;
-                    }
-                    let values: Vec<u8> = values_of(common).collect();
-                    for (i, &u) in values.iter().enumerate() {
-                        for &v in &values[i + 1..] {
-                            if let Some(step) = types(cx, corners, u, v) {
-                                if best.as_ref().is_none_or(|b| step.rating < b.rating) {
-                                    best = Some(step);
-                                }
-                            }
-                        }
-                    }
+    for start in 0..cand.len() as u32 {
+        if cand[start as usize].count_ones() != 2 {
+            continue;
+        }
+        let mut values = values_of(cand[start as usize]);
+        let (Some(u), Some(v)) = (values.next(), values.next()) else {
+            continue;
+        };
+        let mut path = vec![start];
+        let mut loops = Vec::new();
+        walk(
+            cx,
+            bit(u32::from(u)) | bit(u32::from(v)),
+            &mut path,
+            2,
+            0,
+            None,
+            &mut loops,
+        );
+        for cells in loops {
+            if !valid_loop(cx, &cells) {
+                continue;
+            }
+            if let Some(step) = types(cx, &cells, u, v) {
+                if best.as_ref().is_none_or(|b| step.rating < b.rating) {
+                    best = Some(step);
                 }
             }
         }
@@ -58,33 +49,91 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
     best
 }
 
-/// Whether four cells lie in exactly two boxes.
-fn two_boxes(cx: &Ctx, corners: &[u32; 4]) -> bool {
-    let box_of = |c: u32| {
-        cx.layout.groups_of[c as usize]
-            .iter()
-            .copied()
-            .find(|&g| !cx.layout.groups[g as usize].is_line())
-    };
-    let mut boxes: Vec<Option<u32>> = corners.iter().map(|&c| box_of(c)).collect();
-    boxes.sort();
-    boxes.dedup();
-    boxes.len() == 2
+/// The longest loop searched.
+const MAX_LOOP: usize = 14;
+
+/// Extends `path` (cells holding both values of `pair`) along a house of another
+/// kind than the last step's, recording every loop back to the start. At most
+/// `extras_allowed` cells may hold other values, unless they all hold the same
+/// one other value (type 2).
+fn walk(
+    cx: &Ctx,
+    pair: u32,
+    path: &mut Vec<u32>,
+    extras_allowed: usize,
+    extra_values: u32,
+    last_kind: Option<protocol::HouseKind>,
+    loops: &mut Vec<Vec<u32>>,
+) {
+    let Some(&cell) = path.last() else { return };
+    for &g in &cx.layout.groups_of[cell as usize] {
+        let group = &cx.layout.groups[g as usize];
+        if Some(group.kind) == last_kind {
+            continue;
+        }
+        for &next in &group.cells {
+            if next == path[0] {
+                if path.len() >= 4 && path.len().is_multiple_of(2) {
+                    loops.push(path.clone());
+                }
+                continue;
+            }
+            let m = cx.grid.cand[next as usize];
+            if path.contains(&next) || m & pair != pair || path.len() >= MAX_LOOP {
+                continue;
+            }
+            let extras = extra_values | (m & !pair);
+            let has_extra = m != pair;
+            if has_extra && extras.count_ones() != 1 && extras_allowed == 0 {
+                continue;
+            }
+            path.push(next);
+            let allowed = extras_allowed - usize::from(has_extra && extras_allowed > 0);
+            walk(cx, pair, path, allowed, extras, Some(group.kind), loops);
+            path.pop();
+        }
+    }
 }
 
-fn types(cx: &Ctx, corners: [u32; 4], u: u8, v: u8) -> Option<Step> {
+/// Sudoku Explainer's loop test: the cells at odd and at even positions visit
+/// the same houses, each once.
+fn valid_loop(cx: &Ctx, cells: &[u32]) -> bool {
+    let mut odd = Vec::new();
+    let mut even = Vec::new();
+    for (i, &c) in cells.iter().enumerate() {
+        let side = if i % 2 == 1 { &mut odd } else { &mut even };
+        for &g in &cx.layout.groups_of[c as usize] {
+            if side.contains(&g) {
+                return false;
+            }
+            side.push(g);
+        }
+    }
+    odd.sort_unstable();
+    even.sort_unstable();
+    odd == even
+}
+
+/// The deduction a loop allows, by the cells holding values beyond the pair.
+fn types(cx: &Ctx, cells: &[u32], u: u8, v: u8) -> Option<Step> {
     let pair = bit(u32::from(u)) | bit(u32::from(v));
     let cand = |c: u32| cx.grid.cand[c as usize];
-    let extra: Vec<u32> = corners
-        .iter()
-        .copied()
-        .filter(|&c| cand(c) != pair)
-        .collect();
-    let mut step = Step::new(Technique::UniqueRectangle, 45);
-    step.pattern = corners
+    let extra: Vec<u32> = cells.iter().copied().filter(|&c| cand(c) != pair).collect();
+    let (technique, size_tenths) = match cells.len() {
+        4 => (Technique::UniqueRectangle, 0),
+        6 => (Technique::UniqueLoop, 1),
+        8 => (Technique::UniqueLoop, 2),
+        _ => (Technique::UniqueLoop, 5),
+    };
+    let mut step = Step::new(technique, 45 + size_tenths);
+    step.pattern = cells
         .iter()
         .flat_map(|&c| [Candidate::new(c, u), Candidate::new(c, v)])
         .collect();
+    let extra_values = extra.iter().fold(0, |m, &c| m | (cand(c) & !pair));
+    if extra.len() > 2 {
+        return type2(cx, step, &extra, extra_values);
+    }
     match extra.as_slice() {
         // Type 1: the one cell with extras cannot be u or v.
         [x] => {
@@ -92,29 +141,18 @@ fn types(cx: &Ctx, corners: [u32; 4], u: u8, v: u8) -> Option<Step> {
             Some(step)
         }
         [x, y] => {
+            if extra_values.count_ones() == 1 {
+                if let Some(step) = type2(cx, step.clone(), &extra, extra_values) {
+                    return Some(step);
+                }
+            }
             let shared: Vec<u32> = cx.layout.groups_of[*x as usize]
                 .iter()
                 .copied()
                 .filter(|g| cx.layout.groups_of[*y as usize].contains(g))
                 .collect();
-            if shared.is_empty() {
-                return None;
-            }
-            let (ex, ey) = (cand(*x) & !pair, cand(*y) & !pair);
-            // Type 2: both roof cells hold one same extra value: it is true in one.
-            if ex == ey && ex.count_ones() == 1 {
-                let w = values_of(ex).next()?;
-                step.eliminations = (0..cx.grid.cand.len() as u32)
-                    .filter(|&c| c != *x && c != *y && cx.grid.has(c, w))
-                    .filter(|&c| cx.layout.sees(c, *x) && cx.layout.sees(c, *y))
-                    .map(|c| Candidate::new(c, w))
-                    .collect();
-                if !step.eliminations.is_empty() {
-                    return Some(step);
-                }
-            }
-            // Type 4: one of the pair is locked to the roof in a shared house: the
-            // other cannot be in the roof.
+            // Type 4: one of the pair is locked to the two cells in a shared
+            // house: the other value cannot be in either.
             for &g in &shared {
                 let group = &cx.layout.groups[g as usize];
                 for (locked, other) in [(u, v), (v, u)] {
@@ -125,11 +163,22 @@ fn types(cx: &Ctx, corners: [u32; 4], u: u8, v: u8) -> Option<Step> {
                     }
                 }
             }
-            // Type 3: the roof's extras act as one cell in a naked set.
-            type3(cx, step, *x, *y, ex | ey, &shared)
+            // Type 3: the two cells' extras act as one cell in a naked set.
+            type3(cx, step, *x, *y, extra_values, &shared)
         }
         _ => None,
     }
+}
+
+/// Type 2: every cell with extras holds the same one extra value `w`: one of
+/// them is `w`, so no cell seeing them all is.
+fn type2(cx: &Ctx, mut step: Step, extra: &[u32], w: u32) -> Option<Step> {
+    let w = values_of(w).next()?;
+    step.eliminations = (0..cx.grid.cand.len() as u32)
+        .filter(|&c| !extra.contains(&c) && cx.grid.has(c, w) && cx.layout.sees_all(c, extra))
+        .map(|c| Candidate::new(c, w))
+        .collect();
+    (!step.eliminations.is_empty()).then_some(step)
 }
 
 fn type3(cx: &Ctx, mut step: Step, x: u32, y: u32, extras: u32, shared: &[u32]) -> Option<Step> {
@@ -160,7 +209,7 @@ fn type3(cx: &Ctx, mut step: Step, x: u32, y: u32, extras: u32, shared: &[u32]) 
                 (!eliminations.is_empty()).then_some(eliminations)
             });
             if let Some(eliminations) = found {
-                step.rating = 45 + size as u16;
+                step.rating += size as u16;
                 step.eliminations = eliminations;
                 return Some(step);
             }
@@ -169,45 +218,136 @@ fn type3(cx: &Ctx, mut step: Step, x: u32, y: u32, extras: u32, shared: &[u32]) 
     None
 }
 
-/// BUG+1: every empty cell is bivalue but one with three candidates, and every
-/// value appears twice in each house but one value that appears three times in
-/// that cell's houses: without it the grid would have two solutions, so it is
-/// that cell's value.
-pub(crate) fn bug_plus_one(cx: &Ctx) -> Option<Step> {
+/// Bivalue universal grave: remove the "BUG values" (the extra candidates that
+/// make a value appear three times in a house) and every empty cell would be
+/// bivalue with every value twice per house, a grid with two solutions. So some
+/// BUG value is true. Type 1: one BUG cell, which takes its BUG value (5.6).
+/// Type 2: one BUG value in several cells; no cell seeing them all holds it
+/// (5.7). Type 3: the BUG values act as one cell of a naked set in a house all
+/// BUG cells share (5.7 plus 0.1 per extra cell of the set).
+pub(crate) fn bug(cx: &Ctx) -> Option<Step> {
     if !cx.layout.classic {
         return None;
     }
     let cand = &cx.grid.cand;
-    let mut triple = None;
-    for (c, &m) in cand.iter().enumerate() {
-        match m.count_ones() {
-            0 | 2 => {}
-            3 if triple.is_none() => triple = Some(c as u32),
-            _ => return None,
-        }
-    }
-    let cell = triple?;
-    let mut value = None;
+    let n = cand.len() as u32;
+    let mut rest = cand.clone();
+    let mut bug_cells: Vec<u32> = Vec::new();
+    let mut all_values = 0u32;
     for &g in &cx.layout.full_groups {
         let group = &cx.layout.groups[g as usize];
-        for w in 1..=cx.grid.size as u8 {
-            match cx.grid.positions(group, w).count_ones() {
-                0 | 2 => {}
-                3 if group.cells.contains(&cell) && cx.grid.has(cell, w) => {
-                    if value.is_some_and(|x| x != w) {
-                        return None;
+        for v in 1..=cx.grid.size as u8 {
+            let spots = cx.grid.positions(group, v);
+            if spots.count_ones() == 0 || spots.count_ones() == 2 {
+                continue;
+            }
+            let wide: Vec<u32> = crate::logic::subsets::cells_at(group, spots)
+                .into_iter()
+                .filter(|&c| cand[c as usize].count_ones() >= 3)
+                .collect();
+            match wide.as_slice() {
+                [] => return None,
+                [cell] => {
+                    if !bug_cells.contains(cell) {
+                        bug_cells.push(*cell);
                     }
-                    value = Some(w);
+                    all_values |= bit(u32::from(v));
+                    rest[*cell as usize] &= !bit(u32::from(v));
                 }
-                _ => return None,
+                _ => {}
             }
         }
     }
-    let w = value?;
+    // Without the BUG values the grid must be a true BUG.
+    if bug_cells.is_empty()
+        || (0..n).any(|c| cx.grid.values[c as usize] == 0 && rest[c as usize].count_ones() != 2)
+    {
+        return None;
+    }
+    for &g in &cx.layout.full_groups {
+        let group = &cx.layout.groups[g as usize];
+        for v in 1..=cx.grid.size as u8 {
+            let b = bit(u32::from(v));
+            let count = group
+                .cells
+                .iter()
+                .filter(|&&c| rest[c as usize] & b != 0)
+                .count();
+            if count != 0 && count != 2 {
+                return None;
+            }
+        }
+    }
     let mut step = Step::new(Technique::BugPlusOne, 56);
-    step.pattern = values_of(cand[cell as usize])
-        .map(|v| Candidate::new(cell, v))
+    for &c in &bug_cells {
+        step.pattern
+            .extend(values_of(cand[c as usize] & !rest[c as usize]).map(|v| Candidate::new(c, v)));
+    }
+    if let [cell] = bug_cells.as_slice() {
+        let keep = cand[*cell as usize] & !rest[*cell as usize];
+        step.eliminations = values_of(cand[*cell as usize] & !keep)
+            .map(|v| Candidate::new(*cell, v))
+            .collect();
+        if keep.count_ones() == 1 {
+            step.placements = values_of(keep).map(|v| Candidate::new(*cell, v)).collect();
+        }
+        return (!step.eliminations.is_empty()).then_some(step);
+    }
+    let outside = |c: u32| !bug_cells.contains(&c) && cx.layout.sees_all(c, &bug_cells);
+    if all_values.count_ones() == 1 {
+        let w = values_of(all_values).next()?;
+        step.technique = Technique::BugType2;
+        step.rating = 57;
+        step.eliminations = (0..n)
+            .filter(|&c| cx.grid.has(c, w) && outside(c))
+            .map(|c| Candidate::new(c, w))
+            .collect();
+        return (!step.eliminations.is_empty()).then_some(step);
+    }
+    // Type 3: a house holding every BUG cell.
+    let shared: Vec<u32> = cx.layout.groups_of[bug_cells[0] as usize]
+        .iter()
+        .copied()
+        .filter(|g| {
+            bug_cells
+                .iter()
+                .all(|&c| cx.layout.groups_of[c as usize].contains(g))
+        })
         .collect();
-    step.placements.push(Candidate::new(cell, w));
-    Some(step)
+    for degree in 2..=4usize {
+        for &g in &shared {
+            let group = &cx.layout.groups[g as usize];
+            let others: Vec<u32> = cx
+                .grid
+                .empty_cells(group)
+                .filter(|&c| outside(c) && cand[c as usize].count_ones() >= 2)
+                .collect();
+            let found =
+                crate::logic::combinations::first_combination(others.len(), degree - 1, |pick| {
+                    let union = pick
+                        .iter()
+                        .fold(all_values, |m, &i| m | cand[others[i] as usize]);
+                    if union.count_ones() as usize != degree {
+                        return None;
+                    }
+                    let set: Vec<u32> = pick.iter().map(|&i| others[i]).collect();
+                    let eliminations: Vec<Candidate> = cx
+                        .grid
+                        .empty_cells(group)
+                        .filter(|c| !set.contains(c) && !bug_cells.contains(c))
+                        .flat_map(|c| {
+                            values_of(cand[c as usize] & union).map(move |w| Candidate::new(c, w))
+                        })
+                        .collect();
+                    (!eliminations.is_empty()).then_some(eliminations)
+                });
+            if let Some(eliminations) = found {
+                step.technique = Technique::BugType3;
+                step.rating = 57 + degree as u16 - 1;
+                step.eliminations = eliminations;
+                return Some(step);
+            }
+        }
+    }
+    None
 }
