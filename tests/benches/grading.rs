@@ -4,7 +4,7 @@
 //! Run: `cargo bench -p arena-tests --bench grading` (add `-- --limit N` to take
 //! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs).
 
-use arena_tests::{classic9, read_dataset};
+use arena_tests::{classic9, classic_grids, read_dataset};
 use engine::logic::{format_rating, grade, Options};
 use std::time::Instant;
 
@@ -56,8 +56,13 @@ fn main() {
     let (mut equal_low, mut low, mut within, mut same_bucket) = (0, 0, 0, 0);
     let mut confusion = [[0usize; 4]; 4];
     let start = Instant::now();
+    let mut easy_times = Vec::new();
     for p in &puzzles {
+        let one = Instant::now();
         let g = grade(&model, &p.grid, options);
+        if p.se < 45 {
+            easy_times.push(one.elapsed());
+        }
         let ours = if g.solved { g.rating } else { 200 };
         if p.se <= 62 {
             low += 1;
@@ -83,6 +88,13 @@ fn main() {
         "rated/se-rated-dev.txt: {n} puzzles graded in {elapsed:.2?} ({:.0} puzzles/s)",
         n as f64 / elapsed.as_secs_f64()
     );
+    easy_times.sort();
+    if let Some(median) = easy_times.get(easy_times.len() / 2) {
+        println!(
+            "median time, puzzles SE rates below 4.5: {median:.2?} ({} puzzles)",
+            easy_times.len()
+        );
+    }
     println!(
         "ER equal to SE, SE <= 6.2: {equal_low}/{low} ({:.1}%)",
         pct(equal_low, low)
@@ -94,6 +106,21 @@ fn main() {
     println!(
         "same bucket: {same_bucket}/{n} ({:.1}%)",
         pct(same_bucket, n)
+    );
+    let seventeen: Vec<[u8; 81]> = classic_grids("classic/17-clue.txt")
+        .into_iter()
+        .step_by(every * 10)
+        .collect();
+    let start = Instant::now();
+    let solved = seventeen
+        .iter()
+        .filter(|g| grade(&model, &g[..], options).solved)
+        .count();
+    let t = start.elapsed();
+    println!(
+        "classic/17-clue.txt: {} puzzles graded in {t:.2?} ({:.0} puzzles/s), {solved} solved",
+        seventeen.len(),
+        seventeen.len() as f64 / t.as_secs_f64()
     );
     println!("confusion (rows SE, columns ours): <1.5 | <2.5 | <5.0 | >=5.0");
     for (i, row) in confusion.iter().enumerate() {

@@ -50,6 +50,8 @@ pub struct Model {
     pub(crate) compiled: Compiled,
     pub(crate) bits: Option<BitTables>,
     classic9: bool,
+    /// What the logical solver needs of the layout, built on first use.
+    logic: std::sync::OnceLock<crate::logic::grid::Layout>,
 }
 
 /// Precomputed tables the solvers use: peers, full houses and cage combinations.
@@ -159,6 +161,11 @@ impl Model {
     /// nothing else), which the specialised 9x9 solver handles.
     pub fn is_classic9(&self) -> bool {
         self.classic9
+    }
+    /// The layout facts the logical solver uses (built once per model).
+    pub(crate) fn logic_layout(&self) -> &crate::logic::grid::Layout {
+        self.logic
+            .get_or_init(|| crate::logic::grid::Layout::new(self))
     }
 }
 
@@ -336,6 +343,7 @@ impl ModelBuilder {
             compiled: Compiled::default(),
             bits: None,
             classic9: false,
+            logic: std::sync::OnceLock::new(),
         };
         model.compiled = compile(&model);
         model.bits = BitTables::new(&model, &model.compiled.cages);

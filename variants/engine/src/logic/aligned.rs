@@ -9,13 +9,64 @@ use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
 use crate::mask::bit;
 
+/// Cell sets as rows of 64-bit words, one row per cell.
+struct CellSets {
+    stride: usize,
+    words: Vec<u64>,
+}
+
+impl CellSets {
+    fn new(cells: usize) -> CellSets {
+        let stride = cells.div_ceil(64);
+        CellSets {
+            stride,
+            words: vec![0; cells * stride],
+        }
+    }
+    fn row(&self, c: u32) -> &[u64] {
+        &self.words[c as usize * self.stride..(c as usize + 1) * self.stride]
+    }
+    fn insert(&mut self, row: u32, cell: u32) {
+        self.words[row as usize * self.stride + cell as usize / 64] |= 1 << (cell % 64);
+    }
+    fn is_empty(&self, row: u32) -> bool {
+        self.row(row).iter().all(|&w| w == 0)
+    }
+    /// The cells in every one of `rows`.
+    fn common(&self, rows: &[u32]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for w in 0..self.stride {
+            let mut word = rows.iter().fold(u64::MAX, |m, &r| {
+                m & self.words[r as usize * self.stride + w]
+            });
+            while word != 0 {
+                out.push((w * 64) as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
+        out
+    }
+    /// How many cells are in every one of `rows`.
+    fn common_count(&self, rows: &[u32]) -> u32 {
+        (0..self.stride)
+            .map(|w| {
+                rows.iter()
+                    .fold(u64::MAX, |m, &r| {
+                        m & self.words[r as usize * self.stride + w]
+                    })
+                    .count_ones()
+            })
+            .sum()
+    }
+}
+
 /// The first aligned exclusion over `degree` (2 or 3) cells.
 pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     let cand = &cx.grid.cand;
     let n = cand.len() as u32;
     // Base cells and the cells that may exclude combinations for each.
     let mut bases: Vec<u32> = Vec::new();
-    let mut excluders: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    let mut excluders = CellSets::new(n as usize);
     for c in 0..n {
         if cand[c as usize].count_ones() < 2 {
             continue;
@@ -24,33 +75,48 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
         if peers.iter().any(|&p| cand[p as usize].count_ones() == 1) {
             continue;
         }
-        let ex: Vec<u32> = peers
-            .iter()
-            .copied()
-            .filter(|&p| (2..=degree as u32).contains(&cand[p as usize].count_ones()))
-            .collect();
-        if !ex.is_empty() {
-            excluders[c as usize] = ex;
+        for &p in peers {
+            if (2..=degree as u32).contains(&cand[p as usize].count_ones()) {
+                excluders.insert(c, p);
+            }
+        }
+        if !excluders.is_empty(c) {
             bases.push(c);
         }
     }
+    let mut is_base = vec![false; n as usize];
+    for &b in &bases {
+        is_base[b as usize] = true;
+    }
     for (i, &a) in bases.iter().enumerate() {
         for &b in &bases[i + 1..] {
+            // Every cell set needs two excluders common to all its cells, so a
+            // pair without two cannot start a triple either.
+            if excluders.common_count(&[a, b]) < 2 {
+                continue;
+            }
             if degree == 2 {
                 if let Some(step) = try_cells(cx, &[a, b], &excluders) {
                     return Some(step);
                 }
                 continue;
             }
-            let mut area: Vec<u32> = excluders[a as usize]
-                .iter()
-                .chain(&excluders[b as usize])
-                .copied()
-                .filter(|&c| c != a && c != b && !excluders[c as usize].is_empty())
-                .collect();
-            area.sort_unstable();
-            area.dedup();
+            // Third cells: base cells among the excluders of either.
+            let mut area: Vec<u32> = Vec::new();
+            for w in 0..excluders.stride {
+                let mut word = excluders.row(a)[w] | excluders.row(b)[w];
+                while word != 0 {
+                    let c = (w * 64) as u32 + word.trailing_zeros();
+                    word &= word - 1;
+                    if c != a && c != b && is_base[c as usize] {
+                        area.push(c);
+                    }
+                }
+            }
             for &t in &area {
+                if excluders.common_count(&[a, b, t]) < 2 {
+                    continue;
+                }
                 if let Some(step) = try_cells(cx, &[a, b, t], &excluders) {
                     return Some(step);
                 }
@@ -60,49 +126,46 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     None
 }
 
-fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[Vec<u32>]) -> Option<Step> {
+fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSets) -> Option<Step> {
     let cand = &cx.grid.cand;
-    let common: Vec<u32> = excluders[cells[0] as usize]
-        .iter()
-        .copied()
-        .filter(|e| {
-            cells[1..]
-                .iter()
-                .all(|&c| excluders[c as usize].contains(e))
-        })
-        .collect();
+    let common = excluders.common(cells);
     if common.len() < 2 {
         return None;
     }
-    let options: Vec<Vec<u8>> = cells
-        .iter()
-        .map(|&c| values_of(cand[c as usize]).collect())
-        .collect();
-    let mut allowed = vec![0u32; cells.len()];
-    let mut pick = vec![0usize; cells.len()];
-    loop {
-        let combo: Vec<u8> = pick
-            .iter()
-            .enumerate()
-            .map(|(i, &j)| options[i][j])
-            .collect();
-        if possible(cx, cells, &combo, &common) {
-            for (i, &v) in combo.iter().enumerate() {
-                allowed[i] |= bit(u32::from(v));
-            }
+    let blockers: Vec<u32> = common.iter().map(|&e| cand[e as usize]).collect();
+    // Which pairs of the set see each other (may not share a value).
+    let mut clash = [[false; 3]; 3];
+    for i in 0..cells.len() {
+        for j in i + 1..cells.len() {
+            clash[i][j] = cx.layout.sees(cells[i], cells[j]);
         }
-        // Next combination (odometer).
-        let mut i = 0;
-        while i < pick.len() {
-            pick[i] += 1;
-            if pick[i] < options[i].len() {
-                break;
+    }
+    let mut allowed = [0u32; 3];
+    let third = if cells.len() == 3 {
+        cand[cells[2] as usize]
+    } else {
+        1
+    };
+    for v0 in values_of(cand[cells[0] as usize]) {
+        for v1 in values_of(cand[cells[1] as usize]) {
+            if v0 == v1 && clash[0][1] {
+                continue;
             }
-            pick[i] = 0;
-            i += 1;
-        }
-        if i == pick.len() {
-            break;
+            // With two cells, `third` is a dummy single value that never clashes.
+            for v2 in values_of(third) {
+                if cells.len() == 3 && ((v0 == v2 && clash[0][2]) || (v1 == v2 && clash[1][2])) {
+                    continue;
+                }
+                let mut used = bit(u32::from(v0)) | bit(u32::from(v1));
+                if cells.len() == 3 {
+                    used |= bit(u32::from(v2));
+                }
+                if blockers.iter().all(|&m| m & !used != 0) {
+                    allowed[0] |= bit(u32::from(v0));
+                    allowed[1] |= bit(u32::from(v1));
+                    allowed[2] |= bit(u32::from(v2));
+                }
+            }
         }
     }
     let eliminations: Vec<Candidate> = cells
@@ -127,18 +190,4 @@ fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[Vec<u32>]) -> Option<Step> {
     }
     step.eliminations = eliminations;
     Some(step)
-}
-
-fn possible(cx: &Ctx, cells: &[u32], combo: &[u8], common: &[u32]) -> bool {
-    for i in 0..cells.len() {
-        for j in i + 1..cells.len() {
-            if combo[i] == combo[j] && cx.layout.sees(cells[i], cells[j]) {
-                return false;
-            }
-        }
-    }
-    let used = combo.iter().fold(0, |m, &v| m | bit(u32::from(v)));
-    common
-        .iter()
-        .all(|&e| cx.grid.cand[e as usize] & !used != 0)
 }

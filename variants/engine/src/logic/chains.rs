@@ -32,7 +32,76 @@ struct Node {
     cell: u32,
     value: u8,
     on: bool,
-    parents: Vec<u32>,
+    parents: Parents,
+}
+
+/// The potentials that imply a node: nearly always one, so the first is kept
+/// inline and only dynamic chains' hidden parents need the heap.
+#[derive(Clone, Debug)]
+struct Parents {
+    first: u32,
+    more: Vec<u32>,
+}
+
+impl Parents {
+    fn none() -> Parents {
+        Parents {
+            first: NONE,
+            more: Vec::new(),
+        }
+    }
+    fn one(p: u32) -> Parents {
+        Parents {
+            first: p,
+            more: Vec::new(),
+        }
+    }
+    fn first(&self) -> Option<u32> {
+        (self.first != NONE).then_some(self.first)
+    }
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.first().into_iter().chain(self.more.iter().copied())
+    }
+}
+
+/// Candidates with, for every group and value, the positions still open (a
+/// mask over the group's cells), kept in step as candidates are removed.
+#[derive(Clone, Debug)]
+struct Cands {
+    cand: Vec<u32>,
+    pos: Vec<u32>,
+}
+
+impl Cands {
+    fn new(cx: &Ctx) -> Cands {
+        let size = cx.grid.size as usize;
+        let mut pos = vec![0u32; cx.layout.groups.len() * size];
+        for (g, group) in cx.layout.groups.iter().enumerate() {
+            for (i, &c) in group.cells.iter().enumerate() {
+                for v in values_of(cx.grid.cand[c as usize]) {
+                    pos[g * size + usize::from(v) - 1] |= 1 << i;
+                }
+            }
+        }
+        Cands {
+            cand: cx.grid.cand.clone(),
+            pos,
+        }
+    }
+
+    /// Removes `value` from `cell`.
+    fn remove(&mut self, cx: &Ctx, cell: u32, value: u8) {
+        let size = cx.grid.size as usize;
+        self.cand[cell as usize] &= !bit(u32::from(value));
+        let slots = &cx.layout.slots[cell as usize];
+        for (&g, &slot) in cx.layout.groups_of[cell as usize].iter().zip(slots) {
+            self.pos[g as usize * size + usize::from(value) - 1] &= !(1 << slot);
+        }
+    }
+
+    fn positions(&self, size: u32, group: u32, value: u8) -> u32 {
+        self.pos[group as usize * size as usize + usize::from(value) - 1]
+    }
 }
 
 /// Which links a search may follow.
@@ -44,14 +113,28 @@ struct Links {
     x: bool,
 }
 
+impl Links {
+    /// The same links plus house links.
+    fn with_x(self) -> Links {
+        Links { y: self.y, x: true }
+    }
+}
+
 /// The arena of potentials one search builds, and which potentials are known
 /// on and off.
 struct Search<'a> {
     cx: &'a Ctx<'a>,
     size: u32,
+    /// The candidates the search starts from.
+    base: Cands,
     nodes: Vec<Node>,
     on: Vec<u32>,
     off: Vec<u32>,
+    /// Keys set in `on` or `off`, to reset them.
+    touched: Vec<usize>,
+    /// Scratch for [`Search::ancestors`]: the stamp each potential was last
+    /// seen with, and the current stamp.
+    seen: std::cell::RefCell<(Vec<u32>, u32)>,
 }
 
 /// A found deduction before it becomes a [`Step`].
@@ -79,12 +162,14 @@ impl Found {
     }
 }
 
-/// Keeps the easiest deduction.
-fn keep(best: &mut Option<Found>, found: Found) {
+/// Keeps the easiest deduction, with the candidates of the chains `ids` of
+/// search `s` as its pattern.
+fn keep(best: &mut Option<Found>, mut found: Found, s: &Search, ids: &[u32]) {
     if found.eliminations.is_empty() && found.placements.is_empty() {
         return;
     }
     if best.as_ref().is_none_or(|b| found.key() < b.key()) {
+        found.pattern = s.pattern(ids);
         *best = Some(found);
     }
 }
@@ -109,17 +194,30 @@ impl<'a> Search<'a> {
         Search {
             cx,
             size,
+            base: Cands::new(cx),
             nodes: Vec::new(),
             on: vec![NONE; keys],
             off: vec![NONE; keys],
+            touched: Vec::new(),
+            seen: std::cell::RefCell::new((vec![0; 2 * keys], 0)),
         }
+    }
+
+    /// Forgets every potential, keeping the allocations.
+    fn reset(&mut self) {
+        for &k in &self.touched {
+            self.on[k] = NONE;
+            self.off[k] = NONE;
+        }
+        self.touched.clear();
+        self.nodes.clear();
     }
 
     fn key(&self, cell: u32, value: u8) -> usize {
         cell as usize * self.size as usize + usize::from(value) - 1
     }
 
-    fn add(&mut self, cell: u32, value: u8, on: bool, parents: Vec<u32>) -> u32 {
+    fn add(&mut self, cell: u32, value: u8, on: bool, parents: Parents) -> u32 {
         self.nodes.push(Node {
             cell,
             value,
@@ -147,12 +245,13 @@ impl<'a> Search<'a> {
         } else {
             self.off[k] = id;
         }
+        self.touched.push(k);
     }
 
     /// What turns off when `id` is on, given candidates `cand`.
-    fn on_to_off(&self, cand: &[u32], id: u32, links: Links) -> Vec<(u32, u8)> {
+    fn on_to_off(&self, cand: &[u32], id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
         let n = &self.nodes[id as usize];
-        let mut out = Vec::new();
+        out.clear();
         if links.y {
             out.extend(
                 values_of(cand[n.cell as usize] & !bit(u32::from(n.value))).map(|v| (n.cell, v)),
@@ -165,21 +264,25 @@ impl<'a> Search<'a> {
                 .filter(|&&p| cand[p as usize] & b != 0)
                 .map(|&p| (p, n.value)),
         );
-        out
     }
 
-    /// What turns on when `id` is off, given the current candidates `now` and
-    /// the candidates at the start of the search `start` (for dynamic chains:
-    /// the candidates turned off on the way are hidden parents).
-    fn off_to_on(&self, now: &[u32], start: &[u32], id: u32, links: Links) -> Vec<Node> {
+    /// What turns on when `id` is off, given the current candidates `now`
+    /// (`None`: the search's base). For dynamic chains the base candidates
+    /// turned off on the way are hidden parents.
+    fn off_to_on(&self, now: Option<&Cands>, id: u32, links: Links, out: &mut Vec<Node>) {
         let n = &self.nodes[id as usize];
-        let mut out = Vec::new();
-        if links.y && now[n.cell as usize].count_ones() == 2 {
-            let other = now[n.cell as usize] & !bit(u32::from(n.value));
+        out.clear();
+        let start = &self.base;
+        let current = now.unwrap_or(start);
+        if links.y && current.cand[n.cell as usize].count_ones() == 2 {
+            let other = current.cand[n.cell as usize] & !bit(u32::from(n.value));
             if let Some(v) = values_of(other).next() {
-                let mut parents = vec![id];
-                for gone in values_of(start[n.cell as usize] & !now[n.cell as usize]) {
-                    parents.extend(self.found_off(n.cell, gone));
+                let mut parents = Parents::one(id);
+                if now.is_some() {
+                    let gone = start.cand[n.cell as usize] & !current.cand[n.cell as usize];
+                    for value in values_of(gone) {
+                        parents.more.extend(self.found_off(n.cell, value));
+                    }
                 }
                 out.push(Node {
                     cell: n.cell,
@@ -190,24 +293,24 @@ impl<'a> Search<'a> {
             }
         }
         if links.x {
-            let b = bit(u32::from(n.value));
-            for &g in &self.cx.layout.groups_of[n.cell as usize] {
+            let groups = &self.cx.layout.groups_of[n.cell as usize];
+            let slots = &self.cx.layout.slots[n.cell as usize];
+            for (&g, &slot) in groups.iter().zip(slots) {
                 let group = &self.cx.layout.groups[g as usize];
                 if !group.full {
                     continue;
                 }
-                let mut others = group
-                    .cells
-                    .iter()
-                    .copied()
-                    .filter(|&c| c != n.cell && now[c as usize] & b != 0);
-                let (Some(other), None) = (others.next(), others.next()) else {
+                let others = current.positions(self.size, g, n.value) & !(1 << slot);
+                if others.count_ones() != 1 {
                     continue;
-                };
-                let mut parents = vec![id];
-                for &c in &group.cells {
-                    if start[c as usize] & b != 0 && now[c as usize] & b == 0 {
-                        parents.extend(self.found_off(c, n.value));
+                }
+                let other = group.cells[others.trailing_zeros() as usize];
+                let mut parents = Parents::one(id);
+                if now.is_some() {
+                    let gone = start.positions(self.size, g, n.value)
+                        & !current.positions(self.size, g, n.value);
+                    for c in crate::logic::subsets::cells_at(group, gone) {
+                        parents.more.extend(self.found_off(c, n.value));
                     }
                 }
                 out.push(Node {
@@ -218,7 +321,6 @@ impl<'a> Search<'a> {
                 });
             }
         }
-        out
     }
 
     fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
@@ -234,7 +336,7 @@ impl<'a> Search<'a> {
                 return true;
             }
             match n.parents.first() {
-                Some(&p) => id = p,
+                Some(p) => id = p,
                 None => return false,
             }
         }
@@ -242,15 +344,25 @@ impl<'a> Search<'a> {
 
     /// The number of distinct potentials `id` rests on, itself included.
     fn ancestors(&self, id: u32) -> usize {
-        let mut seen = std::collections::HashSet::new();
+        let mut scratch = self.seen.borrow_mut();
+        let (seen, stamp) = &mut *scratch;
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            seen.fill(0);
+            *stamp = 1;
+        }
+        let mut count = 0;
         let mut todo = vec![id];
         while let Some(i) = todo.pop() {
             let n = &self.nodes[i as usize];
-            if seen.insert((n.cell, n.value, n.on)) {
-                todo.extend(n.parents.iter().copied());
+            let k = 2 * self.key(n.cell, n.value) + usize::from(n.on);
+            if seen[k] != *stamp {
+                seen[k] = *stamp;
+                count += 1;
+                todo.extend(n.parents.iter());
             }
         }
-        seen.len()
+        count
     }
 
     /// The candidates along `id`'s chain.
@@ -262,7 +374,7 @@ impl<'a> Search<'a> {
             let n = &self.nodes[i as usize];
             if seen.insert(i) {
                 out.push(Candidate::new(n.cell, n.value));
-                todo.extend(n.parents.iter().copied());
+                todo.extend(n.parents.iter());
             }
         }
         out.sort();
@@ -276,6 +388,7 @@ impl<'a> Search<'a> {
 pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let mut best = None;
     let cand = &cx.grid.cand;
+    let mut s = Search::new(cx);
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -289,46 +402,73 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
                 continue;
             }
             for value in values_of(cand[cell as usize]) {
-                unary(cx, cell, value, links, &mut best);
+                unary(&mut s, cell, value, links, &mut best);
             }
         }
     }
     best.map(Found::into_step)
 }
 
-fn unary(cx: &Ctx, cell: u32, value: u8, links: Links, best: &mut Option<Found>) {
-    let cand = &cx.grid.cand;
+/// Reusable buffers for one breadth-first search.
+#[derive(Default)]
+struct Buffers {
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    made_off: Vec<(u32, u8)>,
+    made_on: Vec<Node>,
+}
+
+/// Whether a chain with rating base `base` and at least `length` potentials
+/// cannot beat `best` (chains only grow as a breadth-first search goes deeper).
+fn hopeless(best: &Option<Found>, base: Rating, length: usize) -> bool {
+    best.as_ref()
+        .is_some_and(|b| base + length_tenths(length) > b.rating)
+}
+
+fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<Found>) {
+    let cand = &s.cx.grid.cand;
+    let mut b = Buffers::default();
+    let cycle_base = if links.x && links.y { 70 } else { 65 };
+    let forcing_base = if links.y { 70 } else { 66 };
     // Cycles, from "on".
-    let mut s = Search::new(cx);
-    let start = s.add(cell, value, true, Vec::new());
+    s.reset();
+    let start = s.add(cell, value, true, Parents::none());
     s.mark(start);
-    let mut pending_on = vec![start];
-    let mut pending_off: Vec<u32> = Vec::new();
+    b.pending_on.push(start);
     let mut length = 0;
-    while !pending_on.is_empty() || !pending_off.is_empty() {
+    while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
+        if hopeless(best, cycle_base, length) {
+            b.pending_on.clear();
+            b.pending_off.clear();
+            break;
+        }
         length += 1;
-        for p in std::mem::take(&mut pending_on) {
-            for (c, v) in s.on_to_off(cand, p, links) {
+        for p in std::mem::take(&mut b.pending_on) {
+            s.on_to_off(cand, p, links, &mut b.made_off);
+            for &(c, v) in &b.made_off {
                 if !s.on_first_path(p, c, v, false) {
-                    let id = s.add(c, v, false, vec![p]);
+                    let id = s.add(c, v, false, Parents::one(p));
                     if s.known(c, v, false) == NONE {
                         s.mark(id);
                     }
-                    pending_off.push(id);
+                    b.pending_off.push(id);
                 }
             }
         }
         length += 1;
-        for p in std::mem::take(&mut pending_off) {
-            for node in s.off_to_on(cand, cand, p, links) {
+        for p in std::mem::take(&mut b.pending_off) {
+            s.off_to_on(None, p, links, &mut b.made_on);
+            for node in b.made_on.drain(..) {
                 let (c, v) = (node.cell, node.value);
                 let id = s.add(c, v, true, node.parents);
                 if length >= 4 && c == cell && v == value {
-                    keep(best, cycle(&s, id, links));
+                    if let Some(found) = cycle(s, id, links) {
+                        keep(best, found, s, &[id]);
+                    }
                 }
                 if s.known(c, v, true) == NONE {
                     s.mark(id);
-                    pending_on.push(id);
+                    b.pending_on.push(id);
                 }
             }
         }
@@ -338,41 +478,50 @@ fn unary(cx: &Ctx, cell: u32, value: u8, links: Links, best: &mut Option<Found>)
     }
     // Forcing chains: "on" implying "off" of itself, "off" implying "on".
     for assume_on in [true, false] {
-        let mut s = Search::new(cx);
-        let start = s.add(cell, value, assume_on, Vec::new());
+        s.reset();
+        let mut depth = 0;
+        let start = s.add(cell, value, assume_on, Parents::none());
         s.mark(start);
-        let (mut pending_on, mut pending_off) = if assume_on {
-            (vec![start], Vec::new())
+        if assume_on {
+            b.pending_on.push(start);
         } else {
-            (Vec::new(), vec![start])
-        };
-        let full = Links {
-            y: links.y,
-            x: true,
-        };
-        while !pending_on.is_empty() || !pending_off.is_empty() {
-            for p in std::mem::take(&mut pending_on) {
-                for (c, v) in s.on_to_off(cand, p, links) {
-                    let id = s.add(c, v, false, vec![p]);
+            b.pending_off.push(start);
+        }
+        while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
+            if hopeless(best, forcing_base, depth) {
+                b.pending_on.clear();
+                b.pending_off.clear();
+                break;
+            }
+            depth += 2;
+            for p in std::mem::take(&mut b.pending_on) {
+                s.on_to_off(cand, p, links, &mut b.made_off);
+                for &(c, v) in &b.made_off {
                     if assume_on && c == cell && v == value {
-                        keep(best, forcing(&s, id, links));
+                        let id = s.add(c, v, false, Parents::one(p));
+                        let found = forcing(s, id, links);
+                        keep(best, found, s, &[id]);
                     }
                     if s.known(c, v, false) == NONE {
+                        let id = s.add(c, v, false, Parents::one(p));
                         s.mark(id);
-                        pending_off.push(id);
+                        b.pending_off.push(id);
                     }
                 }
             }
-            for p in std::mem::take(&mut pending_off) {
-                for node in s.off_to_on(cand, cand, p, full) {
+            for p in std::mem::take(&mut b.pending_off) {
+                s.off_to_on(None, p, links.with_x(), &mut b.made_on);
+                for node in b.made_on.drain(..) {
                     let (c, v) = (node.cell, node.value);
-                    let id = s.add(c, v, true, node.parents);
                     if !assume_on && c == cell && v == value {
-                        keep(best, forcing(&s, id, links));
+                        let id = s.add(c, v, true, node.parents.clone());
+                        let found = forcing(s, id, links);
+                        keep(best, found, s, &[id]);
                     }
                     if s.known(c, v, true) == NONE {
+                        let id = s.add(c, v, true, node.parents);
                         s.mark(id);
-                        pending_on.push(id);
+                        b.pending_on.push(id);
                     }
                 }
             }
@@ -380,16 +529,16 @@ fn unary(cx: &Ctx, cell: u32, value: u8, links: Links, best: &mut Option<Found>)
     }
 }
 
-/// The hint for a cycle closing at `id` (the start, reached again).
-fn cycle(s: &Search, id: u32, links: Links) -> Found {
+/// The hint for a cycle closing at `id` (the start, reached again), if it
+/// eliminates anything.
+fn cycle(s: &Search, id: u32, links: Links) -> Option<Found> {
     let cand = &s.cx.grid.cand;
     let mut chain = Vec::new();
     let mut i = id;
     loop {
-        let n = &s.nodes[i as usize];
         chain.push(i);
-        match n.parents.first() {
-            Some(&p) => i = p,
+        match s.nodes[i as usize].parents.first() {
+            Some(p) => i = p,
             None => break,
         }
     }
@@ -408,6 +557,10 @@ fn cycle(s: &Search, id: u32, links: Links) -> Found {
             }
         }
     }
+    let eliminations: Vec<Candidate> = forward.intersection(&backward).copied().collect();
+    if eliminations.is_empty() {
+        return None;
+    }
     let complexity = s.ancestors(id);
     let base = if links.x && links.y { 70 } else { 65 };
     let technique = if links.x && links.y {
@@ -417,21 +570,21 @@ fn cycle(s: &Search, id: u32, links: Links) -> Found {
     } else {
         Technique::XyCycle
     };
-    Found {
+    Some(Found {
         technique,
         rating: base + length_tenths(complexity),
         complexity,
         sort_key: 0,
-        eliminations: forward.intersection(&backward).copied().collect(),
+        eliminations,
         placements: Vec::new(),
-        pattern: s.pattern(&[id]),
-    }
+        pattern: Vec::new(),
+    })
 }
 
 /// The hint for a forcing chain ending at `id`, the start's own conjugate.
 fn forcing(s: &Search, id: u32, links: Links) -> Found {
-    let n = &s.nodes[id as usize];
     let complexity = s.ancestors(id);
+    let n = &s.nodes[id as usize];
     let base = if links.y { 70 } else { 66 };
     let (eliminations, placements) = if n.on {
         (Vec::new(), vec![Candidate::new(n.cell, n.value)])
@@ -449,7 +602,7 @@ fn forcing(s: &Search, id: u32, links: Links) -> Found {
         sort_key: 0,
         eliminations,
         placements,
-        pattern: s.pattern(&[id]),
+        pattern: Vec::new(),
     }
 }
 
@@ -502,8 +655,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
         y: mode != Mode::Nishio,
         x: true,
     };
-    let initial = s.cx.grid.cand.clone();
-    let mut now = initial.clone();
+    let mut now = s.base.clone();
     let mut on: Vec<u32> = start
         .iter()
         .copied()
@@ -515,14 +667,17 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
         .filter(|&i| !s.nodes[i as usize].on)
         .collect();
     let (mut next_on, mut next_off) = (0, 0);
+    let mut made_off = Vec::new();
+    let mut made_on = Vec::new();
     loop {
         if next_on < on.len() {
             let p = on[next_on];
             next_on += 1;
-            for (c, v) in s.on_to_off(&now, p, links) {
+            s.on_to_off(&now.cand, p, links, &mut made_off);
+            for &(c, v) in &made_off {
                 let conj = s.known(c, v, true);
                 if conj != NONE {
-                    let id = s.add(c, v, false, vec![p]);
+                    let id = s.add(c, v, false, Parents::one(p));
                     return Outcome {
                         on,
                         off,
@@ -530,7 +685,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
                     };
                 }
                 if s.known(c, v, false) == NONE {
-                    let id = s.add(c, v, false, vec![p]);
+                    let id = s.add(c, v, false, Parents::one(p));
                     s.mark(id);
                     off.push(id);
                 }
@@ -540,12 +695,15 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
         if next_off < off.len() {
             let p = off[next_off];
             next_off += 1;
-            let made = s.off_to_on(&now, &initial, p, links);
             if mode.dynamic() {
+                s.off_to_on(Some(&now), p, links, &mut made_on);
                 let n = &s.nodes[p as usize];
-                now[n.cell as usize] &= !bit(u32::from(n.value));
+                let (cell, value) = (n.cell, n.value);
+                now.remove(s.cx, cell, value);
+            } else {
+                s.off_to_on(None, p, links, &mut made_on);
             }
-            for node in made {
+            for node in made_on.drain(..) {
                 let (c, v) = (node.cell, node.value);
                 let conj = s.known(c, v, false);
                 if conj != NONE {
@@ -565,7 +723,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
             continue;
         }
         if mode == Mode::DynamicPlus {
-            let more = advanced(s, &now, &initial);
+            let more = advanced(s, &now.cand, &s.base.cand);
             if !more.is_empty() {
                 for (c, v, parents) in more {
                     if s.known(c, v, false) == NONE {
@@ -588,13 +746,14 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
 /// Eliminations that intersections, naked and hidden pairs and X-Wings make on
 /// the scratch grid `now` but not on the real one: each becomes an "off" whose
 /// parents are the scratch eliminations inside the pattern's houses.
-fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Vec<u32>)> {
+fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Parents)> {
     let layout = s.cx.layout;
-    let grid = crate::logic::grid::Grid {
-        size: s.size,
-        values: s.cx.grid.values.clone(),
-        cand: now.to_vec(),
-    };
+    let grid = crate::logic::grid::Grid::from_parts(
+        layout,
+        s.size,
+        s.cx.grid.values.clone(),
+        now.to_vec(),
+    );
     let cx = Ctx {
         layout,
         grid: &grid,
@@ -633,7 +792,11 @@ fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Vec<u32>)
         return step
             .eliminations
             .iter()
-            .map(|e| (e.cell, e.value, parents.clone()))
+            .map(|e| {
+                let mut p = Parents::one(parents[0]);
+                p.more.extend_from_slice(&parents[1..]);
+                (e.cell, e.value, p)
+            })
             .collect();
     }
     Vec::new()
@@ -662,7 +825,7 @@ struct Branch<'a> {
 impl Branch<'_> {
     fn run<'a>(cx: &'a Ctx<'a>, cell: u32, value: u8, on: bool, mode: Mode) -> Branch<'a> {
         let mut search = Search::new(cx);
-        let id = search.add(cell, value, on, Vec::new());
+        let id = search.add(cell, value, on, Parents::none());
         search.mark(id);
         let outcome = propagate(&mut search, &[id], mode);
         Branch { search, outcome }
@@ -692,18 +855,8 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
                     } else {
                         (Vec::new(), vec![c])
                     };
-                    keep(
-                        best,
-                        found(
-                            mode,
-                            complexity,
-                            7,
-                            eliminations,
-                            placements,
-                            &branch.search,
-                            &[a, b],
-                        ),
-                    );
+                    let found = found(mode, complexity, 7, eliminations, placements);
+                    keep(best, found, &branch.search, &[a, b]);
                 }
             }
             // Double forcing: both states imply the same.
@@ -716,13 +869,9 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
                         let n = &on.search.nodes[a as usize];
                         if let Some(b) = off.has(n.cell, n.value, on_state) {
                             let complexity = on.search.ancestors(a) + off.search.ancestors(b);
-                            keep(
-                                best,
-                                conclusion(
-                                    cx, mode, complexity, 1, n.cell, n.value, on_state, &on.search,
-                                    a,
-                                ),
-                            );
+                            let found =
+                                conclusion(cx, mode, complexity, 1, n.cell, n.value, on_state);
+                            keep(best, found, &on.search, &[a]);
                         }
                     }
                 }
@@ -759,10 +908,8 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
                 None => false,
             });
             if all {
-                keep(
-                    best,
-                    conclusion(cx, mode, complexity, 5, c, v, on_state, &first.search, a),
-                );
+                let found = conclusion(cx, mode, complexity, 5, c, v, on_state);
+                keep(best, found, &first.search, &[a]);
             }
         }
     }
@@ -815,10 +962,8 @@ fn house_forcing(
                     None => false,
                 });
                 if all {
-                    keep(
-                        best,
-                        conclusion(cx, mode, complexity, 6, c, v, on_state, &on.search, a),
-                    );
+                    let found = conclusion(cx, mode, complexity, 6, c, v, on_state);
+                    keep(best, found, &on.search, &[a]);
                 }
             }
         }
@@ -826,7 +971,6 @@ fn house_forcing(
 }
 
 /// A conclusion "value in cell is on/off" reached by several chains.
-#[allow(clippy::too_many_arguments)]
 fn conclusion(
     cx: &Ctx,
     mode: Mode,
@@ -835,8 +979,6 @@ fn conclusion(
     cell: u32,
     value: u8,
     on: bool,
-    search: &Search,
-    id: u32,
 ) -> Found {
     let c = Candidate::new(cell, value);
     let (eliminations, placements) = if on {
@@ -852,15 +994,7 @@ fn conclusion(
     } else {
         (Vec::new(), Vec::new())
     };
-    found(
-        mode,
-        complexity,
-        sort_key,
-        eliminations,
-        placements,
-        search,
-        &[id],
-    )
+    found(mode, complexity, sort_key, eliminations, placements)
 }
 
 fn found(
@@ -869,8 +1003,6 @@ fn found(
     sort_key: u8,
     eliminations: Vec<Candidate>,
     placements: Vec<Candidate>,
-    search: &Search,
-    ids: &[u32],
 ) -> Found {
     Found {
         technique: mode.technique(),
@@ -879,7 +1011,7 @@ fn found(
         sort_key,
         eliminations,
         placements,
-        pattern: search.pattern(ids),
+        pattern: Vec::new(),
     }
 }
 

@@ -10,6 +10,8 @@ use protocol::HouseKind;
 /// One all-different group a technique may reason about.
 #[derive(Clone, Debug)]
 pub(crate) struct Group {
+    /// This group's index in [`Layout::groups`].
+    pub index: u32,
     /// Index into the model's houses, or `None` for a cage.
     pub house: Option<usize>,
     /// How the group is drawn (cages count as [`HouseKind::Extra`]).
@@ -34,6 +36,8 @@ pub(crate) struct Layout {
     pub groups: Vec<Group>,
     /// The groups holding each cell.
     pub groups_of: Vec<Vec<u32>>,
+    /// For each cell, its position in each group of `groups_of` (same order).
+    pub slots: Vec<Vec<u8>>,
     /// Indices of the full groups (every value appears once).
     pub full_groups: Vec<u32>,
     /// The full rows and the full columns (group indices), when every cell is in
@@ -63,22 +67,27 @@ impl Layout {
             .iter()
             .enumerate()
             .map(|(i, h)| Group {
+                index: i as u32,
                 house: Some(i),
                 kind: h.kind,
                 cells: h.cells.clone(),
                 full: h.cells.len() == model.size() as usize,
             })
             .collect();
-        groups.extend(model.cages().iter().map(|c| Group {
+        let houses = groups.len();
+        groups.extend(model.cages().iter().enumerate().map(|(i, c)| Group {
+            index: (houses + i) as u32,
             house: None,
             kind: HouseKind::Extra,
             cells: c.cells.clone(),
             full: c.cells.len() == model.size() as usize,
         }));
         let mut groups_of = vec![Vec::new(); n];
+        let mut slots = vec![Vec::new(); n];
         for (g, group) in groups.iter().enumerate() {
-            for &c in &group.cells {
+            for (i, &c) in group.cells.iter().enumerate() {
                 groups_of[c as usize].push(g as u32);
+                slots[c as usize].push(i as u8);
             }
         }
         let stride = n.div_ceil(64);
@@ -119,6 +128,7 @@ impl Layout {
             peers,
             groups,
             groups_of,
+            slots,
             full_groups,
             lines,
             line_of,
@@ -176,6 +186,9 @@ pub(crate) struct Grid {
     pub values: Vec<u8>,
     /// Candidates of each empty cell (0 for placed cells).
     pub cand: Vec<u32>,
+    /// For each group and value (`group * size + value - 1`), the positions in
+    /// the group where the value is still a candidate, as a mask over its cells.
+    pos: Vec<u32>,
 }
 
 /// The grid reached a state with no solution (a cell or a house with no place
@@ -203,27 +216,59 @@ impl Grid {
                     })
             })
             .collect();
+        Grid::from_parts(model.logic_layout(), model.size(), values.to_vec(), cand)
+    }
+
+    /// A grid from placed values and candidates as they are.
+    pub fn from_parts(layout: &Layout, size: u32, values: Vec<u8>, cand: Vec<u32>) -> Grid {
+        let mut pos = vec![0u32; layout.groups.len() * size as usize];
+        for group in &layout.groups {
+            for (i, &c) in group.cells.iter().enumerate() {
+                let mut m = cand[c as usize];
+                while m != 0 {
+                    let v = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    pos[group.index as usize * size as usize + v] |= 1 << i;
+                }
+            }
+        }
         Grid {
-            size: model.size(),
-            values: values.to_vec(),
+            size,
+            values,
             cand,
+            pos,
         }
     }
 
     /// Places `value` in `cell` and removes it from every peer.
     pub fn place(&mut self, model: &Model, cell: u32, value: u8) {
+        let layout = model.logic_layout();
         let c = cell as usize;
         self.values[c] = value;
-        self.cand[c] = 0;
+        let mut m = self.cand[c];
+        while m != 0 {
+            let v = m.trailing_zeros() as u8 + 1;
+            m &= m - 1;
+            self.eliminate(layout, Candidate::new(cell, v));
+        }
         for &p in model.compiled.peers_of(c) {
-            self.cand[p as usize] &= !bit(u32::from(value));
+            self.eliminate(layout, Candidate::new(p, value));
         }
     }
 
     /// Removes one candidate.
     #[inline]
-    pub fn eliminate(&mut self, c: Candidate) {
-        self.cand[c.cell as usize] &= !bit(u32::from(c.value));
+    pub fn eliminate(&mut self, layout: &Layout, c: Candidate) {
+        let b = bit(u32::from(c.value));
+        let cell = c.cell as usize;
+        if self.cand[cell] & b == 0 {
+            return;
+        }
+        self.cand[cell] &= !b;
+        let size = self.size as usize;
+        for (&g, &slot) in layout.groups_of[cell].iter().zip(&layout.slots[cell]) {
+            self.pos[g as usize * size + usize::from(c.value) - 1] &= !(1 << slot);
+        }
     }
 
     /// Whether `cell` still has `value` as a candidate.
@@ -241,14 +286,7 @@ impl Grid {
     /// the group's cell positions.
     #[inline]
     pub fn positions(&self, group: &Group, value: u8) -> u32 {
-        let b = bit(u32::from(value));
-        let mut mask = 0;
-        for (i, &c) in group.cells.iter().enumerate() {
-            if self.cand[c as usize] & b != 0 {
-                mask |= 1 << i;
-            }
-        }
-        mask
+        self.pos[group.index as usize * self.size as usize + usize::from(value) - 1]
     }
 
     /// The empty cells of `group`.

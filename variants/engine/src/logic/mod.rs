@@ -13,7 +13,7 @@ mod als;
 mod chains;
 mod combinations;
 mod fish;
-mod grid;
+pub(crate) mod grid;
 mod intersections;
 mod links;
 mod singles;
@@ -109,7 +109,7 @@ fn easiest(layout: &Layout, grid: &Grid, options: Options) -> Option<Step> {
 /// Applies a step's eliminations, then its placements.
 fn apply(model: &Model, grid: &mut Grid, step: &Step) {
     for &e in &step.eliminations {
-        grid.eliminate(e);
+        grid.eliminate(model.logic_layout(), e);
     }
     for p in &step.placements {
         if grid.values[p.cell as usize] == 0 {
@@ -120,16 +120,31 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
 
 /// Solves `givens` (one value per active cell, 0 = empty) logically.
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
-    let layout = Layout::new(model);
+    let layout = model.logic_layout();
     let mut grid = Grid::new(model, givens);
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
-    while !solved && grid.check(&layout).is_ok() {
-        let Some(step) = easiest(&layout, &grid, options) else {
+    while !solved && grid.check(layout).is_ok() {
+        let Some(step) = easiest(layout, &grid, options) else {
             break;
         };
-        apply(model, &mut grid, &step);
-        steps.push(step);
+        let batch = singles::batch(
+            &Ctx {
+                layout,
+                grid: &grid,
+            },
+            &step,
+        );
+        for step in batch {
+            let still_open = step
+                .placements
+                .iter()
+                .all(|p| grid.values[p.cell as usize] == 0 && grid.has(p.cell, p.value));
+            if still_open {
+                apply(model, &mut grid, &step);
+                steps.push(step);
+            }
+        }
         solved = grid.is_solved();
     }
     let hardest = steps.iter().max_by_key(|s| s.rating);

@@ -8,6 +8,12 @@ use protocol::HouseKind;
 
 /// The last empty cell of a full house takes the value the house is missing.
 pub(crate) fn full_house(cx: &Ctx) -> Option<Step> {
+    full_houses(cx, false).into_iter().next()
+}
+
+/// Every full house (`all`) or the first.
+fn full_houses(cx: &Ctx, all: bool) -> Vec<Step> {
+    let mut out = Vec::new();
     for &g in &cx.layout.full_groups {
         let group = &cx.layout.groups[g as usize];
         let mut empty = cx.grid.empty_cells(group);
@@ -24,17 +30,30 @@ pub(crate) fn full_house(cx: &Ctx) -> Option<Step> {
         let missing = full_mask(cx.grid.size) & !placed;
         if is_single(missing) && cx.grid.cand[cell as usize] & missing != 0 {
             let value = value_of(missing) as u8;
-            return Some(placement(Technique::FullHouse, 10, cell, value, group));
+            out.push(placement(Technique::FullHouse, 10, cell, value, group));
+            if !all {
+                break;
+            }
         }
     }
-    None
+    out
 }
 
 /// A value with one place left in a full house: boxes (and jigsaw regions) first,
 /// as they are the easiest to scan, then every other house.
 pub(crate) fn hidden_single(cx: &Ctx) -> Option<Step> {
+    hidden_singles(cx, None).into_iter().next()
+}
+
+/// The hidden singles of boxes (`Some(true)`), of other houses (`Some(false)`),
+/// or (`None`) the first found, boxes first.
+fn hidden_singles(cx: &Ctx, only: Option<bool>) -> Vec<Step> {
     let boxy = |g: &Group| matches!(g.kind, HouseKind::Box | HouseKind::Region);
+    let mut out = Vec::new();
     for pass_boxes in [true, false] {
+        if only.is_some_and(|b| b != pass_boxes) {
+            continue;
+        }
         for &g in &cx.layout.full_groups {
             let group = &cx.layout.groups[g as usize];
             if boxy(group) != pass_boxes {
@@ -45,28 +64,58 @@ pub(crate) fn hidden_single(cx: &Ctx) -> Option<Step> {
                 if is_single(spots) {
                     let cell = group.cells[spots.trailing_zeros() as usize];
                     let rating = if pass_boxes { 12 } else { 15 };
-                    return Some(placement(
+                    out.push(placement(
                         Technique::HiddenSingle,
                         rating,
                         cell,
                         value,
                         group,
                     ));
+                    if only.is_none() {
+                        return out;
+                    }
                 }
             }
         }
     }
-    None
+    out
 }
 
 /// A cell with one candidate left.
 pub(crate) fn naked_single(cx: &Ctx) -> Option<Step> {
-    let cell = (0..cx.grid.cand.len()).find(|&c| is_single(cx.grid.cand[c]))?;
-    let value = value_of(cx.grid.cand[cell]) as u8;
-    let mut step = Step::new(Technique::NakedSingle, 23);
-    step.pattern.push(Candidate::new(cell as u32, value));
-    step.placements.push(Candidate::new(cell as u32, value));
-    Some(step)
+    naked_singles(cx, false).into_iter().next()
+}
+
+/// Every naked single (`all`) or the first.
+fn naked_singles(cx: &Ctx, all: bool) -> Vec<Step> {
+    let mut out = Vec::new();
+    for cell in 0..cx.grid.cand.len() {
+        if !is_single(cx.grid.cand[cell]) {
+            continue;
+        }
+        let value = value_of(cx.grid.cand[cell]) as u8;
+        let mut step = Step::new(Technique::NakedSingle, 23);
+        step.pattern.push(Candidate::new(cell as u32, value));
+        step.placements.push(Candidate::new(cell as u32, value));
+        out.push(step);
+        if !all {
+            break;
+        }
+    }
+    out
+}
+
+/// Every single of the same kind and rating as `step` in the same position.
+/// Singles stay true as other values are placed, and taking them together does
+/// not change the hardest step (they share its rating), so the solver applies
+/// them as one batch instead of rescanning the ladder after each.
+pub(crate) fn batch(cx: &Ctx, step: &Step) -> Vec<Step> {
+    match step.technique {
+        Technique::FullHouse => full_houses(cx, true),
+        Technique::HiddenSingle => hidden_singles(cx, Some(step.rating == 12)),
+        Technique::NakedSingle => naked_singles(cx, true),
+        _ => vec![step.clone()],
+    }
 }
 
 /// A single placed by reasoning over one group.

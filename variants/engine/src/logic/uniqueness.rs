@@ -6,6 +6,7 @@ use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
 use crate::mask::bit;
+use protocol::HouseKind;
 
 /// The easiest unique rectangle or loop (types 1-4; type 3 with a naked set):
 /// a loop of cells holding the same two values, each house it visits holding
@@ -26,15 +27,18 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
         };
         let mut path = vec![start];
         let mut loops = Vec::new();
-        walk(
+        let mut in_group = vec![0u8; cx.layout.groups.len()];
+        for &g in &cx.layout.groups_of[start as usize] {
+            in_group[g as usize] += 1;
+        }
+        let mut walker = Walker {
             cx,
-            bit(u32::from(u)) | bit(u32::from(v)),
-            &mut path,
-            2,
-            0,
-            None,
-            &mut loops,
-        );
+            pair: bit(u32::from(u)) | bit(u32::from(v)),
+            path: &mut path,
+            in_group: &mut in_group,
+            loops: &mut loops,
+        };
+        walker.walk(2, 0, None);
         for cells in loops {
             if !valid_loop(cx, &cells) {
                 continue;
@@ -52,45 +56,66 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
 /// The longest loop searched.
 const MAX_LOOP: usize = 14;
 
-/// Extends `path` (cells holding both values of `pair`) along a house of another
-/// kind than the last step's, recording every loop back to the start. At most
-/// `extras_allowed` cells may hold other values, unless they all hold the same
-/// one other value (type 2).
-fn walk(
-    cx: &Ctx,
+/// A depth-first search for loops through cells holding both values of `pair`.
+struct Walker<'a, 'c> {
+    cx: &'a Ctx<'c>,
     pair: u32,
-    path: &mut Vec<u32>,
-    extras_allowed: usize,
-    extra_values: u32,
-    last_kind: Option<protocol::HouseKind>,
-    loops: &mut Vec<Vec<u32>>,
-) {
-    let Some(&cell) = path.last() else { return };
-    for &g in &cx.layout.groups_of[cell as usize] {
-        let group = &cx.layout.groups[g as usize];
-        if Some(group.kind) == last_kind {
-            continue;
-        }
-        for &next in &group.cells {
-            if next == path[0] {
-                if path.len() >= 4 && path.len().is_multiple_of(2) {
-                    loops.push(path.clone());
+    path: &'a mut Vec<u32>,
+    /// How many path cells each group holds (a loop puts 0 or 2 in each).
+    in_group: &'a mut Vec<u8>,
+    loops: &'a mut Vec<Vec<u32>>,
+}
+
+impl Walker<'_, '_> {
+    /// Extends the path along a house of another kind than the last step's,
+    /// recording every loop back to the start. At most `extras_allowed` cells
+    /// may hold other values, unless they all hold the same one other value
+    /// (type 2).
+    fn walk(&mut self, extras_allowed: usize, extra_values: u32, last: Option<HouseKind>) {
+        let cx = self.cx;
+        let Some(&cell) = self.path.last() else {
+            return;
+        };
+        for &g in &cx.layout.groups_of[cell as usize] {
+            let group = &cx.layout.groups[g as usize];
+            if Some(group.kind) == last {
+                continue;
+            }
+            for &next in &group.cells {
+                if next == self.path[0] {
+                    if self.path.len() >= 4 && self.path.len().is_multiple_of(2) {
+                        self.loops.push(self.path.clone());
+                    }
+                    continue;
                 }
-                continue;
+                let m = cx.grid.cand[next as usize];
+                if m & self.pair != self.pair
+                    || self.path.len() >= MAX_LOOP
+                    || self.path.contains(&next)
+                {
+                    continue;
+                }
+                // No house of a loop holds more than two of its cells.
+                let houses = &cx.layout.groups_of[next as usize];
+                if houses.iter().any(|&h| self.in_group[h as usize] >= 2) {
+                    continue;
+                }
+                let extras = extra_values | (m & !self.pair);
+                let has_extra = m != self.pair;
+                if has_extra && extras.count_ones() != 1 && extras_allowed == 0 {
+                    continue;
+                }
+                self.path.push(next);
+                for &h in houses {
+                    self.in_group[h as usize] += 1;
+                }
+                let allowed = extras_allowed - usize::from(has_extra && extras_allowed > 0);
+                self.walk(allowed, extras, Some(group.kind));
+                for &h in houses {
+                    self.in_group[h as usize] -= 1;
+                }
+                self.path.pop();
             }
-            let m = cx.grid.cand[next as usize];
-            if path.contains(&next) || m & pair != pair || path.len() >= MAX_LOOP {
-                continue;
-            }
-            let extras = extra_values | (m & !pair);
-            let has_extra = m != pair;
-            if has_extra && extras.count_ones() != 1 && extras_allowed == 0 {
-                continue;
-            }
-            path.push(next);
-            let allowed = extras_allowed - usize::from(has_extra && extras_allowed > 0);
-            walk(cx, pair, path, allowed, extras, Some(group.kind), loops);
-            path.pop();
         }
     }
 }
