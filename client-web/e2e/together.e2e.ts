@@ -201,10 +201,20 @@ test("solo with lives: a wrong digit costs a life and shows only with the check 
   await page.keyboard.press("Control+z");
   expect(await page.getAttribute(`#cell-${pair[0]}-${pair[1]}`, "aria-label")).not.toContain("candidates");
 
+  // A hint comes in two stages: the technique and where to look (the pattern
+  // shaded), then, on "Show the step", the whole step with its target cell.
   await page.click("#hint-button");
-  await page.waitForSelector("#hint:has-text('Hint:')", { timeout: WAIT });
-  await page.waitForSelector("svg.board .fill.hinted", { state: "attached", timeout: WAIT });
+  await page.waitForSelector("#hint-more", { timeout: WAIT });
+  const clue = (await page.textContent("#hint")) ?? "";
+  expect(clue).toMatch(/^Hint: (Look|Check|Try)/);
+  await page.waitForSelector("svg.board .fill.hint-area", { state: "attached", timeout: WAIT });
+  expect(await page.locator("svg.board .fill.hinted").count()).toBe(0);
   await page.waitForSelector("#status:has-text('Hints 1')", { timeout: WAIT });
+  await page.click("#hint-more");
+  await page.waitForSelector("#hint-more", { state: "detached", timeout: WAIT });
+  const step = (await page.textContent("#hint")) ?? "";
+  expect(step.startsWith("Hint: ") && step !== clue).toBe(true);
+  await page.waitForSelector("svg.board .fill.hinted", { state: "attached", timeout: WAIT });
 });
 
 test("keyboard: Escape clears the selection, Ctrl+A selects all, ? shows the shortcuts, Space after a pad click switches the mode", async () => {

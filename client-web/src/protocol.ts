@@ -144,7 +144,7 @@ params: Array<ParamSpec>,
  */
 difficulties: Array<string>, };
 
-export type HintKind = "wrong" | "naked_single" | "hidden_single" | "reveal" | "unknown";
+export type HintKind = "wrong" | "naked_single" | "hidden_single" | "reveal" | "technique" | "wrong_marks" | "unknown";
 
 export type Hint = { 
 /**
@@ -156,13 +156,32 @@ kind: HintKind,
  */
 cell: [number, number], 
 /**
- * The value to place (none for [`HintKind::Wrong`]).
+ * The value to place (none for [`HintKind::Wrong`] and for steps that
+ * only remove candidates).
  */
 value: number | null, 
 /**
  * A short explanation for the player.
  */
-explanation: string, };
+explanation: string, 
+/**
+ * The technique's name ("Hidden Single", "X-Wing", ...); empty for a wrong
+ * entry or a reveal.
+ */
+technique: string, 
+/**
+ * The first stage of the hint: the technique and where to look, without
+ * the answer.
+ */
+clue: string, 
+/**
+ * The cells that make the pattern, to highlight.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The candidates the step removes: `[row, col, value]`.
+ */
+eliminations: Array<[number, number, number]>, };
 
 export type Mode = "race" | "solo" | "coop";
 

@@ -103,6 +103,10 @@ pub struct GridRequest {
     pub puzzle: PuzzleV1,
     /// The player's grid.
     pub grid: Vec<Vec<u32>>,
+    /// The player's pencil marks, where known (rows x cols, bit `v - 1` for
+    /// value `v`, 0 for a cell without marks). `hint` reasons from them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub marks: Option<Vec<Vec<u32>>>,
 }
 
 /// Answer of `check`: the cells whose values break a rule of the puzzle.
@@ -167,11 +171,26 @@ pub struct Hint {
     pub kind: HintKind,
     /// The cell concerned.
     pub cell: Coord,
-    /// The value to place (none for [`HintKind::Wrong`]).
+    /// The value to place (none for [`HintKind::Wrong`] and for steps that
+    /// only remove candidates).
     #[serde(default)]
     pub value: Option<u32>,
     /// A short explanation for the player.
     pub explanation: String,
+    /// The technique's name ("Hidden Single", "X-Wing", ...); empty for a wrong
+    /// entry or a reveal.
+    #[serde(default)]
+    pub technique: String,
+    /// The first stage of the hint: the technique and where to look, without
+    /// the answer.
+    #[serde(default)]
+    pub clue: String,
+    /// The cells that make the pattern, to highlight.
+    #[serde(default)]
+    pub cells: Vec<Coord>,
+    /// The candidates the step removes: `[row, col, value]`.
+    #[serde(default)]
+    pub eliminations: Vec<[u32; 3]>,
 }
 
 /// Kinds of hint.
@@ -187,6 +206,10 @@ pub enum HintKind {
     HiddenSingle,
     /// A step beyond this build's techniques: the cell's value, revealed.
     Reveal,
+    /// A logical step beyond singles (see `technique`).
+    Technique,
+    /// A cell's pencil marks leave out its value.
+    WrongMarks,
     /// A kind this build does not know.
     #[serde(other)]
     Unknown,

@@ -101,6 +101,7 @@ fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
     let grid_req = |values: &[u8]| GridRequest {
         puzzle: p.clone(),
         grid: to_grid(model, values),
+        marks: None,
     };
     // The solution itself breaks nothing.
     let ok: CheckResponse = host()
@@ -144,12 +145,9 @@ fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
             .cell_at(hint.cell[0], hint.cell[1])
             .expect("hint cell is active");
         assert_ne!(hint.kind, HintKind::Wrong, "{what}: no entry is wrong yet");
-        assert_eq!(
-            hint.value,
-            Some(u32::from(solution[c])),
-            "{what}: hint contradicts the solution"
-        );
-        assert!(!hint.explanation.is_empty());
+        assert_hint_true(&hint, model, solution, what);
+        assert!(!hint.explanation.is_empty() && !hint.clue.is_empty());
+        // Move on as a player would once the step is understood.
         values[c] = solution[c];
     }
     // Without a shipped solution the plugin solves the puzzle itself.
@@ -158,14 +156,15 @@ fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
     let req = GridRequest {
         puzzle: bare,
         grid: to_grid(model, loaded.puzzle.givens()),
+        marks: None,
     };
     let h: HintResponse = host().call(id, op::HINT, &req, DEADLINE).expect("hint");
     let hint = h.hint.expect("a hint");
-    let c = model.cell_at(hint.cell[0], hint.cell[1]).expect("active");
-    assert_eq!(
-        hint.value,
-        Some(u32::from(solution[c])),
-        "{what}: hint without a shipped solution"
+    assert_hint_true(
+        &hint,
+        model,
+        solution,
+        &format!("{what}, no shipped solution"),
     );
     // count and solve agree with the engine.
     let c: CountResponse = host()
@@ -328,6 +327,7 @@ fn a_misbehaving_plugin_cannot_hurt_the_host() {
     let grid = GridRequest {
         puzzle: sample.clone(),
         grid: sample.grid.clone(),
+        marks: None,
     };
     let e = host()
         .call::<_, CheckResponse>(id, op::CHECK, &grid, DEADLINE)
@@ -342,4 +342,37 @@ fn a_misbehaving_plugin_cannot_hurt_the_host() {
         .expect_err("unsupported");
     assert!(matches!(e, PluginError::Unsupported(_)), "{e}");
     classic_still_works();
+}
+
+/// A hint's placement is the solution's value and none of its eliminations
+/// removes a solution value.
+fn assert_hint_true(
+    hint: &protocol::plugin::Hint,
+    model: &engine::Model,
+    solution: &[u8],
+    what: &str,
+) {
+    let c = model
+        .cell_at(hint.cell[0], hint.cell[1])
+        .expect("hint cell is active");
+    if let Some(v) = hint.value {
+        assert_eq!(
+            v,
+            u32::from(solution[c]),
+            "{what}: hint contradicts the solution"
+        );
+    }
+    for &[r, col, v] in &hint.eliminations {
+        let e = model.cell_at(r, col).expect("elimination cell is active");
+        assert_ne!(
+            v,
+            u32::from(solution[e]),
+            "{what}: {} removes the solution",
+            hint.technique
+        );
+    }
+    assert!(
+        hint.value.is_some() || !hint.eliminations.is_empty(),
+        "{what}: a step must place or remove something"
+    );
 }

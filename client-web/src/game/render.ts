@@ -25,8 +25,10 @@ export interface BoardPaint {
   conflicts: Set<Cell>;
   /** Digits the server marked wrong (shown when the error check is on). */
   wrong: Set<Cell>;
-  /** A hinted cell. */
+  /** A hinted cell (the one the hint places or points at). */
   hint?: Cell;
+  /** The cells of the hint's pattern (and, once shown, those it changes). */
+  hintArea?: Set<Cell>;
   /** Teammates' cursors (co-op). */
   cursors: Array<{ cell: Cell; colour: string; name: string }>;
   /** Whether the board takes input (false for spectators and finished games). */
@@ -132,6 +134,7 @@ export function boardSvg(g: Geometry, p: BoardPaint): string {
 
 function fillClass(c: Cell, v: number, p: BoardPaint): string {
   if (p.hint === c) return "hinted";
+  if (p.hintArea?.has(c)) return "hint-area";
   if (p.selection.has(c)) return "selected";
   if (v !== 0 && p.conflicts.has(c)) return "conflict";
   if (v !== 0 && v === p.highlight) return "same";

@@ -48,6 +48,8 @@ export class Game {
   readonly wrong = new Set<Cell>();
   /** The last hint, while it applies. */
   hint?: Hint;
+  /** How much of the hint shows: 1 = the technique and where to look, 2 = the whole step. */
+  hintStage: 1 | 2 = 1;
   /** Co-op: teammates' cursors by player id. */
   readonly cursors = new Map<string, Cell>();
   /** Spectators: every player's board, by id. */
@@ -157,7 +159,10 @@ export class Session {
         return [];
       }
       case "hint":
-        if (this.game) this.game.hint = m.hint;
+        if (this.game) {
+          this.game.hint = m.hint;
+          this.game.hintStage = 1;
+        }
         return [];
       case "chat":
         this.chat.push({ from: m.from, name: m.name, text: m.text, at: m.at });
@@ -351,7 +356,12 @@ export class Session {
     const spectating = this.room?.spectator ?? false;
     const values = spectating ? (game.boards.get(game.watching ?? "") ?? g.givens) : board.values;
     const cursor = spectating ? undefined : board.cursor;
-    const hintCell = game.hint ? game.hint.cell[0] * g.cols + game.hint.cell[1] : undefined;
+    const hint = game.hint;
+    const at = ([row, col]: readonly number[]) => row * g.cols + col;
+    // Stage 1 shows where to look; stage 2 also the cells the step changes.
+    const hintCell = hint && game.hintStage === 2 ? at(hint.cell) : undefined;
+    const hintArea = new Set(hint ? hint.cells.map(at) : []);
+    if (hint && game.hintStage === 2) for (const e of hint.eliminations) hintArea.add(at(e));
     const names = new Map(this.room?.players.map((p) => [p.id, p.name]));
     return {
       values,
@@ -364,6 +374,7 @@ export class Session {
       conflicts: conflicts(g, values),
       wrong: this.errorCheck && !spectating ? game.wrong : new Set(),
       hint: hintCell,
+      hintArea,
       cursors: [...game.cursors.entries()].map(([player, cell]) => ({
         cell,
         colour: colourOf(player),

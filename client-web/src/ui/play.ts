@@ -331,9 +331,23 @@ export class PlayScreen {
     );
   }
 
+  /** A hint in two stages, as good teaching apps do: first the technique and where to look, then the whole step. */
   private updateHint() {
-    const hint = this.session.game?.hint;
-    this.hintBox.textContent = hint ? `Hint: ${hint.explanation}` : "";
+    const game = this.session.game;
+    const hint = game?.hint;
+    const key = hint ? `${game?.hintStage}:${hint.explanation}` : "";
+    if (this.hintBox.dataset.shown === key) return;
+    this.hintBox.dataset.shown = key;
+    if (!game || !hint) {
+      replace(this.hintBox);
+      return;
+    }
+    if (game.hintStage === 1 && hint.clue) {
+      const more = h("button", { type: "button", id: "hint-more", onclick: () => { game.hintStage = 2; this.actions.changed(); } }, "Show the step");
+      replace(this.hintBox, h("span", {}, `Hint: ${hint.clue} `), more);
+    } else {
+      replace(this.hintBox, h("span", {}, `Hint: ${hint.explanation}`));
+    }
   }
 
   private updateChat() {

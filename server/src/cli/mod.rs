@@ -2,6 +2,7 @@
 
 mod count;
 mod generate;
+mod grade;
 mod serve;
 mod solve;
 mod validate;
@@ -42,6 +43,19 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Grade each puzzle by how a person solves it: tier, rating (Sudoku
+    /// Explainer's scale), hardest technique, steps. A summary goes to stderr.
+    Grade {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// The whole logical solution of each puzzle, one step per line.
+    Explain {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Check structure, uniqueness and any shipped solution; exit 1 on a failure.
     Validate {
         /// Puzzle files.
@@ -65,6 +79,8 @@ pub fn main() -> ExitCode {
         Command::Count { limit, files } => count::run(&files, limit as usize),
         Command::Solve { files } => solve::run(&files),
         Command::Validate { files } => validate::run(&files),
+        Command::Grade { files } => grade::run_grade(&files),
+        Command::Explain { files } => grade::run_explain(&files),
         Command::Generate(args) => generate::run(&args, &load_plugins(&cli.plugin_dirs)),
         Command::Variants => variants::run(&load_plugins(&cli.plugin_dirs)),
         Command::Serve(args) => serve::run(&args, load_plugins(&cli.plugin_dirs)),

@@ -114,6 +114,46 @@ fn read_grid(
     Ok(values)
 }
 
+/// Reads a player's rows x cols pencil marks (a candidate mask per cell, bit
+/// `v - 1` for value `v`) into one mask per active cell.
+pub fn grid_marks(model: &Model, marks: &[Vec<u32>]) -> Result<Vec<u32>, PuzzleError> {
+    if marks.len() != model.rows() as usize
+        || marks.iter().any(|row| row.len() != model.cols() as usize)
+    {
+        return Err(PuzzleError::new(format!(
+            "marks must be {} rows of {} masks",
+            model.rows(),
+            model.cols()
+        )));
+    }
+    let full = crate::mask::full_mask(model.size());
+    let mut out = vec![0u32; model.cell_count()];
+    for (r, row) in marks.iter().enumerate() {
+        for (c, &m) in row.iter().enumerate() {
+            match model.cell_at(r as u32, c as u32) {
+                Some(i) if m & !full == 0 => out[i] = m,
+                None if m == 0 => {}
+                _ => {
+                    return Err(PuzzleError::new(format!(
+                        "marks at [{r},{c}] ({m:#x}) name values outside the puzzle"
+                    )))
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Spreads one mask per active cell over the layout (0 in inactive cells).
+pub fn to_marks_grid(model: &Model, marks: &[u32]) -> Vec<Vec<u32>> {
+    let mut grid = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
+    for (i, &m) in marks.iter().enumerate() {
+        let [r, c] = model.coord(i);
+        grid[r as usize][c as usize] = m;
+    }
+    grid
+}
+
 /// Spreads one value per active cell over the layout (0 in inactive cells).
 pub fn to_grid(model: &Model, values: &[u8]) -> Vec<Vec<u32>> {
     let mut grid = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];

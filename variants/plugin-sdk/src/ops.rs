@@ -7,8 +7,11 @@
 use crate::{params, Variant};
 use engine::check::{check_solution, conflicting_cells};
 use engine::generate::{generate_for_difficulty_by, GenerateError};
-use engine::hint::{explain, next_step, Step};
-use engine::v1::{from_v1, grid_values, to_grid, to_v1, Loaded};
+use engine::logic::{
+    self,
+    explain::{cell_name, clue, explain},
+};
+use engine::v1::{from_v1, grid_marks, grid_values, to_grid, to_v1, Loaded};
 use engine::{Difficulty, Solution};
 use plugin_abi::{op, status};
 use protocol::plugin::{
@@ -201,20 +204,92 @@ pub fn hint(req: &GridRequest) -> Result<HintResponse, Failure> {
             }
         },
     };
-    let hint = next_step(model, &solution, &values).map(|step| {
-        let explanation = explain(model, &step);
-        let (kind, cell, value) = match step {
-            Step::Wrong { cell } => (HintKind::Wrong, cell, None),
-            Step::NakedSingle { cell, value } => (HintKind::NakedSingle, cell, Some(value)),
-            Step::HiddenSingle { cell, value, .. } => (HintKind::HiddenSingle, cell, Some(value)),
-            Step::Reveal { cell, value } => (HintKind::Reveal, cell, Some(value)),
-        };
-        Hint {
-            kind,
-            cell: model.coord(cell),
-            value: value.map(u32::from),
-            explanation,
-        }
-    });
+    let marks = match &req.marks {
+        Some(m) => Some(grid_marks(model, m).map_err(|e| Failure::bad(e.to_string()))?),
+        None => None,
+    };
+    let hint = logic::hint(model, &solution, &values, marks.as_deref())
+        .map(|h| to_protocol_hint(model, &h));
     Ok(HintResponse { hint })
+}
+
+/// A logical hint as the protocol carries it.
+fn to_protocol_hint(model: &engine::Model, hint: &logic::Hint) -> Hint {
+    let at = |cell: u32| model.coord(cell as usize);
+    let sym = |v: u8| model.symbols()[usize::from(v) - 1];
+    match hint {
+        logic::Hint::WrongValue { cell } => Hint {
+            kind: HintKind::Wrong,
+            cell: at(*cell),
+            value: None,
+            explanation: format!(
+                "{} is wrong: its value is not the solution's.",
+                cell_name(model, *cell)
+            ),
+            technique: String::new(),
+            clue: format!("Check {}.", cell_name(model, *cell)),
+            cells: vec![at(*cell)],
+            eliminations: Vec::new(),
+        },
+        logic::Hint::WrongMarks { cell } => Hint {
+            kind: HintKind::WrongMarks,
+            cell: at(*cell),
+            value: None,
+            explanation: format!(
+                "The pencil marks of {} leave out its value: mark it again.",
+                cell_name(model, *cell)
+            ),
+            technique: String::new(),
+            clue: format!("Check the pencil marks of {}.", cell_name(model, *cell)),
+            cells: vec![at(*cell)],
+            eliminations: Vec::new(),
+        },
+        logic::Hint::Reveal { placement } => Hint {
+            kind: HintKind::Reveal,
+            cell: at(placement.cell),
+            value: Some(u32::from(placement.value)),
+            explanation: format!(
+                "No technique this solver knows applies here; {} is {}.",
+                cell_name(model, placement.cell),
+                sym(placement.value)
+            ),
+            technique: String::new(),
+            clue: format!("Try {}.", cell_name(model, placement.cell)),
+            cells: vec![at(placement.cell)],
+            eliminations: Vec::new(),
+        },
+        logic::Hint::Step(step) => {
+            let kind = match step.technique {
+                logic::Technique::NakedSingle => HintKind::NakedSingle,
+                logic::Technique::HiddenSingle | logic::Technique::FullHouse => {
+                    HintKind::HiddenSingle
+                }
+                _ => HintKind::Technique,
+            };
+            let first = step
+                .placements
+                .first()
+                .or(step.pattern.first())
+                .or(step.eliminations.first());
+            let mut cells: Vec<_> = step.pattern.iter().map(|c| at(c.cell)).collect();
+            cells.dedup();
+            Hint {
+                kind,
+                cell: first.map_or([0, 0], |c| at(c.cell)),
+                value: step.placements.first().map(|p| u32::from(p.value)),
+                explanation: explain(model, step),
+                technique: step.technique.name().to_string(),
+                clue: clue(model, step),
+                cells,
+                eliminations: step
+                    .eliminations
+                    .iter()
+                    .map(|e| {
+                        let [r, c] = at(e.cell);
+                        [r, c, u32::from(e.value)]
+                    })
+                    .collect(),
+            }
+        }
+    }
 }

@@ -89,6 +89,10 @@ fn slow_hint(request: &GridRequest) -> HintResponse {
             cell,
             value: Some(solution[cell[0] as usize][cell[1] as usize]),
             explanation: "a slow test hint".into(),
+            technique: String::new(),
+            clue: "a slow test clue".into(),
+            cells: vec![cell],
+            eliminations: Vec::new(),
         }),
     }
 }

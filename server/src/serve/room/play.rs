@@ -183,14 +183,19 @@ impl Room {
             return self.send_error(Member::Seat(i), ErrorCode::WrongState, why);
         }
         self.seats[i].hint_pending = true;
-        let values = if self.settings.mode == Mode::Coop {
-            &self.play.coop.values
+        let model = self.game.puzzle.model();
+        // Co-op marks are shared and known here; race and solo marks stay in
+        // the player's browser.
+        let (values, marks) = if self.settings.mode == Mode::Coop {
+            let marks = engine::v1::to_marks_grid(model, &self.play.coop.pencil);
+            (&self.play.coop.values, Some(marks))
         } else {
-            &self.play.players[i].board
+            (&self.play.players[i].board, None)
         };
         let request = GridRequest {
             puzzle: self.game.full.clone(),
-            grid: engine::v1::to_grid(self.game.puzzle.model(), values),
+            grid: engine::v1::to_grid(model, values),
+            marks,
         };
         let plugins = Arc::clone(self.games.plugins());
         let variant = self.settings.variant.clone();

@@ -757,6 +757,7 @@ fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Parents)>
     let cx = Ctx {
         layout,
         grid: &grid,
+        se_limits: true,
     };
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [
         crate::logic::intersections::locked,

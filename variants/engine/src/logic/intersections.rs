@@ -11,17 +11,23 @@ use crate::logic::Ctx;
 /// A locked candidate whose eliminations leave a hidden single (pointing 1.7,
 /// claiming 1.9).
 pub(crate) fn direct(cx: &Ctx) -> Option<Step> {
-    find(cx, true)
+    find(cx, true, [true, false])
 }
 
 /// A locked candidate with eliminations (pointing 2.6, claiming 2.8).
 pub(crate) fn locked(cx: &Ctx) -> Option<Step> {
-    find(cx, false)
+    find(cx, false, [true, false])
 }
 
-fn find(cx: &Ctx, direct: bool) -> Option<Step> {
+/// The first claiming (a line's value confined to another house), even where a
+/// pointing exists.
+pub(crate) fn claiming(cx: &Ctx) -> Option<Step> {
+    find(cx, false, [false])
+}
+
+fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step> {
     let groups = &cx.layout.groups;
-    for pointing in [true, false] {
+    for pointing in kinds {
         for &(a, b) in &cx.layout.crossings {
             let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
             if (gb.is_line() && !ga.is_line()) != pointing {

@@ -6,12 +6,15 @@
 //!
 //! - [`grade`]: the whole logical solution of a puzzle, its rating (the hardest
 //!   step, on Sudoku Explainer's scale) and its tier.
-//! - [`next_step`]: the easiest step from a position (for hints).
+//! - [`hint`]: the next step for a player's position (their digits and,
+//!   optionally, their pencil marks): a wrong entry first, then the easiest
+//!   technique, explained ([`explain`]).
 
 mod aligned;
 mod als;
 mod chains;
 mod combinations;
+pub mod explain;
 mod fish;
 pub(crate) mod grid;
 mod intersections;
@@ -54,56 +57,94 @@ pub struct Grade {
 pub(crate) struct Ctx<'a> {
     pub layout: &'a Layout,
     pub grid: &'a Grid,
+    /// Keep Sudoku Explainer's search limits (e.g. a hidden triple only in a
+    /// house with more than six empty cells, where no naked set of three or
+    /// fewer is its complement), so ratings match its; off when any instance
+    /// will do.
+    pub se_limits: bool,
 }
 
 type Finder = fn(&Ctx) -> Option<Step>;
 
+/// One rung of the ladder: a finder, whether it relies on uniqueness, and the
+/// highest tier of the techniques it finds.
+struct Rung {
+    find: Finder,
+    unique: bool,
+    tier: Difficulty,
+}
+
+const fn rung(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        find,
+        unique: false,
+        tier,
+    }
+}
+
+const fn unique(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        find,
+        unique: true,
+        tier,
+    }
+}
+
+use Difficulty::{Easy, Extreme, Hard, Medium};
+
 /// The ladder, in the order Sudoku Explainer tries its rules (roughly by
-/// rating). The flag marks uniqueness techniques.
-const LADDER: &[(Finder, bool)] = &[
-    (singles::full_house, false),
-    (singles::hidden_single, false),
-    (intersections::direct, false),
-    (|cx| subsets::hidden(cx, 2, true), false),
-    (singles::naked_single, false),
-    (|cx| subsets::hidden(cx, 3, true), false),
-    (intersections::locked, false),
-    (|cx| subsets::naked(cx, 2), false),
-    (|cx| fish::basic(cx, 2), false),
-    (|cx| subsets::hidden(cx, 2, false), false),
-    (|cx| subsets::naked(cx, 3), false),
-    (|cx| fish::basic(cx, 3), false),
-    (|cx| subsets::hidden(cx, 3, false), false),
-    (|cx| links::chain(cx, 2), false),
-    (|cx| wings::xy(cx, false), false),
-    (|cx| wings::xy(cx, true), false),
-    (uniqueness::rectangle, true),
-    (|cx| subsets::naked(cx, 4), false),
-    (|cx| fish::basic(cx, 4), false),
-    (|cx| subsets::hidden(cx, 4, false), false),
-    (|cx| links::chain(cx, 3), false),
-    (|cx| als::wing(cx, 3), false),
-    (uniqueness::bug, true),
-    (|cx| links::chain(cx, 4), false),
-    (|cx| als::wing(cx, 4), false),
-    (|cx| aligned::exclusion(cx, 2), false),
-    (|cx| als::wing(cx, 5), false),
-    (chains::cycles_and_forcing, false),
-    (|cx| als::wing(cx, 6), false),
-    (|cx| aligned::exclusion(cx, 3), false),
-    (|cx| chains::multiple(cx, chains::Mode::Nishio), false),
-    (|cx| chains::multiple(cx, chains::Mode::Multiple), false),
-    (|cx| chains::multiple(cx, chains::Mode::Dynamic), false),
-    (|cx| chains::multiple(cx, chains::Mode::DynamicPlus), false),
+/// rating).
+const LADDER: &[Rung] = &[
+    rung(singles::full_house, Easy),
+    rung(singles::hidden_single, Easy),
+    rung(intersections::direct, Medium),
+    rung(|cx| subsets::hidden(cx, 2, true), Medium),
+    rung(singles::naked_single, Easy),
+    rung(|cx| subsets::hidden(cx, 3, true), Medium),
+    rung(intersections::locked, Medium),
+    rung(|cx| subsets::naked(cx, 2), Medium),
+    rung(|cx| fish::basic(cx, 2), Hard),
+    rung(|cx| subsets::hidden(cx, 2, false), Medium),
+    rung(|cx| subsets::naked(cx, 3), Medium),
+    rung(|cx| fish::basic(cx, 3), Hard),
+    rung(|cx| subsets::hidden(cx, 3, false), Medium),
+    rung(|cx| links::chain(cx, 2), Hard),
+    rung(|cx| wings::xy(cx, false), Hard),
+    rung(|cx| wings::xy(cx, true), Hard),
+    unique(uniqueness::rectangle, Hard),
+    rung(|cx| subsets::naked(cx, 4), Hard),
+    rung(|cx| fish::basic(cx, 4), Hard),
+    rung(|cx| subsets::hidden(cx, 4, false), Hard),
+    rung(|cx| links::chain(cx, 3), Extreme),
+    rung(|cx| als::wing(cx, 3), Hard),
+    unique(uniqueness::bug, Hard),
+    rung(|cx| links::chain(cx, 4), Extreme),
+    rung(|cx| als::wing(cx, 4), Extreme),
+    rung(|cx| aligned::exclusion(cx, 2), Extreme),
+    rung(|cx| als::wing(cx, 5), Extreme),
+    rung(chains::cycles_and_forcing, Extreme),
+    rung(|cx| als::wing(cx, 6), Extreme),
+    rung(|cx| aligned::exclusion(cx, 3), Extreme),
+    rung(|cx| chains::multiple(cx, chains::Mode::Nishio), Extreme),
+    rung(|cx| chains::multiple(cx, chains::Mode::Multiple), Extreme),
+    rung(|cx| chains::multiple(cx, chains::Mode::Dynamic), Extreme),
+    rung(
+        |cx| chains::multiple(cx, chains::Mode::DynamicPlus),
+        Extreme,
+    ),
 ];
 
-/// The easiest step from `grid`, if the ladder has one.
-fn easiest(layout: &Layout, grid: &Grid, options: Options) -> Option<Step> {
-    let cx = Ctx { layout, grid };
+/// The easiest step from `grid` among rungs up to tier `cap`, if any.
+fn easiest(layout: &Layout, grid: &Grid, options: Options, cap: Difficulty) -> Option<Step> {
+    let cx = Ctx {
+        layout,
+        grid,
+        se_limits: true,
+    };
     LADDER
         .iter()
-        .filter(|(_, unique)| options.uniqueness || !unique)
-        .find_map(|(finder, _)| finder(&cx))
+        .filter(|r| (options.uniqueness || !r.unique) && r.tier <= cap)
+        .find_map(|r| (r.find)(&cx))
 }
 
 /// Applies a step's eliminations, then its placements.
@@ -118,20 +159,63 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
     }
 }
 
-/// Solves `givens` (one value per active cell, 0 = empty) logically.
+/// Solves `givens` (one value per active cell, 0 = empty) logically: the
+/// steps Sudoku Explainer's order takes (for the rating and the explanation),
+/// and the tier ([`tier`]).
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
+    let (steps, solved) = solve(model, givens, options, Extreme);
+    let hardest = steps.iter().max_by_key(|s| s.rating);
+    let tier = solved.then(|| {
+        // Steps of at most tier `used`, none relying on uniqueness, already show
+        // that tier suffices; a lower one may too (the rating order can prefer,
+        // say, a direct pointing to a naked single), so it is tried first.
+        let used = steps
+            .iter()
+            .map(|s| s.technique.tier())
+            .max()
+            .unwrap_or(Easy);
+        let unique = steps.iter().any(|s| s.technique.needs_uniqueness());
+        [Easy, Medium, Hard, Extreme]
+            .into_iter()
+            .find(|&t| (t == used && !unique) || solve(model, givens, NO_UNIQUENESS, t).1)
+            .unwrap_or(Extreme)
+    });
+    Grade {
+        rating: hardest.map_or(0, |s| s.rating),
+        hardest: hardest.map(|s| s.technique),
+        tier,
+        steps,
+        solved,
+    }
+}
+
+/// The tier of `givens`: the lowest whose techniques solve it, never counting
+/// on uniqueness (a deadly pattern a new clue fills in would otherwise make a
+/// puzzle harder by giving more). `None`: the whole ladder does not solve it.
+pub fn tier(model: &Model, givens: &[u8]) -> Option<Difficulty> {
+    [Easy, Medium, Hard, Extreme]
+        .into_iter()
+        .find(|&t| solve(model, givens, NO_UNIQUENESS, t).1)
+}
+
+const NO_UNIQUENESS: Options = Options { uniqueness: false };
+
+/// Solves with the rungs up to tier `cap`; the steps taken and whether they
+/// solve the puzzle.
+fn solve(model: &Model, givens: &[u8], options: Options, cap: Difficulty) -> (Vec<Step>, bool) {
     let layout = model.logic_layout();
     let mut grid = Grid::new(model, givens);
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
     while !solved && grid.check(layout).is_ok() {
-        let Some(step) = easiest(layout, &grid, options) else {
+        let Some(step) = easiest(layout, &grid, options, cap) else {
             break;
         };
         let batch = singles::batch(
             &Ctx {
                 layout,
                 grid: &grid,
+                se_limits: true,
             },
             &step,
         );
@@ -147,20 +231,100 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
         }
         solved = grid.is_solved();
     }
-    let hardest = steps.iter().max_by_key(|s| s.rating);
-    Grade {
-        rating: hardest.map_or(0, |s| s.rating),
-        hardest: hardest.map(|s| s.technique),
-        tier: solved.then(|| {
-            steps
-                .iter()
-                .map(|s| s.technique.tier())
-                .max()
-                .unwrap_or(Difficulty::Easy)
-        }),
-        steps,
-        solved,
+    (steps, solved)
+}
+
+/// Steps of `technique` the ladder finds in a position given as placed values
+/// and candidate masks (bit `v - 1` for value `v`; placed cells' masks are
+/// ignored), without Sudoku Explainer's search limits: every single of that
+/// kind, or the first instance of any other technique. For technique
+/// libraries and tests; uniqueness allowed.
+pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) -> Vec<Step> {
+    let layout = model.logic_layout();
+    let cand = (0..values.len())
+        .map(|c| if values[c] == 0 { cand[c] } else { 0 })
+        .collect();
+    let grid = Grid::from_parts(layout, model.size(), values.to_vec(), cand);
+    let cx = Ctx {
+        layout,
+        grid: &grid,
+        se_limits: false,
+    };
+    match technique {
+        Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle => {
+            return singles::all(&cx, technique)
+        }
+        Technique::Claiming => return intersections::claiming(&cx).into_iter().collect(),
+        _ => {}
     }
+    LADDER
+        .iter()
+        .filter_map(|r| (r.find)(&cx))
+        .find(|s| s.technique == technique)
+        .into_iter()
+        .collect()
+}
+
+/// A hint for a player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// `cell` holds a value that is not the solution's.
+    WrongValue {
+        /// The cell.
+        cell: u32,
+    },
+    /// `cell`'s pencil marks leave out its value.
+    WrongMarks {
+        /// The cell.
+        cell: u32,
+    },
+    /// The easiest logical step.
+    Step(Step),
+    /// The ladder found nothing: the value of the cell with fewest candidates.
+    Reveal {
+        /// The cell and its value.
+        placement: Candidate,
+    },
+}
+
+/// The next hint for a player whose board holds `values` (one per active cell,
+/// 0 = empty; givens included) and, where given, pencil `marks` (a candidate
+/// mask per cell, bit `v - 1` for value `v`; 0 = no marks in that cell), on a
+/// puzzle whose only solution is `solution`. `None` when the board is solved.
+pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>) -> Option<Hint> {
+    if let Some(cell) = (0..values.len()).find(|&c| values[c] != 0 && values[c] != solution[c]) {
+        return Some(Hint::WrongValue { cell: cell as u32 });
+    }
+    let layout = model.logic_layout();
+    let mut grid = Grid::new(model, values);
+    if let Some(marks) = marks {
+        let bit = |v: u8| crate::mask::bit(u32::from(v));
+        if let Some(cell) = (0..values.len())
+            .find(|&c| values[c] == 0 && marks[c] != 0 && marks[c] & bit(solution[c]) == 0)
+        {
+            return Some(Hint::WrongMarks { cell: cell as u32 });
+        }
+        let cand = (0..values.len())
+            .map(|c| match marks[c] {
+                0 => grid.cand[c],
+                m => grid.cand[c] & m,
+            })
+            .collect();
+        grid = Grid::from_parts(layout, model.size(), values.to_vec(), cand);
+    }
+    if grid.is_solved() {
+        return None;
+    }
+    let options = Options { uniqueness: true };
+    if let Some(step) = easiest(layout, &grid, options, Extreme) {
+        return Some(Hint::Step(step));
+    }
+    let cell = (0..values.len())
+        .filter(|&c| values[c] == 0)
+        .min_by_key(|&c| grid.cand[c].count_ones())?;
+    Some(Hint::Reveal {
+        placement: Candidate::new(cell as u32, solution[cell]),
+    })
 }
 
 #[cfg(test)]

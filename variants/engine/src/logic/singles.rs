@@ -105,6 +105,21 @@ fn naked_singles(cx: &Ctx, all: bool) -> Vec<Step> {
     out
 }
 
+/// Every single of `technique` (full house, hidden single in any house, naked
+/// single) in the position.
+pub(crate) fn all(cx: &Ctx, technique: Technique) -> Vec<Step> {
+    match technique {
+        Technique::HiddenSingle => {
+            let mut out = hidden_singles(cx, Some(true));
+            out.extend(hidden_singles(cx, Some(false)));
+            out
+        }
+        Technique::FullHouse => full_houses(cx, true),
+        Technique::NakedSingle => naked_singles(cx, true),
+        _ => Vec::new(),
+    }
+}
+
 /// Every single of the same kind and rating as `step` in the same position.
 /// Singles stay true as other values are placed, and taking them together does
 /// not change the hardest step (they share its rating), so the solver applies

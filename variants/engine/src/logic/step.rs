@@ -165,6 +165,18 @@ impl Technique {
         }
     }
 
+    /// Whether the technique assumes the puzzle has one solution.
+    pub fn needs_uniqueness(self) -> bool {
+        matches!(
+            self,
+            Technique::UniqueRectangle
+                | Technique::UniqueLoop
+                | Technique::BugPlusOne
+                | Technique::BugType2
+                | Technique::BugType3
+        )
+    }
+
     /// The tier a puzzle needing this technique belongs to: `easy` = singles;
     /// `medium` = intersections, pairs and triples; `hard` = quads, fish,
     /// single-digit patterns, wings, colouring and uniqueness; `extreme` = chains.

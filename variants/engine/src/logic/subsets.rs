@@ -17,7 +17,8 @@ pub(crate) fn naked(cx: &Ctx, k: usize) -> Option<Step> {
             .empty_cells(group)
             .filter(|&c| (2..=k as u32).contains(&cx.grid.cand[c as usize].count_ones()))
             .collect();
-        if cells.len() < k || cx.grid.empty_cells(group).count() < 2 * k {
+        let empty = cx.grid.empty_cells(group).count();
+        if cells.len() < k || (cx.se_limits && empty < 2 * k) || empty <= k {
             continue;
         }
         let found = first_combination(cells.len(), k, |pick| {
@@ -65,7 +66,7 @@ pub(crate) fn hidden(cx: &Ctx, k: usize, direct: bool) -> Option<Step> {
     for &g in &cx.layout.full_groups {
         let group = &cx.layout.groups[g as usize];
         let empty = cx.grid.empty_cells(group).count();
-        if empty <= if direct { k } else { 2 * k } {
+        if empty <= if direct || !cx.se_limits { k } else { 2 * k } {
             continue;
         }
         let values: Vec<u8> = (1..=cx.grid.size as u8)

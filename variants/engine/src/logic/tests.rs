@@ -1,3 +1,5 @@
+//! Logical solver tests: every step true against the solution, tiers and ratings on known puzzles.
+
 use super::*;
 use crate::geometry::classic;
 use crate::text::parse_line;

@@ -1,0 +1,118 @@
+//! `arena grade` and `arena explain`: the logical solver's verdict on puzzles,
+//! and a whole logical solution in plain words.
+
+use engine::logic::{explain::explain, format_rating, grade, Grade, Options};
+use engine::Difficulty;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Grades every unique puzzle of `files`: one line per puzzle (name, tier,
+/// rating, hardest technique, steps), a summary on stderr. `Ok(false)` if a
+/// puzzle could not be read or is not unique.
+pub fn run_grade(files: &[PathBuf]) -> anyhow::Result<bool> {
+    let (entries, mut ok) = super::read_all(files);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let start = Instant::now();
+    let mut tiers = [0usize; 4];
+    let (mut graded, mut beyond) = (0usize, 0usize);
+    for entry in &entries {
+        let Some(g) = graded_entry(&entry.name, &entry.puzzle) else {
+            ok = false;
+            continue;
+        };
+        graded += 1;
+        let tier = match g.tier {
+            Some(t) => {
+                tiers[t as usize] += 1;
+                t.as_str()
+            }
+            None => {
+                beyond += 1;
+                "beyond"
+            }
+        };
+        writeln!(
+            out,
+            "{}\t{tier}\t{}\t{}\t{} steps",
+            entry.name,
+            format_rating(g.rating),
+            g.hardest.map_or("-", |t| t.name()),
+            g.steps.len()
+        )?;
+    }
+    out.flush()?;
+    let secs = start.elapsed().as_secs_f64();
+    let mut summary: Vec<String> = Difficulty::ALL
+        .iter()
+        .map(|d| format!("{} {}", tiers[*d as usize], d.as_str()))
+        .collect();
+    if beyond > 0 {
+        summary.push(format!("{beyond} beyond the ladder"));
+    }
+    eprintln!(
+        "{graded} graded in {secs:.2} s ({:.0}/s): {}",
+        graded as f64 / secs.max(1e-9),
+        summary.join(", ")
+    );
+    Ok(ok)
+}
+
+/// Prints the whole logical solution of each puzzle in `files`, one step per line.
+pub fn run_explain(files: &[PathBuf]) -> anyhow::Result<bool> {
+    let (entries, mut ok) = super::read_all(files);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for entry in &entries {
+        let Some(g) = graded_entry(&entry.name, &entry.puzzle) else {
+            ok = false;
+            continue;
+        };
+        let Ok(loaded) = &entry.puzzle else { continue };
+        let model = loaded.puzzle.model();
+        if entries.len() > 1 {
+            writeln!(out, "# {}", entry.name)?;
+        }
+        for (i, step) in g.steps.iter().enumerate() {
+            writeln!(out, "{}. {}", i + 1, explain(model, step))?;
+        }
+        match g.tier {
+            Some(t) => writeln!(
+                out,
+                "Solved: {t}, rating {} ({}).",
+                format_rating(g.rating),
+                g.hardest.map_or("-", |t| t.name())
+            )?,
+            None => writeln!(
+                out,
+                "The techniques this solver knows stop here; the rest needs guessing."
+            )?,
+        }
+    }
+    out.flush()?;
+    Ok(ok)
+}
+
+/// The grade of one read puzzle; problems go to stderr. Uniqueness techniques
+/// are used only on a puzzle proven to have one solution.
+fn graded_entry(name: &str, puzzle: &Result<engine::v1::Loaded, String>) -> Option<Grade> {
+    let loaded = match puzzle {
+        Ok(l) => l,
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            return None;
+        }
+    };
+    match loaded.puzzle.solution_count(2) {
+        1 => {}
+        0 => {
+            eprintln!("{name}: no solution");
+            return None;
+        }
+        _ => {
+            eprintln!("{name}: several solutions; grading needs a unique puzzle");
+            return None;
+        }
+    }
+    let p = &loaded.puzzle;
+    Some(grade(p.model(), p.givens(), Options { uniqueness: true }))
+}

@@ -1,0 +1,101 @@
+//! The logical solver on real puzzles: every step it records is true (replaying
+//! them from the givens never removes a solution candidate and reaches the
+//! solution), singles-only puzzles are `easy`, and adding a correct clue never
+//! raises a puzzle's tier.
+
+use arena_tests::{classic9, classic_grids, read_dataset};
+use engine::logic::{grade, tier, Options};
+use engine::{Difficulty, Puzzle, Solution};
+use std::sync::Arc;
+
+const OPTIONS: Options = Options { uniqueness: true };
+
+fn solution_of(grid: &[u8]) -> Vec<u8> {
+    match Puzzle::new(classic9(), grid.to_vec())
+        .expect("puzzle")
+        .solve()
+    {
+        Solution::Unique(s) => s,
+        other => panic!("not unique: {other:?}"),
+    }
+}
+
+/// Rated lines: `<id> <81 digits> <rating>`.
+fn rated() -> Vec<Vec<u8>> {
+    read_dataset("rated/se-rated-dev.txt")
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(|d| d.bytes().map(|b| b - b'0').collect())
+        .collect()
+}
+
+#[test]
+fn every_recorded_step_is_true_and_the_steps_solve_the_puzzle() {
+    let model = classic9();
+    let mut puzzles: Vec<Vec<u8>> = rated().into_iter().step_by(25).collect();
+    puzzles.extend(
+        classic_grids("classic/17-clue.txt")
+            .iter()
+            .step_by(1000)
+            .map(|g| g.to_vec()),
+    );
+    for givens in &puzzles {
+        let solution = solution_of(givens);
+        let g = grade(&model, givens, OPTIONS);
+        assert!(g.solved, "not solved: {givens:?}");
+        let mut values = givens.clone();
+        for step in &g.steps {
+            for e in &step.eliminations {
+                assert_ne!(
+                    solution[e.cell as usize], e.value,
+                    "{:?} removes the solution",
+                    step.technique
+                );
+            }
+            for p in &step.placements {
+                assert_eq!(
+                    solution[p.cell as usize], p.value,
+                    "{:?} places a wrong value",
+                    step.technique
+                );
+                values[p.cell as usize] = p.value;
+            }
+        }
+        assert_eq!(
+            values, solution,
+            "the recorded placements reach the solution"
+        );
+        assert!(g.tier.is_some() && g.rating > 0);
+    }
+}
+
+#[test]
+fn singles_only_puzzles_are_easy_and_rated_below_2_5() {
+    let model = Arc::clone(&classic9());
+    for line in read_dataset("rated/bucket-easy-dev.txt").lines().step_by(5) {
+        let givens: Vec<u8> = line.bytes().take(81).map(|b| b - b'0').collect();
+        let g = grade(&model, &givens, OPTIONS);
+        assert_eq!(g.tier, Some(Difficulty::Easy), "{line}");
+        assert!(g.rating < 25, "{line}: {}", g.rating);
+    }
+}
+
+#[test]
+fn adding_a_correct_clue_never_raises_the_tier() {
+    let model = classic9();
+    for givens in rated().into_iter().step_by(120) {
+        let solution = solution_of(&givens);
+        let before = tier(&model, &givens).expect("solvable");
+        for cell in (0..81).filter(|&c| givens[c] == 0).step_by(9) {
+            let mut more = givens.clone();
+            more[cell] = solution[cell];
+            let after = tier(&model, &more).expect("solvable");
+            assert!(
+                after <= before,
+                "clue r{}c{} raised {before} to {after}",
+                cell / 9 + 1,
+                cell % 9 + 1
+            );
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! Plain-language text for a step: a clue (the technique and where to look) and
+//! the full explanation, with cells named `r1c1` as players write them.
+
+use crate::logic::step::{Candidate, Step, Technique};
+use crate::model::Model;
+use protocol::HouseKind;
+use std::collections::BTreeMap;
+
+/// A cell's name, `r4c7` (1-based layout row and column).
+pub fn cell_name(model: &Model, cell: u32) -> String {
+    let [r, c] = model.coord(cell as usize);
+    format!("r{}c{}", r + 1, c + 1)
+}
+
+/// A value's symbol.
+fn sym(model: &Model, value: u8) -> char {
+    model.symbols()[usize::from(value) - 1]
+}
+
+/// A house's name: "row 4", "column 7", "box 5", "the main diagonal", ...
+pub fn house_name(model: &Model, house: usize) -> String {
+    let h = &model.houses()[house];
+    let nth = |kind: HouseKind| {
+        model.houses()[..house]
+            .iter()
+            .filter(|o| o.kind == kind)
+            .count()
+            + 1
+    };
+    let first = model.coord(h.cells[0] as usize);
+    match h.kind {
+        HouseKind::Row => format!("row {}", first[0] + 1),
+        HouseKind::Column => format!("column {}", first[1] + 1),
+        HouseKind::Box => format!("box {}", nth(HouseKind::Box)),
+        HouseKind::Region => format!("region {}", nth(HouseKind::Region)),
+        HouseKind::Diagonal => {
+            let last = model.coord(h.cells[h.cells.len() - 1] as usize);
+            if last[1] > first[1] {
+                "the main diagonal".to_string()
+            } else {
+                "the anti-diagonal".to_string()
+            }
+        }
+        HouseKind::Window => format!("window {}", nth(HouseKind::Window)),
+        HouseKind::Extra | HouseKind::Unknown => format!("group {}", house + 1),
+    }
+}
+
+/// Cells as a list: "r1c2, r1c3 and r1c9".
+fn cells(model: &Model, list: impl IntoIterator<Item = u32>) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for c in list {
+        let name = cell_name(model, c);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    join(&names)
+}
+
+fn join(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Values as a list: "3 and 7".
+fn values(model: &Model, list: impl IntoIterator<Item = u8>) -> String {
+    let mut vs: Vec<u8> = list.into_iter().collect();
+    vs.sort_unstable();
+    vs.dedup();
+    join(
+        &vs.iter()
+            .map(|&v| sym(model, v).to_string())
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// "remove 7 from r5c3 and r6c3; remove 2 from r1c1".
+fn removals(model: &Model, eliminations: &[Candidate]) -> String {
+    let mut by_value: BTreeMap<u8, Vec<u32>> = BTreeMap::new();
+    for e in eliminations {
+        by_value.entry(e.value).or_default().push(e.cell);
+    }
+    for cs in by_value.values_mut() {
+        cs.sort_unstable();
+    }
+    let parts: Vec<String> = by_value
+        .into_iter()
+        .map(|(v, cs)| format!("remove {} from {}", sym(model, v), cells(model, cs)))
+        .collect();
+    parts.join("; ")
+}
+
+/// What the step achieves: placements, then eliminations.
+fn outcome(model: &Model, step: &Step) -> String {
+    let mut parts = Vec::new();
+    for p in &step.placements {
+        parts.push(format!(
+            "{} is {}",
+            cell_name(model, p.cell),
+            sym(model, p.value)
+        ));
+    }
+    if !step.eliminations.is_empty() {
+        parts.push(removals(model, &step.eliminations));
+    }
+    parts.join("; ")
+}
+
+fn houses(model: &Model, step: &Step) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for &h in &step.houses {
+        let name = house_name(model, h);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+fn pattern_values(step: &Step) -> Vec<u8> {
+    step.pattern.iter().map(|c| c.value).collect()
+}
+
+fn pattern_cells(step: &Step) -> Vec<u32> {
+    step.pattern.iter().map(|c| c.cell).collect()
+}
+
+/// The first stage of a hint: the technique and where to look, without the
+/// answer.
+pub fn clue(model: &Model, step: &Step) -> String {
+    let name = step.technique.name();
+    let article = if name.starts_with(['A', 'E', 'I', 'O', 'U', 'X']) {
+        "an"
+    } else {
+        "a"
+    };
+    let where_ = match houses(model, step).as_slice() {
+        [] => match step.pattern.first() {
+            Some(c) => format!(" around {}", cell_name(model, c.cell)),
+            None => String::new(),
+        },
+        [only] => format!(" in {only}"),
+        many => format!(" in {}", join(many)),
+    };
+    match step.technique {
+        Technique::NakedSingle => format!(
+            "Look at {}: count what its houses already hold.",
+            cells(model, pattern_cells(step))
+        ),
+        _ => format!("Look for {article} {name}{where_}."),
+    }
+}
+
+/// The whole step in plain words, e.g. "Hidden single: in box 5, 7 fits only
+/// in r4c6."
+pub fn explain(model: &Model, step: &Step) -> String {
+    use Technique::*;
+    let name = step.technique.name();
+    let hs = houses(model, step);
+    let pc = cells(model, pattern_cells(step));
+    let pv = values(model, pattern_values(step));
+    let result = outcome(model, step);
+    let body = match step.technique {
+        FullHouse => format!("{pc} is the last empty cell of {}", join(&hs)),
+        HiddenSingle => format!("in {}, {pv} fits only in {pc}", join(&hs)),
+        NakedSingle => format!("every other value is already seen by {pc}"),
+        DirectPointing | DirectClaiming | Pointing | Claiming => {
+            let (a, b) = (hs.first().cloned(), hs.get(1).cloned());
+            let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
+            format!("in {a}, {pv} can only go in {pc}, all of them in {b}; so {b} has no other {pv}")
+        }
+        NakedPair | NakedTriple | NakedQuad => format!(
+            "{pc} hold only {pv} between them, so those values go nowhere else that sees all of them"
+        ),
+        HiddenPair | HiddenTriple | HiddenQuad | DirectHiddenPair | DirectHiddenTriple => format!(
+            "in {}, {pv} fit only in {pc}, so those cells hold nothing else",
+            join(&hs)
+        ),
+        XWing | Swordfish | Jellyfish => format!(
+            "{pv} is confined to the same lines across {}: each of the crossing lines gets its {pv} here",
+            join(&hs)
+        ),
+        Skyscraper | TwoStringKite | TurbotFish | EmptyRectangle | XChain => format!(
+            "a chain of strong links on {pv} through {pc}: one end or the other is {pv}, so a cell seeing both ends is not"
+        ),
+        XyWing | XyzWing => format!(
+            "the pivot and pincers {pc} (values {pv}): whichever value the pivot takes, a pincer holds the shared value, so a cell seeing them all cannot"
+        ),
+        WxyzWing | AlsWing => format!(
+            "the cells {pc} hold one value more than cells (values {pv}) and a bivalue cell links to them: the shared value is in one of them"
+        ),
+        UniqueRectangle | UniqueLoop => format!(
+            "the cells {pc} would let {pv} swap places and give a second solution, so the extra candidates must break the pattern"
+        ),
+        BugPlusOne | BugType2 | BugType3 => format!(
+            "without the extra candidates in {pc}, every cell would be bivalue and the puzzle would have two solutions"
+        ),
+        AlignedPairExclusion | AlignedTripleExclusion => format!(
+            "every combination of values for these cells is ruled out by the cells that see them all ({pc}) except those kept"
+        ),
+        XCycle | XyCycle | AicLoop => format!(
+            "a loop of alternating links through {pc}: in either direction it holds, so candidates seeing both kinds of link are false"
+        ),
+        ForcingXChain | ForcingChain => format!(
+            "following the links from {pc} back to the start shows the assumption contradicts itself"
+        ),
+        NishioForcingChain | MultipleForcingChain | DynamicForcingChain
+        | DynamicForcingChainPlus => format!(
+            "every possibility for the starting cell or house leads through {pc} to the same conclusion (or a contradiction)"
+        ),
+    };
+    format!("{name}: {body}. So {result}.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+
+    #[test]
+    fn names_cells_houses_and_steps() {
+        let m = classic(3, 3).expect("9x9");
+        assert_eq!(cell_name(&m, 0), "r1c1");
+        assert_eq!(cell_name(&m, 80), "r9c9");
+        assert_eq!(house_name(&m, 3), "row 4");
+        assert_eq!(house_name(&m, 12), "column 4");
+        assert_eq!(house_name(&m, 22), "box 5");
+        let mut step = Step::new(Technique::HiddenSingle, 12);
+        step.pattern.push(Candidate::new(40, 7));
+        step.placements.push(Candidate::new(40, 7));
+        step.houses.push(22);
+        assert_eq!(
+            explain(&m, &step),
+            "Hidden Single: in box 5, 7 fits only in r5c5. So r5c5 is 7."
+        );
+        assert_eq!(clue(&m, &step), "Look for a Hidden Single in box 5.");
+        let mut pair = Step::new(Technique::NakedPair, 30);
+        pair.pattern = vec![
+            Candidate::new(0, 3),
+            Candidate::new(0, 7),
+            Candidate::new(4, 3),
+            Candidate::new(4, 7),
+        ];
+        pair.eliminations = vec![
+            Candidate::new(8, 3),
+            Candidate::new(7, 3),
+            Candidate::new(8, 7),
+        ];
+        pair.houses.push(0);
+        assert_eq!(
+            explain(&m, &pair),
+            "Naked Pair: r1c1 and r1c5 hold only 3 and 7 between them, so those values go nowhere else that sees all of them. So remove 3 from r1c8 and r1c9; remove 7 from r1c9."
+        );
+    }
+}
