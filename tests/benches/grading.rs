@@ -5,7 +5,9 @@
 //! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs).
 
 use arena_tests::{classic9, classic_grids, read_dataset};
-use engine::logic::{format_rating, grade, Options};
+use engine::generate::generate_for_difficulty;
+use engine::logic::{format_rating, grade, tier, Options};
+use engine::Difficulty;
 use std::time::Instant;
 
 /// One rated puzzle.
@@ -122,8 +124,38 @@ fn main() {
         seventeen.len(),
         seventeen.len() as f64 / t.as_secs_f64()
     );
+    generation(&model, 20);
     println!("confusion (rows SE, columns ours): <1.5 | <2.5 | <5.0 | >=5.0");
     for (i, row) in confusion.iter().enumerate() {
         println!("  {} {:?}", ["<1.5 ", "<2.5 ", "<5.0 ", ">=5.0"][i], row);
+    }
+}
+
+/// Tier-targeted generation on classic 9x9: time, clues and how often the tier
+/// and the archive's clue band are both met.
+fn generation(model: &std::sync::Arc<engine::Model>, seeds: usize) {
+    println!("generation, classic 9x9, {seeds} seeds per difficulty:");
+    println!("| difficulty | tier = label | in band | clues (median) | median ms | worst ms |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for d in Difficulty::ALL {
+        let (lo, hi) = d.clue_band(81, 9);
+        let (mut times, mut clues, mut hits, mut banded) = (Vec::new(), Vec::new(), 0, 0);
+        for i in 0..seeds {
+            let start = Instant::now();
+            let g = generate_for_difficulty(model, &format!("bench-{i}"), d).expect("generated");
+            times.push(start.elapsed().as_secs_f64() * 1e3);
+            let n = g.puzzle.clue_count();
+            clues.push(n);
+            hits += usize::from(tier(model, g.puzzle.givens()) == Some(d));
+            banded += usize::from((lo..=hi).contains(&n));
+        }
+        times.sort_by(f64::total_cmp);
+        clues.sort_unstable();
+        println!(
+            "| {d} | {hits}/{seeds} | {banded}/{seeds} | {} | {:.1} | {:.1} |",
+            clues[seeds / 2],
+            times[seeds / 2],
+            times[seeds - 1]
+        );
     }
 }

@@ -1,5 +1,7 @@
-//! Difficulty as clue-count bands: the daily archive's 9x9 bands, scaled to the
-//! number of active cells. (A later grader replaces this with solving techniques.)
+//! The four difficulties. A difficulty is a technique tier (see
+//! [`crate::logic`] and docs/techniques.md); generation also keeps each
+//! difficulty's clue-count band: the daily archive's 9x9 bands, scaled to the
+//! number of active cells.
 //!
 //! Larger grids need proportionally more clues to be unique at all: a random
 //! minimal puzzle holds about 30% of the cells on 9x9, 37% on 16x16 and 43% on

@@ -95,13 +95,20 @@ pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Gen
     Some(Generated { puzzle, solution })
 }
 
-/// Attempts made to land inside a difficulty's clue band before taking the closest.
-const BAND_ATTEMPTS: usize = 16;
+/// Solution grids tried for one difficulty before settling for the closest
+/// puzzle found.
+const ATTEMPTS: usize = 48;
+
+/// Models up to this many cells get puzzles of the requested tier. Larger ones
+/// (16x16, 25x25, Samurai) keep the clue band alone: a logical solve after each
+/// removal would take seconds there, and inside the band their puzzles rarely
+/// need more than singles anyway.
+pub const TIERED_CELLS: usize = 100;
 
 /// Generates a puzzle for a difficulty from a seed string: same model, seed and
-/// difficulty give the same puzzle. Aims at the middle of the clue band; if a
-/// solution grid cannot get that low, tries further grids from the same RNG stream
-/// and keeps the one with the fewest clues.
+/// difficulty give the same puzzle. The puzzle's tier (the logical solver's) is
+/// the difficulty and its clue count is inside the difficulty's band, where a
+/// try reaches both; see [`generate_for_difficulty_by`].
 pub fn generate_for_difficulty(
     model: &Arc<Model>,
     seed: &str,
@@ -115,12 +122,21 @@ pub fn generate_for_difficulty(
 pub enum GenerateError {
     /// The model has no solution at all.
     NoSolution,
-    /// The deadline passed (checked between attempts; never changes the result of
-    /// a run that finishes in time).
+    /// The deadline passed (checked between removals; never changes the result
+    /// of a run that finishes in time).
     Deadline,
 }
 
-/// [`generate_for_difficulty`] with a deadline, checked before each attempt.
+/// [`generate_for_difficulty`] with a deadline.
+///
+/// Each try takes a random solution grid and removes clues in a random order,
+/// keeping the puzzle unique: first down to the top of the clue band, then one
+/// clue at a time while the puzzle stays solvable with the difficulty's
+/// techniques (a removal that would need harder ones is undone). It stops as
+/// soon as the puzzle needs its tier's techniques (easier ones alone no longer
+/// solve it) with a clue count inside the band. A try that ends elsewhere is
+/// kept if it is the closest so far (right tier first, then fewest clues), and
+/// another grid from the same RNG stream is tried, up to [`ATTEMPTS`].
 pub fn generate_for_difficulty_by(
     model: &Arc<Model>,
     seed: &str,
@@ -129,21 +145,127 @@ pub fn generate_for_difficulty_by(
 ) -> Result<Generated, GenerateError> {
     let mut rng = rng_for(seed);
     let (cells, size) = (model.cell_count(), model.size());
-    let (_, hi) = difficulty.clue_band(cells, size);
-    let target = Target::Clues(difficulty.target_clues(cells, size));
-    let mut best: Option<Generated> = None;
-    for _ in 0..BAND_ATTEMPTS {
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return Err(GenerateError::Deadline);
+    let band = difficulty.clue_band(cells, size);
+    let mut best: Option<(bool, Generated)> = None;
+    for _ in 0..ATTEMPTS {
+        let (hit, g) = attempt(model, &mut rng, difficulty, band, deadline)?;
+        if hit {
+            return Ok(g.generated);
         }
-        let g = generate(model, &mut rng, target).ok_or(GenerateError::NoSolution)?;
-        let clues = g.puzzle.clue_count();
-        if best.as_ref().is_none_or(|b| clues < b.puzzle.clue_count()) {
-            best = Some(g);
-        }
-        if clues <= hi {
-            break;
+        let closer = best.as_ref().is_none_or(|(b_hit, b)| {
+            (
+                g.tier_ok,
+                std::cmp::Reverse(g.generated.puzzle.clue_count()),
+            ) > (*b_hit, std::cmp::Reverse(b.puzzle.clue_count()))
+        });
+        if closer {
+            best = Some((g.tier_ok, g.generated));
         }
     }
-    best.ok_or(GenerateError::NoSolution)
+    best.map(|(_, g)| g).ok_or(GenerateError::NoSolution)
+}
+
+/// One try's outcome.
+struct Try {
+    generated: Generated,
+    /// Whether the tier is the requested one (the band may have been missed).
+    tier_ok: bool,
+}
+
+/// One try from a fresh solution grid: `(true, puzzle)` when it reaches the
+/// tier inside the band.
+fn attempt(
+    model: &Arc<Model>,
+    rng: &mut Rng,
+    difficulty: Difficulty,
+    (lo, hi): (usize, usize),
+    deadline: Option<std::time::Instant>,
+) -> Result<(bool, Try), GenerateError> {
+    let solution = random_solution(model, rng).ok_or(GenerateError::NoSolution)?;
+    let mut givens = solution.clone();
+    let mut order: Vec<usize> = (0..model.cell_count()).collect();
+    order.shuffle(rng);
+    let mut clues = givens.len();
+    let easier = match difficulty {
+        Difficulty::Easy => None,
+        Difficulty::Medium => Some(Difficulty::Easy),
+        Difficulty::Hard => Some(Difficulty::Medium),
+        Difficulty::Extreme => Some(Difficulty::Hard),
+    };
+    let tiered = model.cell_count() <= TIERED_CELLS;
+    // Whether the puzzle needs its tier (something easier cannot solve it), and
+    // whether the tier's techniques solve it; both hold untested when untiered.
+    let needs_tier =
+        |g: &[u8]| !tiered || easier.is_none_or(|e| !crate::logic::solves_within(model, g, e));
+    let within = |g: &[u8]| !tiered || crate::logic::solves_within(model, g, difficulty);
+    // Untiered, aim at the middle of the band.
+    let stop_at = if tiered { hi } else { (lo + hi) / 2 };
+    let expired = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    // Remove clues while the puzzle stays unique and solvable with the tier's
+    // techniques, until it needs them with no more clues than the band allows.
+    let mut reached = false;
+    for &cell in &order {
+        if reached && clues <= stop_at {
+            break;
+        }
+        if expired() {
+            return Err(GenerateError::Deadline);
+        }
+        let value = givens[cell];
+        givens[cell] = 0;
+        let other = count_givens(
+            model,
+            &givens,
+            Query {
+                budget: Some(CHECK_BUDGET),
+                ..Query::without(cell, value)
+            },
+        );
+        if other.solutions > 0 || other.gave_up {
+            givens[cell] = value;
+            continue;
+        }
+        if clues - 1 > hi {
+            clues -= 1;
+            continue;
+        }
+        let needs = needs_tier(&givens);
+        if needs && !within(&givens) {
+            givens[cell] = value;
+            continue;
+        }
+        clues -= 1;
+        reached = needs;
+    }
+    // Below the band: give clues back while the puzzle still needs its tier
+    // (a clue can only make it easier, never harder).
+    if reached && clues < lo {
+        for &cell in order.iter().rev() {
+            if clues >= lo {
+                break;
+            }
+            if expired() {
+                return Err(GenerateError::Deadline);
+            }
+            if givens[cell] != 0 {
+                continue;
+            }
+            givens[cell] = solution[cell];
+            if needs_tier(&givens) {
+                clues += 1;
+            } else {
+                givens[cell] = 0;
+            }
+        }
+    }
+    let in_band = (lo..=hi).contains(&clues);
+    let puzzle = Puzzle::new(Arc::clone(model), givens).map_err(|_| GenerateError::NoSolution)?;
+    let generated = Generated { puzzle, solution };
+    Ok((
+        reached && in_band,
+        Try {
+            generated,
+            tier_ok: reached,
+        },
+    ))
 }

@@ -12,12 +12,13 @@
 //!   The last two apply the same rules (naked and hidden singles, cage
 //!   combinations, locked candidates); [`SolverPath`] picks one explicitly.
 //! - [`generate`]: deterministic random solutions and unique puzzles from a seed
-//!   string ([`seed`]), to a clue target, a minimal puzzle, or a [`Difficulty`]
-//!   band.
+//!   string ([`seed`]), to a clue target, a minimal puzzle, or a [`Difficulty`]:
+//!   the logical solver's tier inside the difficulty's clue band.
+//! - [`logic`]: the logical solver, solving as a person does; grades puzzles on
+//!   Sudoku Explainer's scale and in tiers, explains steps, gives hints.
 //! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
 //!   and from [`Puzzle`]; [`text`]: the one-line classic format.
-//! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution;
-//!   [`hint`]: the next step for a player, explained.
+//! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
 
 mod bits;
 #[cfg(target_arch = "x86_64")]
@@ -30,7 +31,6 @@ mod fast9;
 mod general;
 pub mod generate;
 pub mod geometry;
-pub mod hint;
 pub mod logic;
 mod mask;
 mod model;

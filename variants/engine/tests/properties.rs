@@ -88,16 +88,21 @@ fn minimal_puzzles_need_every_clue() {
 }
 
 #[test]
-fn difficulty_bands_are_met_on_9x9() {
+fn generated_9x9_puzzles_have_their_tier_inside_the_archive_band() {
     let m = model(3, 3);
-    for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+    for d in Difficulty::ALL {
         let (lo, hi) = d.clue_band(81, 9);
-        for i in 0..10 {
+        for i in 0..8 {
             let g = generate_for_difficulty(&m, &format!("band-{i}"), d).expect("generated");
             let n = g.puzzle.clue_count();
             assert!(
                 (lo..=hi).contains(&n),
                 "{d} seed {i}: {n} clues, band {lo}..={hi}"
+            );
+            assert_eq!(
+                engine::logic::tier(&m, g.puzzle.givens()),
+                Some(d),
+                "{d} seed {i}: the tier is not the label"
             );
         }
     }

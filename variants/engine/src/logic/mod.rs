@@ -200,6 +200,12 @@ pub fn tier(model: &Model, givens: &[u8]) -> Option<Difficulty> {
 
 const NO_UNIQUENESS: Options = Options { uniqueness: false };
 
+/// Whether the techniques of tiers up to `cap` alone solve `givens` (no
+/// uniqueness): the cheap test generation makes after each clue it removes.
+pub fn solves_within(model: &Model, givens: &[u8], cap: Difficulty) -> bool {
+    solve(model, givens, NO_UNIQUENESS, cap).1
+}
+
 /// Solves with the rungs up to tier `cap`; the steps taken and whether they
 /// solve the puzzle.
 fn solve(model: &Model, givens: &[u8], options: Options, cap: Difficulty) -> (Vec<Step>, bool) {
