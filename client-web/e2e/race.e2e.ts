@@ -49,6 +49,10 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   }
   expect(await ada.page.textContent("#results-title")).toContain("You won");
   expect(await bob.page.textContent("#results-title")).toContain("Rank 2");
+  // The results name the puzzle's tier and hardest technique (the logical solver's grade).
+  const grade = puzzle.grade;
+  expect(grade?.tier).toMatch(/^(easy|medium|hard|extreme)$/);
+  expect(await ada.page.textContent("#puzzle-grade")).toContain(`hardest step: ${grade?.hardest}`);
 });
 
 test("a racer who leaves forfeits: the others see 'left' in their own colour and the race ends without them", async () => {

@@ -38,6 +38,20 @@ cells: Array<[number, number]>,
  */
 sum: number, };
 
+export type PuzzleGrade = { 
+/**
+ * The technique tier: `easy`, `medium`, `hard` or `extreme`.
+ */
+tier: string, 
+/**
+ * The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`.
+ */
+rating: string, 
+/**
+ * The hardest step's technique, e.g. `X-Wing`.
+ */
+hardest: string, };
+
 export type PuzzleV1 = { 
 /**
  * Always [`PUZZLE_FORMAT_V1`].
@@ -102,7 +116,11 @@ clueCount?: number | null,
 /**
  * The solution, `rows x cols`, 0 in inactive cells.
  */
-solution?: Array<Array<number>> | null, };
+solution?: Array<Array<number>> | null, 
+/**
+ * How a person solves it (informational; the logical solver's verdict).
+ */
+grade?: PuzzleGrade | null, };
 
 export type ParamSpec = { 
 /**

@@ -13,4 +13,6 @@ pub mod plugin;
 pub mod puzzle;
 pub mod wire;
 
-pub use puzzle::{Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleV1, PUZZLE_FORMAT_V1};
+pub use puzzle::{
+    Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1, PUZZLE_FORMAT_V1,
+};

@@ -63,6 +63,21 @@ pub struct PuzzleV1 {
     /// The solution, `rows x cols`, 0 in inactive cells.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub solution: Option<Vec<Vec<u32>>>,
+    /// How a person solves it (informational; the logical solver's verdict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grade: Option<PuzzleGrade>,
+}
+
+/// The logical solver's verdict on a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PuzzleGrade {
+    /// The technique tier: `easy`, `medium`, `hard` or `extreme`.
+    pub tier: String,
+    /// The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`.
+    pub rating: String,
+    /// The hardest step's technique, e.g. `X-Wing`.
+    pub hardest: String,
 }
 
 /// The bounding rectangle that holds every active cell.
@@ -183,6 +198,7 @@ mod tests {
             grid: vec![vec![0; 4]; 4],
             clue_count: Some(0),
             solution: None,
+            grade: None,
         };
         let text = serde_json::to_string(&p).expect("serialize");
         assert!(text.contains(r#""clueCount":0"#), "{text}");

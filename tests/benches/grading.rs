@@ -2,7 +2,10 @@
 //! the shared rated files (agreement, confusion table), and its speed.
 //!
 //! Run: `cargo bench -p arena-tests --bench grading` (add `-- --limit N` to take
-//! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs).
+//! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs,
+//! `-- --peer` to time `hodoku-py` on the same 200 puzzles: it is installed
+//! with pip into a throw-away virtualenv under `target/`, and used only as a
+//! peer).
 
 use arena_tests::{classic9, classic_grids, read_dataset};
 use engine::generate::generate_for_difficulty;
@@ -49,6 +52,7 @@ fn main() {
         .and_then(|n| n.parse::<usize>().ok())
         .unwrap_or(1);
     let show = args.iter().any(|a| a == "--mismatches");
+    let peer = args.iter().any(|a| a == "--peer");
     let model = classic9();
     let options = Options { uniqueness: true };
     let puzzles: Vec<Rated> = rated("rated/se-rated-dev.txt")
@@ -56,6 +60,7 @@ fn main() {
         .step_by(every)
         .collect();
     let (mut equal_low, mut low, mut within, mut same_bucket) = (0, 0, 0, 0);
+    let mut bucketed = 0;
     let mut confusion = [[0usize; 4]; 4];
     let start = Instant::now();
     let mut easy_times = Vec::new();
@@ -84,6 +89,20 @@ fn main() {
         }
     }
     let elapsed = start.elapsed();
+    // The bucket files: SE below 1.5, and 1.5 to below 2.5.
+    for (file, se) in [
+        ("rated/bucket-easy-dev.txt", 10),
+        ("rated/bucket-medium-dev.txt", 20),
+    ] {
+        for line in read_dataset(file).lines().step_by(every) {
+            let grid: Vec<u8> = line.bytes().take(81).map(|b| b - b'0').collect();
+            let g = grade(&model, &grid, options);
+            let ours = if g.solved { g.rating } else { 200 };
+            confusion[bucket(se)][bucket(ours)] += 1;
+            same_bucket += usize::from(bucket(se) == bucket(ours));
+            bucketed += 1;
+        }
+    }
     let n = puzzles.len();
     let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
     println!(
@@ -105,9 +124,10 @@ fn main() {
         "ER within 0.3 of SE, all: {within}/{n} ({:.1}%)",
         pct(within, n)
     );
+    let all = n + bucketed;
     println!(
-        "same bucket: {same_bucket}/{n} ({:.1}%)",
-        pct(same_bucket, n)
+        "same bucket (with the bucket files): {same_bucket}/{all} ({:.1}%)",
+        pct(same_bucket, all)
     );
     let seventeen: Vec<[u8; 81]> = classic_grids("classic/17-clue.txt")
         .into_iter()
@@ -125,6 +145,9 @@ fn main() {
         seventeen.len() as f64 / t.as_secs_f64()
     );
     generation(&model, 20);
+    if peer {
+        peer_section(&model, &rated("rated/se-rated-dev.txt"));
+    }
     println!("confusion (rows SE, columns ours): <1.5 | <2.5 | <5.0 | >=5.0");
     for (i, row) in confusion.iter().enumerate() {
         println!("  {} {:?}", ["<1.5 ", "<2.5 ", "<5.0 ", ">=5.0"][i], row);
@@ -158,4 +181,92 @@ fn generation(model: &std::sync::Arc<engine::Model>, seeds: usize) {
             times[seeds - 1]
         );
     }
+}
+
+/// The peer's timing script: rates each puzzle of a file with HoDoKu's rules.
+const PEER_SCRIPT: &str = r#"
+import sys, time
+from hodoku.api import Solver
+puzzles = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+solver = Solver()
+start = time.perf_counter()
+for p in puzzles:
+    solver.rate(p)
+print(time.perf_counter() - start)
+"#;
+
+/// This grader and `hodoku-py` on the same 200 puzzles (every 15th rated
+/// puzzle), taking turns: ours, the peer, ours again (best of ours kept).
+fn peer_section(model: &std::sync::Arc<engine::Model>, all: &[Rated]) {
+    let sample: Vec<&Rated> = all.iter().step_by(15).take(200).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/peer");
+    std::fs::create_dir_all(&dir).expect("peer dir");
+    let venv = dir.join("hodoku-venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let ok = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .is_ok_and(|s| s.success())
+            && std::process::Command::new(&python)
+                .args(["-m", "pip", "install", "-q", "hodoku-py"])
+                .status()
+                .is_ok_and(|s| s.success());
+        if !ok {
+            println!("peer: could not install hodoku-py; skipped");
+            return;
+        }
+    }
+    let file = dir.join("peer-puzzles.txt");
+    let text: String = sample
+        .iter()
+        .map(|p| {
+            p.grid
+                .iter()
+                .map(|v| char::from(b'0' + v))
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    std::fs::write(&file, text).expect("write puzzles");
+    let script = dir.join("peer.py");
+    std::fs::write(&script, PEER_SCRIPT).expect("write script");
+    let options = Options { uniqueness: true };
+    let ours = || {
+        let start = Instant::now();
+        for p in &sample {
+            std::hint::black_box(grade(model, &p.grid, options));
+        }
+        start.elapsed().as_secs_f64()
+    };
+    let first = ours();
+    let out = std::process::Command::new(&python)
+        .arg(&script)
+        .arg(&file)
+        .output()
+        .expect("run the peer");
+    let peer: f64 = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or(f64::NAN);
+    let ours_best = first.min(ours());
+    let n = sample.len() as f64;
+    println!(
+        "peer, the same {} puzzles (every 15th rated puzzle):",
+        sample.len()
+    );
+    println!("| grader | puzzles/s | ms/puzzle | vs hodoku-py |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| hodoku-py 0.2 (peer) | {:.1} | {:.1} | 1.0x |",
+        n / peer,
+        peer * 1e3 / n
+    );
+    println!(
+        "| engine::logic | {:.0} | {:.2} | {:.0}x |",
+        n / ours_best,
+        ours_best * 1e3 / n,
+        peer / ours_best
+    );
 }

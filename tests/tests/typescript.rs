@@ -8,7 +8,7 @@ use protocol::wire::{
     ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode,
     PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
 };
-use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleV1};
+use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1};
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -21,6 +21,7 @@ fn generate() -> String {
         HouseKind::decl(&cfg),
         House::decl(&cfg),
         Cage::decl(&cfg),
+        PuzzleGrade::decl(&cfg),
         PuzzleV1::decl(&cfg),
         ParamSpec::decl(&cfg),
         Manifest::decl(&cfg),

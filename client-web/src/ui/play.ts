@@ -382,9 +382,13 @@ export class PlayScreen {
     else if (mine && mode === "solo") headline = `Solved in ${clock(mine.time_ms)}!`;
     else if (mine && mine.rank === 1) headline = `You won! ${clock(mine.time_ms)}`;
     else if (mine) headline = `Solved! Rank ${mine.rank} · ${clock(mine.time_ms)}`;
+    const grade = room.puzzle?.grade;
     replace(
       this.results,
       h("h2", { id: "results-title" }, headline),
+      grade
+        ? h("p", { class: "muted", id: "puzzle-grade" }, `A ${grade.tier} puzzle; its hardest step: ${grade.hardest} (rating ${grade.rating}).`)
+        : null,
       results.ranks.length > 0
         ? h(
             "table",

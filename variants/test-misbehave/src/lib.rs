@@ -73,6 +73,7 @@ fn slow_hints_puzzle() -> PuzzleV1 {
         grid,
         clue_count: Some(12),
         solution: Some(solution),
+        grade: None,
     }
 }
 
