@@ -2,6 +2,7 @@
 // parameters, difficulty, mode, public or private, mistakes and hints), joining by
 // code, and the list of public rooms.
 
+import { tierLabel } from "../game/tiers";
 import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
 import type { Session } from "../game/session";
 import { h, replace } from "./dom";
@@ -207,7 +208,7 @@ export class HomeScreen {
       }),
     );
     const previous = this.difficulty.value;
-    replace(this.difficulty, ...(m?.difficulties ?? []).map((d) => h("option", { value: d }, d)));
+    replace(this.difficulty, ...(m?.difficulties ?? []).map((d) => h("option", { value: d }, tierLabel(d))));
     if (m?.difficulties.includes(previous)) this.difficulty.value = previous;
   }
 
@@ -243,3 +244,4 @@ export class HomeScreen {
     };
   }
 }
+
