@@ -146,23 +146,20 @@ pub fn generate_for_difficulty_by(
     let mut rng = rng_for(seed);
     let (cells, size) = (model.cell_count(), model.size());
     let band = difficulty.clue_band(cells, size);
-    let mut best: Option<(bool, Generated)> = None;
+    let mut best: Option<Try> = None;
     for _ in 0..ATTEMPTS {
         let (hit, g) = attempt(model, &mut rng, difficulty, band, deadline)?;
         if hit {
             return Ok(g.generated);
         }
-        let closer = best.as_ref().is_none_or(|(b_hit, b)| {
-            (
-                g.tier_ok,
-                std::cmp::Reverse(g.generated.puzzle.clue_count()),
-            ) > (*b_hit, std::cmp::Reverse(b.puzzle.clue_count()))
-        });
-        if closer {
-            best = Some((g.tier_ok, g.generated));
+        // Closest: inside the band first (the band is kept even where a tier
+        // cannot be reached, e.g. beyond easy on 4x4), then the right tier.
+        let key = |t: &Try| (t.in_band, t.tier_ok);
+        if best.as_ref().is_none_or(|b| key(&g) > key(b)) {
+            best = Some(g);
         }
     }
-    best.map(|(_, g)| g).ok_or(GenerateError::NoSolution)
+    best.map(|t| t.generated).ok_or(GenerateError::NoSolution)
 }
 
 /// One try's outcome.
@@ -170,6 +167,8 @@ struct Try {
     generated: Generated,
     /// Whether the tier is the requested one (the band may have been missed).
     tier_ok: bool,
+    /// Whether the clue count is inside the band.
+    in_band: bool,
 }
 
 /// One try from a fresh solution grid: `(true, puzzle)` when it reaches the
@@ -204,6 +203,7 @@ fn attempt(
     // Remove clues while the puzzle stays unique and solvable with the tier's
     // techniques, until it needs them with no more clues than the band allows.
     let mut reached = false;
+    let mut at_band_floor: Option<Vec<u8>> = None;
     for &cell in &order {
         if reached && clues <= stop_at {
             break;
@@ -236,6 +236,10 @@ fn attempt(
         }
         clues -= 1;
         reached = needs;
+        if clues == lo && !reached {
+            // Where this try ends if the tier is never reached: inside the band.
+            at_band_floor = Some(givens.clone());
+        }
     }
     // Below the band: give clues back while the puzzle still needs its tier
     // (a clue can only make it easier, never harder).
@@ -258,7 +262,13 @@ fn attempt(
             }
         }
     }
-    let in_band = (lo..=hi).contains(&clues);
+    let mut in_band = (lo..=hi).contains(&clues);
+    if !reached && !in_band {
+        if let Some(floor) = at_band_floor {
+            givens = floor;
+            in_band = true;
+        }
+    }
     let puzzle = Puzzle::new(Arc::clone(model), givens).map_err(|_| GenerateError::NoSolution)?;
     let generated = Generated { puzzle, solution };
     Ok((
@@ -266,6 +276,7 @@ fn attempt(
         Try {
             generated,
             tier_ok: reached,
+            in_band,
         },
     ))
 }
