@@ -53,6 +53,7 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   const grade = puzzle.grade;
   expect(grade?.tier).toMatch(/^(easy|medium|hard|extreme)$/);
   expect(await ada.page.textContent("#puzzle-grade")).toContain(`hardest step: ${grade?.hardest}`);
+  await screenshot(ada.page, "main", "race-results");
 });
 
 test("a racer who leaves forfeits: the others see 'left' in their own colour and the race ends without them", async () => {

@@ -209,12 +209,14 @@ test("solo with lives: a wrong digit costs a life and shows only with the check 
   expect(clue).toMatch(/^Hint: (Look|Check|Try)/);
   await page.waitForSelector("svg.board .fill.hint-area", { state: "attached", timeout: WAIT });
   expect(await page.locator("svg.board .fill.hinted").count()).toBe(0);
+  await screenshot(page, "main", "hint-clue");
   await page.waitForSelector("#status:has-text('Hints 1')", { timeout: WAIT });
   await page.click("#hint-more");
   await page.waitForSelector("#hint-more", { state: "detached", timeout: WAIT });
   const step = (await page.textContent("#hint")) ?? "";
   expect(step.startsWith("Hint: ") && step !== clue).toBe(true);
   await page.waitForSelector("svg.board .fill.hinted", { state: "attached", timeout: WAIT });
+  await screenshot(page, "main", "hint-step");
 });
 
 test("keyboard: Escape clears the selection, Ctrl+A selects all, ? shows the shortcuts, Space after a pad click switches the mode", async () => {

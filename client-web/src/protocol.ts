@@ -193,7 +193,8 @@ technique: string,
  */
 clue: string, 
 /**
- * The cells that make the pattern, to highlight.
+ * Where to look, to highlight: the houses the step works in, or the
+ * cells of its pattern when it names no house.
  */
 cells: Array<[number, number]>, 
 /**

@@ -185,7 +185,8 @@ pub struct Hint {
     /// the answer.
     #[serde(default)]
     pub clue: String,
-    /// The cells that make the pattern, to highlight.
+    /// Where to look, to highlight: the houses the step works in, or the
+    /// cells of its pattern when it names no house.
     #[serde(default)]
     pub cells: Vec<Coord>,
     /// The candidates the step removes: `[row, col, value]`.

@@ -287,7 +287,17 @@ fn to_protocol_hint(model: &engine::Model, hint: &logic::Hint) -> Hint {
                 .first()
                 .or(step.pattern.first())
                 .or(step.eliminations.first());
-            let mut cells: Vec<_> = step.pattern.iter().map(|c| at(c.cell)).collect();
+            // Where to look: the houses the step works in (the pattern itself
+            // would give the answer away), else the pattern's cells.
+            let mut cells: Vec<_> = if step.houses.is_empty() {
+                step.pattern.iter().map(|c| at(c.cell)).collect()
+            } else {
+                step.houses
+                    .iter()
+                    .flat_map(|&h| model.houses()[h].cells.iter().map(|&c| at(c)))
+                    .collect()
+            };
+            cells.sort_unstable();
             cells.dedup();
             Hint {
                 kind,
