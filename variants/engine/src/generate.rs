@@ -54,6 +54,27 @@ pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
     g.search(cand, 1, Some(rng)).first
 }
 
+/// Removes the clue in `cell` if the puzzle provably stays unique (no solution
+/// puts anything else there, found within `budget` branch points); otherwise
+/// keeps it. Whether it went.
+fn remove_if_unique(model: &Model, givens: &mut [u8], cell: usize, budget: Option<usize>) -> bool {
+    let value = givens[cell];
+    givens[cell] = 0;
+    let other = count_givens(
+        model,
+        givens,
+        Query {
+            budget,
+            ..Query::without(cell, value)
+        },
+    );
+    if other.solutions > 0 || other.gave_up {
+        givens[cell] = value;
+        return false;
+    }
+    true
+}
+
 /// Generates one unique puzzle: a random solution, then clues removed towards
 /// `target`. `None` if the model has no solution at all.
 pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Generated> {
@@ -74,20 +95,7 @@ pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Gen
                 break;
             }
         }
-        let value = givens[cell];
-        givens[cell] = 0;
-        let other = count_givens(
-            model,
-            &givens,
-            Query {
-                budget,
-                ..Query::without(cell, value)
-            },
-        );
-        // Keep the clue unless its removal is proven to keep the puzzle unique.
-        if other.solutions > 0 || other.gave_up {
-            givens[cell] = value;
-        } else {
+        if remove_if_unique(model, &mut givens, cell, budget) {
             clues -= 1;
         }
     }
@@ -212,17 +220,7 @@ fn attempt(
             return Err(GenerateError::Deadline);
         }
         let value = givens[cell];
-        givens[cell] = 0;
-        let other = count_givens(
-            model,
-            &givens,
-            Query {
-                budget: Some(CHECK_BUDGET),
-                ..Query::without(cell, value)
-            },
-        );
-        if other.solutions > 0 || other.gave_up {
-            givens[cell] = value;
+        if !remove_if_unique(model, &mut givens, cell, Some(CHECK_BUDGET)) {
             continue;
         }
         if clues - 1 > hi {

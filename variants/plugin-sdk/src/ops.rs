@@ -233,47 +233,49 @@ fn grade_of(puzzle: &engine::Puzzle) -> Option<protocol::PuzzleGrade> {
 fn to_protocol_hint(model: &engine::Model, hint: &logic::Hint) -> Hint {
     let at = |cell: u32| model.coord(cell as usize);
     let sym = |v: u8| model.symbols()[usize::from(v) - 1];
+    // A hint about one cell, with no technique behind it.
+    let about = |kind, cell: u32, value: Option<u8>, explanation: String, clue: String| Hint {
+        kind,
+        cell: at(cell),
+        value: value.map(u32::from),
+        explanation,
+        technique: String::new(),
+        clue,
+        cells: vec![at(cell)],
+        eliminations: Vec::new(),
+    };
     match hint {
-        logic::Hint::WrongValue { cell } => Hint {
-            kind: HintKind::Wrong,
-            cell: at(*cell),
-            value: None,
-            explanation: format!(
+        logic::Hint::WrongValue { cell } => about(
+            HintKind::Wrong,
+            *cell,
+            None,
+            format!(
                 "{} is wrong: its value is not the solution's.",
                 cell_name(model, *cell)
             ),
-            technique: String::new(),
-            clue: format!("Check {}.", cell_name(model, *cell)),
-            cells: vec![at(*cell)],
-            eliminations: Vec::new(),
-        },
-        logic::Hint::WrongMarks { cell } => Hint {
-            kind: HintKind::WrongMarks,
-            cell: at(*cell),
-            value: None,
-            explanation: format!(
+            format!("Check {}.", cell_name(model, *cell)),
+        ),
+        logic::Hint::WrongMarks { cell } => about(
+            HintKind::WrongMarks,
+            *cell,
+            None,
+            format!(
                 "The pencil marks of {} leave out its value: mark it again.",
                 cell_name(model, *cell)
             ),
-            technique: String::new(),
-            clue: format!("Check the pencil marks of {}.", cell_name(model, *cell)),
-            cells: vec![at(*cell)],
-            eliminations: Vec::new(),
-        },
-        logic::Hint::Reveal { placement } => Hint {
-            kind: HintKind::Reveal,
-            cell: at(placement.cell),
-            value: Some(u32::from(placement.value)),
-            explanation: format!(
+            format!("Check the pencil marks of {}.", cell_name(model, *cell)),
+        ),
+        logic::Hint::Reveal { placement } => about(
+            HintKind::Reveal,
+            placement.cell,
+            Some(placement.value),
+            format!(
                 "No technique this solver knows applies here; {} is {}.",
                 cell_name(model, placement.cell),
                 sym(placement.value)
             ),
-            technique: String::new(),
-            clue: format!("Try {}.", cell_name(model, placement.cell)),
-            cells: vec![at(placement.cell)],
-            eliminations: Vec::new(),
-        },
+            format!("Try {}.", cell_name(model, placement.cell)),
+        ),
         logic::Hint::Step(step) => {
             let kind = match step.technique {
                 logic::Technique::NakedSingle => HintKind::NakedSingle,

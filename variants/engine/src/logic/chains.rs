@@ -896,12 +896,27 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
     {
         return;
     }
-    for (ids, on_state) in [(&first.outcome.on, true), (&first.outcome.off, false)] {
+    let rest: Vec<&Branch> = branches[1..].iter().map(|(_, b)| b).collect();
+    agreed(cx, mode, 5, first, &rest, best);
+}
+
+/// Keeps every conclusion that `lead` and all of `rest` reach (one of the
+/// branches must hold, so what they all imply is true). `sort_key` orders
+/// equally rated kinds as Sudoku Explainer does.
+fn agreed(
+    cx: &Ctx,
+    mode: Mode,
+    sort_key: u8,
+    lead: &Branch,
+    rest: &[&Branch],
+    best: &mut Option<Found>,
+) {
+    for (ids, on_state) in [(&lead.outcome.on, true), (&lead.outcome.off, false)] {
         for &a in ids {
-            let n = &first.search.nodes[a as usize];
+            let n = &lead.search.nodes[a as usize];
             let (c, v) = (n.cell, n.value);
-            let mut complexity = 0;
-            let all = branches.iter().all(|(_, b)| match b.has(c, v, on_state) {
+            let mut complexity = lead.search.ancestors(a);
+            let all = rest.iter().all(|b| match b.has(c, v, on_state) {
                 Some(id) => {
                     complexity += b.search.ancestors(id);
                     true
@@ -909,8 +924,8 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
                 None => false,
             });
             if all {
-                let found = conclusion(cx, mode, complexity, 5, c, v, on_state);
-                keep(best, found, &first.search, &[a]);
+                let found = conclusion(cx, mode, complexity, sort_key, c, v, on_state);
+                keep(best, found, &lead.search, &[a]);
             }
         }
     }
@@ -950,24 +965,8 @@ fn house_forcing(
         if others.iter().any(|b| b.outcome.contradiction.is_some()) {
             continue;
         }
-        for (ids, on_state) in [(&on.outcome.on, true), (&on.outcome.off, false)] {
-            for &a in ids {
-                let n = &on.search.nodes[a as usize];
-                let (c, v) = (n.cell, n.value);
-                let mut complexity = on.search.ancestors(a);
-                let all = others.iter().all(|b| match b.has(c, v, on_state) {
-                    Some(id) => {
-                        complexity += b.search.ancestors(id);
-                        true
-                    }
-                    None => false,
-                });
-                if all {
-                    let found = conclusion(cx, mode, complexity, 6, c, v, on_state);
-                    keep(best, found, &on.search, &[a]);
-                }
-            }
-        }
+        let rest: Vec<&Branch> = others.iter().collect();
+        agreed(cx, mode, 6, on, &rest, best);
     }
 }
 
