@@ -99,3 +99,44 @@ fn adding_a_correct_clue_never_raises_the_tier() {
         }
     }
 }
+
+#[test]
+fn killer_steps_are_true_and_solve_most_intermediate_killers() {
+    let records = arena_tests::killer_records("killer/krazydad-intermediate.csv");
+    let sample: Vec<_> = records.iter().step_by(40).collect();
+    let mut solved = 0;
+    let mut tiers = std::collections::BTreeMap::new();
+    for r in &sample {
+        let model = r.puzzle.model();
+        let g = grade(model, r.puzzle.givens(), Options { uniqueness: false });
+        for step in &g.steps {
+            for e in &step.eliminations {
+                assert_ne!(
+                    r.solution[e.cell as usize], e.value,
+                    "{}: {:?} removes the solution",
+                    r.title, step.technique
+                );
+            }
+            for p in &step.placements {
+                assert_eq!(
+                    r.solution[p.cell as usize], p.value,
+                    "{}: {:?} places a wrong value",
+                    r.title, step.technique
+                );
+            }
+        }
+        solved += usize::from(g.solved);
+        *tiers
+            .entry(g.tier.map_or("beyond", |t| t.as_str()))
+            .or_insert(0) += 1;
+    }
+    eprintln!(
+        "killers solved logically: {solved}/{} {tiers:?}",
+        sample.len()
+    );
+    assert!(
+        solved * 10 >= sample.len() * 9,
+        "only {solved} of {} solved",
+        sample.len()
+    );
+}

@@ -199,6 +199,21 @@ pub fn explain(model: &Model, step: &Step) -> String {
         BugPlusOne | BugType2 | BugType3 => format!(
             "without the extra candidates in {pc}, every cell would be bivalue and the puzzle would have two solutions"
         ),
+        CageCombination => format!(
+            "the digit sets that fill the cage {pc} with its sum leave only some of their candidates"
+        ),
+        CagePointing => format!(
+            "every digit set that can fill its cage holds {pv}, and only {pc} may hold it there"
+        ),
+        Rule45 | Rule45Lines => {
+            let houses = step.houses.len().max(1) as u32;
+            let total = houses * model.size() * (model.size() + 1) / 2;
+            let verb = if houses > 1 { "add" } else { "adds" };
+            format!(
+                "{} {verb} up to {total}; with the sums of the cages inside and across, {pc} have a known sum",
+                join(&hs)
+            )
+        }
         AlignedPairExclusion | AlignedTripleExclusion => format!(
             "every combination of values for these cells is ruled out by the cells that see them all ({pc}) except those kept"
         ),

@@ -20,6 +20,8 @@ pub(crate) struct Group {
     pub cells: Vec<u32>,
     /// Whether every value must appear in it (it holds exactly N cells).
     pub full: bool,
+    /// A cage's sum (`None` for a house).
+    pub sum: Option<u32>,
 }
 
 impl Group {
@@ -72,6 +74,7 @@ impl Layout {
                 kind: h.kind,
                 cells: h.cells.clone(),
                 full: h.cells.len() == model.size() as usize,
+                sum: None,
             })
             .collect();
         let houses = groups.len();
@@ -81,6 +84,7 @@ impl Layout {
             kind: HouseKind::Extra,
             cells: c.cells.clone(),
             full: c.cells.len() == model.size() as usize,
+            sum: Some(c.sum),
         }));
         let mut groups_of = vec![Vec::new(); n];
         let mut slots = vec![Vec::new(); n];

@@ -18,6 +18,7 @@ pub mod explain;
 mod fish;
 pub(crate) mod grid;
 mod intersections;
+mod killer;
 mod links;
 mod singles;
 mod step;
@@ -100,10 +101,14 @@ const LADDER: &[Rung] = &[
     rung(intersections::direct, Medium),
     rung(|cx| subsets::hidden(cx, 2, true), Medium),
     rung(singles::naked_single, Easy),
+    rung(killer::combinations, Medium),
     rung(|cx| subsets::hidden(cx, 3, true), Medium),
     rung(intersections::locked, Medium),
+    rung(killer::required_values, Medium),
+    rung(killer::rule_45, Medium),
     rung(|cx| subsets::naked(cx, 2), Medium),
     rung(|cx| fish::basic(cx, 2), Hard),
+    rung(killer::rule_45_lines, Hard),
     rung(|cx| subsets::hidden(cx, 2, false), Medium),
     rung(|cx| subsets::naked(cx, 3), Medium),
     rung(|cx| fish::basic(cx, 3), Hard),

@@ -36,6 +36,16 @@ pub enum Technique {
     NakedSingle,
     /// A hidden triple whose eliminations leave a hidden single.
     DirectHiddenTriple,
+    /// A cage's candidates narrowed to the digit sets of its size and sum.
+    CageCombination,
+    /// The 45 rule over two or three adjacent rows or columns.
+    Rule45Lines,
+    /// A value every digit set of a cage needs, confined to cells a house (or
+    /// other cell) sees all of.
+    CagePointing,
+    /// The 45 rule on one house: the cells outside its inner cages form a
+    /// virtual cage.
+    Rule45,
     /// A value confined, in a box, to one line (or other house).
     Pointing,
     /// A value confined, in a line, to one box (or other house).
@@ -126,6 +136,10 @@ impl Technique {
             Technique::DirectHiddenPair => "Direct Hidden Pair",
             Technique::NakedSingle => "Naked Single",
             Technique::DirectHiddenTriple => "Direct Hidden Triple",
+            Technique::CageCombination => "Cage Combination",
+            Technique::Rule45 => "45 Rule",
+            Technique::Rule45Lines => "45 Rule over Several Lines",
+            Technique::CagePointing => "Cage Pointing",
             Technique::Pointing => "Pointing",
             Technique::Claiming => "Claiming",
             Technique::NakedPair => "Naked Pair",
@@ -184,11 +198,12 @@ impl Technique {
         use Technique::*;
         match self {
             FullHouse | HiddenSingle | NakedSingle => Difficulty::Easy,
-            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple | Pointing
-            | Claiming | NakedPair | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
-            NakedQuad | HiddenQuad | XWing | Swordfish | Jellyfish | Skyscraper | TwoStringKite
-            | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing | UniqueRectangle
-            | UniqueLoop | BugPlusOne | BugType2 | BugType3 => Difficulty::Hard,
+            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple
+            | CageCombination | CagePointing | Rule45 | Pointing | Claiming | NakedPair
+            | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
+            NakedQuad | HiddenQuad | Rule45Lines | XWing | Swordfish | Jellyfish | Skyscraper
+            | TwoStringKite | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing
+            | UniqueRectangle | UniqueLoop | BugPlusOne | BugType2 | BugType3 => Difficulty::Hard,
             XChain
             | AlsWing
             | AlignedPairExclusion
