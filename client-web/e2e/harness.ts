@@ -76,7 +76,9 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     const timer = setTimeout(() => fail(new Error(`arena serve did not start:\n${seen}`)), WAIT);
     child.stderr?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      const m = /serving on (http:\/\/\S+)/.exec(seen);
+      // Only a whole line: a chunk can end inside the address (seen: "http://127",
+      // which the browser then loads as 0.0.0.127 — the old "app did not start" flake).
+      const m = /serving on (http:\/\/\S+)[^\S\n]*\n/.exec(seen);
       if (m) {
         clearTimeout(timer);
         ok(m[1]);

@@ -495,7 +495,14 @@ row: number,
 /**
  * Column.
  */
-col: number, } | { "type": "rematch" } | { "type": "hint" } | { "type": "pause" } | { "type": "resume" } | { "type": "chat", 
+col: number, } | { "type": "rematch" } | { "type": "hint", 
+/**
+ * Race and solo: my candidate marks (rows x cols, bit `v - 1` for value
+ * `v`, 0 for a cell without marks), so the hint reasons from them and
+ * points out a mark that leaves out a cell's value. Co-op hints use
+ * the team's marks, which the server has.
+ */
+marks?: Array<Array<number>> | null, } | { "type": "pause" } | { "type": "resume" } | { "type": "chat", 
 /**
  * The text.
  */

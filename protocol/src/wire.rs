@@ -84,7 +84,14 @@ pub enum ClientMessage {
     /// The host, once a game is over: a new puzzle, same settings and players.
     Rematch,
     /// Ask the variant for one next step (costs the room's hint penalty).
-    Hint,
+    Hint {
+        /// Race and solo: my candidate marks (rows x cols, bit `v - 1` for value
+        /// `v`, 0 for a cell without marks), so the hint reasons from them and
+        /// points out a mark that leaves out a cell's value. Co-op hints use
+        /// the team's marks, which the server has.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        marks: Option<Vec<Vec<u32>>>,
+    },
     /// Solo: stop the clock and hide the board.
     Pause,
     /// Solo: start the clock again.

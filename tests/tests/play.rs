@@ -397,7 +397,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         };
         (loaded, v)
     };
-    a.send(&ClientMessage::Hint).await;
+    a.send(&ClientMessage::Hint { marks: None }).await;
     let hint = a
         .until(|m| match m {
             ServerMessage::Hint {
@@ -460,7 +460,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
     let first = solving_moves(&puzzle)[0].clone();
     s.send(&first).await;
     assert_eq!(s.error().await, ErrorCode::WrongState);
-    s.send(&ClientMessage::Hint).await;
+    s.send(&ClientMessage::Hint { marks: None }).await;
     assert_eq!(
         s.error().await,
         ErrorCode::WrongState,
@@ -481,7 +481,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
     let (_, _) = started_room(&mut c, &mut [], settings(1)).await;
     c.send(&ClientMessage::Pause).await;
     assert_eq!(c.error().await, ErrorCode::WrongState);
-    c.send(&ClientMessage::Hint).await;
+    c.send(&ClientMessage::Hint { marks: None }).await;
     assert_eq!(
         c.error().await,
         ErrorCode::WrongState,
@@ -548,8 +548,8 @@ async fn a_slow_hint_never_holds_up_anyone_elses_moves() {
     let (_, puzzle) = started_room(&mut a, &mut [&mut b], slow).await;
     let moves = solving_moves(&puzzle);
     let asked = std::time::Instant::now();
-    a.send(&ClientMessage::Hint).await;
-    a.send(&ClientMessage::Hint).await;
+    a.send(&ClientMessage::Hint { marks: None }).await;
+    a.send(&ClientMessage::Hint { marks: None }).await;
     assert_eq!(
         a.error().await,
         ErrorCode::WrongState,
@@ -652,4 +652,43 @@ async fn racers_away_past_the_grace_window_forfeit_and_the_race_ends() {
         .await;
     let ranked: Vec<&str> = ranks.iter().map(|r| r.player.as_str()).collect();
     assert_eq!(ranked, vec![a.id.as_str()], "leavers are not ranked");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn race_hints_reason_from_the_marks_the_player_sends() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut with_hints = settings(2);
+    with_hints.hints = HintPolicy::Penalty { seconds: 10 };
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], with_hints).await;
+    let loaded = from_v1(&puzzle).expect("valid");
+    let Solution::Unique(solution) = loaded.puzzle.solve() else {
+        panic!("unique")
+    };
+    let model = loaded.puzzle.model();
+
+    // Marks of the wrong shape are refused, and the next hint still comes.
+    a.send(&ClientMessage::Hint {
+        marks: Some(vec![vec![1, 2, 3]]),
+    })
+    .await;
+    assert_eq!(a.error().await, ErrorCode::Invalid);
+
+    // Marks in an empty cell that leave out its value: the hint says so.
+    let cell = (0..model.cell_count())
+        .find(|&c| loaded.puzzle.givens()[c] == 0)
+        .expect("an empty cell");
+    let [row, col] = model.coord(cell);
+    let mut marks = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
+    marks[row as usize][col as usize] = !(1u32 << (solution[cell] - 1)) & ((1 << model.size()) - 1);
+    a.send(&ClientMessage::Hint { marks: Some(marks) }).await;
+    let hint = a
+        .until(|m| match m {
+            ServerMessage::Hint { hint, .. } => Some(hint),
+            _ => None,
+        })
+        .await;
+    assert_eq!(hint.kind, protocol::plugin::HintKind::WrongMarks);
+    assert_eq!(hint.cell, [row, col]);
 }

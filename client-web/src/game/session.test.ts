@@ -146,3 +146,15 @@ test("wrong digits are flagged only while the error check is on; results arrive"
   s.handle({ type: "finished", ranks: [{ rank: 1, player: "me", name: "Ada", time_ms: 5000 }], team_ms: null, contributions: [] });
   expect(s.results?.ranks).toHaveLength(1);
 });
+
+test("race and solo hints carry my centre marks; co-op hints do not", () => {
+  const s = session(room("race"));
+  expect(s.hintMessage()).toEqual([{ type: "hint" }]);
+  s.enter(2, "centre");
+  const [msg] = s.hintMessage();
+  expect(msg.type === "hint" && msg.marks?.[0]).toEqual([0, 2, 0, 0]);
+  expect(msg.type === "hint" && msg.marks?.length).toBe(4);
+  const c = session(room("coop"));
+  c.enter(2, "centre");
+  expect(c.hintMessage()).toEqual([{ type: "hint" }]);
+});

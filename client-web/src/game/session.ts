@@ -325,6 +325,19 @@ export class Session {
     return out;
   }
 
+  /**
+   * A hint request. In race and solo it carries my centre marks (the candidates I
+   * have written), so the hint reasons from them and points out one that leaves
+   * out a cell's value; co-op hints use the team's marks, which the server has.
+   */
+  hintMessage(): ClientMessage[] {
+    const game = this.game;
+    if (!game || this.room?.settings.mode === "coop" || !game.board.centre.some((m) => m !== 0)) return [{ type: "hint" }];
+    const g = game.geometry;
+    const marks = Array.from({ length: g.rows }, (_, r) => Array.from({ length: g.cols }, (_, c) => game.board.centre[r * g.cols + c] ?? 0));
+    return [{ type: "hint", marks }];
+  }
+
   /** Co-op: my cursor, for teammates. */
   cursorMessage(): ClientMessage[] {
     const game = this.game;

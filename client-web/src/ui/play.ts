@@ -252,7 +252,7 @@ export class PlayScreen {
     replace(
       this.tools,
       s.canPlay() && room.settings.hints.type === "penalty"
-        ? h("button", { type: "button", id: "hint-button", onclick: () => this.actions.send([{ type: "hint" }]) }, `Hint (+${room.settings.hints.seconds} s)`)
+        ? h("button", { type: "button", id: "hint-button", onclick: () => this.actions.send(this.session.hintMessage()) }, `Hint (+${room.settings.hints.seconds} s)`)
         : null,
       room.settings.mode === "solo" && playing && room.state === "playing"
         ? h(

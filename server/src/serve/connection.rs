@@ -280,7 +280,13 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 value,
             },
         ),
-        ClientMessage::Hint => in_room(player, Command::Hint { player: me.id }),
+        ClientMessage::Hint { marks } => in_room(
+            player,
+            Command::Hint {
+                player: me.id,
+                marks,
+            },
+        ),
         ClientMessage::Rematch => in_room(player, Command::Rematch { player: me.id }),
         ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
         ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),

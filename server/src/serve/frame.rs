@@ -1,8 +1,10 @@
 //! Client frames in the protocol's one form: a MessagePack map with string keys,
 //! whose `type` tags (the message's and nested ones) are strings. Other forms a
 //! serde decoder would accept — a struct as an array of its fields, a variant by
-//! its index — are refused, so every client speaks the same protocol. The form is
-//! checked by one pass over the bytes (no allocation), then serde decodes.
+//! its index — are refused, so every client speaks the same protocol. The one
+//! list a client sends, a hint's `marks` (rows of integers), is the only array
+//! allowed. The form is checked by one pass over the bytes (no allocation),
+//! then serde decodes.
 
 use protocol::wire::ClientMessage;
 
@@ -85,6 +87,9 @@ impl<'a> Scan<'a> {
                 let Item::Str(key) = self.value(depth + 1)? else {
                     return Err("a message's field names are strings".into());
                 };
+                if key == LIST_FIELD && self.rows()? {
+                    continue;
+                }
                 let value = self.value(depth + 1)?;
                 if key == b"type" && !matches!(value, Item::Str(_)) {
                     return Err("`type` is a string, e.g. \"move\"".into());
@@ -95,7 +100,55 @@ impl<'a> Scan<'a> {
         self.take(scalar_bytes)?;
         Ok(Item::Scalar)
     }
+
+    /// An array header's length, if the next value is an array.
+    fn array(&mut self) -> Result<Option<usize>, String> {
+        let marker = *self.bytes.get(self.at).ok_or(TRUNCATED)?;
+        let len = match marker {
+            0x90..=0x9f => usize::from(marker & 0x0f),
+            0xdc => {
+                self.at += 1;
+                return Ok(Some(self.length(2)?));
+            }
+            0xdd => {
+                self.at += 1;
+                return Ok(Some(self.length(4)?));
+            }
+            _ => return Ok(None),
+        };
+        self.at += 1;
+        Ok(Some(len))
+    }
+
+    /// The list field's value, if it is an array: it must be an array of
+    /// arrays of plain integers. `false` (nothing read) for any other value,
+    /// which is scanned as usual (a pencil message's `marks` is one integer).
+    fn rows(&mut self) -> Result<bool, String> {
+        const SHAPE: &str = "`marks` is a list of rows of integers";
+        let Some(rows) = self.array()? else {
+            return Ok(false);
+        };
+        for _ in 0..rows {
+            let cols = self.array()?.ok_or(SHAPE)?;
+            for _ in 0..cols {
+                let marker = self.take(1)?[0];
+                let width = match marker {
+                    0x00..=0x7f => 0,
+                    0xcc => 1,
+                    0xcd => 2,
+                    0xce => 4,
+                    0xcf => 8,
+                    _ => return Err(SHAPE.into()),
+                };
+                self.take(width)?;
+            }
+        }
+        Ok(true)
+    }
 }
+
+/// The only field whose value may be an array.
+const LIST_FIELD: &[u8] = b"marks";
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +190,34 @@ mod tests {
         let unknown =
             rmp_serde::to_vec_named(&serde_json::json!({"type": "dance"})).expect("encode");
         assert_eq!(decode(&unknown), Ok(ClientMessage::Unknown));
+    }
+
+    #[test]
+    fn a_hints_marks_are_the_one_list() {
+        let marks = vec![vec![0, 3, 511], vec![70_000, 0, 1]];
+        let hint = ClientMessage::Hint {
+            marks: Some(marks.clone()),
+        };
+        let bytes = rmp_serde::to_vec_named(&hint).expect("encode");
+        assert_eq!(decode(&bytes), Ok(hint));
+        let plain = rmp_serde::to_vec_named(&serde_json::json!({"type": "hint"})).expect("encode");
+        assert_eq!(decode(&plain), Ok(ClientMessage::Hint { marks: None }));
+        // A pencil message's `marks` is one mask, as before.
+        let pencil = ClientMessage::Pencil {
+            row: 0,
+            col: 1,
+            marks: 5,
+        };
+        let bytes = rmp_serde::to_vec_named(&pencil).expect("encode");
+        assert_eq!(decode(&bytes), Ok(pencil));
+        for bad in [
+            serde_json::json!({"type": "hint", "marks": [[{"type": "x"}]]}),
+            serde_json::json!({"type": "hint", "marks": [["1"]]}),
+            serde_json::json!({"type": "hint", "marks": [[-1]]}),
+            serde_json::json!({"type": "chat", "text": [1]}),
+        ] {
+            let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
+            assert!(decode(&bytes).is_err(), "{bad}");
+        }
     }
 }

@@ -197,6 +197,8 @@ pub enum Command {
     Hint {
         /// Player id.
         player: String,
+        /// The player's own candidate marks (race and solo), rows x cols.
+        marks: Option<Vec<Vec<u32>>>,
     },
     /// The plugin's answer to a hint request (from the room's own task).
     HintAnswered {

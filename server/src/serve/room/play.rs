@@ -170,10 +170,16 @@ impl Room {
 
     /// Asks the variant plugin, off the room, for the next step on the player's
     /// board (the team's in co-op); the answer comes back as `HintAnswered`.
-    pub(super) fn hint(&mut self, player: &str) {
+    pub(super) fn hint(&mut self, player: &str, own_marks: Option<Vec<Vec<u32>>>) {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot take hints") else {
             return;
         };
+        if let Some(m) = &own_marks {
+            if let Err(e) = engine::v1::grid_marks(self.game.puzzle.model(), m) {
+                let why = format!("hint marks: {e}");
+                return self.send_error(Member::Seat(i), ErrorCode::Invalid, &why);
+            }
+        }
         // Any cell will do: the plugin names the real one.
         if !self.decide(i, &RoomEvent::Hint { row: 0, col: 0 }) {
             return;
@@ -184,13 +190,13 @@ impl Room {
         }
         self.seats[i].hint_pending = true;
         let model = self.game.puzzle.model();
-        // Co-op marks are shared and known here; race and solo marks stay in
-        // the player's browser.
+        // Co-op marks are shared and known here; race and solo players send
+        // theirs with the request.
         let (values, marks) = if self.settings.mode == Mode::Coop {
             let marks = engine::v1::to_marks_grid(model, &self.play.coop.pencil);
             (&self.play.coop.values, Some(marks))
         } else {
-            (&self.play.players[i].board, None)
+            (&self.play.players[i].board, own_marks)
         };
         let request = GridRequest {
             puzzle: self.game.full.clone(),

@@ -186,7 +186,7 @@ impl Room {
                 marks,
             } => self.pencil(&player, row, col, marks).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
-            Command::Hint { player } => self.hint(&player),
+            Command::Hint { player, marks } => self.hint(&player, marks),
             Command::HintAnswered {
                 player,
                 game,
