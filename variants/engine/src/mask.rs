@@ -28,6 +28,18 @@ pub fn value_of(mask: u32) -> u32 {
     mask.trailing_zeros() + 1
 }
 
+/// The values in a mask, smallest first.
+pub fn values_of(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let v = mask.trailing_zeros() as u8 + 1;
+        mask &= mask - 1;
+        Some(v)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,8 @@
 //! false. Aligned Pair Exclusion (6.2) and Aligned Triple Exclusion (7.5).
 
 use crate::logic::step::{Candidate, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::{bit, values_of};
 
 /// Cell sets as rows of 64-bit words, one row per cell.
 struct CellSets {

@@ -6,9 +6,8 @@
 //! VWXYZ-Wing (4), UVWXYZ-Wing (5) and TUVWXYZ-Wing (6).
 
 use crate::logic::step::{Candidate, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::{bit, values_of};
 
 /// The easiest ALS-wing whose ALS has `k` cells.
 pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {

@@ -19,10 +19,10 @@
 //! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
+use crate::logic::grid::Grid;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::{bit, values_of};
 
 const NONE: u32 = u32::MAX;
 
@@ -64,46 +64,6 @@ impl Parents {
     }
 }
 
-/// Candidates with, for every group and value, the positions still open (a
-/// mask over the group's cells), kept in step as candidates are removed.
-#[derive(Clone, Debug)]
-struct Cands {
-    cand: Vec<u32>,
-    pos: Vec<u32>,
-}
-
-impl Cands {
-    fn new(cx: &Ctx) -> Cands {
-        let size = cx.grid.size as usize;
-        let mut pos = vec![0u32; cx.layout.groups.len() * size];
-        for (g, group) in cx.layout.groups.iter().enumerate() {
-            for (i, &c) in group.cells.iter().enumerate() {
-                for v in values_of(cx.grid.cand[c as usize]) {
-                    pos[g * size + usize::from(v) - 1] |= 1 << i;
-                }
-            }
-        }
-        Cands {
-            cand: cx.grid.cand.clone(),
-            pos,
-        }
-    }
-
-    /// Removes `value` from `cell`.
-    fn remove(&mut self, cx: &Ctx, cell: u32, value: u8) {
-        let size = cx.grid.size as usize;
-        self.cand[cell as usize] &= !bit(u32::from(value));
-        let slots = &cx.layout.slots[cell as usize];
-        for (&g, &slot) in cx.layout.groups_of[cell as usize].iter().zip(slots) {
-            self.pos[g as usize * size + usize::from(value) - 1] &= !(1 << slot);
-        }
-    }
-
-    fn positions(&self, size: u32, group: u32, value: u8) -> u32 {
-        self.pos[group as usize * size as usize + usize::from(value) - 1]
-    }
-}
-
 /// Which links a search may follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Links {
@@ -125,8 +85,6 @@ impl Links {
 struct Search<'a> {
     cx: &'a Ctx<'a>,
     size: u32,
-    /// The candidates the search starts from.
-    base: Cands,
     nodes: Vec<Node>,
     on: Vec<u32>,
     off: Vec<u32>,
@@ -194,7 +152,6 @@ impl<'a> Search<'a> {
         Search {
             cx,
             size,
-            base: Cands::new(cx),
             nodes: Vec::new(),
             on: vec![NONE; keys],
             off: vec![NONE; keys],
@@ -266,13 +223,13 @@ impl<'a> Search<'a> {
         );
     }
 
-    /// What turns on when `id` is off, given the current candidates `now`
-    /// (`None`: the search's base). For dynamic chains the base candidates
+    /// What turns on when `id` is off, given the scratch grid `now` of a
+    /// dynamic chain (`None`: the real grid). For dynamic chains the candidates
     /// turned off on the way are hidden parents.
-    fn off_to_on(&self, now: Option<&Cands>, id: u32, links: Links, out: &mut Vec<Node>) {
+    fn off_to_on(&self, now: Option<&Grid>, id: u32, links: Links, out: &mut Vec<Node>) {
         let n = &self.nodes[id as usize];
         out.clear();
-        let start = &self.base;
+        let start = self.cx.grid;
         let current = now.unwrap_or(start);
         if links.y && current.cand[n.cell as usize].count_ones() == 2 {
             let other = current.cand[n.cell as usize] & !bit(u32::from(n.value));
@@ -300,16 +257,15 @@ impl<'a> Search<'a> {
                 if !group.full {
                     continue;
                 }
-                let others = current.positions(self.size, g, n.value) & !(1 << slot);
+                let others = current.positions(group, n.value) & !(1 << slot);
                 if others.count_ones() != 1 {
                     continue;
                 }
                 let other = group.cells[others.trailing_zeros() as usize];
                 let mut parents = Parents::one(id);
                 if now.is_some() {
-                    let gone = start.positions(self.size, g, n.value)
-                        & !current.positions(self.size, g, n.value);
-                    for c in crate::logic::subsets::cells_at(group, gone) {
+                    let gone = start.positions(group, n.value) & !current.positions(group, n.value);
+                    for c in group.cells_at(gone) {
                         parents.more.extend(self.found_off(c, n.value));
                     }
                 }
@@ -655,7 +611,8 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
         y: mode != Mode::Nishio,
         x: true,
     };
-    let mut now = s.base.clone();
+    // The scratch grid dynamic chains write their eliminations into.
+    let mut now = s.cx.grid.clone();
     let mut on: Vec<u32> = start
         .iter()
         .copied()
@@ -698,8 +655,8 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
             if mode.dynamic() {
                 s.off_to_on(Some(&now), p, links, &mut made_on);
                 let n = &s.nodes[p as usize];
-                let (cell, value) = (n.cell, n.value);
-                now.remove(s.cx, cell, value);
+                let gone = Candidate::new(n.cell, n.value);
+                now.eliminate(s.cx.layout, gone);
             } else {
                 s.off_to_on(None, p, links, &mut made_on);
             }
@@ -723,7 +680,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
             continue;
         }
         if mode == Mode::DynamicPlus {
-            let more = advanced(s, &now.cand, &s.base.cand);
+            let more = advanced(s, &now);
             if !more.is_empty() {
                 for (c, v, parents) in more {
                     if s.known(c, v, false) == NONE {
@@ -746,17 +703,12 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
 /// Eliminations that intersections, naked and hidden pairs and X-Wings make on
 /// the scratch grid `now` but not on the real one: each becomes an "off" whose
 /// parents are the scratch eliminations inside the pattern's houses.
-fn advanced(s: &Search, now: &[u32], initial: &[u32]) -> Vec<(u32, u8, Parents)> {
+fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     let layout = s.cx.layout;
-    let grid = crate::logic::grid::Grid::from_parts(
-        layout,
-        s.size,
-        s.cx.grid.values.clone(),
-        now.to_vec(),
-    );
+    let (initial, now) = (&s.cx.grid.cand, &scratch.cand);
     let cx = Ctx {
         layout,
-        grid: &grid,
+        grid: scratch,
         se_limits: true,
     };
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [

@@ -29,6 +29,16 @@ impl Group {
     pub fn is_line(&self) -> bool {
         matches!(self.kind, HouseKind::Row | HouseKind::Column)
     }
+
+    /// The cells at the positions in `mask` (bit `i` for the `i`-th cell).
+    pub fn cells_at(&self, mask: u32) -> Vec<u32> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| mask >> i & 1 == 1)
+            .map(|(_, &c)| c)
+            .collect()
+    }
 }
 
 /// The layout facts of a model, built once per grading.
@@ -279,6 +289,26 @@ impl Grid {
     #[inline]
     pub fn has(&self, cell: u32, value: u8) -> bool {
         self.cand[cell as usize] & bit(u32::from(value)) != 0
+    }
+
+    /// The values placed in `cells`, as a mask.
+    pub fn placed(&self, cells: &[u32]) -> u32 {
+        cells.iter().fold(0, |m, &c| match self.values[c as usize] {
+            0 => m,
+            v => m | bit(u32::from(v)),
+        })
+    }
+
+    /// What each of `cells` may hold: its value's bit if placed, else its
+    /// candidates.
+    pub fn masks(&self, cells: &[u32]) -> Vec<u32> {
+        cells
+            .iter()
+            .map(|&c| match self.values[c as usize] {
+                0 => self.cand[c as usize],
+                v => bit(u32::from(v)),
+            })
+            .collect()
     }
 
     /// Whether every cell holds a value.

@@ -9,9 +9,8 @@
 
 use crate::cage::CageTable;
 use crate::logic::step::{Candidate, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::values_of;
 
 /// The first cage whose sum rules out some of its cells' candidates.
 pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
@@ -33,25 +32,11 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
 pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
     for group in &cx.layout.groups {
         let Some(sum) = group.sum else { continue };
-        let local: Vec<u32> = group
-            .cells
-            .iter()
-            .map(|&c| match cx.grid.values[c as usize] {
-                0 => cx.grid.cand[c as usize],
-                v => bit(u32::from(v)),
-            })
-            .collect();
+        let local = cx.grid.masks(&group.cells);
         let Some(required) = required_of(&local, sum, cx.grid.size) else {
             continue;
         };
-        let placed = group
-            .cells
-            .iter()
-            .fold(0, |m, &c| match cx.grid.values[c as usize] {
-                0 => m,
-                v => m | bit(u32::from(v)),
-            });
-        for v in values_of(required & !placed) {
+        for v in values_of(required & !cx.grid.placed(&group.cells)) {
             let holders: Vec<u32> = group
                 .cells
                 .iter()
@@ -225,13 +210,7 @@ fn virtual_cage(cx: &Ctx, cells: &[u32], sum: u32, houses: &[usize]) -> Option<S
 /// set allows, given what the cells hold now.
 fn narrowed(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
     let table = CageTable::new(cells, sum, cx.grid.size);
-    let mut local: Vec<u32> = cells
-        .iter()
-        .map(|&c| match cx.grid.values[c as usize] {
-            0 => cx.grid.cand[c as usize],
-            v => bit(u32::from(v)),
-        })
-        .collect();
+    let mut local = cx.grid.masks(cells);
     if table.narrow(&mut local).is_err() {
         return Vec::new();
     }

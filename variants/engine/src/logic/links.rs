@@ -76,7 +76,7 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
         return;
     }
     let group = &cx.layout.groups[g as usize];
-    let places = crate::logic::subsets::cells_at(group, spots);
+    let places = group.cells_at(spots);
     let line = |k: usize, c: u32| cx.layout.line_of[k][c as usize];
     let mut rows: Vec<u8> = places.iter().map(|&c| line(0, c)).collect();
     let mut cols: Vec<u8> = places.iter().map(|&c| line(1, c)).collect();

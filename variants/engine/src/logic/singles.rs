@@ -3,7 +3,7 @@
 use crate::logic::grid::Group;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
-use crate::mask::{bit, full_mask, is_single, value_of};
+use crate::mask::{full_mask, is_single, value_of};
 use protocol::HouseKind;
 
 /// The last empty cell of a full house takes the value the house is missing.
@@ -20,14 +20,7 @@ fn full_houses(cx: &Ctx, all: bool) -> Vec<Step> {
         let (Some(cell), None) = (empty.next(), empty.next()) else {
             continue;
         };
-        let placed = group
-            .cells
-            .iter()
-            .fold(0, |m, &c| match cx.grid.values[c as usize] {
-                0 => m,
-                v => m | bit(u32::from(v)),
-            });
-        let missing = full_mask(cx.grid.size) & !placed;
+        let missing = full_mask(cx.grid.size) & !cx.grid.placed(&group.cells);
         if is_single(missing) && cx.grid.cand[cell as usize] & missing != 0 {
             let value = value_of(missing) as u8;
             out.push(placement(Technique::FullHouse, 10, cell, value, group));

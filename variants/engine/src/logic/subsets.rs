@@ -5,7 +5,7 @@ use crate::logic::combinations::first_combination;
 use crate::logic::grid::Group;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::{bit, values_of};
 
 /// `k` cells of one group holding `k` candidates between them: those values go
 /// nowhere else the cells all see (in the group, and in any other group they
@@ -83,7 +83,7 @@ pub(crate) fn hidden(cx: &Ctx, k: usize, direct: bool) -> Option<Step> {
                 return None;
             }
             let kept = pick.iter().fold(0, |m, &i| m | bit(u32::from(values[i])));
-            let cells = cells_at(group, spots);
+            let cells = group.cells_at(spots);
             let eliminations: Vec<Candidate> = cells
                 .iter()
                 .flat_map(|&c| {
@@ -132,17 +132,6 @@ fn following_single(cx: &Ctx, group: &Group, kept: u32, spots: u32) -> Option<Ca
         })
 }
 
-/// The cells of `group` at the positions in `mask`.
-pub(crate) fn cells_at(group: &Group, mask: u32) -> Vec<u32> {
-    group
-        .cells
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| mask >> i & 1 == 1)
-        .map(|(_, &c)| c)
-        .collect()
-}
-
 /// The candidates of `cells` among `values`.
 fn candidates_of(cx: &Ctx, cells: &[u32], values: u32) -> Vec<Candidate> {
     cells
@@ -151,16 +140,4 @@ fn candidates_of(cx: &Ctx, cells: &[u32], values: u32) -> Vec<Candidate> {
             values_of(cx.grid.cand[c as usize] & values).map(move |v| Candidate::new(c, v))
         })
         .collect()
-}
-
-/// The values in a mask, smallest first.
-pub(crate) fn values_of(mut mask: u32) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let v = mask.trailing_zeros() as u8 + 1;
-        mask &= mask - 1;
-        Some(v)
-    })
 }

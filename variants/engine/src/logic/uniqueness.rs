@@ -3,9 +3,8 @@
 //! breaking any rule) cannot be the outcome, so something breaks it.
 
 use crate::logic::step::{Candidate, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
-use crate::mask::bit;
+use crate::mask::{bit, values_of};
 use protocol::HouseKind;
 
 /// The easiest unique rectangle or loop (types 1-4; type 3 with a naked set):
@@ -266,7 +265,8 @@ pub(crate) fn bug(cx: &Ctx) -> Option<Step> {
             if spots.count_ones() == 0 || spots.count_ones() == 2 {
                 continue;
             }
-            let wide: Vec<u32> = crate::logic::subsets::cells_at(group, spots)
+            let wide: Vec<u32> = group
+                .cells_at(spots)
                 .into_iter()
                 .filter(|&c| cand[c as usize].count_ones() >= 3)
                 .collect();

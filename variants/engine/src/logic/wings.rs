@@ -4,8 +4,8 @@
 //! z too, so the cell must also see the pivot.
 
 use crate::logic::step::{Candidate, Step, Technique};
-use crate::logic::subsets::values_of;
 use crate::logic::Ctx;
+use crate::mask::values_of;
 
 /// The first XY-Wing (`xyz == false`) or XYZ-Wing (`xyz == true`).
 pub(crate) fn xy(cx: &Ctx, xyz: bool) -> Option<Step> {
