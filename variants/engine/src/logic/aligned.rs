@@ -96,7 +96,9 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
             }
             if degree == 2 {
                 if let Some(step) = try_cells(cx, &[a, b], &excluders) {
-                    return Some(step);
+                    if let Some(step) = cx.offer(step) {
+                        return Some(step);
+                    }
                 }
                 continue;
             }
@@ -117,7 +119,9 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                     continue;
                 }
                 if let Some(step) = try_cells(cx, &[a, b, t], &excluders) {
-                    return Some(step);
+                    if let Some(step) = cx.offer(step) {
+                        return Some(step);
+                    }
                 }
             }
         }

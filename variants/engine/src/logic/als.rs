@@ -108,10 +108,12 @@ fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut O
             continue;
         }
         let (technique, rating) = rate(als, cand);
-        if best.as_ref().is_some_and(|b| {
-            (b.rating, std::cmp::Reverse(b.eliminations.len()))
-                <= (rating, std::cmp::Reverse(eliminations.len()))
-        }) {
+        if cx.every.is_none()
+            && best.as_ref().is_some_and(|b| {
+                (b.rating, std::cmp::Reverse(b.eliminations.len()))
+                    <= (rating, std::cmp::Reverse(eliminations.len()))
+            })
+        {
             continue;
         }
         let mut step = Step::new(technique, rating);
@@ -120,7 +122,9 @@ fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut O
                 .extend(values_of(cand[c as usize]).map(|v| Candidate::new(c, v)));
         }
         step.eliminations = eliminations;
-        *best = Some(step);
+        if let Some(step) = cx.offer(step) {
+            *best = Some(step);
+        }
     }
 }
 

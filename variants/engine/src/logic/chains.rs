@@ -710,6 +710,7 @@ fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
         layout,
         grid: scratch,
         se_limits: true,
+        every: None,
     };
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [
         crate::logic::intersections::locked,

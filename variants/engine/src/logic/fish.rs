@@ -50,9 +50,9 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
                     .filter(|&c| cx.grid.has(c, value) && !in_base(c))
                     .map(|c| Candidate::new(c, value))
                     .collect();
-                (!eliminations.is_empty()).then_some((base_groups, cover_groups, eliminations))
-            });
-            if let Some((base_groups, cover_groups, eliminations)) = found {
+                if eliminations.is_empty() {
+                    return None;
+                }
                 let (technique, rating) = match k {
                     2 => (Technique::XWing, 32),
                     3 => (Technique::Swordfish, 38),
@@ -73,7 +73,10 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
                 for g in base_groups.iter().chain(&cover_groups) {
                     step.houses.extend(cx.layout.groups[*g as usize].house);
                 }
-                return Some(step);
+                cx.offer(step)
+            });
+            if found.is_some() {
+                return found;
             }
         }
     }

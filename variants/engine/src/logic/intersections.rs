@@ -90,7 +90,9 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
                     step.placements.push(Candidate::new(cell, value));
                     step.houses.extend(gh.house);
                 }
-                return Some(step);
+                if let Some(step) = cx.offer(step) {
+                    return Some(step);
+                }
             }
         }
     }

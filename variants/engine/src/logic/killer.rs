@@ -21,7 +21,9 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
             let mut step = Step::new(Technique::CageCombination, 24);
             step.pattern = pattern(cx, &group.cells);
             step.eliminations = eliminations;
-            return Some(step);
+            if let Some(step) = cx.offer(step) {
+                return Some(step);
+            }
         }
     }
     None
@@ -52,7 +54,9 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
                 let mut step = Step::new(Technique::CagePointing, 26);
                 step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
                 step.eliminations = eliminations;
-                return Some(step);
+                if let Some(step) = cx.offer(step) {
+                    return Some(step);
+                }
             }
         }
     }
@@ -130,7 +134,9 @@ fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
         for (cells, sum) in candidates {
             let Some(sum) = sum else { continue };
             if let Some(step) = virtual_cage(cx, &cells, sum, &houses) {
-                return Some(step);
+                if let Some(step) = cx.offer(step) {
+                    return Some(step);
+                }
             }
         }
     }

@@ -169,7 +169,7 @@ fn consider(cx: &Ctx, value: u8, path: &[&Link], best: &mut Option<Step>) {
                 < (b.rating, std::cmp::Reverse(b.eliminations.len()))
         }
     };
-    if better {
+    if better || cx.every.is_some() {
         let mut step = Step::new(technique, rating);
         for l in path {
             step.pattern
@@ -177,8 +177,34 @@ fn consider(cx: &Ctx, value: u8, path: &[&Link], best: &mut Option<Step>) {
             step.houses.extend(cx.layout.groups[l.group as usize].house);
         }
         step.eliminations = eliminations;
-        *best = Some(step);
+        if cx.every.is_some() && technique == Technique::TurbotFish && diagonal_box_link(cx, path) {
+            // HoDoKu also lists this turbot fish as an empty rectangle whose
+            // box holds only two places.
+            let mut named = step.clone();
+            named.technique = Technique::EmptyRectangle;
+            cx.offer(named);
+        }
+        if let Some(step) = cx.offer(step) {
+            *best = Some(step);
+        }
     }
+}
+
+/// Whether a chain of two links joins a row or column link to a box link whose
+/// two cells share neither row nor column: an empty rectangle with two places.
+fn diagonal_box_link(cx: &Ctx, path: &[&Link]) -> bool {
+    let line = |k: usize, c: u32| cx.layout.line_of[k][c as usize];
+    let diagonal = |l: &Link| match (l.from.as_slice(), l.to.as_slice()) {
+        ([a], [b]) => line(0, *a) != line(0, *b) && line(1, *a) != line(1, *b),
+        _ => false,
+    };
+    cx.layout.lines.is_some()
+        && path
+            .iter()
+            .any(|l| l.kind == HouseKind::Box && !l.grouped && diagonal(l))
+        && path
+            .iter()
+            .any(|l| matches!(l.kind, HouseKind::Row | HouseKind::Column))
 }
 
 /// Sudoku Explainer's rating: 4.0 for two links, 5.4 for three, 5.8 for four;

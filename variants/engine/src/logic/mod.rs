@@ -29,6 +29,7 @@ mod wings;
 use crate::difficulty::Difficulty;
 use crate::model::Model;
 use grid::{Grid, Layout};
+use std::cell::RefCell;
 pub use step::{format_rating, Candidate, Rating, Step, Technique};
 
 /// What the solver may use.
@@ -63,6 +64,24 @@ pub(crate) struct Ctx<'a> {
     /// fewer is its complement), so ratings match its; off when any instance
     /// will do.
     pub se_limits: bool,
+    /// Where finders record every instance they meet ([`find`]); `None` in
+    /// the ladder, which wants only the first.
+    pub every: Option<&'a RefCell<Vec<Step>>>,
+}
+
+impl Ctx<'_> {
+    /// Hands a found step over. In the ladder it comes straight back, for
+    /// the finder to return; when every instance is wanted it is recorded and
+    /// `None` tells the finder to search on.
+    pub fn offer(&self, step: Step) -> Option<Step> {
+        match self.every {
+            None => Some(step),
+            Some(every) => {
+                every.borrow_mut().push(step);
+                None
+            }
+        }
+    }
 }
 
 type Finder = fn(&Ctx) -> Option<Step>;
@@ -145,6 +164,7 @@ fn easiest(layout: &Layout, grid: &Grid, options: Options, cap: Difficulty) -> O
         layout,
         grid,
         se_limits: true,
+        every: None,
     };
     LADDER
         .iter()
@@ -227,6 +247,7 @@ fn solve(model: &Model, givens: &[u8], options: Options, cap: Difficulty) -> (Ve
                 layout,
                 grid: &grid,
                 se_limits: true,
+                every: None,
             },
             &step,
         );
@@ -245,35 +266,45 @@ fn solve(model: &Model, givens: &[u8], options: Options, cap: Difficulty) -> (Ve
     (steps, solved)
 }
 
-/// Steps of `technique` the ladder finds in a position given as placed values
-/// and candidate masks (bit `v - 1` for value `v`; placed cells' masks are
-/// ignored), without Sudoku Explainer's search limits: every single of that
-/// kind, or the first instance of any other technique. For technique
-/// libraries and tests; uniqueness allowed.
+/// Every instance of `technique` the ladder's finders meet in a position given
+/// as placed values and candidate masks (bit `v - 1` for value `v`; placed
+/// cells' masks are ignored), without Sudoku Explainer's search limits. For
+/// technique libraries and tests; uniqueness allowed.
 pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) -> Vec<Step> {
     let layout = model.logic_layout();
     let cand = (0..values.len())
         .map(|c| if values[c] == 0 { cand[c] } else { 0 })
         .collect();
     let grid = Grid::from_parts(layout, model.size(), values.to_vec(), cand);
+    let every = RefCell::new(Vec::new());
     let cx = Ctx {
         layout,
         grid: &grid,
         se_limits: false,
+        every: Some(&every),
     };
     match technique {
         Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle => {
             return singles::all(&cx, technique)
         }
-        Technique::Claiming => return intersections::claiming(&cx).into_iter().collect(),
-        _ => {}
+        Technique::Claiming => {
+            let first = intersections::claiming(&cx);
+            every.borrow_mut().extend(first);
+        }
+        _ => {
+            // Rungs after the one that finds the technique cannot add to it.
+            for rung in LADDER {
+                let first = (rung.find)(&cx);
+                every.borrow_mut().extend(first);
+                if every.borrow().iter().any(|s| s.technique == technique) {
+                    break;
+                }
+            }
+        }
     }
-    LADDER
-        .iter()
-        .filter_map(|r| (r.find)(&cx))
-        .find(|s| s.technique == technique)
-        .into_iter()
-        .collect()
+    let mut steps = every.into_inner();
+    steps.retain(|s| s.technique == technique);
+    steps
 }
 
 /// A hint for a player.

@@ -30,9 +30,9 @@ pub(crate) fn naked(cx: &Ctx, k: usize) -> Option<Step> {
             }
             let set: Vec<u32> = pick.iter().map(|&i| cells[i]).collect();
             let eliminations = eliminations_seeing(cx, &set, union);
-            (!eliminations.is_empty()).then_some((set, union, eliminations))
-        });
-        if let Some((set, union, eliminations)) = found {
+            if eliminations.is_empty() {
+                return None;
+            }
             let (technique, rating) = match k {
                 2 => (Technique::NakedPair, 30),
                 3 => (Technique::NakedTriple, 36),
@@ -42,7 +42,10 @@ pub(crate) fn naked(cx: &Ctx, k: usize) -> Option<Step> {
             step.pattern = candidates_of(cx, &set, union);
             step.eliminations = eliminations;
             step.houses.extend(group.house);
-            return Some(step);
+            cx.offer(step)
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None
@@ -98,9 +101,6 @@ pub(crate) fn hidden(cx: &Ctx, k: usize, direct: bool) -> Option<Step> {
             } else {
                 None
             };
-            Some((cells, kept, eliminations, single))
-        });
-        if let Some((cells, kept, eliminations, single)) = found {
             let (technique, rating) = match (k, direct) {
                 (2, true) => (Technique::DirectHiddenPair, 20),
                 (_, true) => (Technique::DirectHiddenTriple, 25),
@@ -113,7 +113,10 @@ pub(crate) fn hidden(cx: &Ctx, k: usize, direct: bool) -> Option<Step> {
             step.eliminations = eliminations;
             step.placements.extend(single);
             step.houses.extend(group.house);
-            return Some(step);
+            cx.offer(step)
+        });
+        if found.is_some() {
+            return found;
         }
     }
     None

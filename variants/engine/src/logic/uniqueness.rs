@@ -42,9 +42,11 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
             if !valid_loop(cx, &cells) {
                 continue;
             }
-            if let Some(step) = types(cx, &cells, u, v) {
-                if best.as_ref().is_none_or(|b| step.rating < b.rating) {
-                    best = Some(step);
+            for step in types(cx, &cells, u, v) {
+                if let Some(step) = cx.offer(step) {
+                    if best.as_ref().is_none_or(|b| step.rating < b.rating) {
+                        best = Some(step);
+                    }
                 }
             }
         }
@@ -88,7 +90,12 @@ impl Walker<'_, '_> {
                     continue;
                 }
                 let m = cx.grid.cand[next as usize];
-                if m & self.pair != self.pair
+                // A cell with other values may miss one of the pair (HoDoKu's
+                // "missing candidates"): the swap that makes the pattern
+                // deadly needs only the givens. Sudoku Explainer does not
+                // look for these.
+                let missing_ok = !cx.se_limits && m & self.pair != 0 && m & !self.pair != 0;
+                if (m & self.pair != self.pair && !missing_ok)
                     || self.path.len() >= MAX_LOOP
                     || self.path.contains(&next)
                 {
@@ -138,8 +145,10 @@ fn valid_loop(cx: &Ctx, cells: &[u32]) -> bool {
     odd == even
 }
 
-/// The deduction a loop allows, by the cells holding values beyond the pair.
-fn types(cx: &Ctx, cells: &[u32], u: u8, v: u8) -> Option<Step> {
+/// The deductions a loop allows, by the cells holding values beyond the pair,
+/// in the order Sudoku Explainer prefers them: only the first unless every
+/// instance is wanted.
+fn types(cx: &Ctx, cells: &[u32], u: u8, v: u8) -> Vec<Step> {
     let pair = bit(u32::from(u)) | bit(u32::from(v));
     let cand = |c: u32| cx.grid.cand[c as usize];
     let extra: Vec<u32> = cells.iter().copied().filter(|&c| cand(c) != pair).collect();
@@ -153,21 +162,30 @@ fn types(cx: &Ctx, cells: &[u32], u: u8, v: u8) -> Option<Step> {
     step.pattern = cells
         .iter()
         .flat_map(|&c| [Candidate::new(c, u), Candidate::new(c, v)])
+        .filter(|p| cx.grid.has(p.cell, p.value))
         .collect();
     let extra_values = extra.iter().fold(0, |m, &c| m | (cand(c) & !pair));
+    let mut out = Vec::new();
+    let every = cx.every.is_some();
     if extra.len() > 2 {
-        return type2(cx, step, &extra, extra_values);
+        out.extend(type2(cx, step, &extra, extra_values));
+        return out;
     }
     match extra.as_slice() {
         // Type 1: the one cell with extras cannot be u or v.
         [x] => {
-            step.eliminations = vec![Candidate::new(*x, u), Candidate::new(*x, v)];
-            Some(step)
+            step.eliminations = [u, v]
+                .into_iter()
+                .filter(|&w| cx.grid.has(*x, w))
+                .map(|w| Candidate::new(*x, w))
+                .collect();
+            out.push(step);
         }
         [x, y] => {
             if extra_values.count_ones() == 1 {
-                if let Some(step) = type2(cx, step.clone(), &extra, extra_values) {
-                    return Some(step);
+                out.extend(type2(cx, step.clone(), &extra, extra_values));
+                if !every && !out.is_empty() {
+                    return out;
                 }
             }
             let shared: Vec<u32> = cx.layout.groups_of[*x as usize]
@@ -180,18 +198,30 @@ fn types(cx: &Ctx, cells: &[u32], u: u8, v: u8) -> Option<Step> {
             for &g in &shared {
                 let group = &cx.layout.groups[g as usize];
                 for (locked, other) in [(u, v), (v, u)] {
-                    if cx.grid.positions(group, locked).count_ones() == 2 {
-                        step.eliminations =
-                            vec![Candidate::new(*x, other), Candidate::new(*y, other)];
-                        return Some(step);
+                    let both = cx.grid.has(*x, locked) && cx.grid.has(*y, locked);
+                    if both && cx.grid.positions(group, locked).count_ones() == 2 {
+                        let mut step = step.clone();
+                        step.eliminations = [*x, *y]
+                            .into_iter()
+                            .filter(|&c| cx.grid.has(c, other))
+                            .map(|c| Candidate::new(c, other))
+                            .collect();
+                        if step.eliminations.is_empty() {
+                            continue;
+                        }
+                        out.push(step);
+                        if !every {
+                            return out;
+                        }
                     }
                 }
             }
             // Type 3: the two cells' extras act as one cell in a naked set.
-            type3(cx, step, *x, *y, extra_values, &shared)
+            type3(cx, &step, *x, *y, extra_values, &shared, &mut out);
         }
-        _ => None,
+        _ => {}
     }
+    out
 }
 
 /// Type 2: every cell with extras holds the same one extra value `w`: one of
@@ -205,7 +235,11 @@ fn type2(cx: &Ctx, mut step: Step, extra: &[u32], w: u32) -> Option<Step> {
     (!step.eliminations.is_empty()).then_some(step)
 }
 
-fn type3(cx: &Ctx, mut step: Step, x: u32, y: u32, extras: u32, shared: &[u32]) -> Option<Step> {
+/// Type 3: the extras of cells `x` and `y` with `size` other cells of a shared
+/// house form a naked set; each one found goes to `out` (only the first
+/// unless every instance is wanted).
+fn type3(cx: &Ctx, step: &Step, x: u32, y: u32, extras: u32, shared: &[u32], out: &mut Vec<Step>) {
+    let every = cx.every.is_some();
     for &g in shared {
         let group = &cx.layout.groups[g as usize];
         let others: Vec<u32> = cx
@@ -221,25 +255,31 @@ fn type3(cx: &Ctx, mut step: Step, x: u32, y: u32, extras: u32, shared: &[u32]) 
                 if union.count_ones() as usize != size + 1 {
                     return None;
                 }
-                let set: Vec<u32> = pick.iter().map(|&i| others[i]).collect();
-                let eliminations: Vec<Candidate> = others
-                    .iter()
-                    .filter(|c| !set.contains(c))
-                    .flat_map(|&c| {
+                // The set with both extra cells is locked in every house they
+                // all share: no cell seeing them all keeps its values.
+                let mut set: Vec<u32> = pick.iter().map(|&i| others[i]).collect();
+                set.extend([x, y]);
+                let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
+                    .filter(|c| !set.contains(c) && cx.layout.sees_all(*c, &set))
+                    .flat_map(|c| {
                         values_of(cx.grid.cand[c as usize] & union)
                             .map(move |w| Candidate::new(c, w))
                     })
                     .collect();
-                (!eliminations.is_empty()).then_some(eliminations)
+                if eliminations.is_empty() {
+                    return None;
+                }
+                let mut found = step.clone();
+                found.rating += size as u16;
+                found.eliminations = eliminations;
+                out.push(found);
+                (!every).then_some(())
             });
-            if let Some(eliminations) = found {
-                step.rating += size as u16;
-                step.eliminations = eliminations;
-                return Some(step);
+            if found.is_some() {
+                return;
             }
         }
     }
-    None
 }
 
 /// Bivalue universal grave: remove the "BUG values" (the extra candidates that

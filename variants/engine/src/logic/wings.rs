@@ -71,7 +71,9 @@ pub(crate) fn xy(cx: &Ctx, xyz: bool) -> Option<Step> {
                         .extend(values_of(cand[c as usize]).map(|v| Candidate::new(c, v)));
                 }
                 step.eliminations = eliminations;
-                return Some(step);
+                if let Some(step) = cx.offer(step) {
+                    return Some(step);
+                }
             }
         }
     }
