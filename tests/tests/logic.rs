@@ -1,11 +1,13 @@
 //! The logical solver on real puzzles: every step it records is true (replaying
 //! them from the givens never removes a solution candidate and reaches the
-//! solution), singles-only puzzles are `easy`, and adding a correct clue never
+//! solution), the steps of a tier-capped solve (named techniques included) are
+//! true, singles-only puzzles are `easy`, and adding a correct clue never
 //! raises a puzzle's tier.
 
 use arena_tests::{classic9, classic_grids, read_dataset};
-use engine::logic::{grade, tier, Options};
+use engine::logic::{grade, solve_within, tier, Options, Step, Technique};
 use engine::{Difficulty, Puzzle, Solution};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 const OPTIONS: Options = Options { uniqueness: true };
@@ -43,29 +45,56 @@ fn every_recorded_step_is_true_and_the_steps_solve_the_puzzle() {
         let solution = solution_of(givens);
         let g = grade(&model, givens, OPTIONS);
         assert!(g.solved, "not solved: {givens:?}");
-        let mut values = givens.clone();
-        for step in &g.steps {
-            for e in &step.eliminations {
-                assert_ne!(
-                    solution[e.cell as usize], e.value,
-                    "{:?} removes the solution",
-                    step.technique
-                );
-            }
-            for p in &step.placements {
-                assert_eq!(
-                    solution[p.cell as usize], p.value,
-                    "{:?} places a wrong value",
-                    step.technique
-                );
-                values[p.cell as usize] = p.value;
-            }
-        }
+        let values = replay(givens, &solution, &g.steps);
         assert_eq!(
             values, solution,
             "the recorded placements reach the solution"
         );
         assert!(g.tier.is_some() && g.rating > 0);
+    }
+}
+
+/// Applies `steps` to `givens`, checking that no elimination removes the
+/// solution's value and every placement is the solution's; the values reached.
+fn replay(givens: &[u8], solution: &[u8], steps: &[Step]) -> Vec<u8> {
+    let mut values = givens.to_vec();
+    for step in steps {
+        for e in &step.eliminations {
+            assert_ne!(
+                solution[e.cell as usize], e.value,
+                "{:?} removes the solution",
+                step.technique
+            );
+        }
+        for p in &step.placements {
+            assert_eq!(
+                solution[p.cell as usize], p.value,
+                "{:?} places a wrong value",
+                step.technique
+            );
+            values[p.cell as usize] = p.value;
+        }
+    }
+    values
+}
+
+#[test]
+fn hard_capped_steps_are_true_and_use_the_named_techniques() {
+    let model = classic9();
+    let mut used = BTreeSet::new();
+    for givens in rated().iter().step_by(7) {
+        let solution = solution_of(givens);
+        let (steps, _) = solve_within(&model, givens, Difficulty::Hard);
+        replay(givens, &solution, &steps);
+        used.extend(steps.iter().map(|s| s.technique));
+    }
+    for named in [
+        Technique::FinnedXWing,
+        Technique::FinnedSwordfish,
+        Technique::WWing,
+        Technique::MultiColours1,
+    ] {
+        assert!(used.contains(&named), "no {named:?} in {used:?}");
     }
 }
 

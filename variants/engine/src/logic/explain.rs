@@ -184,6 +184,17 @@ pub fn explain(model: &Model, step: &Step) -> String {
             "{pv} is confined to the same lines across {}: each of the crossing lines gets its {pv} here",
             join(&hs)
         ),
+        FinnedXWing | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
+        | SashimiJellyfish => format!(
+            "{pv} is confined to the same lines across {} but for a fin: either the fish holds or a fin is {pv}, and each removed candidate sees every fin",
+            join(&hs)
+        ),
+        WWing => format!(
+            "{pc} hold the same two values, and a strong link joins them: one of the wing cells takes the other value, so a cell seeing both cannot"
+        ),
+        ColourTrap | ColourWrap | MultiColours1 | MultiColours2 => format!(
+            "colour the cells joined by strong links on {pv} ({pc}) in two colours, one of which is all {pv}: a cell that sees both colours, or a colour that sees itself, is ruled out"
+        ),
         Skyscraper | TwoStringKite | TurbotFish | EmptyRectangle | XChain => format!(
             "a chain of strong links on {pv} through {pc}: one end or the other is {pv}, so a cell seeing both ends is not"
         ),

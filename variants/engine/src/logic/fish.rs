@@ -82,3 +82,98 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
     }
     None
 }
+
+/// Finned and sashimi fish of size `k` (not in Sudoku Explainer, which finds
+/// them as chains): the value's places in `k` base lines lie in `k` cover lines
+/// except for some "fins"; either the fish stands (and the cover lines lose the
+/// value outside the base lines) or a fin holds the value, so a cell of a cover
+/// line that sees every fin loses it either way. Sashimi when a base line keeps
+/// only one cell besides its fins.
+pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
+    let lines = cx.layout.lines.as_ref()?;
+    let line_of = &cx.layout.line_of;
+    for value in 1..=cx.grid.size as u8 {
+        for base in 0..2 {
+            let cover = 1 - base;
+            // (base line group, its places, their cover lines as a mask)
+            let mut bases: Vec<(u32, Vec<u32>, u64)> = Vec::new();
+            for &g in &lines[base] {
+                let group = &cx.layout.groups[g as usize];
+                let places: Vec<u32> = group.cells_at(cx.grid.positions(group, value));
+                let mut mask = 0u64;
+                for &c in &places {
+                    mask |= 1u64
+                        .checked_shl(u32::from(line_of[cover][c as usize]))
+                        .unwrap_or(0);
+                }
+                if places.len() >= 2 && mask.count_ones() as usize == places.len() {
+                    bases.push((g, places, mask));
+                }
+            }
+            let found = first_combination(bases.len(), k, |pick| {
+                let union = pick.iter().fold(0u64, |m, &i| m | bases[i].2);
+                let spread: Vec<u32> = (0..64).filter(|b| union >> b & 1 == 1).collect();
+                // With k lines it is a basic fish; fins span at most a box's width.
+                if spread.len() <= k || spread.len() > k + 3 {
+                    return None;
+                }
+                first_combination(spread.len(), k, |covers| {
+                    let cover_mask = covers.iter().fold(0u64, |m, &i| m | 1 << spread[i]);
+                    let in_cover = |c: u32| {
+                        let line = u32::from(line_of[cover][c as usize]);
+                        line < 64 && cover_mask >> line & 1 == 1
+                    };
+                    let mut fins = Vec::new();
+                    let mut sashimi = false;
+                    for &i in pick {
+                        let body = bases[i].1.iter().filter(|&&c| in_cover(c)).count();
+                        if body == 0 {
+                            return None;
+                        }
+                        sashimi |= body == 1;
+                        fins.extend(bases[i].1.iter().copied().filter(|&c| !in_cover(c)));
+                    }
+                    let in_base = |c: u32| pick.iter().any(|&i| bases[i].1.contains(&c));
+                    let cover_groups: Vec<u32> = covers
+                        .iter()
+                        .map(|&i| lines[cover][spread[i] as usize])
+                        .collect();
+                    let eliminations: Vec<Candidate> = cover_groups
+                        .iter()
+                        .flat_map(|&g| cx.layout.groups[g as usize].cells.iter().copied())
+                        .filter(|&c| cx.grid.has(c, value) && !in_base(c))
+                        .filter(|&c| cx.layout.sees_all(c, &fins))
+                        .map(|c| Candidate::new(c, value))
+                        .collect();
+                    if eliminations.is_empty() {
+                        return None;
+                    }
+                    let (technique, rating) = match (k, sashimi) {
+                        (2, false) => (Technique::FinnedXWing, 34),
+                        (2, true) => (Technique::SashimiXWing, 35),
+                        (3, false) => (Technique::FinnedSwordfish, 40),
+                        (3, true) => (Technique::SashimiSwordfish, 41),
+                        (_, false) => (Technique::FinnedJellyfish, 54),
+                        (_, true) => (Technique::SashimiJellyfish, 55),
+                    };
+                    let mut step = Step::new(technique, rating);
+                    for &i in pick {
+                        step.pattern
+                            .extend(bases[i].1.iter().map(|&c| Candidate::new(c, value)));
+                        step.houses
+                            .extend(cx.layout.groups[bases[i].0 as usize].house);
+                    }
+                    for &g in &cover_groups {
+                        step.houses.extend(cx.layout.groups[g as usize].house);
+                    }
+                    step.eliminations = eliminations;
+                    cx.offer(step)
+                })
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}

@@ -13,6 +13,7 @@
 mod aligned;
 mod als;
 mod chains;
+mod colouring;
 mod combinations;
 pub mod explain;
 mod fish;
@@ -49,7 +50,9 @@ pub struct Grade {
     pub solved: bool,
     /// The hardest step's rating, in tenths (Sudoku Explainer's ER).
     pub rating: Rating,
-    /// The technique of the hardest step, if any step was taken.
+    /// The technique a player needs most: the hardest step's, or, when fewer
+    /// techniques solve the puzzle at a lower tier (a finned fish standing in
+    /// for a chain), the hardest of those.
     pub hardest: Option<Technique>,
     /// The tier: the highest tier of any step; `None` when not solved.
     pub tier: Option<Difficulty>,
@@ -86,11 +89,13 @@ impl Ctx<'_> {
 
 type Finder = fn(&Ctx) -> Option<Step>;
 
-/// One rung of the ladder: a finder, whether it relies on uniqueness, and the
-/// highest tier of the techniques it finds.
+/// One rung of the ladder: a finder, whether it relies on uniqueness, whether
+/// Sudoku Explainer has it (ratings replay only those), and the highest tier of
+/// the techniques it finds.
 struct Rung {
     find: Finder,
     unique: bool,
+    rated: bool,
     tier: Difficulty,
 }
 
@@ -98,6 +103,7 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
     Rung {
         find,
         unique: false,
+        rated: true,
         tier,
     }
 }
@@ -106,7 +112,37 @@ const fn unique(find: Finder, tier: Difficulty) -> Rung {
     Rung {
         find,
         unique: true,
+        rated: true,
         tier,
+    }
+}
+
+/// A technique Sudoku Explainer finds only as a chain (finned fish, W-Wing,
+/// colouring): it counts for tiers and hints, where its own name teaches more,
+/// but ratings follow Sudoku Explainer's steps.
+const fn named(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        find,
+        unique: false,
+        rated: false,
+        tier,
+    }
+}
+
+/// Which rungs a solve climbs.
+#[derive(Clone, Copy)]
+struct Climb {
+    options: Options,
+    cap: Difficulty,
+    /// Only Sudoku Explainer's rungs (for ratings and the recorded solution).
+    rated_only: bool,
+}
+
+impl Climb {
+    fn allows(&self, r: &Rung) -> bool {
+        (self.options.uniqueness || !r.unique)
+            && r.tier <= self.cap
+            && (r.rated || !self.rated_only)
     }
 }
 
@@ -127,18 +163,24 @@ const LADDER: &[Rung] = &[
     rung(killer::rule_45, Medium),
     rung(|cx| subsets::naked(cx, 2), Medium),
     rung(|cx| fish::basic(cx, 2), Hard),
+    named(|cx| fish::finned(cx, 2), Hard),
     rung(killer::rule_45_lines, Hard),
     rung(|cx| subsets::hidden(cx, 2, false), Medium),
     rung(|cx| subsets::naked(cx, 3), Medium),
     rung(|cx| fish::basic(cx, 3), Hard),
     rung(|cx| subsets::hidden(cx, 3, false), Medium),
     rung(|cx| links::chain(cx, 2), Hard),
+    named(|cx| fish::finned(cx, 3), Hard),
     rung(|cx| wings::xy(cx, false), Hard),
     rung(|cx| wings::xy(cx, true), Hard),
+    named(wings::w_wing, Hard),
     unique(uniqueness::rectangle, Hard),
     rung(|cx| subsets::naked(cx, 4), Hard),
     rung(|cx| fish::basic(cx, 4), Hard),
     rung(|cx| subsets::hidden(cx, 4, false), Hard),
+    named(colouring::simple, Hard),
+    named(colouring::multi, Hard),
+    named(|cx| fish::finned(cx, 4), Hard),
     rung(|cx| links::chain(cx, 3), Extreme),
     rung(|cx| als::wing(cx, 3), Hard),
     unique(uniqueness::bug, Hard),
@@ -159,7 +201,7 @@ const LADDER: &[Rung] = &[
 ];
 
 /// The easiest step from `grid` among rungs up to tier `cap`, if any.
-fn easiest(layout: &Layout, grid: &Grid, options: Options, cap: Difficulty) -> Option<Step> {
+fn easiest(layout: &Layout, grid: &Grid, climb: Climb) -> Option<Step> {
     let cx = Ctx {
         layout,
         grid,
@@ -168,7 +210,7 @@ fn easiest(layout: &Layout, grid: &Grid, options: Options, cap: Difficulty) -> O
     };
     LADDER
         .iter()
-        .filter(|r| (options.uniqueness || !r.unique) && r.tier <= cap)
+        .filter(|r| climb.allows(r))
         .find_map(|r| (r.find)(&cx))
 }
 
@@ -188,26 +230,50 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
 /// steps Sudoku Explainer's order takes (for the rating and the explanation),
 /// and the tier ([`tier`]).
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
-    let (steps, solved) = solve(model, givens, options, Extreme);
+    let (steps, solved) = solve(
+        model,
+        givens,
+        Climb {
+            options,
+            cap: Extreme,
+            rated_only: true,
+        },
+    );
     let hardest = steps.iter().max_by_key(|s| s.rating);
+    let rating = hardest.map_or(0, |s| s.rating);
+    let mut hardest = hardest.map(|s| s.technique);
     let tier = solved.then(|| {
         // Steps of at most tier `used`, none relying on uniqueness, already show
         // that tier suffices; a lower one may too (the rating order can prefer,
-        // say, a direct pointing to a naked single), so it is tried first.
+        // say, a direct pointing to a naked single, and a finned fish stands in
+        // for a chain), so it is tried first, and then its hardest technique is
+        // the one a player needs.
         let used = steps
             .iter()
             .map(|s| s.technique.tier())
             .max()
             .unwrap_or(Easy);
         let unique = steps.iter().any(|s| s.technique.needs_uniqueness());
-        [Easy, Medium, Hard, Extreme]
-            .into_iter()
-            .find(|&t| (t == used && !unique) || solve(model, givens, NO_UNIQUENESS, t).1)
-            .unwrap_or(Extreme)
+        for t in [Easy, Medium, Hard, Extreme] {
+            if t == used && !unique {
+                return t;
+            }
+            let (lower, ok) = solve(model, givens, tier_climb(t));
+            if ok {
+                if t < used {
+                    hardest = lower
+                        .iter()
+                        .max_by_key(|s| (s.technique.tier(), s.rating))
+                        .map(|s| s.technique);
+                }
+                return t;
+            }
+        }
+        Extreme
     });
     Grade {
-        rating: hardest.map_or(0, |s| s.rating),
-        hardest: hardest.map(|s| s.technique),
+        rating,
+        hardest,
         tier,
         steps,
         solved,
@@ -220,26 +286,40 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
 pub fn tier(model: &Model, givens: &[u8]) -> Option<Difficulty> {
     [Easy, Medium, Hard, Extreme]
         .into_iter()
-        .find(|&t| solve(model, givens, NO_UNIQUENESS, t).1)
+        .find(|&t| solves_within(model, givens, t))
 }
-
-const NO_UNIQUENESS: Options = Options { uniqueness: false };
 
 /// Whether the techniques of tiers up to `cap` alone solve `givens` (no
 /// uniqueness): the cheap test generation makes after each clue it removes.
 pub fn solves_within(model: &Model, givens: &[u8], cap: Difficulty) -> bool {
-    solve(model, givens, NO_UNIQUENESS, cap).1
+    solve_within(model, givens, cap).1
 }
 
-/// Solves with the rungs up to tier `cap`; the steps taken and whether they
+/// The steps the techniques of tiers up to `cap` take on `givens` (no
+/// uniqueness; named techniques such as finned fish included, unlike
+/// [`grade`]'s steps), and whether they solve it.
+pub fn solve_within(model: &Model, givens: &[u8], cap: Difficulty) -> (Vec<Step>, bool) {
+    solve(model, givens, tier_climb(cap))
+}
+
+/// Every rung up to tier `cap`, without uniqueness: what a tier means.
+fn tier_climb(cap: Difficulty) -> Climb {
+    Climb {
+        options: Options { uniqueness: false },
+        cap,
+        rated_only: false,
+    }
+}
+
+/// Solves with the rungs `climb` allows; the steps taken and whether they
 /// solve the puzzle.
-fn solve(model: &Model, givens: &[u8], options: Options, cap: Difficulty) -> (Vec<Step>, bool) {
+fn solve(model: &Model, givens: &[u8], climb: Climb) -> (Vec<Step>, bool) {
     let layout = model.logic_layout();
     let mut grid = Grid::new(model, givens);
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
     while !solved && grid.check(layout).is_ok() {
-        let Some(step) = easiest(layout, &grid, options, cap) else {
+        let Some(step) = easiest(layout, &grid, climb) else {
             break;
         };
         let batch = singles::batch(
@@ -357,8 +437,12 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
     if grid.is_solved() {
         return None;
     }
-    let options = Options { uniqueness: true };
-    if let Some(step) = easiest(layout, &grid, options, Extreme) {
+    let climb = Climb {
+        options: Options { uniqueness: true },
+        cap: Extreme,
+        rated_only: false,
+    };
+    if let Some(step) = easiest(layout, &grid, climb) {
         return Some(Hint::Step(step));
     }
     let cell = (0..values.len())

@@ -81,6 +81,28 @@ pub enum Technique {
     XyWing,
     /// A trivalue pivot with two bivalue pincers.
     XyzWing,
+    /// An X-Wing with extra places (fins) in one box.
+    FinnedXWing,
+    /// A finned X-Wing missing one corner.
+    SashimiXWing,
+    /// A Swordfish with fins in one box.
+    FinnedSwordfish,
+    /// A finned Swordfish one of whose lines keeps one cell besides its fins.
+    SashimiSwordfish,
+    /// A Jellyfish with fins in one box.
+    FinnedJellyfish,
+    /// A finned Jellyfish one of whose lines keeps one cell besides its fins.
+    SashimiJellyfish,
+    /// Two cells with the same two values, joined by a strong link on one.
+    WWing,
+    /// A cell seeing both colours of one value's strong-link cluster.
+    ColourTrap,
+    /// Two cells of one colour see each other: that colour is false.
+    ColourWrap,
+    /// Two clusters touching: a cell seeing both opposite colours loses the value.
+    MultiColours1,
+    /// A colour seeing both colours of another cluster is false.
+    MultiColours2,
     /// A chain of three or more strong links on one value (X-chain).
     XChain,
     /// Four cells, two values, two houses of each kind: one extra candidate must
@@ -157,6 +179,17 @@ impl Technique {
             Technique::EmptyRectangle => "Empty Rectangle",
             Technique::XyWing => "XY-Wing",
             Technique::XyzWing => "XYZ-Wing",
+            Technique::FinnedXWing => "Finned X-Wing",
+            Technique::SashimiXWing => "Sashimi X-Wing",
+            Technique::FinnedSwordfish => "Finned Swordfish",
+            Technique::SashimiSwordfish => "Sashimi Swordfish",
+            Technique::FinnedJellyfish => "Finned Jellyfish",
+            Technique::SashimiJellyfish => "Sashimi Jellyfish",
+            Technique::WWing => "W-Wing",
+            Technique::ColourTrap => "Simple Colours (Trap)",
+            Technique::ColourWrap => "Simple Colours (Wrap)",
+            Technique::MultiColours1 => "Multi-Colours",
+            Technique::MultiColours2 => "Multi-Colours (Type 2)",
             Technique::XChain => "X-Chain",
             Technique::UniqueRectangle => "Unique Rectangle",
             Technique::UniqueLoop => "Unique Loop",
@@ -203,7 +236,10 @@ impl Technique {
             | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
             NakedQuad | HiddenQuad | Rule45Lines | XWing | Swordfish | Jellyfish | Skyscraper
             | TwoStringKite | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing
-            | UniqueRectangle | UniqueLoop | BugPlusOne | BugType2 | BugType3 => Difficulty::Hard,
+            | UniqueRectangle | UniqueLoop | BugPlusOne | BugType2 | BugType3 | FinnedXWing
+            | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
+            | SashimiJellyfish | WWing | ColourTrap | ColourWrap | MultiColours1
+            | MultiColours2 => Difficulty::Hard,
             XChain
             | AlsWing
             | AlignedPairExclusion
