@@ -144,6 +144,7 @@ fn main() {
         seventeen.len(),
         seventeen.len() as f64 / t.as_secs_f64()
     );
+    killers(every * 10);
     generation(&model, 20);
     if peer {
         peer_section(&model, &rated("rated/se-rated-dev.txt"));
@@ -152,6 +153,27 @@ fn main() {
     for (i, row) in confusion.iter().enumerate() {
         println!("  {} {:?}", ["<1.5 ", "<2.5 ", "<5.0 ", ">=5.0"][i], row);
     }
+}
+
+/// Grades every `every`-th killer of the krazydad file: puzzles/s, how many the
+/// ladder solves, and the tiers.
+fn killers(every: usize) {
+    let records = arena_tests::killer_records("killer/krazydad-intermediate.csv");
+    let sample: Vec<_> = records.iter().step_by(every).collect();
+    let mut tiers = std::collections::BTreeMap::new();
+    let start = Instant::now();
+    for r in &sample {
+        let g = grade(r.puzzle.model(), r.puzzle.givens(), Options::default());
+        *tiers
+            .entry(g.tier.map_or("beyond", |t| t.as_str()))
+            .or_insert(0) += 1;
+    }
+    let t = start.elapsed();
+    println!(
+        "killer/krazydad-intermediate.csv: {} puzzles graded in {t:.2?} ({:.0} puzzles/s), tiers {tiers:?}",
+        sample.len(),
+        sample.len() as f64 / t.as_secs_f64()
+    );
 }
 
 /// Tier-targeted generation on classic 9x9: time, clues and how often the tier

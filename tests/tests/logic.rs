@@ -130,7 +130,7 @@ fn adding_a_correct_clue_never_raises_the_tier() {
 }
 
 #[test]
-fn killer_steps_are_true_and_solve_most_intermediate_killers() {
+fn killer_steps_are_true_and_solve_nearly_every_intermediate_killer() {
     let records = arena_tests::killer_records("killer/krazydad-intermediate.csv");
     let sample: Vec<_> = records.iter().step_by(40).collect();
     let mut solved = 0;
@@ -164,7 +164,7 @@ fn killer_steps_are_true_and_solve_most_intermediate_killers() {
         sample.len()
     );
     assert!(
-        solved * 10 >= sample.len() * 9,
+        solved * 100 >= sample.len() * 99,
         "only {solved} of {} solved",
         sample.len()
     );

@@ -112,28 +112,57 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
             }
             let found = first_combination(bases.len(), k, |pick| {
                 let union = pick.iter().fold(0u64, |m, &i| m | bases[i].2);
-                let spread: Vec<u32> = (0..64).filter(|b| union >> b & 1 == 1).collect();
                 // With k lines it is a basic fish; fins span at most a box's width.
-                if spread.len() <= k || spread.len() > k + 3 {
+                let width = union.count_ones() as usize;
+                if width <= k || width > k + 3 {
                     return None;
                 }
-                first_combination(spread.len(), k, |covers| {
+                let mut spread = [0u32; 7];
+                for (slot, line) in spread
+                    .iter_mut()
+                    .zip((0..64).filter(|b| union >> b & 1 == 1))
+                {
+                    *slot = line;
+                }
+                let base_mask = pick.iter().fold(0u64, |m, &i| {
+                    m | 1u64
+                        .checked_shl(u32::from(line_of[base][bases[i].1[0] as usize]))
+                        .unwrap_or(0)
+                });
+                let in_base = |c: u32| {
+                    let line = u32::from(line_of[base][c as usize]);
+                    line < 64 && base_mask >> line & 1 == 1
+                };
+                first_combination(width, k, |covers| {
                     let cover_mask = covers.iter().fold(0u64, |m, &i| m | 1 << spread[i]);
                     let in_cover = |c: u32| {
                         let line = u32::from(line_of[cover][c as usize]);
                         line < 64 && cover_mask >> line & 1 == 1
                     };
-                    let mut fins = Vec::new();
                     let mut sashimi = false;
                     for &i in pick {
-                        let body = bases[i].1.iter().filter(|&&c| in_cover(c)).count();
+                        let body = (bases[i].2 & cover_mask).count_ones();
                         if body == 0 {
                             return None;
                         }
                         sashimi |= body == 1;
-                        fins.extend(bases[i].1.iter().copied().filter(|&c| !in_cover(c)));
                     }
-                    let in_base = |c: u32| pick.iter().any(|&i| bases[i].1.contains(&c));
+                    let fins: Vec<u32> = pick
+                        .iter()
+                        .flat_map(|&i| bases[i].1.iter().copied())
+                        .filter(|&c| !in_cover(c))
+                        .collect();
+                    // A cell of a cover line must see the first fin.
+                    let first = fins[0];
+                    let seen = covers.iter().any(|&i| {
+                        let g = lines[cover][spread[i] as usize];
+                        cx.layout.groups[g as usize].cells.iter().any(|&c| {
+                            cx.grid.has(c, value) && !in_base(c) && cx.layout.sees(c, first)
+                        })
+                    });
+                    if !seen {
+                        return None;
+                    }
                     let cover_groups: Vec<u32> = covers
                         .iter()
                         .map(|&i| lines[cover][spread[i] as usize])

@@ -176,14 +176,15 @@ fn regions(cx: &Ctx, several: bool) -> Vec<(Vec<u32>, Vec<usize>)> {
 }
 
 /// A virtual cage of `cells` summing to `sum`: one cell takes the sum; up to
-/// four cells that all see each other narrow like a cage.
+/// six cells narrow like a cage, repeating a value only where two cells do not
+/// see each other (so the sum's minimum and maximum count too).
 fn virtual_cage(cx: &Ctx, cells: &[u32], sum: u32, houses: &[usize]) -> Option<Step> {
     let open: Vec<u32> = cells
         .iter()
         .copied()
         .filter(|&c| cx.grid.values[c as usize] == 0)
         .collect();
-    if open.is_empty() || cells.len() > 4 {
+    if open.is_empty() || cells.len() > MAX_VIRTUAL {
         return None;
     }
     let mut step = if houses.len() > 1 {
@@ -205,11 +206,81 @@ fn virtual_cage(cx: &Ctx, cells: &[u32], sum: u32, houses: &[usize]) -> Option<S
         .iter()
         .enumerate()
         .all(|(i, &a)| cells[i + 1..].iter().all(|&b| cx.layout.sees(a, b)));
-    if !distinct {
-        return None;
-    }
-    step.eliminations = narrowed(cx, cells, sum);
+    step.eliminations = if distinct {
+        narrowed(cx, cells, sum)
+    } else {
+        narrowed_with_repeats(cx, cells, sum)
+    };
     (!step.eliminations.is_empty()).then_some(step)
+}
+
+/// The largest virtual cage the 45 rule narrows.
+const MAX_VIRTUAL: usize = 6;
+
+/// The candidates of `cells` that no assignment summing to `sum` uses, where
+/// two cells may share a value unless they see each other.
+fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
+    let masks = cx.grid.masks(cells);
+    let mut used = vec![0u32; cells.len()];
+    let mut chosen = vec![0u8; cells.len()];
+    let search = RepeatSearch {
+        cx,
+        cells,
+        masks: &masks,
+    };
+    search.assign(0, sum, &mut chosen, &mut used);
+    cells
+        .iter()
+        .zip(&used)
+        .filter(|(&c, _)| cx.grid.values[c as usize] == 0)
+        .flat_map(|(&c, &keep)| {
+            values_of(cx.grid.cand[c as usize] & !keep).map(move |v| Candidate::new(c, v))
+        })
+        .collect()
+}
+
+/// A depth-first search over the values of a virtual cage whose cells need
+/// not all differ.
+struct RepeatSearch<'a, 'c> {
+    cx: &'a Ctx<'c>,
+    cells: &'a [u32],
+    masks: &'a [u32],
+}
+
+impl RepeatSearch<'_, '_> {
+    /// Assigns cells from `i` on with `left` still to sum; marks in `used`
+    /// every value of a complete assignment. Whether one was found.
+    fn assign(&self, i: usize, left: u32, chosen: &mut [u8], used: &mut [u32]) -> bool {
+        if i == self.cells.len() {
+            if left != 0 {
+                return false;
+            }
+            for (u, &v) in used.iter_mut().zip(chosen.iter()) {
+                *u |= crate::mask::bit(u32::from(v));
+            }
+            return true;
+        }
+        // The remaining cells add at least their smallest candidates.
+        let rest_min: u32 = self.masks[i + 1..]
+            .iter()
+            .map(|&m| m.trailing_zeros() + 1)
+            .sum();
+        let mut any = false;
+        for v in values_of(self.masks[i]) {
+            let value = u32::from(v);
+            if value + rest_min > left {
+                break;
+            }
+            let clash =
+                (0..i).any(|j| chosen[j] == v && self.cx.layout.sees(self.cells[i], self.cells[j]));
+            if clash {
+                continue;
+            }
+            chosen[i] = v;
+            any |= self.assign(i + 1, left - value, chosen, used);
+        }
+        any
+    }
 }
 
 /// The candidates of `cells` (distinct values summing to `sum`) that no digit

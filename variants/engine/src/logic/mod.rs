@@ -163,27 +163,29 @@ const LADDER: &[Rung] = &[
     rung(killer::rule_45, Medium),
     rung(|cx| subsets::naked(cx, 2), Medium),
     rung(|cx| fish::basic(cx, 2), Hard),
-    named(|cx| fish::finned(cx, 2), Hard),
     rung(killer::rule_45_lines, Hard),
     rung(|cx| subsets::hidden(cx, 2, false), Medium),
     rung(|cx| subsets::naked(cx, 3), Medium),
     rung(|cx| fish::basic(cx, 3), Hard),
     rung(|cx| subsets::hidden(cx, 3, false), Medium),
     rung(|cx| links::chain(cx, 2), Hard),
-    named(|cx| fish::finned(cx, 3), Hard),
     rung(|cx| wings::xy(cx, false), Hard),
     rung(|cx| wings::xy(cx, true), Hard),
-    named(wings::w_wing, Hard),
     unique(uniqueness::rectangle, Hard),
     rung(|cx| subsets::naked(cx, 4), Hard),
     rung(|cx| fish::basic(cx, 4), Hard),
     rung(|cx| subsets::hidden(cx, 4, false), Hard),
-    named(colouring::simple, Hard),
-    named(colouring::multi, Hard),
-    named(|cx| fish::finned(cx, 4), Hard),
     rung(|cx| links::chain(cx, 3), Extreme),
     rung(|cx| als::wing(cx, 3), Hard),
     unique(uniqueness::bug, Hard),
+    // Named techniques, last of the hard tier: they matter only when the
+    // rated hard rungs are stuck.
+    named(|cx| fish::finned(cx, 2), Hard),
+    named(wings::w_wing, Hard),
+    named(|cx| fish::finned(cx, 3), Hard),
+    named(colouring::simple, Hard),
+    named(colouring::multi, Hard),
+    named(|cx| fish::finned(cx, 4), Hard),
     rung(|cx| links::chain(cx, 4), Extreme),
     rung(|cx| als::wing(cx, 4), Extreme),
     rung(|cx| aligned::exclusion(cx, 2), Extreme),
@@ -437,13 +439,23 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
     if grid.is_solved() {
         return None;
     }
-    let climb = Climb {
-        options: Options { uniqueness: true },
-        cap: Extreme,
-        rated_only: false,
+    // The easiest tier first: a finned fish teaches more than a short chain
+    // Sudoku Explainer would try before it. Uniqueness is safe: the puzzle
+    // has one solution.
+    let cx = Ctx {
+        layout,
+        grid: &grid,
+        se_limits: true,
+        every: None,
     };
-    if let Some(step) = easiest(layout, &grid, climb) {
-        return Some(Hint::Step(step));
+    for tier in [Easy, Medium, Hard, Extreme] {
+        let step = LADDER
+            .iter()
+            .filter(|r| r.tier == tier)
+            .find_map(|r| (r.find)(&cx));
+        if let Some(step) = step {
+            return Some(Hint::Step(step));
+        }
     }
     let cell = (0..values.len())
         .filter(|&c| values[c] == 0)
