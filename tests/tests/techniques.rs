@@ -45,6 +45,7 @@ fn technique(code: &str) -> Option<Technique> {
         "0610" => Technique::BugPlusOne,
         "0800" => Technique::XyWing,
         "0801" => Technique::XyzWing,
+        "0701" => Technique::XChain,
         "0803" => Technique::WWing,
         _ => return None,
     })

@@ -177,12 +177,20 @@ fn consider(cx: &Ctx, value: u8, path: &[&Link], best: &mut Option<Step>) {
             step.houses.extend(cx.layout.groups[l.group as usize].house);
         }
         step.eliminations = eliminations;
-        if cx.every.is_some() && technique == Technique::TurbotFish && diagonal_box_link(cx, path) {
-            // HoDoKu also lists this turbot fish as an empty rectangle whose
-            // box holds only two places.
-            let mut named = step.clone();
-            named.technique = Technique::EmptyRectangle;
-            cx.offer(named);
+        if cx.every.is_some() {
+            // HoDoKu also lists a turbot fish through a diagonal box link as an
+            // empty rectangle whose box holds only two places, and any chain of
+            // two strong links as a (short) X-chain.
+            if technique == Technique::TurbotFish && diagonal_box_link(cx, path) {
+                let mut named = step.clone();
+                named.technique = Technique::EmptyRectangle;
+                cx.offer(named);
+            }
+            if path.len() == 2 && !path.iter().any(|l| l.grouped) {
+                let mut named = step.clone();
+                named.technique = Technique::XChain;
+                cx.offer(named);
+            }
         }
         if let Some(step) = cx.offer(step) {
             *best = Some(step);
