@@ -51,6 +51,9 @@ fn every_recorded_step_is_true_and_the_steps_solve_the_puzzle() {
             "the recorded placements reach the solution"
         );
         assert!(g.tier.is_some() && g.rating > 0);
+        // grade() resumes its tier solves after the rated steps; tier() solves
+        // from the givens: the same tier.
+        assert_eq!(g.tier, tier(&model, givens), "{givens:?}");
     }
 }
 

@@ -260,11 +260,18 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
             if t == used && !unique {
                 return t;
             }
-            let (lower, ok) = solve(model, givens, tier_climb(t));
+            // The rated steps up to the first beyond tier `t` are steps of
+            // tier `t`: the capped solve goes on from there.
+            let known = steps
+                .iter()
+                .take_while(|s| s.technique.tier() <= t && !s.technique.needs_uniqueness())
+                .count();
+            let (lower, ok) = solve_after(model, givens, &steps[..known], tier_climb(t));
             if ok {
                 if t < used {
-                    hardest = lower
+                    hardest = steps[..known]
                         .iter()
+                        .chain(&lower)
                         .max_by_key(|s| (s.technique.tier(), s.rating))
                         .map(|s| s.technique);
                 }
@@ -316,8 +323,18 @@ fn tier_climb(cap: Difficulty) -> Climb {
 /// Solves with the rungs `climb` allows; the steps taken and whether they
 /// solve the puzzle.
 fn solve(model: &Model, givens: &[u8], climb: Climb) -> (Vec<Step>, bool) {
+    solve_after(model, givens, &[], climb)
+}
+
+/// Replays `known` (steps already found true, each within `climb`), then
+/// solves on with the rungs `climb` allows; the steps taken after `known` and
+/// whether the puzzle is solved.
+fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>, bool) {
     let layout = model.logic_layout();
     let mut grid = Grid::new(model, givens);
+    for step in known {
+        apply(model, &mut grid, step);
+    }
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
     while !solved && grid.check(layout).is_ok() {
