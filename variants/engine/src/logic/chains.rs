@@ -706,12 +706,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
 fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     let layout = s.cx.layout;
     let (initial, now) = (&s.cx.grid.cand, &scratch.cand);
-    let cx = Ctx {
-        layout,
-        grid: scratch,
-        se_limits: true,
-        every: None,
-    };
+    let cx = Ctx::ladder(layout, scratch);
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [
         crate::logic::intersections::locked,
         |cx| crate::logic::subsets::hidden(cx, 2, false),

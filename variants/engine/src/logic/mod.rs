@@ -72,7 +72,18 @@ pub(crate) struct Ctx<'a> {
     pub every: Option<&'a RefCell<Vec<Step>>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// What the ladder's finders see: Sudoku Explainer's limits, the first
+    /// instance only.
+    pub fn ladder(layout: &'a Layout, grid: &'a Grid) -> Ctx<'a> {
+        Ctx {
+            layout,
+            grid,
+            se_limits: true,
+            every: None,
+        }
+    }
+
     /// Hands a found step over. In the ladder it comes straight back, for
     /// the finder to return; when every instance is wanted it is recorded and
     /// `None` tells the finder to search on.
@@ -204,12 +215,7 @@ const LADDER: &[Rung] = &[
 
 /// The easiest step from `grid` among rungs up to tier `cap`, if any.
 fn easiest(layout: &Layout, grid: &Grid, climb: Climb) -> Option<Step> {
-    let cx = Ctx {
-        layout,
-        grid,
-        se_limits: true,
-        every: None,
-    };
+    let cx = Ctx::ladder(layout, grid);
     LADDER
         .iter()
         .filter(|r| climb.allows(r))
@@ -341,15 +347,7 @@ fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (V
         let Some(step) = easiest(layout, &grid, climb) else {
             break;
         };
-        let batch = singles::batch(
-            &Ctx {
-                layout,
-                grid: &grid,
-                se_limits: true,
-                every: None,
-            },
-            &step,
-        );
+        let batch = singles::batch(&Ctx::ladder(layout, &grid), &step);
         for step in batch {
             let still_open = step
                 .placements
@@ -459,12 +457,7 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
     // The easiest tier first: a finned fish teaches more than a short chain
     // Sudoku Explainer would try before it. Uniqueness is safe: the puzzle
     // has one solution.
-    let cx = Ctx {
-        layout,
-        grid: &grid,
-        se_limits: true,
-        every: None,
-    };
+    let cx = Ctx::ladder(layout, &grid);
     for tier in [Easy, Medium, Hard, Extreme] {
         let step = LADDER
             .iter()
