@@ -229,14 +229,7 @@ fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
         masks: &masks,
     };
     search.assign(0, sum, &mut chosen, &mut used);
-    cells
-        .iter()
-        .zip(&used)
-        .filter(|(&c, _)| cx.grid.values[c as usize] == 0)
-        .flat_map(|(&c, &keep)| {
-            values_of(cx.grid.cand[c as usize] & !keep).map(move |v| Candidate::new(c, v))
-        })
-        .collect()
+    dropped(cx, cells, &used)
 }
 
 /// A depth-first search over the values of a virtual cage whose cells need
@@ -291,9 +284,14 @@ fn narrowed(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
     if table.narrow(&mut local).is_err() {
         return Vec::new();
     }
+    dropped(cx, cells, &local)
+}
+
+/// The candidates of the empty cells among `cells` outside their `kept` masks.
+fn dropped(cx: &Ctx, cells: &[u32], kept: &[u32]) -> Vec<Candidate> {
     cells
         .iter()
-        .zip(&local)
+        .zip(kept)
         .filter(|(&c, _)| cx.grid.values[c as usize] == 0)
         .flat_map(|(&c, &keep)| {
             values_of(cx.grid.cand[c as usize] & !keep).map(move |v| Candidate::new(c, v))
