@@ -897,12 +897,7 @@ fn house_forcing(
         if !group.full {
             continue;
         }
-        let spots: Vec<u32> = group
-            .cells
-            .iter()
-            .copied()
-            .filter(|&c| cx.grid.has(c, value))
-            .collect();
+        let spots = group.cells_at(cx.grid.positions(group, value));
         if spots.len() < 2 || spots[0] != cell {
             continue;
         }

@@ -38,13 +38,7 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
                 if spots.count_ones() < 2 {
                     continue;
                 }
-                let inside: Vec<u32> = ga
-                    .cells
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| spots >> i & 1 == 1)
-                    .map(|(_, &c)| c)
-                    .collect();
+                let inside = ga.cells_at(spots);
                 if !inside.iter().all(|c| gb.cells.contains(c)) {
                     continue;
                 }

@@ -39,12 +39,7 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
             continue;
         };
         for v in values_of(required & !cx.grid.placed(&group.cells)) {
-            let holders: Vec<u32> = group
-                .cells
-                .iter()
-                .copied()
-                .filter(|&c| cx.grid.has(c, v))
-                .collect();
+            let holders = group.cells_at(cx.grid.positions(group, v));
             let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
                 .filter(|&c| !group.cells.contains(&c) && cx.grid.has(c, v))
                 .filter(|&c| cx.layout.sees_all(c, &holders))
