@@ -17,7 +17,7 @@ pub fn run_grade(files: &[PathBuf]) -> anyhow::Result<bool> {
     let mut tiers = [0usize; 4];
     let (mut graded, mut beyond) = (0usize, 0usize);
     for entry in &entries {
-        let Some(g) = graded_entry(&entry.name, &entry.puzzle) else {
+        let Some((_, g)) = graded_entry(&entry.name, &entry.puzzle) else {
             ok = false;
             continue;
         };
@@ -63,11 +63,10 @@ pub fn run_explain(files: &[PathBuf]) -> anyhow::Result<bool> {
     let (entries, mut ok) = super::read_all(files);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for entry in &entries {
-        let Some(g) = graded_entry(&entry.name, &entry.puzzle) else {
+        let Some((loaded, g)) = graded_entry(&entry.name, &entry.puzzle) else {
             ok = false;
             continue;
         };
-        let Ok(loaded) = &entry.puzzle else { continue };
         let model = loaded.puzzle.model();
         if entries.len() > 1 {
             writeln!(out, "# {}", entry.name)?;
@@ -92,9 +91,12 @@ pub fn run_explain(files: &[PathBuf]) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// The grade of one read puzzle; problems go to stderr. Uniqueness techniques
+/// One read puzzle and its grade; problems go to stderr. Uniqueness techniques
 /// are used only on a puzzle proven to have one solution.
-fn graded_entry(name: &str, puzzle: &Result<engine::v1::Loaded, String>) -> Option<Grade> {
+fn graded_entry<'a>(
+    name: &str,
+    puzzle: &'a Result<engine::v1::Loaded, String>,
+) -> Option<(&'a engine::v1::Loaded, Grade)> {
     let loaded = match puzzle {
         Ok(l) => l,
         Err(message) => {
@@ -114,5 +116,8 @@ fn graded_entry(name: &str, puzzle: &Result<engine::v1::Loaded, String>) -> Opti
         }
     }
     let p = &loaded.puzzle;
-    Some(grade(p.model(), p.givens(), Options { uniqueness: true }))
+    Some((
+        loaded,
+        grade(p.model(), p.givens(), Options { uniqueness: true }),
+    ))
 }
