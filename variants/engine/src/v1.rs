@@ -146,20 +146,21 @@ pub fn grid_marks(model: &Model, marks: &[Vec<u32>]) -> Result<Vec<u32>, PuzzleE
 
 /// Spreads one mask per active cell over the layout (0 in inactive cells).
 pub fn to_marks_grid(model: &Model, marks: &[u32]) -> Vec<Vec<u32>> {
-    let mut grid = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
-    for (i, &m) in marks.iter().enumerate() {
-        let [r, c] = model.coord(i);
-        grid[r as usize][c as usize] = m;
-    }
-    grid
+    spread(model, marks.iter().copied())
 }
 
 /// Spreads one value per active cell over the layout (0 in inactive cells).
 pub fn to_grid(model: &Model, values: &[u8]) -> Vec<Vec<u32>> {
+    spread(model, values.iter().map(|&v| u32::from(v)))
+}
+
+/// Lays one number per active cell out on the rows x cols layout (0 in
+/// inactive cells).
+fn spread(model: &Model, per_cell: impl Iterator<Item = u32>) -> Vec<Vec<u32>> {
     let mut grid = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
-    for (i, &v) in values.iter().enumerate() {
+    for (i, n) in per_cell.enumerate() {
         let [r, c] = model.coord(i);
-        grid[r as usize][c as usize] = u32::from(v);
+        grid[r as usize][c as usize] = n;
     }
     grid
 }
