@@ -365,7 +365,8 @@ fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (V
 
 /// Every instance of `technique` the ladder's finders meet in a position given
 /// as placed values and candidate masks (bit `v - 1` for value `v`; placed
-/// cells' masks are ignored), without Sudoku Explainer's search limits. For
+/// cells' masks are ignored), without Sudoku Explainer's search limits: every
+/// instance the rungs up to the first that finds the technique meet. For
 /// technique libraries and tests; uniqueness allowed.
 pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) -> Vec<Step> {
     let layout = model.logic_layout();
