@@ -26,6 +26,28 @@ pub struct Manifest {
     /// Difficulties it can generate, easiest first.
     #[serde(default)]
     pub difficulties: Vec<String>,
+    /// The clue policy: how many givens a puzzle of each difficulty has (since
+    /// ABI 1.1; empty from older plugins). The first range that applies to a
+    /// parameter set and difficulty is the one its puzzles keep to.
+    #[serde(default)]
+    pub clues: Vec<ClueRange>,
+}
+
+/// How many givens the puzzles of one difficulty have, for the parameter sets
+/// that match `when`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ClueRange {
+    /// The parameters this range is for: each key given here must have this
+    /// value (an empty map applies to every parameter set).
+    #[serde(default)]
+    pub when: Params,
+    /// One of the manifest's difficulties.
+    pub difficulty: String,
+    /// The fewest givens.
+    pub min: u32,
+    /// The most givens.
+    pub max: u32,
 }
 
 impl Manifest {
@@ -46,6 +68,17 @@ impl Manifest {
                 .collect();
         }
         sets
+    }
+
+    /// The clue range (inclusive) of `difficulty` for the resolved `params`: the
+    /// first of [`Manifest::clues`] that applies, if any.
+    pub fn clue_range(&self, params: &Params, difficulty: &str) -> Option<(u32, u32)> {
+        self.clues
+            .iter()
+            .find(|r| {
+                r.difficulty == difficulty && r.when.iter().all(|(k, v)| params.get(k) == Some(v))
+            })
+            .map(|r| (r.min, r.max))
     }
 
     /// `params` with every missing parameter set to its default.

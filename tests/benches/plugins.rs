@@ -7,7 +7,7 @@
 
 use arena_tests::built_plugin_dir;
 use protocol::plugin::{GenerateRequest, Manifest};
-use server::plugins::PluginHost;
+use server::plugins::{PluginHost, TestPlugins};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -17,7 +17,7 @@ fn main() {
         20
     };
     let dir = built_plugin_dir();
-    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2);
+    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2, TestPlugins::Skip);
     for r in &refused {
         eprintln!("refused {}: {}", r.path.display(), r.reason);
     }

@@ -4,7 +4,7 @@
 
 use crate::built_plugin_dir;
 use crate::ws::WAIT;
-use server::plugins::PluginHost;
+use server::plugins::{PluginHost, TestPlugins};
 use server::serve::{Config, Server};
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
@@ -14,7 +14,11 @@ use tokio::net::{TcpListener, TcpStream};
 /// The built plugins, loaded once per test binary.
 pub fn plugins() -> Arc<PluginHost> {
     static HOST: OnceLock<Arc<PluginHost>> = OnceLock::new();
-    Arc::clone(HOST.get_or_init(|| Arc::new(PluginHost::load(&[built_plugin_dir()], 4).0)))
+    Arc::clone(
+        HOST.get_or_init(|| {
+            Arc::new(PluginHost::load(&[built_plugin_dir()], 4, TestPlugins::Load).0)
+        }),
+    )
 }
 
 /// Starts a server with no countdown; it stops when the test's runtime ends.

@@ -1,11 +1,12 @@
 //! What the host refuses when loading plugins, with real libraries: a file that is
-//! not a library, a library without the entry symbol, a second plugin with a taken
-//! id, and headers with bad magic, another ABI major version, `panic=abort`, or
-//! none at all (the test plugin swaps its header on `ARENA_TEST_HEADER`; this file
+//! not a library, a library without the entry symbol, a library exporting another
+//! ABI major's entry, a test-only plugin on a real server, a second plugin with a
+//! taken id, and headers with bad magic, another ABI major version, `panic=abort`,
+//! or none at all (the test plugin swaps its header on `ARENA_TEST_HEADER`; this file
 //! is its own test process, so the variable reaches no other test).
 
 use arena_tests::{built_plugin_dir, plugin_file};
-use server::plugins::PluginHost;
+use server::plugins::{PluginHost, TestPlugins};
 use std::path::{Path, PathBuf};
 
 /// A fresh directory holding copies of the given files under new names.
@@ -47,7 +48,7 @@ fn refuses_non_plugins_and_duplicate_ids() {
     {
         std::fs::copy(libm, dir.join("libmath_copy.so")).expect("copy libm");
     }
-    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2);
+    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2, TestPlugins::Load);
     let ids: Vec<&str> = host.manifests().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["classic"]);
     let reason = |file: &str| {
@@ -69,8 +70,9 @@ fn refuses_bad_headers() {
     let misbehave = built("test-misbehave");
     for (mode, expected) in [
         ("bad-magic", "bad magic"),
-        ("abi-2", "plugin ABI 2.0"),
+        ("abi-2", "plugin ABI 2.1, this server speaks 1.x"),
         ("panic-abort", "panic=abort"),
+        ("short", "header size 16 is smaller than ABI 1.0's"),
         ("null", "null header"),
     ] {
         // A fresh copy per mode: the header is read once, at load.
@@ -82,7 +84,7 @@ fn refuses_bad_headers() {
             )],
         );
         std::env::set_var("ARENA_TEST_HEADER", mode);
-        let (host, refused) = PluginHost::load(&[dir], 2);
+        let (host, refused) = PluginHost::load(&[dir], 2, TestPlugins::Load);
         std::env::remove_var("ARENA_TEST_HEADER");
         assert_eq!(host.manifests().count(), 0, "{mode}");
         assert_eq!(refused.len(), 1, "{mode}");
@@ -92,4 +94,39 @@ fn refuses_bad_headers() {
             refused[0].reason
         );
     }
+}
+
+#[test]
+fn names_another_abi_major_and_skips_test_only_plugins() {
+    let dir = plugin_dir(
+        "majors",
+        &[
+            (&built("test-abi2"), "libfuture.so"),
+            (&built("test-misbehave"), "libmisbehave.so"),
+            (&built("variant-classic"), "libclassic.so"),
+        ],
+    );
+    std::fs::write(dir.join("README.txt"), b"not a library").expect("write");
+    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2, TestPlugins::Skip);
+    let ids: Vec<&str> = host.manifests().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["classic"]);
+    let reasons: Vec<(String, &str)> = refused
+        .iter()
+        .map(|r| (r.path.display().to_string(), r.reason.as_str()))
+        .collect();
+    assert_eq!(refused.len(), 2, "{reasons:#?}");
+    assert!(
+        reasons[0].0.ends_with("libfuture.so")
+            && reasons[0]
+                .1
+                .contains("ABI major 2 (sudoku_arena_plugin_v2), this server speaks 1.x"),
+        "{reasons:#?}"
+    );
+    assert!(
+        reasons[1].0.ends_with("libmisbehave.so") && reasons[1].1.contains("test-only"),
+        "{reasons:#?}"
+    );
+    // The test suite's own host loads the test plugin.
+    let (host, _) = PluginHost::load(&[dir], 2, TestPlugins::Load);
+    assert!(host.manifest("test-misbehave").is_some());
 }

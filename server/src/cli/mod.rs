@@ -20,6 +20,9 @@ pub struct Cli {
     /// the arena executable, then ./plugins.
     #[arg(long = "plugins", value_name = "DIR", global = true)]
     pub plugin_dirs: Vec<PathBuf>,
+    /// Also load plugins built only for the test suite (never on a real server).
+    #[arg(long, global = true, hide = true)]
+    pub test_plugins: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -75,15 +78,15 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
-    let result = match cli.command {
-        Command::Count { limit, files } => count::run(&files, limit as usize),
-        Command::Solve { files } => solve::run(&files),
-        Command::Validate { files } => validate::run(&files),
-        Command::Grade { files } => grade::run_grade(&files),
-        Command::Explain { files } => grade::run_explain(&files),
-        Command::Generate(args) => generate::run(&args, &load_plugins(&cli.plugin_dirs)),
-        Command::Variants => variants::run(&load_plugins(&cli.plugin_dirs)),
-        Command::Serve(args) => serve::run(&args, load_plugins(&cli.plugin_dirs)),
+    let result = match &cli.command {
+        Command::Count { limit, files } => count::run(files, *limit as usize),
+        Command::Solve { files } => solve::run(files),
+        Command::Validate { files } => validate::run(files),
+        Command::Grade { files } => grade::run_grade(files),
+        Command::Explain { files } => grade::run_explain(files),
+        Command::Generate(args) => generate::run(args, &load_plugins(&cli)),
+        Command::Variants => variants::run(&load_plugins(&cli)),
+        Command::Serve(args) => serve::run(args, load_plugins(&cli)),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -108,14 +111,19 @@ fn init_logging() {
 /// Plugin calls that may run at once.
 const PLUGIN_WORKERS: usize = 4;
 
-/// Loads the plugins from `dirs`, or the default directories when none are given.
-fn load_plugins(dirs: &[PathBuf]) -> crate::plugins::PluginHost {
-    let dirs = if dirs.is_empty() {
+/// Loads the plugins from `--plugins`, or the default directories when none are given.
+fn load_plugins(cli: &Cli) -> crate::plugins::PluginHost {
+    let dirs = if cli.plugin_dirs.is_empty() {
         crate::plugins::default_plugin_dirs()
     } else {
-        dirs.to_vec()
+        cli.plugin_dirs.clone()
     };
-    crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS).0
+    let test_plugins = if cli.test_plugins {
+        crate::plugins::TestPlugins::Load
+    } else {
+        crate::plugins::TestPlugins::Skip
+    };
+    crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS, test_plugins).0
 }
 
 /// Reads every file, reporting unreadable ones on stderr. Returns the entries and

@@ -23,6 +23,19 @@ pub fn run(host: &PluginHost) -> anyhow::Result<bool> {
             )?;
         }
         writeln!(out, "    difficulties: {}", m.difficulties.join(", "))?;
+        // The clue policy of the default parameters.
+        let defaults = m.with_defaults(&Default::default());
+        let clues: Vec<String> = m
+            .difficulties
+            .iter()
+            .filter_map(|d| {
+                let (lo, hi) = m.clue_range(&defaults, d)?;
+                Some(format!("{d} {lo}-{hi}"))
+            })
+            .collect();
+        if !clues.is_empty() {
+            writeln!(out, "    clues (default parameters): {}", clues.join(", "))?;
+        }
     }
     if !any {
         eprintln!("no variant plugins found (see --plugins)");

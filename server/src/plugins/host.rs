@@ -113,25 +113,42 @@ pub fn default_plugin_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// The dynamic libraries directly inside `dir`, sorted by name.
+/// The dynamic libraries directly inside `dir`, sorted by name. Other files are
+/// skipped, each with a debug log line (`RUST_LOG=server=debug` lists them).
 fn libraries_in(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            tracing::debug!(dir = %dir.display(), error = %e, "plugin directory skipped");
+            return Vec::new();
+        }
     };
-    let mut files: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.is_file()
-                && p.extension()
-                    .is_some_and(|x| x == std::env::consts::DLL_EXTENSION)
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(std::env::consts::DLL_PREFIX))
-        })
-        .collect();
+    let is_library = |p: &Path| {
+        p.extension()
+            .is_some_and(|x| x == std::env::consts::DLL_EXTENSION)
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(std::env::consts::DLL_PREFIX))
+    };
+    let mut files = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.is_file() && is_library(&path) {
+            files.push(path);
+        } else {
+            tracing::debug!(path = %path.display(), "not a plugin library, skipped");
+        }
+    }
     files.sort();
     files
+}
+
+/// Whether plugins that declare themselves test-only load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestPlugins {
+    /// Skip them (logged): what every real server does.
+    Skip,
+    /// Load them: for the host's own test suite.
+    Load,
 }
 
 fn valid_id(id: &str) -> bool {
@@ -145,8 +162,13 @@ fn valid_id(id: &str) -> bool {
 impl PluginHost {
     /// Loads every plugin in `dirs` (missing directories are skipped). Refused
     /// libraries are logged and returned; the rest load. With two plugins of the
-    /// same id, the first (in directory order, then file name) wins.
-    pub fn load(dirs: &[PathBuf], workers: usize) -> (PluginHost, Vec<Refused>) {
+    /// same id, the first (in directory order, then file name) wins. Test-only
+    /// plugins load only with [`TestPlugins::Load`]; otherwise they are refused.
+    pub fn load(
+        dirs: &[PathBuf],
+        workers: usize,
+        test_plugins: TestPlugins,
+    ) -> (PluginHost, Vec<Refused>) {
         let mut host = PluginHost {
             plugins: BTreeMap::new(),
             workers: Workers::new(workers),
@@ -157,10 +179,11 @@ impl PluginHost {
             for path in libraries_in(dir) {
                 let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
                 if seen.contains(&canonical) {
+                    tracing::debug!(path = %path.display(), "already loaded from another directory");
                     continue;
                 }
                 seen.push(canonical);
-                match host.load_one(&path) {
+                match host.load_one(&path, test_plugins) {
                     Ok(id) => {
                         tracing::info!(plugin = %id, path = %path.display(), "loaded variant plugin")
                     }
@@ -174,9 +197,12 @@ impl PluginHost {
         (host, refused)
     }
 
-    fn load_one(&mut self, path: &Path) -> Result<String, String> {
+    fn load_one(&mut self, path: &Path, test_plugins: TestPlugins) -> Result<String, String> {
         // SAFETY: `path` is in a directory the operator named as a plugin directory.
         let library = unsafe { Library::open(path) }?;
+        if library.test_only() && test_plugins == TestPlugins::Skip {
+            return Err("a test-only plugin (loaded only by the test suite)".into());
+        }
         let library = Arc::new(library);
         let worker_library = Arc::clone(&library);
         let answer = self

@@ -3,7 +3,8 @@
 //! source of crashes), so the header and function pointers stay valid forever.
 
 use plugin_abi::{
-    flags, status, ByteBuffer, EntryFn, PluginHeader, ABI_MAJOR, ENTRY_SYMBOL, MAGIC,
+    entry_symbol, flags, status, ByteBuffer, EntryFn, HeaderPrefix, PluginHeader, ABI_MAJOR,
+    ENTRY_SYMBOL, HEADER_SIZE_V1_0, MAGIC,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,10 +36,9 @@ impl Library {
         let lib =
             unsafe { libloading::Library::new(path) }.map_err(|e| format!("cannot open: {e}"))?;
         // SAFETY: the symbol, if present, has the ABI's entry type.
-        let entry: EntryFn = unsafe {
-            *lib.get::<EntryFn>(ENTRY_SYMBOL).map_err(|_| {
-                "not a Sudoku Arena plugin (no sudoku_arena_plugin_v1 symbol)".to_string()
-            })?
+        let entry = match unsafe { lib.get::<EntryFn>(ENTRY_SYMBOL) } {
+            Ok(entry) => *entry,
+            Err(_) => return Err(missing_entry(&lib)),
         };
         // SAFETY: calling the entry function has no preconditions.
         let header = unsafe { entry() };
@@ -48,19 +48,28 @@ impl Library {
         // Never unload: the header and functions must outlive every call.
         std::mem::forget(lib);
         // SAFETY: non-null, and the library stays mapped forever (leaked above).
-        let header: &'static PluginHeader = unsafe { &*header };
-        if header.magic != MAGIC {
+        // Every header of every version starts with the prefix.
+        let prefix: &'static HeaderPrefix = unsafe { &*header.cast::<HeaderPrefix>() };
+        if prefix.magic != MAGIC {
             return Err("bad magic bytes in the plugin header".into());
         }
-        if header.abi_major != ABI_MAJOR {
+        if prefix.abi_major != ABI_MAJOR {
             return Err(format!(
                 "plugin ABI {}.{}, this server speaks {ABI_MAJOR}.x",
-                header.abi_major, header.abi_minor
+                prefix.abi_major, prefix.abi_minor
             ));
         }
-        if (header.size as usize) < std::mem::size_of::<PluginHeader>() {
-            return Err(format!("header size {} is too small", header.size));
+        // A 1.x header is at least as large as 1.0's; fields a later minor
+        // appends are read only where `size` covers them.
+        if (prefix.size as usize) < HEADER_SIZE_V1_0 {
+            return Err(format!(
+                "header size {} is smaller than ABI 1.0's {HEADER_SIZE_V1_0}",
+                prefix.size
+            ));
         }
+        // SAFETY: magic, major and size say this is a v1 header of at least the
+        // 1.0 layout, which is all `PluginHeader` declares today.
+        let header: &'static PluginHeader = unsafe { &*header };
         if header.flags & flags::PANIC_UNWIND == 0 {
             return Err(
                 "built with panic=abort: a panic would kill the server; rebuild with panic=unwind"
@@ -74,6 +83,11 @@ impl Library {
             path: path.to_path_buf(),
             header,
         })
+    }
+
+    /// Whether the plugin declares itself test-only ([`flags::TEST_ONLY`]).
+    pub fn test_only(&self) -> bool {
+        self.header.flags & flags::TEST_ONLY != 0
     }
 
     /// The file the plugin came from.
@@ -124,5 +138,30 @@ impl Library {
             status: code,
             bytes,
         })
+    }
+}
+
+/// The highest ABI major whose entry symbol a refused library is probed for.
+const HIGHEST_PROBED_MAJOR: u16 = 16;
+
+/// Why a library without this ABI's entry symbol is refused: it exports another
+/// major version's entry (named as such), or none at all.
+fn missing_entry(lib: &libloading::Library) -> String {
+    let other = (0..=HIGHEST_PROBED_MAJOR)
+        .filter(|&m| m != ABI_MAJOR)
+        .find(|&m| {
+            let name = format!("{}\0", entry_symbol(m));
+            // SAFETY: only the symbol's presence is checked; it is never called.
+            unsafe { lib.get::<*const ()>(name.as_bytes()) }.is_ok()
+        });
+    match other {
+        Some(major) => format!(
+            "a plugin for ABI major {major} ({}), this server speaks {ABI_MAJOR}.x",
+            entry_symbol(major)
+        ),
+        None => format!(
+            "not a Sudoku Arena plugin (no {} symbol)",
+            entry_symbol(ABI_MAJOR)
+        ),
     }
 }

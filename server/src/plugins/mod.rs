@@ -13,4 +13,4 @@ pub mod library;
 pub mod pool;
 pub mod validate;
 
-pub use host::{default_plugin_dirs, PluginError, PluginHost, Refused};
+pub use host::{default_plugin_dirs, PluginError, PluginHost, Refused, TestPlugins};

@@ -39,6 +39,7 @@ impl Variant for AntiKnight {
                 .into(),
             params: vec![],
             difficulties: standard_difficulties(),
+            clues: Vec::new(),
         }
     }
 

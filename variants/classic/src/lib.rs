@@ -33,6 +33,7 @@ impl Variant for Classic {
                     .collect(),
             }],
             difficulties: standard_difficulties(),
+            clues: Vec::new(),
         }
     }
 

@@ -10,7 +10,7 @@ use crate::bits::BitSearch;
 use crate::difficulty::Difficulty;
 use crate::general::General;
 use crate::model::Model;
-use crate::puzzle::{count_givens, Puzzle, Query};
+use crate::puzzle::{count_givens, Puzzle, Query, Solver, SolverPath};
 use crate::seed::{rng_for, Rng};
 use rand::seq::SliceRandom;
 use std::sync::Arc;
@@ -38,20 +38,93 @@ pub struct Generated {
 /// A node count, not a time, so generation stays deterministic.
 const CHECK_BUDGET: usize = 64;
 
+/// What a budgeted random fill of an empty grid found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// A complete solution, one value per active cell.
+    Solution(Vec<u8>),
+    /// The rules admit no solution at all.
+    NoSolution,
+    /// The node budget ran out first (a bad layout: try another).
+    GaveUp,
+}
+
 /// A uniformly shuffled complete solution of `model`, or `None` if it has none.
 pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
-    if let Some(tables) = &model.bits {
-        let empty = vec![0; model.cell_count()];
-        return BitSearch::new(tables)
-            .count(&empty, None, 1, Some(rng))
-            .first;
+    match random_solution_within(model, rng, None) {
+        Fill::Solution(s) => Some(s),
+        Fill::NoSolution | Fill::GaveUp => None,
     }
-    let mut g = General::new(&model.compiled);
-    let mut cand = g.start(&vec![0; model.cell_count()])?;
-    if !g.propagate(&mut cand) {
-        return None;
+}
+
+/// A random complete solution of `model`, exploring at most `budget` branch
+/// points (none: no limit). A variant whose rules differ per puzzle (a jigsaw
+/// layout) uses the budget to give up on a layout that is slow to fill rather
+/// than search it for seconds. A node count, not a time: deterministic.
+pub fn random_solution_within(model: &Model, rng: &mut Rng, budget: Option<usize>) -> Fill {
+    let empty = vec![0; model.cell_count()];
+    let found = match (SolverPath::Auto.pick(model), &model.bits) {
+        // The band solver has no random order; the bitboard fills classic 9x9.
+        (Solver::Classic9, Some(tables)) | (Solver::Bitboard(tables), _) => {
+            let mut s = BitSearch::new(tables);
+            if let Some(nodes) = budget {
+                s.set_budget(nodes);
+            }
+            s.count(&empty, None, 1, Some(rng))
+        }
+        (Solver::Classic9 | Solver::Cells, _) => {
+            let mut g = General::new(&model.compiled);
+            let Some(mut cand) = g.start(&empty) else {
+                return Fill::NoSolution;
+            };
+            if !g.propagate(&mut cand) {
+                return Fill::NoSolution;
+            }
+            if let Some(nodes) = budget {
+                g.set_budget(nodes);
+            }
+            g.search(cand, 1, Some(rng))
+        }
+    };
+    match found.first {
+        Some(solution) => Fill::Solution(solution),
+        None if found.gave_up => Fill::GaveUp,
+        None => Fill::NoSolution,
     }
-    g.search(cand, 1, Some(rng)).first
+}
+
+/// How many solutions a set of givens has, as far as a budgeted search can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uniqueness {
+    /// None.
+    NoSolution,
+    /// Exactly one.
+    Unique,
+    /// Two or more.
+    Several,
+    /// The budget ran out before the search could tell.
+    Unknown,
+}
+
+/// Whether `givens` on `model` have exactly one solution, exploring at most
+/// `budget` branch points (none: no limit, never `Unknown`).
+pub fn uniqueness_within(model: &Model, givens: &[u8], budget: Option<usize>) -> Uniqueness {
+    let count = count_givens(
+        model,
+        givens,
+        Query {
+            budget,
+            keep_first: false,
+            ..Query::new(2)
+        },
+    );
+    match count.solutions {
+        0 if count.gave_up => Uniqueness::Unknown,
+        0 => Uniqueness::NoSolution,
+        1 if count.gave_up => Uniqueness::Unknown,
+        1 => Uniqueness::Unique,
+        _ => Uniqueness::Several,
+    }
 }
 
 /// Removes the clue in `cell` if the puzzle provably stays unique (no solution
@@ -79,28 +152,36 @@ fn remove_if_unique(model: &Model, givens: &mut [u8], cell: usize, budget: Optio
 /// `target`. `None` if the model has no solution at all.
 pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Generated> {
     let solution = random_solution(model, rng)?;
+    let mut order: Vec<usize> = (0..model.cell_count()).collect();
+    order.shuffle(rng);
+    let givens = reduce(model, &solution, &order, target);
+    let puzzle = Puzzle::new(Arc::clone(model), givens).ok()?;
+    Some(Generated { puzzle, solution })
+}
+
+/// Clue reduction from a complete `solution`: tries to remove each cell's clue in
+/// `order`, keeping only removals that leave the puzzle provably unique, until
+/// `target` is reached. Returns the givens (0 = empty).
+pub fn reduce(model: &Model, solution: &[u8], order: &[usize], target: Target) -> Vec<u8> {
     // A minimal puzzle must prove every kept clue necessary; a clue target only
     // needs each removal proven safe, so hard-to-decide clues may stay.
     let budget = match target {
         Target::Minimal => None,
         Target::Clues(_) => Some(CHECK_BUDGET),
     };
-    let mut givens = solution.clone();
-    let mut order: Vec<usize> = (0..model.cell_count()).collect();
-    order.shuffle(rng);
-    let mut clues = givens.len();
-    for cell in order {
+    let mut givens = solution.to_vec();
+    let mut clues = givens.iter().filter(|&&v| v != 0).count();
+    for &cell in order {
         if let Target::Clues(k) = target {
             if clues <= k {
                 break;
             }
         }
-        if remove_if_unique(model, &mut givens, cell, budget) {
+        if givens[cell] != 0 && remove_if_unique(model, &mut givens, cell, budget) {
             clues -= 1;
         }
     }
-    let puzzle = Puzzle::new(Arc::clone(model), givens).ok()?;
-    Some(Generated { puzzle, solution })
+    givens
 }
 
 /// Solution grids tried for one difficulty before settling for the closest
@@ -135,7 +216,20 @@ pub enum GenerateError {
     Deadline,
 }
 
-/// [`generate_for_difficulty`] with a deadline.
+/// [`generate_for_difficulty`] with a deadline: [`generate_in_band`] with the
+/// difficulty's standard clue band and an RNG seeded from `seed`.
+pub fn generate_for_difficulty_by(
+    model: &Arc<Model>,
+    seed: &str,
+    difficulty: Difficulty,
+    deadline: Option<std::time::Instant>,
+) -> Result<Generated, GenerateError> {
+    let band = difficulty.clue_band(model.cell_count(), model.size());
+    generate_in_band(model, &mut rng_for(seed), difficulty, band, deadline)
+}
+
+/// A unique puzzle of `difficulty` with a clue count inside `band` (inclusive),
+/// drawing every random choice from `rng`.
 ///
 /// Each try takes a random solution grid and removes clues in a random order,
 /// keeping the puzzle unique: first down to the top of the clue band, then one
@@ -144,19 +238,18 @@ pub enum GenerateError {
 /// soon as the puzzle needs its tier's techniques (easier ones alone no longer
 /// solve it) with a clue count inside the band. A try that ends elsewhere is
 /// kept if it is the closest so far (right tier first, then fewest clues), and
-/// another grid from the same RNG stream is tried, up to [`ATTEMPTS`].
-pub fn generate_for_difficulty_by(
+/// another grid from the same RNG stream is tried, up to [`ATTEMPTS`]. Models
+/// over [`TIERED_CELLS`] cells keep the band alone, aiming at its middle.
+pub fn generate_in_band(
     model: &Arc<Model>,
-    seed: &str,
+    rng: &mut Rng,
     difficulty: Difficulty,
+    band: (usize, usize),
     deadline: Option<std::time::Instant>,
 ) -> Result<Generated, GenerateError> {
-    let mut rng = rng_for(seed);
-    let (cells, size) = (model.cell_count(), model.size());
-    let band = difficulty.clue_band(cells, size);
     let mut best: Option<Try> = None;
     for _ in 0..ATTEMPTS {
-        let (hit, g) = attempt(model, &mut rng, difficulty, band, deadline)?;
+        let (hit, g) = attempt(model, rng, difficulty, band, deadline)?;
         if hit {
             return Ok(g.generated);
         }

@@ -1,6 +1,6 @@
 //! A [`Puzzle`]: a shared [`Model`] plus givens, and the solving operations on it.
 
-use crate::bits::BitSearch;
+use crate::bits::{BitSearch, BitTables};
 use crate::error::PuzzleError;
 use crate::fast9::Board9;
 use crate::general::General;
@@ -249,33 +249,25 @@ pub(crate) fn count_givens(model: &Model, givens: &[u8], query: Query) -> Count 
         first: None,
         gave_up: false,
     };
-    let classic9 = model.is_classic9() && matches!(path, SolverPath::Auto | SolverPath::Classic9);
-    if classic9 {
-        let mut grid = [0u8; 81];
-        grid.copy_from_slice(givens);
-        let Some(mut board) = Board9::new(&grid) else {
-            return none;
-        };
-        if let Some((cell, value)) = forbid {
-            board.forbid(cell, value);
+    let found = match path.pick(model) {
+        Solver::Classic9 => {
+            let mut grid = [0u8; 81];
+            grid.copy_from_slice(givens);
+            let Some(mut board) = Board9::new(&grid) else {
+                return none;
+            };
+            if let Some((cell, value)) = forbid {
+                board.forbid(cell, value);
+            }
+            let found = board.count(limit, keep_first);
+            return Count {
+                solutions: found.count,
+                limit,
+                first: found.first.map(|g| g.to_vec()),
+                gave_up: false,
+            };
         }
-        let found = board.count(limit, keep_first);
-        return Count {
-            solutions: found.count,
-            limit,
-            first: found.first.map(|g| g.to_vec()),
-            gave_up: false,
-        };
-    }
-    // Cage reasoning works on per-cell masks, which the cell solver keeps natively:
-    // on killer puzzles it is the faster of the two (see docs/benchmarks.md).
-    let bitboard = match path {
-        SolverPath::Auto => model.cages().is_empty(),
-        SolverPath::Bitboard => true,
-        SolverPath::Classic9 | SolverPath::Cells => false,
-    };
-    let found = match &model.bits {
-        Some(tables) if bitboard => {
+        Solver::Bitboard(tables) => {
             let mut s = BitSearch::new(tables);
             s.set_keep_first(keep_first);
             if let Some(nodes) = budget {
@@ -283,7 +275,7 @@ pub(crate) fn count_givens(model: &Model, givens: &[u8], query: Query) -> Count 
             }
             s.count(givens, forbid, limit, None)
         }
-        _ => {
+        Solver::Cells => {
             let mut g = General::new(&model.compiled);
             let Some(mut cand) = g.start(givens) else {
                 return none;
@@ -306,5 +298,41 @@ pub(crate) fn count_givens(model: &Model, givens: &[u8], query: Query) -> Count 
         limit,
         first: found.first,
         gave_up: found.gave_up,
+    }
+}
+
+/// The solver one query runs on: chosen in one place for counting, uniqueness
+/// checks and random filling alike (see [`SolverPath::pick`]).
+pub(crate) enum Solver<'m> {
+    /// The classic 9x9 band solver.
+    Classic9,
+    /// The bitboard solver, with the model's tables.
+    Bitboard(&'m BitTables),
+    /// The cell-by-cell solver.
+    Cells,
+}
+
+impl SolverPath {
+    /// The solver this path means on `model`. `Auto`: the 9x9 band solver for
+    /// classic 9x9; the bitboard for other models of up to 128 cells without
+    /// cages (cage reasoning works on per-cell masks, which the cell solver keeps
+    /// natively: on killer puzzles it is the faster of the two, see
+    /// docs/benchmarks.md); cells otherwise. A path that cannot take the model
+    /// falls back to cells.
+    pub(crate) fn pick(self, model: &Model) -> Solver<'_> {
+        let classic9 =
+            model.is_classic9() && matches!(self, SolverPath::Auto | SolverPath::Classic9);
+        if classic9 {
+            return Solver::Classic9;
+        }
+        let bitboard = match self {
+            SolverPath::Auto => model.cages().is_empty(),
+            SolverPath::Bitboard => true,
+            SolverPath::Classic9 | SolverPath::Cells => false,
+        };
+        match &model.bits {
+            Some(tables) if bitboard => Solver::Bitboard(tables),
+            _ => Solver::Cells,
+        }
     }
 }

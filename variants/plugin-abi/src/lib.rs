@@ -10,7 +10,10 @@
 //!
 //! Versioning: the major version is in the symbol name; a minor version only ever
 //! appends fields to the end of the header (hosts check `size` before reading
-//! them) and op codes to [`op`]. See `docs/plugin-abi.md`.
+//! them), op codes to [`op`], flag bits to [`flags`] and optional message fields.
+//! Every major version starts its header with the same [`HeaderPrefix`], so a
+//! host can read any header's version before trusting the rest of its layout.
+//! See `docs/plugin-abi.md`.
 
 /// The exported entry symbol (NUL-terminated for `dlsym`).
 pub const ENTRY_SYMBOL: &[u8] = b"sudoku_arena_plugin_v1\0";
@@ -22,7 +25,18 @@ pub const MAGIC: [u8; 8] = *b"SARENA\x00\x01";
 pub const ABI_MAJOR: u16 = 1;
 
 /// ABI minor version: appended fields and op codes.
-pub const ABI_MINOR: u16 = 0;
+///
+/// - 1.0: the header, ops 1-6.
+/// - 1.1: [`flags::TEST_ONLY`]; the manifest's optional `clues` (the clue range
+///   of each difficulty).
+pub const ABI_MINOR: u16 = 1;
+
+/// The entry symbol of ABI major `major` (`sudoku_arena_plugin_v<major>`), without
+/// the NUL. Hosts look for other majors' symbols only to say why they refuse a
+/// library.
+pub fn entry_symbol(major: u16) -> String {
+    format!("sudoku_arena_plugin_v{major}")
+}
 
 /// Header flags.
 pub mod flags {
@@ -31,6 +45,9 @@ pub mod flags {
     pub const PANIC_UNWIND: u32 = 1 << 0;
     /// Every function may be called from several threads at once.
     pub const THREAD_SAFE: u32 = 1 << 1;
+    /// A plugin for the host's own tests (since 1.1): a host loads it only when
+    /// told to, so it never reaches a player.
+    pub const TEST_ONLY: u32 = 1 << 2;
 }
 
 /// Operation codes for [`FunctionTable::call`].
@@ -113,8 +130,30 @@ pub struct FunctionTable {
     pub free: FreeFn,
 }
 
+/// The first 16 bytes of every plugin header, in every ABI major version: read
+/// these before anything else, and the rest only once `magic`, `abi_major` and
+/// `size` say the layout is one the host knows.
+#[repr(C)]
+#[derive(Debug)]
+pub struct HeaderPrefix {
+    /// Always [`MAGIC`].
+    pub magic: [u8; 8],
+    /// The ABI major version the plugin was built with.
+    pub abi_major: u16,
+    /// The ABI minor version the plugin was built with.
+    pub abi_minor: u16,
+    /// The size of the whole header in the plugin's build.
+    pub size: u32,
+}
+
+/// The size of a version 1.0 header: the smallest `size` a v1 host accepts.
+/// Fields a later 1.x appends lie past it, and a host reads them only where the
+/// plugin's `size` covers them.
+pub const HEADER_SIZE_V1_0: usize =
+    std::mem::offset_of!(PluginHeader, functions) + std::mem::size_of::<FunctionTable>();
+
 /// What the entry symbol returns a pointer to (static, valid for the life of the
-/// process).
+/// process). It starts with the fields of [`HeaderPrefix`].
 #[repr(C)]
 #[derive(Debug)]
 pub struct PluginHeader {
@@ -146,5 +185,12 @@ mod tests {
         assert_eq!(std::mem::size_of::<PluginHeader>(), 24 + 2 * ptr);
         assert_eq!(std::mem::size_of::<ByteBuffer>(), 3 * ptr);
         assert_eq!(ENTRY_SYMBOL.last(), Some(&0));
+        assert_eq!(HEADER_SIZE_V1_0, 24 + 2 * ptr);
+        assert_eq!(std::mem::size_of::<HeaderPrefix>(), 16);
+        assert_eq!(std::mem::offset_of!(PluginHeader, flags), 16);
+        assert_eq!(
+            entry_symbol(ABI_MAJOR).as_bytes(),
+            &ENTRY_SYMBOL[..ENTRY_SYMBOL.len() - 1]
+        );
     }
 }

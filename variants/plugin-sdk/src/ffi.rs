@@ -4,7 +4,7 @@
 //! (dropping it could panic again).
 
 use crate::ops::{handle, Failure};
-use crate::Variant;
+use crate::Plugin;
 use plugin_abi::{
     flags, status, ByteBuffer, CallFn, FunctionTable, PluginHeader, ABI_MAJOR, ABI_MINOR, MAGIC,
 };
@@ -66,13 +66,14 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Runs one ABI call for the variant `get` returns.
+/// Runs one ABI call for the plugin `get` returns (building it on first use,
+/// inside the call's `catch_unwind`).
 ///
 /// # Safety
 /// `request` must point to `request_len` readable bytes (or be null with length 0)
 /// for the duration of the call; `response` must be valid for one write.
 pub unsafe fn dispatch(
-    get: fn() -> &'static dyn Variant,
+    get: fn() -> &'static Plugin,
     op: u32,
     request: *const u8,
     request_len: usize,
@@ -118,6 +119,7 @@ pub unsafe fn dispatch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Variant;
     use plugin_abi::op;
     use protocol::plugin::{GenerateRequest, GenerateResponse, Manifest, Params};
 
@@ -132,12 +134,22 @@ mod tests {
             rules: String::new(),
             params: vec![],
             difficulties: crate::standard_difficulties(),
+            clues: Vec::new(),
         }
     }
 
     impl Variant for Exploding {
         fn manifest(&self) -> Manifest {
-            manifest("exploding")
+            // Declared clues: the manifest itself never needs the model.
+            Manifest {
+                clues: crate::standard_clues(
+                    &Params::new(),
+                    16,
+                    4,
+                    &crate::standard_difficulties(),
+                ),
+                ..manifest("exploding")
+            }
         }
         fn model(&self, _: &Params) -> Result<engine::Model, engine::PuzzleError> {
             panic!("boom in model")
@@ -153,16 +165,18 @@ mod tests {
         }
     }
 
-    fn exploding() -> &'static dyn Variant {
-        &Exploding
+    fn exploding() -> &'static Plugin {
+        static PLUGIN: std::sync::OnceLock<Plugin> = std::sync::OnceLock::new();
+        PLUGIN.get_or_init(|| Plugin::new(Box::new(Exploding)))
     }
 
-    fn tiny() -> &'static dyn Variant {
-        &Tiny
+    fn tiny() -> &'static Plugin {
+        static PLUGIN: std::sync::OnceLock<Plugin> = std::sync::OnceLock::new();
+        PLUGIN.get_or_init(|| Plugin::new(Box::new(Tiny)))
     }
 
     /// Calls through `dispatch` like the host does; returns status and body.
-    fn call(get: fn() -> &'static dyn Variant, op_code: u32, request: &[u8]) -> (i32, Vec<u8>) {
+    fn call(get: fn() -> &'static Plugin, op_code: u32, request: &[u8]) -> (i32, Vec<u8>) {
         let mut out = ByteBuffer::EMPTY;
         // SAFETY: request and out are valid for the call.
         let code = unsafe {

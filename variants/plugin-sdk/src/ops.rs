@@ -4,9 +4,9 @@
 //! every rule from the v1 puzzle they are given, so they never depend on the
 //! variant's own code.
 
-use crate::{params, Variant};
+use crate::context::{GenerateContext, GenerateError};
+use crate::{params, Plugin};
 use engine::check::{check_solution, conflicting_cells};
-use engine::generate::{generate_for_difficulty_by, GenerateError};
 use engine::logic::{
     self,
     explain::{cell_name, clue, explain},
@@ -20,7 +20,6 @@ use protocol::plugin::{
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The most solutions `count` will look for.
@@ -53,14 +52,14 @@ impl Failure {
 
 /// Runs operation `op` on `request` (MessagePack) and returns the encoded answer.
 pub fn handle(
-    variant: &dyn Variant,
+    plugin: &Plugin,
     op_code: u32,
     request: &[u8],
     deadline: Option<Instant>,
 ) -> Result<Vec<u8>, Failure> {
     match op_code {
-        op::MANIFEST => encode(&variant.manifest()),
-        op::GENERATE => encode(&generate(variant, &decode(request)?, deadline)?),
+        op::MANIFEST => encode(plugin.manifest()),
+        op::GENERATE => encode(&generate(plugin, &decode(request)?, deadline)?),
         op::CHECK => encode(&check(&decode(request)?)?),
         op::COUNT => encode(&count(&decode(request)?)?),
         op::SOLVE => encode(&solve(&decode(request)?)?),
@@ -80,14 +79,15 @@ fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
     rmp_serde::to_vec_named(value).map_err(|e| Failure::error(format!("cannot encode answer: {e}")))
 }
 
-/// A unique puzzle for the request's parameters, difficulty and seed.
+/// A unique puzzle for the request's parameters, difficulty and seed, made by
+/// the variant's `generate` hook.
 pub fn generate(
-    variant: &dyn Variant,
+    plugin: &Plugin,
     req: &GenerateRequest,
     deadline: Option<Instant>,
 ) -> Result<GenerateResponse, Failure> {
-    let manifest = variant.manifest();
-    let params = params::resolve(&manifest, &req.params).map_err(Failure::bad)?;
+    let manifest = plugin.manifest();
+    let params = params::resolve(manifest, &req.params).map_err(Failure::bad)?;
     if !manifest.difficulties.contains(&req.difficulty) {
         return Err(Failure::bad(format!(
             "{} does not offer difficulty '{}' ({})",
@@ -97,19 +97,31 @@ pub fn generate(
         )));
     }
     let difficulty: Difficulty = req.difficulty.parse().map_err(Failure::bad)?;
-    let model = Arc::new(variant.model(&params).map_err(Failure::error)?);
-    let g = generate_for_difficulty_by(&model, &req.seed, difficulty, deadline).map_err(
-        |e| match e {
-            GenerateError::Deadline => Failure {
-                status: status::DEADLINE,
-                message: "deadline passed while generating".into(),
-            },
-            GenerateError::NoSolution => Failure::error("the variant's rules admit no solution"),
+    let (lo, hi) = manifest
+        .clue_range(&params, &req.difficulty)
+        .ok_or_else(|| {
+            Failure::error(format!(
+                "{} declares no clue range for {} with {params:?}",
+                manifest.id, req.difficulty
+            ))
+        })?;
+    let ctx = GenerateContext::new(
+        params.clone(),
+        difficulty,
+        req.seed.clone(),
+        deadline,
+        (lo as usize, hi as usize),
+    );
+    let g = plugin.variant().generate(&ctx).map_err(|e| match e {
+        GenerateError::Deadline => Failure {
+            status: status::DEADLINE,
+            message: "deadline passed while generating".into(),
         },
-    )?;
+        GenerateError::Failed(message) => Failure::error(message),
+    })?;
     let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
     puzzle.grade = grade_of(&g.puzzle);
-    puzzle.variant = Some(manifest.id);
+    puzzle.variant = Some(manifest.id.clone());
     puzzle.params = params;
     puzzle.difficulty = Some(req.difficulty.clone());
     puzzle.seed = Some(req.seed.clone());

@@ -72,6 +72,7 @@ mod tests {
                 allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
             }],
             difficulties: vec![],
+            clues: Vec::new(),
         }
     }
 

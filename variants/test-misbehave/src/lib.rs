@@ -13,7 +13,8 @@
 //!
 //! `ARENA_TEST_HEADER` makes the entry point return a broken header instead (see
 //! [`sudoku_arena_plugin_v1`]). It is not a default workspace member: `make test`
-//! builds it for the tests only.
+//! builds it for the tests only, and its header is flagged `TEST_ONLY`, so a host
+//! loads it only when told to (`arena --test-plugins`), never for players.
 
 use plugin_abi::{
     flags, op, status, ByteBuffer, FunctionTable, PluginHeader, ABI_MAJOR, ABI_MINOR, MAGIC,
@@ -116,6 +117,7 @@ fn manifest() -> Vec<u8> {
         rules: "Not a game.".into(),
         params: vec![],
         difficulties: vec!["easy".into(), SLOW_HINTS.into()],
+        clues: Vec::new(),
     })
     .unwrap_or_default()
 }
@@ -216,17 +218,35 @@ unsafe extern "C" fn free(buffer: ByteBuffer) {
 }
 
 const fn header(magic: [u8; 8], abi_major: u16, header_flags: u32) -> PluginHeader {
+    sized_header(
+        magic,
+        abi_major,
+        header_flags,
+        std::mem::size_of::<PluginHeader>(),
+    )
+}
+
+const fn sized_header(
+    magic: [u8; 8],
+    abi_major: u16,
+    header_flags: u32,
+    size: usize,
+) -> PluginHeader {
     PluginHeader {
         magic,
         abi_major,
         abi_minor: ABI_MINOR,
-        size: std::mem::size_of::<PluginHeader>() as u32,
+        size: size as u32,
         flags: header_flags,
         functions: FunctionTable { call, free },
     }
 }
 
-static HEADER: PluginHeader = header(MAGIC, ABI_MAJOR, flags::PANIC_UNWIND | flags::THREAD_SAFE);
+static HEADER: PluginHeader = header(
+    MAGIC,
+    ABI_MAJOR,
+    flags::PANIC_UNWIND | flags::THREAD_SAFE | flags::TEST_ONLY,
+);
 static BAD_MAGIC: PluginHeader = header(
     *b"NOTARENA",
     ABI_MAJOR,
@@ -238,9 +258,16 @@ static ABI_2: PluginHeader = header(
     flags::PANIC_UNWIND | flags::THREAD_SAFE,
 );
 static PANIC_ABORT: PluginHeader = header(MAGIC, ABI_MAJOR, flags::THREAD_SAFE);
+/// Claims to end after the prefix: smaller than any v1 header.
+static SHORT: PluginHeader = sized_header(
+    MAGIC,
+    ABI_MAJOR,
+    flags::PANIC_UNWIND | flags::THREAD_SAFE,
+    std::mem::size_of::<plugin_abi::HeaderPrefix>(),
+);
 
 /// The plugin entry point. The environment variable `ARENA_TEST_HEADER` swaps in a
-/// broken header (`bad-magic`, `abi-2`, `panic-abort`, `null`) so the host's
+/// broken header (`bad-magic`, `abi-2`, `panic-abort`, `short`, `null`) so the host's
 /// header checks can be tested with a real library.
 #[no_mangle]
 pub extern "C" fn sudoku_arena_plugin_v1() -> *const PluginHeader {
@@ -248,6 +275,7 @@ pub extern "C" fn sudoku_arena_plugin_v1() -> *const PluginHeader {
         Ok("bad-magic") => &BAD_MAGIC,
         Ok("abi-2") => &ABI_2,
         Ok("panic-abort") => &PANIC_ABORT,
+        Ok("short") => &SHORT,
         Ok("null") => std::ptr::null(),
         _ => &HEADER,
     }

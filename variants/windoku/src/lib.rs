@@ -24,6 +24,7 @@ impl Variant for Windoku {
                 allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
             }],
             difficulties: standard_difficulties(),
+            clues: Vec::new(),
         }
     }
 

@@ -24,6 +24,7 @@ impl Variant for XSudoku {
                 .into(),
             params: vec![],
             difficulties: standard_difficulties(),
+            clues: Vec::new(),
         }
     }
 
