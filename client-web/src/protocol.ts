@@ -138,7 +138,31 @@ default: ParamValue,
 /**
  * Every value accepted.
  */
-allowed: Array<ParamValue>, };
+allowed: Array<ParamValue>, 
+/**
+ * Display names of the allowed values, in the same order (since ABI 1.1;
+ * where missing, a value is shown as itself), e.g. `Horizon` for `twin-nw`.
+ */
+labels?: Array<string>, };
+
+export type ClueRange = { 
+/**
+ * The parameters this range is for: each key given here must have this
+ * value (an empty map applies to every parameter set).
+ */
+when: { [key in string]: ParamValue }, 
+/**
+ * One of the manifest's difficulties.
+ */
+difficulty: string, 
+/**
+ * The fewest givens.
+ */
+min: number, 
+/**
+ * The most givens.
+ */
+max: number, };
 
 export type Manifest = { 
 /**
@@ -160,7 +184,13 @@ params: Array<ParamSpec>,
 /**
  * Difficulties it can generate, easiest first.
  */
-difficulties: Array<string>, };
+difficulties: Array<string>, 
+/**
+ * The clue policy: how many givens a puzzle of each difficulty has (since
+ * ABI 1.1; empty from older plugins). The first range that applies to a
+ * parameter set and difficulty is the one its puzzles keep to.
+ */
+clues: Array<ClueRange>, };
 
 export type HintKind = "wrong" | "naked_single" | "hidden_single" | "reveal" | "technique" | "wrong_marks" | "unknown";
 

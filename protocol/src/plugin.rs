@@ -104,6 +104,22 @@ pub struct ParamSpec {
     pub default: ParamValue,
     /// Every value accepted.
     pub allowed: Vec<ParamValue>,
+    /// Display names of the allowed values, in the same order (since ABI 1.1;
+    /// where missing, a value is shown as itself), e.g. `Horizon` for `twin-nw`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
+
+impl ParamSpec {
+    /// The display name of `value`: its label, or the value itself.
+    pub fn label(&self, value: &ParamValue) -> String {
+        self.allowed
+            .iter()
+            .position(|v| v == value)
+            .and_then(|i| self.labels.get(i))
+            .cloned()
+            .unwrap_or_else(|| value.to_string())
+    }
 }
 
 /// Request of `generate`.

@@ -3,7 +3,7 @@
 //! from them. Regenerate with:
 //! `UPDATE_TS=1 cargo test -p arena-tests --test typescript`.
 
-use protocol::plugin::{Hint, HintKind, Manifest, ParamSpec};
+use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
     ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode,
     PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
@@ -24,6 +24,7 @@ fn generate() -> String {
         PuzzleGrade::decl(&cfg),
         PuzzleV1::decl(&cfg),
         ParamSpec::decl(&cfg),
+        ClueRange::decl(&cfg),
         Manifest::decl(&cfg),
         HintKind::decl(&cfg),
         Hint::decl(&cfg),

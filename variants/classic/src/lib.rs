@@ -31,6 +31,7 @@ impl Variant for Classic {
                     .iter()
                     .map(|b| ParamValue::Text((*b).into()))
                     .collect(),
+                labels: Vec::new(),
             }],
             difficulties: standard_difficulties(),
             clues: Vec::new(),

@@ -188,11 +188,33 @@ pub fn reduce(model: &Model, solution: &[u8], order: &[usize], target: Target) -
 /// puzzle found.
 const ATTEMPTS: usize = 48;
 
-/// Models up to this many cells get puzzles of the requested tier. Larger ones
-/// (16x16, 25x25, Samurai) keep the clue band alone: a logical solve after each
-/// removal would take seconds there, and inside the band their puzzles rarely
-/// need more than singles anyway.
+/// Models up to this many cells get puzzles of the requested tier by default
+/// ([`Tiering::Auto`]). Larger ones (16x16, 25x25) keep the clue band alone: a
+/// logical solve after each removal would take seconds there, and inside the
+/// band their puzzles rarely need more than singles anyway.
 pub const TIERED_CELLS: usize = 100;
+
+/// Whether generation reaches for the requested technique tier or keeps the
+/// clue band alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tiering {
+    /// Tiered up to [`TIERED_CELLS`] cells, band alone beyond.
+    Auto,
+    /// Tiered whatever the size (a variant that measured it fast enough).
+    Tiered,
+    /// The band alone, aiming at its middle.
+    BandOnly,
+}
+
+impl Tiering {
+    fn applies(self, model: &Model) -> bool {
+        match self {
+            Tiering::Auto => model.cell_count() <= TIERED_CELLS,
+            Tiering::Tiered => true,
+            Tiering::BandOnly => false,
+        }
+    }
+}
 
 /// Generates a puzzle for a difficulty from a seed string: same model, seed and
 /// difficulty give the same puzzle. The puzzle's tier (the logical solver's) is
@@ -225,7 +247,14 @@ pub fn generate_for_difficulty_by(
     deadline: Option<std::time::Instant>,
 ) -> Result<Generated, GenerateError> {
     let band = difficulty.clue_band(model.cell_count(), model.size());
-    generate_in_band(model, &mut rng_for(seed), difficulty, band, deadline)
+    generate_in_band(
+        model,
+        &mut rng_for(seed),
+        difficulty,
+        band,
+        Tiering::Auto,
+        deadline,
+    )
 }
 
 /// A unique puzzle of `difficulty` with a clue count inside `band` (inclusive),
@@ -238,18 +267,20 @@ pub fn generate_for_difficulty_by(
 /// soon as the puzzle needs its tier's techniques (easier ones alone no longer
 /// solve it) with a clue count inside the band. A try that ends elsewhere is
 /// kept if it is the closest so far (right tier first, then fewest clues), and
-/// another grid from the same RNG stream is tried, up to [`ATTEMPTS`]. Models
-/// over [`TIERED_CELLS`] cells keep the band alone, aiming at its middle.
+/// another grid from the same RNG stream is tried, up to [`ATTEMPTS`]. Without
+/// tiering (see [`Tiering`]) the band alone is kept, aiming at its middle.
 pub fn generate_in_band(
     model: &Arc<Model>,
     rng: &mut Rng,
     difficulty: Difficulty,
     band: (usize, usize),
+    tiering: Tiering,
     deadline: Option<std::time::Instant>,
 ) -> Result<Generated, GenerateError> {
+    let tiered = tiering.applies(model);
     let mut best: Option<Try> = None;
     for _ in 0..ATTEMPTS {
-        let (hit, g) = attempt(model, rng, difficulty, band, deadline)?;
+        let (hit, g) = attempt(model, rng, difficulty, band, tiered, deadline)?;
         if hit {
             return Ok(g.generated);
         }
@@ -279,6 +310,7 @@ fn attempt(
     rng: &mut Rng,
     difficulty: Difficulty,
     (lo, hi): (usize, usize),
+    tiered: bool,
     deadline: Option<std::time::Instant>,
 ) -> Result<(bool, Try), GenerateError> {
     let solution = random_solution(model, rng).ok_or(GenerateError::NoSolution)?;
@@ -292,7 +324,6 @@ fn attempt(
         Difficulty::Hard => Some(Difficulty::Medium),
         Difficulty::Extreme => Some(Difficulty::Hard),
     };
-    let tiered = model.cell_count() <= TIERED_CELLS;
     // Whether the puzzle needs its tier (something easier cannot solve it), and
     // whether the tier's techniques solve it; both hold untested when untiered.
     let needs_tier =

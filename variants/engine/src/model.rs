@@ -211,6 +211,11 @@ impl ModelBuilder {
         self.houses.push((kind, cells));
         self
     }
+    /// Adds several houses (e.g. from [`crate::geometry`]).
+    pub fn houses(mut self, houses: impl IntoIterator<Item = (HouseKind, Vec<Coord>)>) -> Self {
+        self.houses.extend(houses);
+        self
+    }
     /// Adds a killer cage.
     pub fn cage(mut self, cells: Vec<Coord>, sum: u32) -> Self {
         self.cages.push((cells, sum));

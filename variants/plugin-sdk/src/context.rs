@@ -3,7 +3,7 @@
 //! deadline, the declared clue range — and [`GenerateContext::standard`], today's
 //! generation on a fixed model, for variants that only need to compose it.
 
-use engine::generate::{generate_in_band, GenerateError as EngineError};
+use engine::generate::{generate_in_band, GenerateError as EngineError, Tiering};
 use engine::seed::{rng_for, Rng};
 use engine::{Difficulty, Generated, Model, PuzzleError};
 use protocol::plugin::Params;
@@ -119,22 +119,24 @@ impl GenerateContext {
     /// seed itself (not a stream), so variants with a fixed model keep the
     /// puzzles they always had.
     pub fn standard(&self, model: Model) -> Result<Generated, GenerateError> {
-        self.standard_with(&Arc::new(model), &mut rng_for(&self.seed))
+        self.standard_with(&Arc::new(model), &mut rng_for(&self.seed), Tiering::Auto)
     }
 
-    /// [`standard`](Self::standard) on a shared model with a given RNG: for a
-    /// variant that builds one model per puzzle and retries with the same
-    /// stream.
+    /// [`standard`](Self::standard) on a shared model with a given RNG and
+    /// tiering: for a variant that builds one model per puzzle, retries with the
+    /// same stream, or has measured that tiering a large model is fast enough.
     pub fn standard_with(
         &self,
         model: &Arc<Model>,
         rng: &mut Rng,
+        tiering: Tiering,
     ) -> Result<Generated, GenerateError> {
         Ok(generate_in_band(
             model,
             rng,
             self.difficulty,
             self.clues,
+            tiering,
             self.deadline,
         )?)
     }

@@ -70,6 +70,7 @@ mod tests {
                 name: "Diagonals".into(),
                 default: ParamValue::Bool(false),
                 allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
+                labels: Vec::new(),
             }],
             difficulties: vec![],
             clues: Vec::new(),

@@ -1,9 +1,8 @@
 //! Windoku as a Sudoku Arena plugin: classic 9x9 plus four shaded 3x3 windows.
 //! Parameter `diagonals=true` adds both main diagonals (Windoku-X).
 
-use plugin_sdk::engine::geometry::classic_builder;
+use plugin_sdk::engine::geometry::{classic_builder, diagonals, window};
 use plugin_sdk::engine::{Model, PuzzleError};
-use plugin_sdk::protocol::HouseKind;
 use plugin_sdk::{params, standard_difficulties, Manifest, ParamSpec, ParamValue, Params, Variant};
 
 /// Windoku.
@@ -22,6 +21,7 @@ impl Variant for Windoku {
                 name: "Also both diagonals (Windoku-X)".into(),
                 default: ParamValue::Bool(false),
                 allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
+                labels: Vec::new(),
             }],
             difficulties: standard_difficulties(),
             clues: Vec::new(),
@@ -29,19 +29,14 @@ impl Variant for Windoku {
     }
 
     fn model(&self, params: &Params) -> Result<Model, PuzzleError> {
-        let mut b = classic_builder(3, 3)?;
-        for top in [1, 5] {
-            for left in [1, 5] {
-                let cells = (0..9).map(|k| [top + k / 3, left + k % 3]).collect();
-                b = b.house(HouseKind::Window, cells);
-            }
-        }
+        let mut houses: Vec<_> = [[1, 1], [1, 5], [5, 1], [5, 5]]
+            .into_iter()
+            .map(|origin| window(3, origin))
+            .collect();
         if params::flag(params, "diagonals")? {
-            b = b
-                .house(HouseKind::Diagonal, (0..9).map(|i| [i, i]).collect())
-                .house(HouseKind::Diagonal, (0..9).map(|i| [i, 8 - i]).collect());
+            houses.extend(diagonals(9, [0, 0]));
         }
-        b.build()
+        classic_builder(3, 3)?.houses(houses).build()
     }
 }
 

@@ -1,15 +1,8 @@
 //! X-Sudoku as a Sudoku Arena plugin: classic 9x9 plus both main diagonals.
 
-use plugin_sdk::engine::geometry::classic_builder;
-use plugin_sdk::engine::{Model, ModelBuilder, PuzzleError};
-use plugin_sdk::protocol::HouseKind;
+use plugin_sdk::engine::geometry::{classic_builder, diagonals};
+use plugin_sdk::engine::{Model, PuzzleError};
 use plugin_sdk::{standard_difficulties, Manifest, Params, Variant};
-
-/// Adds the two main diagonals of a 9x9 grid as houses.
-pub(crate) fn with_diagonals(b: ModelBuilder) -> ModelBuilder {
-    b.house(HouseKind::Diagonal, (0..9).map(|i| [i, i]).collect())
-        .house(HouseKind::Diagonal, (0..9).map(|i| [i, 8 - i]).collect())
-}
 
 /// X-Sudoku.
 struct XSudoku;
@@ -29,7 +22,7 @@ impl Variant for XSudoku {
     }
 
     fn model(&self, _params: &Params) -> Result<Model, PuzzleError> {
-        with_diagonals(classic_builder(3, 3)?).build()
+        classic_builder(3, 3)?.houses(diagonals(9, [0, 0])).build()
     }
 }
 
@@ -38,6 +31,7 @@ plugin_sdk::export_variant!(XSudoku);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plugin_sdk::protocol::HouseKind;
 
     #[test]
     fn has_two_diagonals() {
