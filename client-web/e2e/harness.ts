@@ -274,8 +274,10 @@ export async function startGame(arena: Arena, host: Player, others: Player[] = [
 
 /** The empty cells of a puzzle, in reading order. */
 export function emptyCells(puzzle: PuzzleV1): RC[] {
+  const active = new Set((puzzle.cells ?? []).map(([r, c]) => `${r},${c}`));
+  const isActive = (r: number, c: number) => puzzle.cells == null || active.has(`${r},${c}`);
   const out: RC[] = [];
-  puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && out.push([r, c])));
+  puzzle.grid.forEach((row, r) => row.forEach((v, c) => v === 0 && isActive(r, c) && out.push([r, c])));
   return out;
 }
 

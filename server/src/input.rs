@@ -1,6 +1,7 @@
-//! Reading puzzle files: format v1 as one JSON object, a JSON array or JSON Lines;
-//! or plain text with one classic 9x9 puzzle per line. Every puzzle gets a name
-//! (`file`, `file[i]` or `file:line`) for messages.
+//! Reading puzzle files: format v1 or the daily archive's schema ([`crate::archive`])
+//! as one JSON object, a JSON array or JSON Lines; or plain text with one classic
+//! 9x9 puzzle per line. Every puzzle gets a name (`file`, `file[i]` or
+//! `file:line`) for messages.
 
 use engine::v1::{from_v1, Loaded};
 use engine::Puzzle;
@@ -15,6 +16,8 @@ pub enum Form {
     Text,
     /// A v1 object (kept to echo its informational fields).
     V1(Box<PuzzleV1>),
+    /// A daily archive file (its date, difficulty and mode).
+    Archive(crate::archive::ArchiveInfo),
 }
 
 /// One puzzle read from a file: its name, its form, and the puzzle or why not.
@@ -41,7 +44,7 @@ pub fn read_text(file: &str, text: &str) -> Vec<Entry> {
     match text.trim_start().chars().next() {
         Some('[') => read_array(file, text),
         Some('{') => match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(value) => vec![v1_entry(file.to_string(), value)],
+            Ok(value) => vec![json_entry(file.to_string(), value)],
             Err(_) => read_json_lines(file, text),
         },
         _ => read_classic_lines(file, text),
@@ -53,7 +56,7 @@ fn read_array(file: &str, text: &str) -> Vec<Entry> {
         Ok(values) => values
             .into_iter()
             .enumerate()
-            .map(|(i, v)| v1_entry(format!("{file}[{i}]"), v))
+            .map(|(i, v)| json_entry(format!("{file}[{i}]"), v))
             .collect(),
         Err(e) => vec![failed(
             file.to_string(),
@@ -69,14 +72,25 @@ fn read_json_lines(file: &str, text: &str) -> Vec<Entry> {
         .map(|(i, line)| {
             let name = format!("{file}:{}", i + 1);
             match serde_json::from_str::<serde_json::Value>(line) {
-                Ok(v) => v1_entry(name, v),
+                Ok(v) => json_entry(name, v),
                 Err(e) => failed(name, format!("not JSON: {e}")),
             }
         })
         .collect()
 }
 
-fn v1_entry(name: String, value: serde_json::Value) -> Entry {
+/// One JSON puzzle: the archive's schema when it looks like it, else v1.
+fn json_entry(name: String, value: serde_json::Value) -> Entry {
+    if crate::archive::is_archive(&value) {
+        return match crate::archive::read(value) {
+            Ok((loaded, info)) => Entry {
+                name,
+                form: Some(Form::Archive(info)),
+                puzzle: Ok(loaded),
+            },
+            Err(e) => failed(name, e),
+        };
+    }
     match serde_json::from_value::<PuzzleV1>(value) {
         Ok(p) => {
             let puzzle = from_v1(&p).map_err(|e| e.to_string());

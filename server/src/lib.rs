@@ -2,11 +2,13 @@
 //! host; the multiplayer server and persistence join it in later issues.
 //!
 //! - [`cli`]: argument parsing and one module per subcommand.
-//! - [`input`]: reading puzzle files (format v1 JSON / JSON Lines, or one classic
-//!   puzzle per line) into named puzzles.
+//! - [`input`]: reading puzzle files (format v1 or the daily archive's schema as
+//!   JSON / JSON Lines, or one classic puzzle per line) into named puzzles.
+//! - [`archive`]: the daily archive's JSON schema, read and written.
 //! - [`plugins`]: loading variant plugins and calling them safely.
 //! - [`serve`]: the HTTP/WebSocket server, lobby and room actors.
 
+pub mod archive;
 pub mod cli;
 pub mod input;
 pub mod plugins;

@@ -1,6 +1,7 @@
 //! The `arena` command line: one module per subcommand, dispatched from [`main`].
 
 mod count;
+mod export;
 mod generate;
 mod grade;
 mod serve;
@@ -36,7 +37,8 @@ pub enum Command {
         /// Stop counting at this many solutions.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         limit: u64,
-        /// Puzzle files: format v1 JSON / JSON Lines, or one classic 9x9 per line.
+        /// Puzzle files: format v1 or daily archive JSON / JSON Lines, or one
+        /// classic 9x9 per line; a directory stands for the files below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -65,6 +67,9 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Rewrite puzzles in another schema (`--format yendoku`: the daily
+    /// archive's), one JSON object per line.
+    Export(export::ExportArgs),
     /// Generate unique puzzles through a variant plugin (JSON Lines, format v1,
     /// with solutions).
     Generate(generate::GenerateArgs),
@@ -84,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Validate { files } => validate::run(files),
         Command::Grade { files } => grade::run_grade(files),
         Command::Explain { files } => grade::run_explain(files),
+        Command::Export(args) => export::run(args),
         Command::Generate(args) => generate::run(args, &load_plugins(&cli)),
         Command::Variants => variants::run(&load_plugins(&cli)),
         Command::Serve(args) => serve::run(args, load_plugins(&cli)),
@@ -126,12 +132,47 @@ fn load_plugins(cli: &Cli) -> crate::plugins::PluginHost {
     crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS, test_plugins).0
 }
 
+/// The files named, with each directory replaced by the `.json`, `.jsonl` and
+/// `.txt` files below it (recursively, sorted by path): a whole archive tree can
+/// be validated in one command.
+fn expand_dirs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_puzzle_files(path, &mut found);
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    out
+}
+
+fn collect_puzzle_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("{}: cannot read the directory", dir.display());
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.is_dir() {
+            collect_puzzle_files(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|x| x == "json" || x == "jsonl" || x == "txt")
+        {
+            out.push(path);
+        }
+    }
+}
+
 /// Reads every file, reporting unreadable ones on stderr. Returns the entries and
 /// whether every file could be read.
 fn read_all(files: &[PathBuf]) -> (Vec<crate::input::Entry>, bool) {
     let mut entries = Vec::new();
     let mut all_read = true;
-    for f in files {
+    for f in &expand_dirs(files) {
         match crate::input::read_file(f) {
             Ok(mut e) => entries.append(&mut e),
             Err(message) => {

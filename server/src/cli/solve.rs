@@ -1,5 +1,6 @@
 //! `arena solve`: the solution of each puzzle, in the form it was written in
-//! (81-character lines for classic text, v1 JSON Lines with `solution` for v1).
+//! (81-character lines for classic text, v1 JSON Lines with `solution` for v1,
+//! archive JSON Lines with every `solution` for the daily archive's schema).
 
 use crate::input::Form;
 use engine::v1::to_grid;
@@ -39,6 +40,17 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
                 let mut solved = (**original).clone();
                 solved.solution = Some(to_grid(loaded.puzzle.model(), &values));
                 writeln!(out, "{}", serde_json::to_string(&solved)?)?;
+            }
+            Some(Form::Archive(info)) => {
+                let solved = crate::archive::write(
+                    &loaded.puzzle,
+                    &values,
+                    &info.date,
+                    &info.difficulty,
+                    info.mode.map(|m| m.id),
+                )
+                .map_err(anyhow::Error::msg)?;
+                writeln!(out, "{solved}")?;
             }
             _ => writeln!(out, "{}", engine::text::format_line(&values))?,
         }
