@@ -18,7 +18,7 @@ use server::plugins::{PluginError, PluginHost, TestPlugins};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-const BUNDLED: [&str; 4] = ["classic", "x-sudoku", "windoku", "anti-knight"];
+const BUNDLED: [&str; 5] = ["classic", "x-sudoku", "windoku", "anti-knight", "gattai"];
 const DEADLINE: Duration = Duration::from_secs(60);
 
 fn host() -> &'static PluginHost {

@@ -3,6 +3,7 @@
 // code, and the list of public rooms.
 
 import { tierLabel } from "../game/tiers";
+import { variantTitle } from "../game/title";
 import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
 import type { Session } from "../game/session";
 import { h, replace } from "./dom";
@@ -161,7 +162,7 @@ export class HomeScreen {
       else if (s.variants.some((v) => v.id === "classic")) this.variant.value = "classic";
       this.showVariant();
     }
-    const byId = new Map(s.variants.map((v) => [v.id, v.name]));
+    const byId = new Map(s.variants.map((v) => [v.id, v]));
     replace(
       this.roomList,
       ...(s.rooms.length === 0
@@ -170,7 +171,7 @@ export class HomeScreen {
             h(
               "tr",
               { "data-code": r.code },
-              h("td", {}, `${byId.get(r.settings.variant) ?? r.settings.variant} · ${r.settings.difficulty}`),
+              h("td", {}, `${variantTitle(byId.get(r.settings.variant), r.settings)} · ${r.settings.difficulty}`),
               h("td", {}, r.settings.mode),
               h("td", { class: "host" }, r.host),
               h("td", {}, `${r.players}/${r.settings.max_players}`),
@@ -201,7 +202,7 @@ export class HomeScreen {
         const select = h(
           "select",
           { id: `param-${p.key}`, "data-key": p.key, "aria-label": p.name },
-          ...p.allowed.map((v) => h("option", { value: JSON.stringify(v) }, String(v))),
+          ...p.allowed.map((v, i) => h("option", { value: JSON.stringify(v) }, p.labels?.[i] ?? String(v))),
         );
         select.value = JSON.stringify(p.default);
         return h("div", { class: "param" }, h("label", { for: `param-${p.key}` }, p.name), select);
@@ -244,4 +245,5 @@ export class HomeScreen {
     };
   }
 }
+
 

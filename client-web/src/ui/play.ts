@@ -8,6 +8,7 @@ import type { ClientMessage } from "../protocol";
 import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
 import { clock, h, replace } from "./dom";
+import { variantTitle } from "../game/title";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -121,7 +122,7 @@ export class PlayScreen {
     if (!room) return;
     const game = s.game;
     const variant = s.variants.find((v) => v.id === room.settings.variant);
-    this.title.textContent = `${variant?.name ?? room.settings.variant} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
+    this.title.textContent = `${variantTitle(variant, room.settings)} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
 
     if (game !== this.boardGame) {
       this.boardGame = game;

@@ -5,6 +5,7 @@ import type { ClientMessage } from "../protocol";
 import type { Session } from "../game/session";
 import { colourIn } from "../game/colours";
 import { h, replace } from "./dom";
+import { variantTitle } from "../game/title";
 
 /** The waiting room and countdown. */
 export class RoomScreen {
@@ -61,7 +62,7 @@ export class RoomScreen {
     const room = this.session.room;
     if (!room) return;
     const variant = this.session.variants.find((v) => v.id === room.settings.variant);
-    this.title.textContent = `${variant?.name ?? room.settings.variant} · ${room.settings.difficulty} · ${room.settings.mode} — room ${room.code}`;
+    this.title.textContent = `${variantTitle(variant, room.settings)} · ${room.settings.difficulty} · ${room.settings.mode} — room ${room.code}`;
     this.link.value = `${location.origin}${location.pathname}#${room.code}`;
     replace(
       this.players,

@@ -1,0 +1,23 @@
+import { expect, test } from "vitest";
+import type { Manifest } from "../protocol";
+import { variantTitle } from "./title";
+
+const gattai: Manifest = {
+  id: "gattai",
+  name: "Gattai",
+  rules: "",
+  params: [{ key: "mode", name: "Layout", default: "samurai", allowed: ["samurai", "twin-nw"], labels: ["Samurai", "Horizon"] }],
+  difficulties: ["easy"],
+  clues: [],
+};
+
+test("a parameter shows its display label, the default when unset", () => {
+  expect(variantTitle(gattai, { variant: "gattai", params: { mode: "twin-nw" } })).toBe("Gattai (Horizon)");
+  expect(variantTitle(gattai, { variant: "gattai", params: {} })).toBe("Gattai (Samurai)");
+});
+
+test("values without labels show as themselves; unknown variants by id", () => {
+  const classic: Manifest = { ...gattai, id: "classic", name: "Classic Sudoku", params: [{ key: "box", name: "Box", default: "3x3", allowed: ["3x3"] }] };
+  expect(variantTitle(classic, { variant: "classic", params: {} })).toBe("Classic Sudoku (3x3)");
+  expect(variantTitle(undefined, { variant: "mystery", params: {} })).toBe("mystery");
+});
