@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 test("every bundled variant is offered with its rules", () => {
   const ids = variants.map((v) => v.id);
-  for (const id of ["classic", "x-sudoku", "windoku", "anti-knight", "gattai"]) expect(ids).toContain(id);
+  for (const id of ["classic", "x-sudoku", "windoku", "anti-knight", "gattai", "jigsaw"]) expect(ids).toContain(id);
 });
 
 test("each variant's board renders, takes input, and is saved as a screenshot", async () => {

@@ -18,7 +18,7 @@ use server::plugins::{PluginError, PluginHost, TestPlugins};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-const BUNDLED: [&str; 5] = ["classic", "x-sudoku", "windoku", "anti-knight", "gattai"];
+const BUNDLED: [&str; 6] = ["classic", "x-sudoku", "windoku", "anti-knight", "gattai", "jigsaw"];
 const DEADLINE: Duration = Duration::from_secs(60);
 
 fn host() -> &'static PluginHost {

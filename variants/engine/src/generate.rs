@@ -277,43 +277,62 @@ pub fn generate_in_band(
     tiering: Tiering,
     deadline: Option<std::time::Instant>,
 ) -> Result<Generated, GenerateError> {
-    let tiered = tiering.applies(model);
-    let mut best: Option<Try> = None;
+    let mut best: Option<Reduced> = None;
     for _ in 0..ATTEMPTS {
-        let (hit, g) = attempt(model, rng, difficulty, band, tiered, deadline)?;
-        if hit {
+        let solution = random_solution(model, rng).ok_or(GenerateError::NoSolution)?;
+        let g = reduce_to_tier(model, solution, rng, difficulty, band, tiering, deadline)?;
+        if g.hit() {
             return Ok(g.generated);
         }
-        // Closest: inside the band first (the band is kept even where a tier
-        // cannot be reached, e.g. beyond easy on 4x4), then the right tier.
-        let key = |t: &Try| (t.in_band, t.tier_ok);
-        if best.as_ref().is_none_or(|b| key(&g) > key(b)) {
+        if best.as_ref().is_none_or(|b| g.closer_than(b)) {
             best = Some(g);
         }
     }
     best.map(|t| t.generated).ok_or(GenerateError::NoSolution)
 }
 
-/// One try's outcome.
-struct Try {
-    generated: Generated,
-    /// Whether the tier is the requested one (the band may have been missed).
-    tier_ok: bool,
+/// What one reduction of a solution grid reached.
+#[derive(Clone, Debug)]
+pub struct Reduced {
+    /// The unique puzzle and its solution.
+    pub generated: Generated,
+    /// Whether it needs exactly the requested tier (the band may have been
+    /// missed).
+    pub tier_ok: bool,
     /// Whether the clue count is inside the band.
-    in_band: bool,
+    pub in_band: bool,
 }
 
-/// One try from a fresh solution grid: `(true, puzzle)` when it reaches the
-/// tier inside the band.
-fn attempt(
+impl Reduced {
+    /// Both: the requested tier inside the band.
+    pub fn hit(&self) -> bool {
+        self.tier_ok && self.in_band
+    }
+
+    /// Whether this is closer to the request than `other`: inside the band
+    /// first (the band is kept even where a tier cannot be reached, e.g. beyond
+    /// easy on 4x4), then the right tier.
+    pub fn closer_than(&self, other: &Reduced) -> bool {
+        (self.in_band, self.tier_ok) > (other.in_band, other.tier_ok)
+    }
+}
+
+/// One try from a complete `solution` of `model`: clues removed in a random
+/// order (from `rng`) while the puzzle stays unique, first down to the top of
+/// `band`, then (when tiered) one at a time while the puzzle stays solvable
+/// with the difficulty's techniques, until it needs them inside the band. A
+/// variant that makes its own solution grid (a jigsaw layout filled under a
+/// node budget) composes this with [`random_solution_within`].
+pub fn reduce_to_tier(
     model: &Arc<Model>,
+    solution: Vec<u8>,
     rng: &mut Rng,
     difficulty: Difficulty,
     (lo, hi): (usize, usize),
-    tiered: bool,
+    tiering: Tiering,
     deadline: Option<std::time::Instant>,
-) -> Result<(bool, Try), GenerateError> {
-    let solution = random_solution(model, rng).ok_or(GenerateError::NoSolution)?;
+) -> Result<Reduced, GenerateError> {
+    let tiered = tiering.applies(model);
     let mut givens = solution.clone();
     let mut order: Vec<usize> = (0..model.cell_count()).collect();
     order.shuffle(rng);
@@ -393,12 +412,9 @@ fn attempt(
     }
     let puzzle = Puzzle::new(Arc::clone(model), givens).map_err(|_| GenerateError::NoSolution)?;
     let generated = Generated { puzzle, solution };
-    Ok((
-        reached && in_band,
-        Try {
-            generated,
-            tier_ok: reached,
-            in_band,
-        },
-    ))
+    Ok(Reduced {
+        generated,
+        tier_ok: reached,
+        in_band,
+    })
 }
