@@ -8,7 +8,7 @@ ARENA := $(TARGET_DIR)/release/arena
 NPM ?= npm
 CLIENT := client-web
 
-.PHONY: run test build client bench
+.PHONY: run test build client bench conformance
 
 ## Build everything (release) and start the server with every bundled variant
 ## (http://127.0.0.1:8080; WebSocket at /ws; Ctrl-C stops it).
@@ -37,6 +37,13 @@ test: client
 	$(CARGO) test --workspace
 	cd $(CLIENT) && $(NPM) test
 	cd $(CLIENT) && ARENA_BIN_DIR=$(abspath $(TARGET_DIR))/debug $(NPM) run e2e
+
+## The conformance suite against one plugin alone, for plugin authors (no npm,
+## no Chromium, no other variant): make conformance PLUGIN=variant-my-variant
+conformance:
+	$(CARGO) build -p $(PLUGIN) -p test-misbehave
+	ARENA_CONFORMANCE_PLUGIN=$(abspath $(TARGET_DIR))/debug/lib$(subst -,_,$(PLUGIN)).so \
+		$(CARGO) test -p arena-tests --test conformance
 
 ## The benchmarks (full datasets, every plugin; see docs/benchmarks.md).
 bench: build
