@@ -339,6 +339,29 @@ export async function typeSolution(p: Player, puzzle: PuzzleV1, solution: number
   }
 }
 
+/**
+ * Types the solution into `cells` (default: every empty active cell) by clicking
+ * each cell and pressing its symbol: works on any layout, holes and zoomed
+ * (scrolling) boards included.
+ */
+export async function fillByClicks(p: Player, puzzle: PuzzleV1, solution: number[][], cells = emptyCells(puzzle)) {
+  const { symbols } = geometryOf(puzzle);
+  for (const [r, c] of cells) {
+    await p.page.click(`#cell-${r}-${c}`);
+    await p.page.keyboard.press(symbols[solution[r][c] - 1]);
+  }
+}
+
+/**
+ * Saves what the screen shows (the viewport) as an artifact: what a phone player
+ * sees, with the zoomed board scrolled where it is (an element screenshot taller
+ * than the screen re-lays the page out and loses inner scroll positions).
+ */
+export async function screenshotScreen(page: Page, name: string) {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`) });
+}
+
 /** Saves a screenshot of an element as an artifact. */
 export async function screenshot(page: Page, selector: string, name: string) {
   mkdirSync(artifacts, { recursive: true });

@@ -69,10 +69,39 @@ export class BoardView {
     if (cursor !== undefined) {
       const [r, c] = [Math.floor(cursor / this.geometry.cols), cursor % this.geometry.cols];
       this.svg.setAttribute("aria-activedescendant", `cell-${r}-${c}`);
+      // Zoomed in, the viewport follows the cursor.
+      if (this.zoom > 1) this.svg.querySelector(`#cell-${r}-${c}`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
     } else {
       this.svg.removeAttribute("aria-activedescendant");
     }
     this.svg.classList.toggle("readonly", !p.editable);
+  }
+
+  /** How many times wider than its box the board is drawn (1: it fits). */
+  private zoom = 1;
+
+  /** Whether the board is big enough to offer zoom: more than 9 cells a side. */
+  get zoomable(): boolean {
+    return this.geometry.rows > 9 || this.geometry.cols > 9;
+  }
+
+  /**
+   * Zooms in so a cell is about 40 CSS pixels wide (at least 1.5 times the box),
+   * or back out. Zoomed in, the box scrolls and follows the cursor.
+   */
+  setZoomed(on: boolean) {
+    const box = this.svg.parentElement;
+    const width = box?.clientWidth ?? 0;
+    this.zoom = on && width > 0 ? Math.max(1.5, (this.geometry.cols * 40) / width) : 1;
+    box?.classList.toggle("zoomed", this.zoom > 1);
+    this.svg.style.width = this.zoom > 1 ? `${Math.round(this.zoom * 100)}%` : "";
+    const cursor = this.svg.getAttribute("aria-activedescendant");
+    if (this.zoom > 1 && cursor) this.svg.querySelector(`#${cursor}`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
+  /** Whether the board is zoomed in. */
+  get zoomed(): boolean {
+    return this.zoom > 1;
   }
 
   /** The active cell under a pointer, from its position in board units. */

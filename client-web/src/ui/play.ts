@@ -250,8 +250,26 @@ export class PlayScreen {
     if (me?.out) parts.push("Out of lives");
     this.status.textContent = parts.join(" · ");
     const playing = s.canPlay() || (room.paused && !room.spectator);
+    const view = this.boardView;
     replace(
       this.tools,
+      view?.zoomable
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "zoom",
+              "aria-pressed": String(view.zoomed),
+              title: "Zoom the board in or out (the view follows the selected cell)",
+              onclick: () => {
+                view.setZoomed(!view.zoomed);
+                this.updateTools();
+                this.focusBoard();
+              },
+            },
+            view.zoomed ? "Zoom out" : "Zoom in",
+          )
+        : null,
       s.canPlay() && room.settings.hints.type === "penalty"
         ? h("button", { type: "button", id: "hint-button", onclick: () => this.actions.send(this.session.hintMessage()) }, `Hint (+${room.settings.hints.seconds} s)`)
         : null,
