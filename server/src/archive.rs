@@ -247,17 +247,63 @@ fn same_houses(a: &Model, b: &Model) -> bool {
     a.cages().is_empty() && b.cages().is_empty() && sorted(a) == sorted(b)
 }
 
-/// Writes a puzzle (classic 9x9 or a Gattai layout) in the archive's schema,
-/// with its solution, as one line of JSON (fields in the archive's order). A
-/// Gattai layout is written as `mode` when that is its layout (see
+/// A puzzle in the archive's schema, ready to serialise.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum ArchiveFile {
+    /// A classic 9x9 file.
+    Classic(ClassicOut),
+    /// A Gattai file.
+    Gattai(GattaiOut),
+}
+
+/// A classic file as written.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassicOut {
+    date: String,
+    difficulty: String,
+    clue_count: usize,
+    grid: Grid9,
+    solution: Grid9,
+}
+
+/// A Gattai file as written: its grids in the mode's order (`center`, `nw`, …).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GattaiOut {
+    date: String,
+    mode: String,
+    difficulty: String,
+    clue_count: usize,
+    version: String,
+    grids: OrderedGrids,
+}
+
+/// Named grids, serialised as a map in their own order.
+pub struct OrderedGrids(Vec<(String, GridPair)>);
+
+impl Serialize for OrderedGrids {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (id, pair) in &self.0 {
+            map.serialize_entry(id, pair)?;
+        }
+        map.end()
+    }
+}
+
+/// A puzzle (classic 9x9 or a Gattai layout) with its solution in the archive's
+/// schema. A Gattai layout is written as `mode` when that is its layout (see
 /// [`gattai_mode_of`]). Other models have no archive form.
-pub fn write(
+pub fn to_archive(
     puzzle: &Puzzle,
     solution: &[u8],
     date: &str,
     difficulty: &str,
     mode: Option<&str>,
-) -> Result<String, String> {
+) -> Result<ArchiveFile, String> {
     let model = puzzle.model();
     let grid_at = |values: &[u8], [top, left]: [u32; 2]| -> Grid9 {
         (0..9)
@@ -269,14 +315,14 @@ pub fn write(
             .collect()
     };
     let clue_count = puzzle.clue_count();
-    let json = if model.is_classic9() {
-        serde_json::to_string(&ClassicFile {
+    if model.is_classic9() {
+        Ok(ArchiveFile::Classic(ClassicOut {
             date: date.into(),
             difficulty: difficulty.into(),
             clue_count,
             grid: grid_at(puzzle.givens(), [0, 0]),
-            solution: Some(grid_at(solution, [0, 0])),
-        })
+            solution: grid_at(solution, [0, 0]),
+        }))
     } else if let Some(mode) = gattai_mode_of(model, mode) {
         let grids = mode
             .grids
@@ -289,20 +335,29 @@ pub fn write(
                 (id.to_string(), pair)
             })
             .collect();
-        serde_json::to_string(&GattaiFile {
+        Ok(ArchiveFile::Gattai(GattaiOut {
             date: date.into(),
             mode: mode.id.into(),
             difficulty: difficulty.into(),
             clue_count,
-            version: Some("1.0".into()),
-            grids,
-        })
+            version: "1.0".into(),
+            grids: OrderedGrids(grids),
+        }))
     } else {
-        return Err(
-            "the archive holds classic 9x9 and Gattai puzzles only; this is another layout".into(),
-        );
-    };
-    json.map_err(|e| e.to_string())
+        Err("the archive holds classic 9x9 and Gattai puzzles only; this is another layout".into())
+    }
+}
+
+/// [`to_archive`] as one line of JSON.
+pub fn write(
+    puzzle: &Puzzle,
+    solution: &[u8],
+    date: &str,
+    difficulty: &str,
+    mode: Option<&str>,
+) -> Result<String, String> {
+    let file = to_archive(puzzle, solution, date, difficulty, mode)?;
+    serde_json::to_string(&file).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -5,11 +5,13 @@
 //! - [`input`]: reading puzzle files (format v1 or the daily archive's schema as
 //!   JSON / JSON Lines, or one classic puzzle per line) into named puzzles.
 //! - [`archive`]: the daily archive's JSON schema, read and written.
+//! - [`daily`]: calendar dates and the seed of each puzzle of the day.
 //! - [`plugins`]: loading variant plugins and calling them safely.
 //! - [`serve`]: the HTTP/WebSocket server, lobby and room actors.
 
 pub mod archive;
 pub mod cli;
+pub mod daily;
 pub mod input;
 pub mod plugins;
 pub mod serve;

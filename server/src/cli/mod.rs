@@ -1,6 +1,7 @@
 //! The `arena` command line: one module per subcommand, dispatched from [`main`].
 
 mod count;
+mod daily;
 mod export;
 mod generate;
 mod grade;
@@ -67,6 +68,10 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Write the puzzles of the day (classic 9x9 and every Gattai mode, each
+    /// difficulty) in the daily archive's layout under `--out DIR/puzzles/`;
+    /// valid files already there are kept.
+    Daily(daily::DailyArgs),
     /// Rewrite puzzles in another schema (`--format yendoku`: the daily
     /// archive's), one JSON object per line.
     Export(export::ExportArgs),
@@ -90,6 +95,7 @@ pub fn main() -> ExitCode {
         Command::Grade { files } => grade::run_grade(files),
         Command::Explain { files } => grade::run_explain(files),
         Command::Export(args) => export::run(args),
+        Command::Daily(args) => daily::run(args, &load_plugins(&cli)),
         Command::Generate(args) => generate::run(args, &load_plugins(&cli)),
         Command::Variants => variants::run(&load_plugins(&cli)),
         Command::Serve(args) => serve::run(args, load_plugins(&cli)),

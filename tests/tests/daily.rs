@@ -1,0 +1,135 @@
+//! `arena daily`, the real binary with the real plugins: the puzzles of the day
+//! written in the archive's layout are the same from two processes, valid, and
+//! re-read by `arena validate`; a second run keeps every valid file and replaces
+//! a damaged one.
+
+use arena_tests::{built_arena, built_plugin_dir};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn arena(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(built_arena())
+        .arg("--plugins")
+        .arg(built_plugin_dir())
+        .args(args)
+        .output()
+        .expect("run arena");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-daily-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every file below `dir`, relative, with its bytes, sorted.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let bytes = std::fs::read(&p).expect("file");
+                out.push((p.strip_prefix(dir).expect("below").to_path_buf(), bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn daily_archive_is_deterministic_valid_and_idempotent() {
+    let (a, b) = (temp("a"), temp("b"));
+    for dir in [&a, &b] {
+        let (ok, out, err) = arena(&[
+            "daily",
+            "--date",
+            "2026-12-31",
+            "--days",
+            "2",
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ]);
+        assert!(ok, "{err}");
+        // Two days (crossing into 2027) x (classic + 5 Gattai modes) x 4 difficulties.
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("wrote ")).count(),
+            48,
+            "{out}"
+        );
+    }
+    let files = tree(&a);
+    assert_eq!(
+        files,
+        tree(&b),
+        "two processes, different puzzles of the day"
+    );
+    assert!(files
+        .iter()
+        .any(|(p, _)| p == Path::new("puzzles/2026/easy/2026-12-31-001.json")));
+    assert!(files
+        .iter()
+        .any(|(p, _)| p == Path::new("puzzles/2027/gattai/twin-nw/extreme/2027-01-01-001.json")));
+
+    let (ok, out, _) = arena(&["validate", a.to_str().expect("utf-8")]);
+    assert!(
+        ok && out.lines().count() == 48 && out.lines().all(|l| l.ends_with(": ok")),
+        "{out}"
+    );
+
+    // Damage one file: the next run replaces it and keeps the rest.
+    let damaged = a.join("puzzles/2026/hard/2026-12-31-001.json");
+    std::fs::write(&damaged, b"{\"date\": \"2026-12-31\", \"grid\": []}").expect("damage");
+    let (ok, out, _) = arena(&["validate", a.to_str().expect("utf-8")]);
+    assert!(!ok && out.contains("2026-12-31-001.json: FAIL"), "{out}");
+    let (ok, out, err) = arena(&[
+        "daily",
+        "--date",
+        "2026-12-31",
+        "--days",
+        "2",
+        "--out",
+        a.to_str().expect("utf-8"),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("kept ")).count(),
+        47,
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("replaced ")).count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        tree(&a),
+        tree(&b),
+        "the replaced file is the same puzzle again"
+    );
+    for dir in [a, b] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn a_bad_date_is_refused() {
+    let (ok, _, err) = arena(&[
+        "daily",
+        "--date",
+        "2026-02-30",
+        "--out",
+        temp("bad").to_str().expect("utf-8"),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("'2026-02-30' is not a date"), "{err}");
+}
