@@ -282,7 +282,14 @@ mistakes: MistakePolicy,
 /**
  * Whether hints are offered, and at what cost.
  */
-hints: HintPolicy, };
+hints: HintPolicy, 
+/**
+ * The puzzle of the day: a client asking for it sends any value (`"today"`);
+ * the server plays the puzzle of its current UTC date for the variant,
+ * parameters and difficulty, and puts that date (`YYYY-MM-DD`) here. Every
+ * server agrees on it without talking. A daily room has no rematch.
+ */
+daily?: string | null, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 

@@ -148,6 +148,12 @@ pub struct RoomSettings {
     /// Whether hints are offered, and at what cost.
     #[serde(default)]
     pub hints: HintPolicy,
+    /// The puzzle of the day: a client asking for it sends any value (`"today"`);
+    /// the server plays the puzzle of its current UTC date for the variant,
+    /// parameters and difficulty, and puts that date (`YYYY-MM-DD`) here. Every
+    /// server agrees on it without talking. A daily room has no rematch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily: Option<String>,
 }
 
 /// Whether a room offers hints.

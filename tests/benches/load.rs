@@ -153,6 +153,7 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
         max_players: players as u32,
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
+        daily: None,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

@@ -30,6 +30,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         max_players,
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
+        daily: None,
     }
 }
 

@@ -4,6 +4,7 @@
 
 import { tierLabel } from "../game/tiers";
 import { variantTitle } from "../game/title";
+import { dailySettings, nextDailyAt } from "../game/daily";
 import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
 import type { Session } from "../game/session";
 import { h, replace } from "./dom";
@@ -47,6 +48,8 @@ export class HomeScreen {
   private readonly code = h("input", { id: "join-code", placeholder: "room code", "aria-label": "Room code" });
   private readonly name = h("input", { id: "name", maxlength: 24, "aria-label": "Your name" });
   private shownVariants = "";
+  private readonly dailyList = h("div", { class: "daily-list", id: "daily-list" });
+  private readonly nextDaily = h("p", { class: "muted", id: "next-daily" });
 
   constructor(
     private readonly session: Session,
@@ -75,6 +78,13 @@ export class HomeScreen {
           this.name,
           h("button", { type: "submit" }, "Change name"),
         ),
+      ),
+      h(
+        "section",
+        { class: "card", id: "daily" },
+        h("h2", {}, "Today's puzzles"),
+        this.dailyList,
+        this.nextDaily,
       ),
       h(
         "section",
@@ -161,6 +171,7 @@ export class HomeScreen {
       if (s.variants.some((v) => v.id === previous)) this.variant.value = previous;
       else if (s.variants.some((v) => v.id === "classic")) this.variant.value = "classic";
       this.showVariant();
+      this.showDailies();
     }
     const byId = new Map(s.variants.map((v) => [v.id, v]));
     replace(
@@ -187,6 +198,36 @@ export class HomeScreen {
             ),
           )),
     );
+  }
+
+  /** One row per variant: its name and a button per difficulty for today's puzzle. */
+  private showDailies() {
+    const send = (m: ClientMessage) => this.actions.send(m);
+    replace(
+      this.dailyList,
+      ...this.session.variants.map((v) =>
+        h(
+          "div",
+          { class: "daily-row" },
+          h("span", { class: "daily-name" }, v.name),
+          ...v.difficulties.map((d) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: "small",
+                id: `daily-${v.id}-${d}`,
+                title: `Today's ${v.name} puzzle: ${tierLabel(d)}`,
+                onclick: () => send({ type: "create_room", settings: dailySettings(v.id, d) }),
+              },
+              d,
+            ),
+          ),
+        ),
+      ),
+    );
+    const next = nextDailyAt(new Date());
+    this.nextDaily.textContent = `New puzzles at ${next.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} your time (00:00 UTC).`;
   }
 
   private manifest(): Manifest | undefined {

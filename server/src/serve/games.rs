@@ -1,10 +1,13 @@
 //! Where puzzles for games come from, for everyone who needs one (a new room, a
-//! rematch, and later dailies): the pool first, else a fresh generation by the
-//! plugin within the configured deadline, counted in the metrics.
+//! rematch): the pool first, else a fresh generation by the plugin within the
+//! configured deadline, counted in the metrics. Puzzles of the day come from
+//! their date's seed ([`crate::daily`]) and are kept for the day.
 
 use super::generator::Generator;
 use super::pool::{Kind, Pool};
+use crate::daily::{daily_seed, Date};
 use crate::plugins::PluginHost;
+use dashmap::DashMap;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
 use std::sync::Arc;
@@ -16,6 +19,8 @@ pub struct Games {
     generator: Generator,
     pool: Arc<Pool>,
     deadline: Duration,
+    /// Puzzles of the day made so far, by date and kind.
+    dailies: Arc<DashMap<(Date, String), PuzzleV1>>,
 }
 
 impl Games {
@@ -25,6 +30,7 @@ impl Games {
             generator,
             pool,
             deadline,
+            dailies: Arc::new(DashMap::new()),
         }
     }
 
@@ -38,6 +44,20 @@ impl Games {
     pub fn kind(&self, settings: &RoomSettings) -> Option<Kind> {
         let manifest = self.plugins().manifest(&settings.variant)?;
         Some(Kind::of(settings, manifest))
+    }
+
+    /// The puzzle of the day of `kind` on `date`, with its solution: generated
+    /// from the date's seed once, then kept (older days are dropped).
+    pub async fn daily(&self, kind: &Kind, date: Date) -> Result<PuzzleV1, String> {
+        let key = (date, kind.key());
+        if let Some(p) = self.dailies.get(&key) {
+            return Ok(p.clone());
+        }
+        let seed = daily_seed(date, &kind.variant, &kind.params, &kind.difficulty);
+        let puzzle = self.generator.seeded(kind, &seed, self.deadline).await?;
+        self.dailies.retain(|(d, _), _| *d >= date.plus(-1));
+        self.dailies.insert(key, puzzle.clone());
+        Ok(puzzle)
     }
 
     /// A puzzle of `kind`, with its solution: a pooled one if there is one.

@@ -36,10 +36,21 @@ impl Generator {
         deadline: Duration,
     ) -> Result<(String, PuzzleV1), String> {
         let seed = random_hex(8);
+        let puzzle = self.seeded(kind, &seed, deadline).await?;
+        Ok((seed, puzzle))
+    }
+
+    /// The puzzle of `kind` for `seed` (the same on every server).
+    pub async fn seeded(
+        &self,
+        kind: &Kind,
+        seed: &str,
+        deadline: Duration,
+    ) -> Result<PuzzleV1, String> {
         let request = GenerateRequest {
             params: kind.params.clone(),
             difficulty: kind.difficulty.clone(),
-            seed: seed.clone(),
+            seed: seed.to_string(),
         };
         let started = Instant::now();
         let generated = self
@@ -48,6 +59,6 @@ impl Generator {
             .await
             .map_err(|e| e.to_string())?;
         self.metrics.record_generation(started.elapsed());
-        Ok((seed, generated))
+        Ok(generated)
     }
 }

@@ -167,7 +167,7 @@ impl Lobby {
     pub async fn create(
         &self,
         who: Identity,
-        settings: RoomSettings,
+        mut settings: RoomSettings,
         link: Link,
         leaving: Option<&RoomHandle>,
     ) -> Result<RoomHandle, Failure> {
@@ -190,11 +190,15 @@ impl Lobby {
             ));
         }
         let kind = Kind::of(&settings, manifest);
-        let generated = self
-            .games
-            .puzzle(&kind)
-            .await
-            .map_err(|e| (ErrorCode::Plugin, e))?;
+        let generated = if settings.daily.is_some() {
+            // The day is the server's (UTC), whatever the client sent.
+            let today = crate::daily::Date::today_utc();
+            settings.daily = Some(today.to_string());
+            self.games.daily(&kind, today).await
+        } else {
+            self.games.puzzle(&kind).await
+        }
+        .map_err(|e| (ErrorCode::Plugin, e))?;
         let stored = generated.clone();
         let game = Game::from_puzzle(generated)?;
         let code = new_code();

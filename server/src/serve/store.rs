@@ -677,6 +677,7 @@ mod tests {
             max_players: 2,
             mistakes: MistakePolicy::None,
             hints: HintPolicy::Off,
+            daily: None,
         };
         let puzzle: PuzzleV1 = serde_json::from_str(
             r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,

@@ -412,6 +412,13 @@ impl Room {
         if let Err((code, why)) = self.play.check_rematch(player) {
             return self.send_error(member, code, &why);
         }
+        if self.settings.daily.is_some() {
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "the puzzle of the day has no rematch: start a new game",
+            );
+        }
         if self.rematch_pending {
             return self.send_error(
                 member,

@@ -31,6 +31,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         max_players: 4,
         mistakes,
         hints,
+        daily: None,
     }
 }
 
