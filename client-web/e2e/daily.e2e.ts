@@ -3,7 +3,7 @@
 // the next ones arrive in the player's own time.
 
 import { expect, test } from "vitest";
-import { lastPuzzle, namedPlayer, screenshot, screenshotScreen, useArena, WAIT } from "./harness";
+import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -26,4 +26,19 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   }
   expect(lastPuzzle(ada).grid).toEqual(lastPuzzle(bob).grid);
   await screenshotScreen(bob.page, "daily-game-phone");
+
+  // Both finish: the results show the day's leaderboard with both, and no rematch.
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(arena.server, puzzle);
+  for (const p of [ada, bob]) {
+    await fillByClicks(p, puzzle, solution);
+    await p.page.waitForSelector("#daily-place", { timeout: WAIT });
+    expect(await p.page.locator("#rematch").count()).toBe(0);
+  }
+  // Ada's board was read when she finished (she alone on it); Bob's holds both.
+  expect(await ada.page.textContent("#daily-place")).toContain("You are #1 of 1");
+  const bobPlace = await bob.page.textContent("#daily-place");
+  expect(bobPlace).toMatch(/You are #[12] of 2 — faster than (0|100)% of today's players\./);
+  expect(await bob.page.locator("#daily-board tbody tr").count()).toBe(2);
+  await screenshot(bob.page, "#results", "daily-results");
 });

@@ -446,6 +446,28 @@ name: string,
  */
 time_ms: number, };
 
+export type BoardRow = { 
+/**
+ * 1 for the fastest.
+ */
+rank: number, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Time the server measured, penalties included, ms.
+ */
+time_ms: number, 
+/**
+ * Of which penalties, ms.
+ */
+penalty_ms: number, 
+/**
+ * Whether this row is the asking player's.
+ */
+me: boolean, };
+
 export type Contribution = { 
 /**
  * Player id.
@@ -543,7 +565,23 @@ marks?: Array<Array<number>> | null, } | { "type": "pause" } | { "type": "resume
 /**
  * The text.
  */
-text: string, } | { "type": "ping", 
+text: string, } | { "type": "leaderboard", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * `YYYY-MM-DD`; absent: the server's today (UTC).
+ */
+date?: string | null, } | { "type": "ping", 
 /**
  * The client's clock, in ms.
  */
@@ -693,7 +731,43 @@ team_ms: number | null,
 /**
  * Co-op: who filled which share of the final board.
  */
-contributions: Array<Contribution>, } | { "type": "pong", 
+contributions: Array<Contribution>, } | { "type": "leaderboard", 
+/**
+ * The day.
+ */
+date: string, 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * Players on the board.
+ */
+total: number, 
+/**
+ * The fastest (up to 10).
+ */
+top: Array<BoardRow>, 
+/**
+ * My row, if I am on the board.
+ */
+mine: BoardRow | null, 
+/**
+ * My row and the rows around it.
+ */
+around: Array<BoardRow>, 
+/**
+ * The share of the other players on the board I was faster than, %.
+ */
+faster_than_pct: number | null, } | { "type": "pong", 
 /**
  * Echo of the client's clock.
  */

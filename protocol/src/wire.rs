@@ -101,6 +101,20 @@ pub enum ClientMessage {
         /// The text.
         text: String,
     },
+    /// The daily leaderboard of a puzzle of the day: the server answers
+    /// `leaderboard`.
+    Leaderboard {
+        /// Variant id.
+        variant: String,
+        /// Variant parameters (missing ones take their defaults).
+        #[serde(default)]
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+        /// `YYYY-MM-DD`; absent: the server's today (UTC).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        date: Option<String>,
+    },
     /// Clock sync: the server answers `pong` at once.
     Ping {
         /// The client's clock, in ms.
@@ -347,6 +361,24 @@ pub struct Rank {
     pub time_ms: u64,
 }
 
+/// One row of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BoardRow {
+    /// 1 for the fastest.
+    pub rank: u32,
+    /// Display name.
+    pub name: String,
+    /// Time the server measured, penalties included, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub time_ms: u64,
+    /// Of which penalties, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub penalty_ms: u64,
+    /// Whether this row is the asking player's.
+    pub me: bool,
+}
+
 /// A change to a co-op board cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -524,6 +556,31 @@ pub enum ServerMessage {
         /// Co-op: who filled which share of the final board.
         #[serde(default)]
         contributions: Vec<Contribution>,
+    },
+    /// Answer to `leaderboard`: the puzzle of the day's board, as the asking
+    /// player sees it.
+    Leaderboard {
+        /// The day.
+        date: String,
+        /// Variant id.
+        variant: String,
+        /// Every parameter, defaults filled in.
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+        /// Players on the board.
+        total: u32,
+        /// The fastest (up to 10).
+        top: Vec<BoardRow>,
+        /// My row, if I am on the board.
+        #[serde(default)]
+        mine: Option<BoardRow>,
+        /// My row and the rows around it.
+        #[serde(default)]
+        around: Vec<BoardRow>,
+        /// The share of the other players on the board I was faster than, %.
+        #[serde(default)]
+        faster_than_pct: Option<u32>,
     },
     /// Answer to `ping`.
     Pong {

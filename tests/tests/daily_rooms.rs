@@ -1,8 +1,11 @@
 //! Puzzles of the day over real sockets with real plugins: two players who ask
 //! for today's classic puzzle get the same one — the puzzle of the server's UTC
 //! date, from the seed every server derives — the room says which day it is,
-//! and a daily room has no rematch.
+//! and a daily room has no rematch. Finished daily games go on the day's
+//! leaderboard with the time the server measured, survive a kill -9, and a
+//! client cannot put a time of its own there.
 
+use arena_tests::process::spawn_arena_serve;
 use arena_tests::serve::{plugins, start_server};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, seated_room, started_room, Client};
@@ -72,4 +75,90 @@ async fn everyone_gets_the_same_puzzle_of_the_day_and_no_rematch() {
         .await;
     a.send(&ClientMessage::Rematch).await;
     assert_eq!(a.error().await, ErrorCode::WrongState);
+}
+
+/// Asks for today's classic easy board; the answer's (total, my rank, faster than %).
+async fn my_place(c: &mut Client) -> (u32, Option<u32>, Option<u32>, Vec<String>) {
+    c.send(&ClientMessage::Leaderboard {
+        variant: "classic".into(),
+        params: Params::new(),
+        difficulty: "easy".into(),
+        date: None,
+    })
+    .await;
+    c.until(|m| match m {
+        ServerMessage::Leaderboard {
+            total,
+            mine,
+            faster_than_pct,
+            top,
+            ..
+        } => Some((
+            total,
+            mine.map(|r| r.rank),
+            faster_than_pct,
+            top.into_iter().map(|r| r.name).collect(),
+        )),
+        _ => None,
+    })
+    .await
+}
+
+/// Plays today's classic easy puzzle to the end in a solo room.
+async fn finish_daily(c: &mut Client) {
+    let (_, puzzle) = started_room(c, &mut [], daily("classic", Params::new(), "easy")).await;
+    for m in solving_moves(&puzzle) {
+        c.play(&m).await;
+    }
+    c.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
+    let data = std::env::temp_dir().join(format!("arena-daily-board-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    let mut a = Client::connect(&addr, "Ada").await;
+    let mut b = Client::connect(&addr, "Bob").await;
+    let mut c = Client::connect(&addr, "Cy").await;
+    assert_eq!(my_place(&mut a).await, (0, None, None, vec![]));
+    finish_daily(&mut a).await;
+    finish_daily(&mut b).await;
+    // Cy claims a time in every way a client could: no such message exists,
+    // and whatever is sent is ignored.
+    c.send_raw(
+        rmp_serde::to_vec_named(&serde_json::json!({
+            "type": "finished", "time_ms": 1, "variant": "classic", "difficulty": "easy"
+        }))
+        .expect("encode"),
+    )
+    .await;
+    c.send_raw(
+        rmp_serde::to_vec_named(&serde_json::json!({"type": "record", "time_ms": 1}))
+            .expect("encode"),
+    )
+    .await;
+    // Each solo game's time runs from its own start: either may be faster.
+    let (total, mine, faster, top) = my_place(&mut a).await;
+    assert_eq!(total, 2, "{top:?}");
+    assert!(matches!(mine, Some(1 | 2)), "{mine:?}");
+    assert_eq!(faster, Some(if mine == Some(1) { 100 } else { 0 }));
+    assert_eq!(top.len(), 2);
+    assert!(top.contains(&"Ada".to_string()) && top.contains(&"Bob".to_string()));
+    assert_eq!(
+        my_place(&mut c).await.1,
+        None,
+        "Cy never finished: not on the board"
+    );
+
+    server.kill().await.expect("kill -9");
+    drop((a, b, c));
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    let mut d = Client::connect(&addr, "Dee").await;
+    let (total, mine, _, again) = my_place(&mut d).await;
+    assert_eq!((total, mine), (2, None));
+    assert_eq!(again, top, "the board is rebuilt from the stored records");
+    server.kill().await.expect("stop");
+    let _ = std::fs::remove_dir_all(&data);
 }

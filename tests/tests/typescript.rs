@@ -5,7 +5,7 @@
 
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
-    ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode,
+    BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode,
     PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
 };
 use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1};
@@ -38,6 +38,7 @@ fn generate() -> String {
         PlayerBoard::decl(&cfg),
         RoomView::decl(&cfg),
         Rank::decl(&cfg),
+        BoardRow::decl(&cfg),
         Contribution::decl(&cfg),
         CoopChange::decl(&cfg),
         ErrorCode::decl(&cfg),

@@ -89,6 +89,8 @@ export class Session {
   room?: RoomView;
   game?: Game;
   results?: Results;
+  /** The last daily leaderboard the server sent. */
+  leaderboard?: Extract<ServerMessage, { type: "leaderboard" }>;
   chat: ChatLine[] = [];
   /** The last error the server sent, for a toast. */
   error?: { code: string; message: string };
@@ -168,8 +170,15 @@ export class Session {
         this.chat.push({ from: m.from, name: m.name, text: m.text, at: m.at });
         if (this.chat.length > 200) this.chat.splice(0, this.chat.length - 200);
         return [];
-      case "finished":
+      case "finished": {
         this.results = { ranks: m.ranks, teamMs: m.team_ms, contributions: m.contributions };
+        // A daily game: ask for the day's board, which now holds this game.
+        const settings = this.room?.settings;
+        if (!settings?.daily) return [];
+        return [{ type: "leaderboard", variant: settings.variant, params: settings.params, difficulty: settings.difficulty, date: settings.daily }];
+      }
+      case "leaderboard":
+        this.leaderboard = m;
         return [];
       case "pong":
         return [];
@@ -181,6 +190,7 @@ export class Session {
     this.room = undefined;
     this.game = undefined;
     this.results = undefined;
+    this.leaderboard = undefined;
     this.chat = [];
   }
 

@@ -377,6 +377,44 @@ export class PlayScreen {
     this.chatLog.scrollTop = this.chatLog.scrollHeight;
   }
 
+  /** The day's leaderboard under a daily game's results: the top, my row and
+   * the rows around it, and how many of today's players I beat. */
+  private dailyBoard(date: string): HTMLElement {
+    const board = this.session.leaderboard;
+    if (!board || board.date !== date) return h("p", { class: "muted", id: "daily-board" }, "Loading today's leaderboard…");
+    const rows = [...board.top];
+    for (const r of board.around) if (!rows.some((x) => x.rank === r.rank)) rows.push(r);
+    rows.sort((a, b) => a.rank - b.rank);
+    const place = board.mine
+      ? `You are #${board.mine.rank} of ${board.total}` + (board.faster_than_pct != null ? ` — faster than ${board.faster_than_pct}% of today's players.` : ".")
+      : `${board.total} players on today's board.`;
+    return h(
+      "section",
+      { id: "daily-board" },
+      h("h3", {}, `Leaderboard · ${date}`),
+      h("p", { id: "daily-place" }, place),
+      h(
+        "table",
+        { class: "ranks" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Time"), h("th", {}, "Penalties"))),
+        h(
+          "tbody",
+          {},
+          ...rows.map((r) =>
+            h(
+              "tr",
+              { class: r.me ? "me" : "" },
+              h("td", {}, String(r.rank)),
+              h("td", {}, r.name),
+              h("td", {}, clock(r.time_ms)),
+              h("td", {}, r.penalty_ms > 0 ? `+${clock(r.penalty_ms)}` : "—"),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
   private updateResults() {
     const s = this.session;
     const room = s.room;
@@ -406,7 +444,7 @@ export class PlayScreen {
       this.results,
       h("h2", { id: "results-title" }, headline),
       grade
-        ? h("p", { class: "muted", id: "puzzle-grade" }, `A ${grade.tier} puzzle; its hardest step: ${grade.hardest} (rating ${grade.rating}).`)
+        ? h("p", { class: "muted", id: "puzzle-grade" }, `${/^[aeiou]/.test(grade.tier) ? "An" : "A"} ${grade.tier} puzzle; its hardest step: ${grade.hardest} (rating ${grade.rating}).`)
         : null,
       results.ranks.length > 0
         ? h(
@@ -419,11 +457,12 @@ export class PlayScreen {
       results.contributions.length > 0
         ? h("ul", { class: "contributions" }, ...results.contributions.map((c) => h("li", {}, `${c.name}: ${c.cells} cells`)))
         : null,
+      room.settings.daily ? this.dailyBoard(room.settings.daily) : null,
       h(
         "div",
         { class: "row" },
-        host ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, mode === "solo" ? "New puzzle" : "Rematch") : null,
-        !host ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
+        host && !room.settings.daily ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, mode === "solo" ? "New puzzle" : "Rematch") : null,
+        !host && !room.settings.daily ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),
     );

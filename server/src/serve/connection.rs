@@ -207,6 +207,14 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
         ClientMessage::ListVariants => Some(ServerMessage::Variants {
             variants: shared.lobby.variants(),
         }),
+        ClientMessage::Leaderboard {
+            variant,
+            params,
+            difficulty,
+            date,
+        } => Some(leaderboard(
+            shared, &me.id, variant, params, difficulty, date,
+        )),
         ClientMessage::LeaveRoom => {
             if let Some(room) = player.room.take() {
                 player.outbox = None;
@@ -407,4 +415,31 @@ fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
         Some(room) if room.send(command) => None,
         Some(_) => Some(error(ErrorCode::NoRoom, "the room is closed or busy")),
     }
+}
+
+/// The daily leaderboard a player asked for, or why not.
+fn leaderboard(
+    shared: &Shared,
+    me: &str,
+    variant: String,
+    params: protocol::plugin::Params,
+    difficulty: String,
+    date: Option<String>,
+) -> ServerMessage {
+    let Some(manifest) = shared.lobby.manifest(&variant) else {
+        return error(ErrorCode::Invalid, format!("unknown variant '{variant}'"));
+    };
+    let date = match date {
+        Some(d) => match d.parse::<crate::daily::Date>() {
+            Ok(d) => d,
+            Err(e) => return error(ErrorCode::Invalid, e),
+        },
+        None => crate::daily::Date::today_utc(),
+    };
+    let params = manifest.with_defaults(&params);
+    let key = super::records::daily_key(&date.to_string(), &variant, &params, &difficulty);
+    shared
+        .lobby
+        .boards()
+        .daily_view(&key, me, date.to_string(), variant, params, difficulty)
 }

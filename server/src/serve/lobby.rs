@@ -4,6 +4,7 @@
 use super::games::Games;
 use super::metrics::Metrics;
 use super::pool::Kind;
+use super::records::Boards;
 use super::room::{self, Failure, Game, Link, RoomHandle};
 use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
@@ -35,6 +36,8 @@ pub struct Lobby {
     store: Option<Arc<Store>>,
     /// Rooms each player created, to cap how many they keep open.
     created: DashMap<String, Vec<String>>,
+    /// The leaderboards.
+    boards: Arc<Boards>,
 }
 
 fn new_code() -> String {
@@ -119,7 +122,18 @@ impl Lobby {
             metrics,
             store,
             created: DashMap::new(),
+            boards: Arc::new(Boards::default()),
         }
+    }
+
+    /// The leaderboards (rooms add their finished games to them).
+    pub fn boards(&self) -> &Arc<Boards> {
+        &self.boards
+    }
+
+    /// The manifest of a loaded variant.
+    pub fn manifest(&self, id: &str) -> Option<&Manifest> {
+        self.games.plugins().manifest(id)
     }
 
     /// Reopens stored unfinished rooms; returns how many. A room whose puzzle no
@@ -146,6 +160,7 @@ impl Lobby {
         room::Services {
             store: self.store.clone(),
             games: self.games.clone(),
+            boards: Arc::clone(&self.boards),
         }
     }
 

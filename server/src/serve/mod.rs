@@ -14,6 +14,7 @@
 //! - [`store`]: the SQLite file every acknowledged change is written to first.
 //! - [`event`]: the typed events a room stores (schema version 2).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
+//! - [`records`]: finished games, verified by replay, and the leaderboards.
 //! - [`generator`]: asking a plugin for a puzzle, counted in the metrics.
 //! - [`games`]: puzzles for games — the pool first, else the generator.
 //! - [`clock`]: the server clock clients sync to.
@@ -34,6 +35,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod pool;
 pub mod proxy;
+pub mod records;
 pub mod room;
 pub mod session;
 pub mod store;
@@ -195,11 +197,15 @@ impl Server {
         if let Some(store) = &store {
             let saved = store.load().map_err(std::io::Error::other)?;
             pool.restore(saved.pool);
+            for record in &saved.records {
+                lobby.boards().add(record);
+            }
             let restored = lobby.restore(saved.rooms);
             tracing::info!(
                 rooms = restored,
                 pool = pool.len(),
-                "restored unfinished rooms and the puzzle pool"
+                records = saved.records.len(),
+                "restored unfinished rooms, the puzzle pool and the game records"
             );
         }
         let shared = Arc::new(Shared {

@@ -8,6 +8,7 @@
 //! are read one at a time when their token comes back ([`Store::session`]).
 
 use super::event::RoomEvent;
+use super::records::GameRecord;
 use super::session::Identity;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
@@ -106,6 +107,8 @@ pub enum Write {
         /// Room code.
         room: String,
     },
+    /// A player's finished game, verified by replay (see `records`).
+    Record(Box<GameRecord>),
 }
 
 /// A stored event of a room.
@@ -147,6 +150,8 @@ pub struct Saved {
     pub rooms: Vec<SavedRoom>,
     /// Pool puzzles: seed, key, puzzle.
     pub pool: Vec<(String, String, PuzzleV1)>,
+    /// Every recorded game, oldest first.
+    pub records: Vec<GameRecord>,
 }
 
 struct Job {
@@ -221,13 +226,19 @@ CREATE TABLE IF NOT EXISTS pool (
 CREATE TABLE IF NOT EXISTS events (
     room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, at_ms REAL NOT NULL,
     event TEXT NOT NULL, PRIMARY KEY (room, seq));
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL, daily_key TEXT,
+    at_ms REAL NOT NULL, record TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_daily ON records (daily_key);
 ";
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
 /// version was recorded): moves as untyped `kind`/`row`/`col`/`value` columns.
 /// 2: each event a typed [`RoomEvent`] in JSON. 3: events may be `forfeit` (a
 /// schema-2 file needs no change; an older server must not read the new kind).
-pub const SCHEMA_VERSION: i64 = 3;
+/// 4: the `records` table of finished games (created where missing; an older
+/// server would not keep records).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.
@@ -415,6 +426,17 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             .execute(
                 "UPDATE rooms SET finished = 1 WHERE code = ?1",
                 params![room],
+            )
+            .map(drop),
+        Write::Record(record) => conn
+            .execute(
+                "INSERT INTO records (player, daily_key, at_ms, record) VALUES (?1, ?2, ?3, ?4)",
+                params![
+                    record.player,
+                    record.daily_key(),
+                    record.at_ms,
+                    serde_json::to_string(record.as_ref()).unwrap_or_default()
+                ],
             )
             .map(drop),
     }
@@ -642,6 +664,20 @@ impl Store {
                 seats,
                 events,
             });
+        }
+        let mut st = conn
+            .prepare("SELECT id, record FROM records ORDER BY id")
+            .map_err(err)?;
+        let rows: Vec<(i64, String)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        for (id, record) in rows {
+            match serde_json::from_str(&record) {
+                Ok(record) => saved.records.push(record),
+                Err(e) => tracing::warn!(id, error = %e, "unreadable game record; skipped"),
+            }
         }
         Ok(saved)
     }

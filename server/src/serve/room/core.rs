@@ -380,7 +380,6 @@ impl Play {
             MistakePolicy::None => None,
             MistakePolicy::Penalty { .. } | MistakePolicy::Lives { .. } => Some(right),
         };
-        let hint_penalty = self.hint_penalty_ms(self.players[i].hints);
         let p = &mut self.players[i];
         p.board[cell] = value as u8;
         if correct == Some(false) {
@@ -391,15 +390,19 @@ impl Play {
         }
         let finished = p.board == self.solution;
         if finished {
-            let mistakes = match self.mistakes {
-                MistakePolicy::Penalty { seconds } => {
-                    u64::from(seconds) * 1000 * u64::from(p.mistakes)
-                }
-                _ => 0,
-            };
-            p.finished_ms = Some(elapsed + hint_penalty + mistakes);
+            self.players[i].finished_ms = Some(elapsed + self.penalty_ms(i));
         }
         Applied { correct, finished }
+    }
+
+    /// Race and solo: what seat `i`'s hints and wrong digits add to their time.
+    pub fn penalty_ms(&self, i: usize) -> u64 {
+        let p = &self.players[i];
+        let mistakes = match self.mistakes {
+            MistakePolicy::Penalty { seconds } => u64::from(seconds) * 1000 * u64::from(p.mistakes),
+            _ => 0,
+        };
+        self.hint_penalty_ms(p.hints) + mistakes
     }
 
     /// Co-op: `value` on the shared board; solving it finishes every seat.

@@ -289,6 +289,8 @@ pub struct Services {
     pub store: Option<Arc<Store>>,
     /// Puzzles (rematches) and the variant plugins (hints).
     pub games: super::games::Games,
+    /// The leaderboards finished games go on.
+    pub boards: Arc<super::records::Boards>,
 }
 
 /// Commands a room queues before senders wait.

@@ -2,11 +2,12 @@
 //! results. Each request is checked by the rules (`core::Play::decide`), its event
 //! written to the store, and only then applied (`core::Play::apply`) and told.
 
-use super::core::Applied;
-use super::state::{Member, Room};
+use super::core::{Applied, Play};
+use super::state::{Logged, Member, Room};
 use super::{encode, Command};
 use crate::serve::clock::now_ms;
 use crate::serve::event::RoomEvent;
+use crate::serve::records::{GameRecord, RecordedMove};
 use crate::serve::store::Write;
 use crate::serve::text::clean_chat;
 use protocol::plugin::{GridRequest, HintResponse};
@@ -52,7 +53,13 @@ impl Room {
             );
             return None;
         }
-        Some(self.play.apply(self.game.puzzle.model(), i, &event, at_ms))
+        let applied = self.play.apply(self.game.puzzle.model(), i, &event, at_ms);
+        self.log.push(Logged {
+            seat: i,
+            event,
+            at_ms,
+        });
+        Some(applied)
     }
 
     pub(super) async fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
@@ -155,6 +162,7 @@ impl Room {
                 contributions,
             }
         } else {
+            self.record_finishers().await;
             ServerMessage::Finished {
                 ranks: self.ranks(),
                 team_ms: None,
@@ -379,6 +387,83 @@ impl Room {
             at: now_ms(),
         });
         self.broadcast(&line);
+    }
+
+    /// Records every finisher's game (race and solo) that replays to the same
+    /// finish: the move log, applied again from the givens by the same rules,
+    /// must solve the puzzle at the time the server measured. Then it goes on
+    /// the leaderboards.
+    async fn record_finishers(&mut self) {
+        for i in self.play.finishers() {
+            let Some(record) = self.verified_record(i) else {
+                tracing::error!(room = %self.code, seat = i, "a finish that does not replay; not recorded");
+                continue;
+            };
+            if let Err(e) = self.persist(Write::Record(Box::new(record.clone()))).await {
+                tracing::error!(room = %self.code, error = %e, "cannot save a game record");
+                continue;
+            }
+            self.boards.add(&record);
+        }
+    }
+
+    /// Seat `i`'s finished game as a record, if replaying the game's log gives
+    /// the same finish.
+    fn verified_record(&self, i: usize) -> Option<GameRecord> {
+        let start_ms = self.play.start_ms?;
+        let mut again = Play::new(
+            &self.settings,
+            self.game.puzzle.givens(),
+            &self.game.solution,
+        );
+        for seat in &self.seats {
+            again.seat(seat.who.id.clone());
+        }
+        again.start(start_ms);
+        again.begin();
+        let model = self.game.puzzle.model();
+        for e in &self.log {
+            again.apply(model, e.seat, &e.event, e.at_ms);
+        }
+        let (live, replayed) = (&self.play.players[i], again.players.get(i)?);
+        let time_ms = live.finished_ms?;
+        if replayed.board != self.game.solution || replayed.finished_ms != Some(time_ms) {
+            return None;
+        }
+        let moves = self
+            .log
+            .iter()
+            .filter(|e| e.seat == i)
+            .filter_map(|e| match e.event {
+                RoomEvent::Value { row, col, value } => Some(RecordedMove {
+                    at_ms: (e.at_ms - start_ms).max(0.0) as u64,
+                    row,
+                    col,
+                    value,
+                }),
+                _ => None,
+            })
+            .collect();
+        let manifest_params = self
+            .games
+            .kind(&self.settings)
+            .map_or_else(|| self.settings.params.clone(), |k| k.params);
+        Some(GameRecord {
+            player: self.seats[i].who.id.clone(),
+            name: self.seats[i].who.name.clone(),
+            variant: self.settings.variant.clone(),
+            params: manifest_params,
+            difficulty: self.settings.difficulty.clone(),
+            daily: self.settings.daily.clone(),
+            mode: self.settings.mode,
+            time_ms,
+            penalty_ms: self.play.penalty_ms(i),
+            mistakes: live.mistakes,
+            hints: live.hints,
+            at_ms: now_ms(),
+            room: self.code.clone(),
+            moves,
+        })
     }
 
     fn ranks(&self) -> Vec<Rank> {

@@ -7,6 +7,7 @@ use super::{
     Command, ConnectionId, Failure, Game, Link, Outgoing, Services, CLOSE_OPENED_ELSEWHERE,
 };
 use crate::serve::clock::now_ms;
+use crate::serve::event::RoomEvent;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
 use crate::serve::store::{SavedRoom, Store, Write};
@@ -89,6 +90,22 @@ pub(super) struct Room {
     pub game_no: u64,
     /// A rematch puzzle is being generated.
     pub rematch_pending: bool,
+    /// Every event of the current game, in order: what a finished game is
+    /// replayed from before it is recorded.
+    pub log: Vec<Logged>,
+    /// The leaderboards finished games go on.
+    pub boards: Arc<crate::serve::records::Boards>,
+}
+
+/// One event of the current game, as it was committed.
+#[derive(Clone, Debug)]
+pub(super) struct Logged {
+    /// The seat it came from.
+    pub seat: usize,
+    /// What happened.
+    pub event: RoomEvent,
+    /// Wall clock, ms since the Unix epoch.
+    pub at_ms: f64,
 }
 
 /// A chat allowance: a burst of 5 lines, then one every two seconds.
@@ -121,6 +138,8 @@ impl Room {
             inbox: None,
             game_no: 0,
             rematch_pending: false,
+            log: Vec::new(),
+            boards: services.boards,
         }
     }
 
@@ -473,6 +492,7 @@ impl Room {
             );
         }
         self.play.restart(game.puzzle.givens(), &game.solution);
+        self.log.clear();
         self.game = game;
         self.game_no += 1;
         self.send_snapshots();
@@ -557,6 +577,11 @@ impl Room {
         for e in &saved.events {
             if let Some(i) = self.seats.iter().position(|s| s.who.id == e.player) {
                 self.play.apply(model, i, &e.event, e.at_ms);
+                self.log.push(Logged {
+                    seat: i,
+                    event: e.event.clone(),
+                    at_ms: e.at_ms,
+                });
             }
             self.play.seq = e.seq;
         }
