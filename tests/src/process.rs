@@ -1,5 +1,6 @@
-//! The real `arena serve` as a child process: started on an ephemeral port with the
-//! built plugins and a data directory, its address read from its stderr.
+//! The real `arena` as a child process: `arena serve` started on an ephemeral
+//! port with the built plugins and a data directory, its address read from its
+//! stderr; and one-shot commands ([`run_arena`]).
 
 use crate::{built_arena, built_plugin_dir};
 use std::path::Path;
@@ -7,6 +8,31 @@ use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+
+/// What a one-shot `arena` command did.
+pub struct Ran {
+    /// Whether it exited with status 0.
+    pub ok: bool,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+/// Runs the built `arena --plugins <built plugins> ARGS…` to the end.
+pub fn run_arena(args: &[&str]) -> Ran {
+    let out = std::process::Command::new(built_arena())
+        .arg("--plugins")
+        .arg(built_plugin_dir())
+        .args(args)
+        .output()
+        .expect("run arena");
+    Ran {
+        ok: out.status.success(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
 
 /// How long the server may take to start listening.
 const START: Duration = Duration::from_secs(30);

@@ -4,22 +4,14 @@
 //! the same puzzle, for the archive's own files and for puzzles our Gattai plugin
 //! generates.
 
-use arena_tests::{built_arena, built_plugin_dir, dataset};
+use arena_tests::dataset;
+use arena_tests::process::run_arena;
 use server::input::{read_file, read_text, Entry, Form};
-use std::process::Command;
 
 /// Runs the built `arena` with `args`; its status and stdout.
 fn arena(args: &[&str]) -> (bool, String) {
-    let out = Command::new(built_arena())
-        .arg("--plugins")
-        .arg(built_plugin_dir())
-        .args(args)
-        .output()
-        .expect("run arena");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let ran = run_arena(args);
+    (ran.ok, ran.stdout)
 }
 
 /// Givens, solution and layout of an entry that must have read cleanly.

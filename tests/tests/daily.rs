@@ -3,22 +3,30 @@
 //! re-read by `arena validate`; a second run keeps every valid file and replaces
 //! a damaged one.
 
-use arena_tests::{built_arena, built_plugin_dir};
+use arena_tests::process::run_arena;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn arena(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(built_arena())
-        .arg("--plugins")
-        .arg(built_plugin_dir())
-        .args(args)
-        .output()
-        .expect("run arena");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let ran = run_arena(args);
+    (ran.ok, ran.stdout, ran.stderr)
+}
+
+/// `arena daily` for 2026-12-31 and the next day into `dir`.
+fn two_days(dir: &Path) -> (bool, String, String) {
+    arena(&[
+        "daily",
+        "--date",
+        "2026-12-31",
+        "--days",
+        "2",
+        "--out",
+        dir.to_str().expect("utf-8"),
+    ])
+}
+
+/// How many output lines start with `verb`.
+fn count(out: &str, verb: &str) -> usize {
+    out.lines().filter(|l| l.starts_with(verb)).count()
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -50,22 +58,10 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn daily_archive_is_deterministic_valid_and_idempotent() {
     let (a, b) = (temp("a"), temp("b"));
     for dir in [&a, &b] {
-        let (ok, out, err) = arena(&[
-            "daily",
-            "--date",
-            "2026-12-31",
-            "--days",
-            "2",
-            "--out",
-            dir.to_str().expect("utf-8"),
-        ]);
+        let (ok, out, err) = two_days(dir);
         assert!(ok, "{err}");
         // Two days (crossing into 2027) x (classic + 5 Gattai modes) x 4 difficulties.
-        assert_eq!(
-            out.lines().filter(|l| l.starts_with("wrote ")).count(),
-            48,
-            "{out}"
-        );
+        assert_eq!(count(&out, "wrote "), 48, "{out}");
     }
     let files = tree(&a);
     assert_eq!(
@@ -91,26 +87,10 @@ fn daily_archive_is_deterministic_valid_and_idempotent() {
     std::fs::write(&damaged, b"{\"date\": \"2026-12-31\", \"grid\": []}").expect("damage");
     let (ok, out, _) = arena(&["validate", a.to_str().expect("utf-8")]);
     assert!(!ok && out.contains("2026-12-31-001.json: FAIL"), "{out}");
-    let (ok, out, err) = arena(&[
-        "daily",
-        "--date",
-        "2026-12-31",
-        "--days",
-        "2",
-        "--out",
-        a.to_str().expect("utf-8"),
-    ]);
+    let (ok, out, err) = two_days(&a);
     assert!(ok, "{err}");
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("kept ")).count(),
-        47,
-        "{out}"
-    );
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("replaced ")).count(),
-        1,
-        "{out}"
-    );
+    assert_eq!(count(&out, "kept "), 47, "{out}");
+    assert_eq!(count(&out, "replaced "), 1, "{out}");
     assert_eq!(
         tree(&a),
         tree(&b),
