@@ -1,6 +1,7 @@
 // The lobby's "Today's puzzles": one click plays today's puzzle of a variant; two
 // players, on a desktop and a phone, get the same puzzle, and the lobby says when
-// the next ones arrive in the player's own time.
+// the next ones arrive in the player's own time. Finishing shows the day's board;
+// back in the lobby, the streak, the stats and the all-time board have the game.
 
 import { expect, test } from "vitest";
 import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, WAIT } from "./harness";
@@ -41,4 +42,17 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   expect(bobPlace).toMatch(/You are #[12] of 2 — faster than (0|100)% of today's players\./);
   expect(await bob.page.locator("#daily-board tbody tr").count()).toBe(2);
   await screenshot(bob.page, "#results", "daily-results");
+
+  // Back in the lobby: a one-day streak, the game in the stats, and the boards.
+  await bob.page.click("button:text('Back to the lobby')");
+  await bob.page.waitForSelector("#streak:has-text('Streak: 1 day (best 1)')", { timeout: WAIT });
+  expect(await bob.page.textContent("#stats")).toContain("Classic Sudoku");
+  await bob.page.selectOption("#board-kind", "all_time");
+  await bob.page.selectOption("#board-variant", "classic");
+  await bob.page.selectOption("#board-difficulty", "easy");
+  await bob.page.click("#show-board");
+  await bob.page.waitForSelector("#board-rows tr:nth-child(2)", { timeout: WAIT });
+  expect(await bob.page.textContent("#board-view")).toContain("all time — 2 players");
+  await screenshotScreen(bob.page, "daily-records-phone");
+  await screenshot(bob.page, "#records", "records");
 });

@@ -4,7 +4,7 @@
 
 import "./style.css";
 import { keyAction, nextMode } from "./game/keys";
-import { Session, type MarkStore } from "./game/session";
+import { profileRequest, Session, type MarkStore } from "./game/session";
 import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
@@ -182,7 +182,8 @@ class App {
     this.session.leave();
     storage.set(ROOM_KEY, null);
     history.replaceState(null, "", location.pathname);
-    this.send([{ type: "leave_room" }]);
+    // Back in the lobby: the streak and stats may have changed.
+    this.send([{ type: "leave_room" }, profileRequest()]);
     this.render();
   }
 

@@ -468,6 +468,34 @@ penalty_ms: number,
  */
 me: boolean, };
 
+export type BoardKind = "daily" | "weekly" | "all_time";
+
+export type StatRow = { 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * Games finished (race and solo).
+ */
+solved: number, 
+/**
+ * Best time, ms.
+ */
+best_ms: number, 
+/**
+ * Average time, ms.
+ */
+average_ms: number, 
+/**
+ * The last (up to 10) times, oldest first: the trend.
+ */
+recent_ms: Array<number>, };
+
 export type Contribution = { 
 /**
  * Player id.
@@ -567,6 +595,10 @@ marks?: Array<Array<number>> | null, } | { "type": "pause" } | { "type": "resume
  */
 text: string, } | { "type": "leaderboard", 
 /**
+ * Which board.
+ */
+board: BoardKind, 
+/**
  * Variant id.
  */
 variant: string, 
@@ -579,9 +611,14 @@ params: { [key in string]: ParamValue },
  */
 difficulty: string, 
 /**
- * `YYYY-MM-DD`; absent: the server's today (UTC).
+ * The daily board's `YYYY-MM-DD`; absent: the server's today (UTC).
  */
-date?: string | null, } | { "type": "ping", 
+date?: string | null, } | { "type": "profile", 
+/**
+ * My local time's offset from UTC in minutes (e.g. 60 for UTC+1), which
+ * decides my local dates; clamped to ±14 h.
+ */
+utc_offset_min: number, } | { "type": "ping", 
 /**
  * The client's clock, in ms.
  */
@@ -733,7 +770,11 @@ team_ms: number | null,
  */
 contributions: Array<Contribution>, } | { "type": "leaderboard", 
 /**
- * The day.
+ * Which board.
+ */
+board: BoardKind, 
+/**
+ * Daily: the day; weekly: the Monday (UTC) the week began; all-time: empty.
  */
 date: string, 
 /**
@@ -767,7 +808,24 @@ around: Array<BoardRow>,
 /**
  * The share of the other players on the board I was faster than, %.
  */
-faster_than_pct: number | null, } | { "type": "pong", 
+faster_than_pct: number | null, } | { "type": "profile", 
+/**
+ * Consecutive local days, up to today or yesterday, with a solved
+ * puzzle of the day.
+ */
+streak: number, 
+/**
+ * The longest such run ever.
+ */
+best_streak: number, 
+/**
+ * Whether today (local) already has one.
+ */
+played_today: boolean, 
+/**
+ * Per variant and difficulty played.
+ */
+stats: Array<StatRow>, } | { "type": "pong", 
 /**
  * Echo of the client's clock.
  */

@@ -101,9 +101,12 @@ pub enum ClientMessage {
         /// The text.
         text: String,
     },
-    /// The daily leaderboard of a puzzle of the day: the server answers
-    /// `leaderboard`.
+    /// A leaderboard (the puzzle of the day's, this week's or all-time best
+    /// times of a variant and difficulty): the server answers `leaderboard`.
     Leaderboard {
+        /// Which board.
+        #[serde(default)]
+        board: BoardKind,
         /// Variant id.
         variant: String,
         /// Variant parameters (missing ones take their defaults).
@@ -111,9 +114,17 @@ pub enum ClientMessage {
         params: Params,
         /// Difficulty.
         difficulty: String,
-        /// `YYYY-MM-DD`; absent: the server's today (UTC).
+        /// The daily board's `YYYY-MM-DD`; absent: the server's today (UTC).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         date: Option<String>,
+    },
+    /// My record: the streak of days with a solved puzzle of the day and my
+    /// stats per variant and difficulty; the server answers `profile`.
+    Profile {
+        /// My local time's offset from UTC in minutes (e.g. 60 for UTC+1), which
+        /// decides my local dates; clamped to ±14 h.
+        #[serde(default)]
+        utc_offset_min: i32,
     },
     /// Clock sync: the server answers `pong` at once.
     Ping {
@@ -361,6 +372,41 @@ pub struct Rank {
     pub time_ms: u64,
 }
 
+/// Which leaderboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum BoardKind {
+    /// A puzzle of the day: each player's first finish.
+    #[default]
+    Daily,
+    /// Best times of a variant and difficulty since Monday 00:00 UTC.
+    Weekly,
+    /// Best times of a variant and difficulty, ever.
+    AllTime,
+}
+
+/// A player's games of one variant and difficulty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct StatRow {
+    /// Variant id.
+    pub variant: String,
+    /// Difficulty.
+    pub difficulty: String,
+    /// Games finished (race and solo).
+    pub solved: u32,
+    /// Best time, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub best_ms: u64,
+    /// Average time, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub average_ms: u64,
+    /// The last (up to 10) times, oldest first: the trend.
+    #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
+    pub recent_ms: Vec<u64>,
+}
+
 /// One row of a leaderboard.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -557,10 +603,12 @@ pub enum ServerMessage {
         #[serde(default)]
         contributions: Vec<Contribution>,
     },
-    /// Answer to `leaderboard`: the puzzle of the day's board, as the asking
-    /// player sees it.
+    /// Answer to `leaderboard`: the board, as the asking player sees it.
     Leaderboard {
-        /// The day.
+        /// Which board.
+        #[serde(default)]
+        board: BoardKind,
+        /// Daily: the day; weekly: the Monday (UTC) the week began; all-time: empty.
         date: String,
         /// Variant id.
         variant: String,
@@ -581,6 +629,18 @@ pub enum ServerMessage {
         /// The share of the other players on the board I was faster than, %.
         #[serde(default)]
         faster_than_pct: Option<u32>,
+    },
+    /// Answer to `profile`.
+    Profile {
+        /// Consecutive local days, up to today or yesterday, with a solved
+        /// puzzle of the day.
+        streak: u32,
+        /// The longest such run ever.
+        best_streak: u32,
+        /// Whether today (local) already has one.
+        played_today: bool,
+        /// Per variant and difficulty played.
+        stats: Vec<StatRow>,
     },
     /// Answer to `ping`.
     Pong {

@@ -25,12 +25,22 @@ impl Date {
 
     /// Today, in UTC.
     pub fn today_utc() -> Date {
-        let secs = std::time::SystemTime::now()
+        let ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
+            .map_or(0.0, |d| d.as_millis() as f64);
+        Date::at_ms(ms)
+    }
+
+    /// The UTC date of an instant, ms since the Unix epoch.
+    pub fn at_ms(ms: f64) -> Date {
         Date {
-            days: secs.div_euclid(86_400),
+            days: (ms / 86_400_000.0).floor() as i64,
         }
+    }
+
+    /// Days since 1970-01-01.
+    pub fn days_since_epoch(self) -> i64 {
+        self.days
     }
 
     /// Year, month (1-12), day (1-31).

@@ -10,7 +10,9 @@ use arena_tests::serve::{plugins, start_server};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, seated_room, started_room, Client};
 use protocol::plugin::{GenerateRequest, Params};
-use protocol::wire::{ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, ServerMessage};
+use protocol::wire::{
+    BoardKind, ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, ServerMessage,
+};
 use protocol::ParamValue;
 use server::daily::{daily_seed, Date};
 use std::time::Duration;
@@ -80,6 +82,7 @@ async fn everyone_gets_the_same_puzzle_of_the_day_and_no_rematch() {
 /// Asks for today's classic easy board; the answer's (total, my rank, faster than %).
 async fn my_place(c: &mut Client) -> (u32, Option<u32>, Option<u32>, Vec<String>) {
     c.send(&ClientMessage::Leaderboard {
+        board: BoardKind::Daily,
         variant: "classic".into(),
         params: Params::new(),
         difficulty: "easy".into(),

@@ -5,8 +5,9 @@
 
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
-    BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy, MistakePolicy, Mode,
-    PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
+    BoardKind, BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy,
+    MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary,
+    RoomView, ServerMessage, StatRow,
 };
 use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1};
 use std::path::Path;
@@ -39,6 +40,8 @@ fn generate() -> String {
         RoomView::decl(&cfg),
         Rank::decl(&cfg),
         BoardRow::decl(&cfg),
+        BoardKind::decl(&cfg),
+        StatRow::decl(&cfg),
         Contribution::decl(&cfg),
         CoopChange::decl(&cfg),
         ErrorCode::decl(&cfg),

@@ -43,11 +43,16 @@ function session(view: RoomView): Session {
   return s;
 }
 
-test("welcome asks for variants and rooms, and rejoins the room from the link", () => {
+test("welcome asks for variants, rooms and my profile, and rejoins the room from the link", () => {
   const s = new Session();
   s.pendingRoom = "xyz";
   const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
-  expect(out).toEqual([{ type: "list_variants" }, { type: "list_rooms" }, { type: "join_room", code: "xyz", spectator: false }]);
+  expect(out).toEqual([
+    { type: "list_variants" },
+    { type: "list_rooms" },
+    { type: "profile", utc_offset_min: -new Date().getTimezoneOffset() },
+    { type: "join_room", code: "xyz", spectator: false },
+  ]);
   s.handle({ type: "error", code: "no_room", message: "no room 'xyz'" });
   expect(s.pendingRoom).toBeUndefined();
 });

@@ -89,8 +89,12 @@ export class Session {
   room?: RoomView;
   game?: Game;
   results?: Results;
-  /** The last daily leaderboard the server sent. */
+  /** The last daily leaderboard the server sent for the game in play. */
   leaderboard?: Extract<ServerMessage, { type: "leaderboard" }>;
+  /** The last leaderboard asked for from the lobby. */
+  browsedBoard?: Extract<ServerMessage, { type: "leaderboard" }>;
+  /** My streak and stats. */
+  profile?: Extract<ServerMessage, { type: "profile" }>;
   chat: ChatLine[] = [];
   /** The last error the server sent, for a toast. */
   error?: { code: string; message: string };
@@ -108,7 +112,7 @@ export class Session {
     switch (m.type) {
       case "welcome": {
         this.me = { id: m.player_id, name: m.name };
-        const out: ClientMessage[] = [{ type: "list_variants" }, { type: "list_rooms" }];
+        const out: ClientMessage[] = [{ type: "list_variants" }, { type: "list_rooms" }, profileRequest()];
         const code = this.pendingRoom ?? this.room?.code;
         if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
         return out;
@@ -175,10 +179,14 @@ export class Session {
         // A daily game: ask for the day's board, which now holds this game.
         const settings = this.room?.settings;
         if (!settings?.daily) return [];
-        return [{ type: "leaderboard", variant: settings.variant, params: settings.params, difficulty: settings.difficulty, date: settings.daily }];
+        return [{ type: "leaderboard", board: "daily", variant: settings.variant, params: settings.params, difficulty: settings.difficulty, date: settings.daily }];
       }
       case "leaderboard":
-        this.leaderboard = m;
+        if (m.board === "daily" && this.room?.settings.daily) this.leaderboard = m;
+        else this.browsedBoard = m;
+        return [];
+      case "profile":
+        this.profile = m;
         return [];
       case "pong":
         return [];
@@ -406,4 +414,9 @@ export class Session {
       editable: this.canPlay(),
     };
   }
+}
+
+/** Asks for my streak and stats, my local dates being this device's. */
+export function profileRequest(now = new Date()): ClientMessage {
+  return { type: "profile", utc_offset_min: -now.getTimezoneOffset() };
 }

@@ -208,12 +208,24 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             variants: shared.lobby.variants(),
         }),
         ClientMessage::Leaderboard {
+            board,
             variant,
             params,
             difficulty,
             date,
         } => Some(leaderboard(
-            shared, &me.id, variant, params, difficulty, date,
+            shared,
+            &me.id,
+            board,
+            &variant,
+            &params,
+            &difficulty,
+            date,
+        )),
+        ClientMessage::Profile { utc_offset_min } => Some(shared.lobby.boards().profile(
+            &me.id,
+            utc_offset_min,
+            crate::serve::clock::now_ms(),
         )),
         ClientMessage::LeaveRoom => {
             if let Some(room) = player.room.take() {
@@ -417,16 +429,17 @@ fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
     }
 }
 
-/// The daily leaderboard a player asked for, or why not.
+/// The leaderboard a player asked for, or why not.
 fn leaderboard(
     shared: &Shared,
     me: &str,
-    variant: String,
-    params: protocol::plugin::Params,
-    difficulty: String,
+    board: protocol::wire::BoardKind,
+    variant: &str,
+    params: &protocol::plugin::Params,
+    difficulty: &str,
     date: Option<String>,
 ) -> ServerMessage {
-    let Some(manifest) = shared.lobby.manifest(&variant) else {
+    let Some(manifest) = shared.lobby.manifest(variant) else {
         return error(ErrorCode::Invalid, format!("unknown variant '{variant}'"));
     };
     let date = match date {
@@ -436,10 +449,14 @@ fn leaderboard(
         },
         None => crate::daily::Date::today_utc(),
     };
-    let params = manifest.with_defaults(&params);
-    let key = super::records::daily_key(&date.to_string(), &variant, &params, &difficulty);
-    shared
-        .lobby
-        .boards()
-        .daily_view(&key, me, date.to_string(), variant, params, difficulty)
+    let params = manifest.with_defaults(params);
+    shared.lobby.boards().view(&super::records::BoardQuery {
+        board,
+        variant,
+        params: &params,
+        difficulty,
+        date,
+        now_ms: crate::serve::clock::now_ms(),
+        me,
+    })
 }

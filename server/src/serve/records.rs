@@ -9,11 +9,14 @@
 //!
 //! The daily board of a puzzle of the day counts each player's first finished
 //! game of that puzzle (a second try, knowing the grid, does not count), ordered
-//! by time with penalties, then by who finished first.
+//! by time with penalties, then by who finished first. The weekly (since Monday
+//! 00:00 UTC) and all-time boards of a variant, parameters and difficulty hold
+//! each player's best time. A player's profile has their streak of days with a
+//! solved puzzle of the day (by their local date) and their stats.
 
 use dashmap::DashMap;
 use protocol::plugin::Params;
-use protocol::wire::{BoardRow, Mode, ServerMessage};
+use protocol::wire::{BoardKind, BoardRow, Mode, ServerMessage, StatRow};
 use serde::{Deserialize, Serialize};
 
 /// One move of a recorded game: when (ms from the start) and what.
@@ -73,6 +76,11 @@ impl GameRecord {
             &self.difficulty,
         ))
     }
+
+    /// The key of the weekly and all-time boards it belongs to.
+    pub fn kind_key(&self) -> String {
+        kind_key(&self.variant, &self.params, &self.difficulty)
+    }
 }
 
 /// The key of the daily board of (date, variant, resolved parameters, difficulty).
@@ -80,15 +88,39 @@ pub fn daily_key(date: &str, variant: &str, params: &Params, difficulty: &str) -
     serde_json::to_string(&(date, variant, params, difficulty)).unwrap_or_default()
 }
 
-/// One player's place on a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The key of the weekly and all-time boards of (variant, resolved parameters,
+/// difficulty).
+pub fn kind_key(variant: &str, params: &Params, difficulty: &str) -> String {
+    serde_json::to_string(&(variant, params, difficulty)).unwrap_or_default()
+}
+
+/// One finished game on a board.
+#[derive(Clone, Debug, PartialEq)]
 struct Entry {
     player: String,
     name: String,
     time_ms: u64,
     penalty_ms: u64,
+    /// When it ended (ms since the Unix epoch).
+    at_ms: f64,
     /// Order of arrival, to break ties.
     order: u64,
+}
+
+impl Entry {
+    fn sort_key(&self) -> (u64, u64) {
+        (self.time_ms, self.order)
+    }
+}
+
+/// A player's finished game, for their profile.
+#[derive(Clone, Debug, PartialEq)]
+struct Played {
+    variant: String,
+    difficulty: String,
+    time_ms: u64,
+    at_ms: f64,
+    daily: bool,
 }
 
 /// Rows shown above and below the player's own.
@@ -97,50 +129,97 @@ const AROUND: usize = 2;
 /// Rows at the top of a board.
 const TOP: usize = 10;
 
-/// The leaderboards.
+/// Times in a stat row's trend.
+const RECENT: usize = 10;
+
+/// The furthest a declared local time may be from UTC.
+const MAX_OFFSET_MIN: i32 = 14 * 60;
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// What a board query asks for.
+pub struct BoardQuery<'a> {
+    /// Which board.
+    pub board: BoardKind,
+    /// Variant id.
+    pub variant: &'a str,
+    /// Every parameter, defaults filled in.
+    pub params: &'a Params,
+    /// Difficulty.
+    pub difficulty: &'a str,
+    /// The daily board's date.
+    pub date: crate::daily::Date,
+    /// Now, ms since the Unix epoch (the weekly board's week).
+    pub now_ms: f64,
+    /// The asking player.
+    pub me: &'a str,
+}
+
+/// The leaderboards and profiles.
 #[derive(Debug, Default)]
 pub struct Boards {
+    /// Daily boards, sorted, one entry per player.
     daily: DashMap<String, Vec<Entry>>,
+    /// Every finish of each (variant, parameters, difficulty), in arrival order.
+    kinds: DashMap<String, Vec<Entry>>,
+    /// Every finish of each player, in arrival order.
+    players: DashMap<String, Vec<Played>>,
     arrivals: std::sync::atomic::AtomicU64,
 }
 
 impl Boards {
-    /// Adds a record to the boards it belongs to.
+    /// Adds a record to the boards it belongs to and to its player's profile.
     pub fn add(&self, record: &GameRecord) {
-        let Some(key) = record.daily_key() else {
-            return;
-        };
         let order = self
             .arrivals
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut board = self.daily.entry(key).or_default();
-        if board.iter().any(|e| e.player == record.player) {
-            return;
-        }
         let entry = Entry {
             player: record.player.clone(),
             name: record.name.clone(),
             time_ms: record.time_ms,
             penalty_ms: record.penalty_ms,
+            at_ms: record.at_ms,
             order,
         };
-        let at = board.partition_point(|e| (e.time_ms, e.order) <= (entry.time_ms, entry.order));
-        board.insert(at, entry);
+        self.players
+            .entry(record.player.clone())
+            .or_default()
+            .push(Played {
+                variant: record.variant.clone(),
+                difficulty: record.difficulty.clone(),
+                time_ms: record.time_ms,
+                at_ms: record.at_ms,
+                daily: record.daily.is_some(),
+            });
+        self.kinds
+            .entry(record.kind_key())
+            .or_default()
+            .push(entry.clone());
+        if let Some(key) = record.daily_key() {
+            let mut board = self.daily.entry(key).or_default();
+            if !board.iter().any(|e| e.player == record.player) {
+                let at = board.partition_point(|e| e.sort_key() <= entry.sort_key());
+                board.insert(at, entry);
+            }
+        }
     }
 
-    /// The daily board `key` as `me` sees it: the top rows, my row and the rows
-    /// around it, and how many I beat.
-    pub fn daily_view(
-        &self,
-        key: &str,
-        me: &str,
-        date: String,
-        variant: String,
-        params: Params,
-        difficulty: String,
-    ) -> ServerMessage {
-        let board = self.daily.get(key);
-        let entries: &[Entry] = board.as_deref().map_or(&[], |b| b.as_slice());
+    /// A board as `q.me` sees it: the top rows, my row and the rows around it,
+    /// and how many I beat.
+    pub fn view(&self, q: &BoardQuery) -> ServerMessage {
+        let (date, entries) = match q.board {
+            BoardKind::Daily => {
+                let key = daily_key(&q.date.to_string(), q.variant, q.params, q.difficulty);
+                let entries = self.daily.get(&key).map_or_else(Vec::new, |b| b.clone());
+                (q.date.to_string(), entries)
+            }
+            BoardKind::Weekly => {
+                let monday = week_start(q.now_ms);
+                let since = monday_ms(monday);
+                (monday.to_string(), self.best(q, Some(since)))
+            }
+            BoardKind::AllTime => (String::new(), self.best(q, None)),
+        };
         let row = |i: usize| {
             let e = &entries[i];
             BoardRow {
@@ -148,25 +227,26 @@ impl Boards {
                 name: e.name.clone(),
                 time_ms: e.time_ms,
                 penalty_ms: e.penalty_ms,
-                me: e.player == me,
+                me: e.player == q.me,
             }
         };
-        let mine = entries.iter().position(|e| e.player == me);
+        let mine = entries.iter().position(|e| e.player == q.me);
         let around = mine.map_or(Vec::new(), |i| {
             (i.saturating_sub(AROUND)..(i + AROUND + 1).min(entries.len()))
                 .map(row)
                 .collect()
         });
-        // Faster than N% of the others who finished today's puzzle.
+        // Faster than N% of the others on the board.
         let faster_than_pct = mine.filter(|_| entries.len() > 1).map(|i| {
             let slower = entries.len() - 1 - i;
             (slower * 100 / (entries.len() - 1)) as u32
         });
         ServerMessage::Leaderboard {
+            board: q.board,
             date,
-            variant,
-            params,
-            difficulty,
+            variant: q.variant.to_string(),
+            params: q.params.clone(),
+            difficulty: q.difficulty.to_string(),
             total: entries.len() as u32,
             top: (0..entries.len().min(TOP)).map(row).collect(),
             mine: mine.map(row),
@@ -174,6 +254,105 @@ impl Boards {
             faster_than_pct,
         }
     }
+
+    /// Each player's best finish of the query's kind (since `since_ms`), fastest first.
+    fn best(&self, q: &BoardQuery, since_ms: Option<f64>) -> Vec<Entry> {
+        let Some(all) = self.kinds.get(&kind_key(q.variant, q.params, q.difficulty)) else {
+            return Vec::new();
+        };
+        let mut best: std::collections::HashMap<&str, &Entry> = std::collections::HashMap::new();
+        for e in all.iter().filter(|e| since_ms.is_none_or(|s| e.at_ms >= s)) {
+            let slot = best.entry(e.player.as_str()).or_insert(e);
+            if e.sort_key() < slot.sort_key() {
+                *slot = e;
+            }
+        }
+        let mut out: Vec<Entry> = best.into_values().cloned().collect();
+        out.sort_by_key(Entry::sort_key);
+        out
+    }
+
+    /// `player`'s profile, their local dates `utc_offset_min` from UTC.
+    pub fn profile(&self, player: &str, utc_offset_min: i32, now_ms: f64) -> ServerMessage {
+        let offset = f64::from(utc_offset_min.clamp(-MAX_OFFSET_MIN, MAX_OFFSET_MIN)) * 60_000.0;
+        let local_day = |ms: f64| ((ms + offset) / DAY_MS).floor() as i64;
+        let played = self
+            .players
+            .get(player)
+            .map_or_else(Vec::new, |p| p.clone());
+        let mut days: Vec<i64> = played
+            .iter()
+            .filter(|p| p.daily)
+            .map(|p| local_day(p.at_ms))
+            .collect();
+        days.sort_unstable();
+        days.dedup();
+        let today = local_day(now_ms);
+        let (mut best_streak, mut run) = (0u32, 0u32);
+        for (i, d) in days.iter().enumerate() {
+            run = if i > 0 && days[i - 1] + 1 == *d {
+                run + 1
+            } else {
+                1
+            };
+            best_streak = best_streak.max(run);
+        }
+        // The streak still counts if today's puzzle is not solved yet.
+        let last = days.last().copied();
+        let streak = if last == Some(today) || last == Some(today - 1) {
+            run
+        } else {
+            0
+        };
+        let mut stats: Vec<StatRow> = Vec::new();
+        for p in &played {
+            let i = match stats
+                .iter()
+                .position(|s| s.variant == p.variant && s.difficulty == p.difficulty)
+            {
+                Some(i) => i,
+                None => {
+                    stats.push(StatRow {
+                        variant: p.variant.clone(),
+                        difficulty: p.difficulty.clone(),
+                        solved: 0,
+                        best_ms: u64::MAX,
+                        average_ms: 0,
+                        recent_ms: Vec::new(),
+                    });
+                    stats.len() - 1
+                }
+            };
+            let s = &mut stats[i];
+            s.average_ms =
+                (s.average_ms * u64::from(s.solved) + p.time_ms) / u64::from(s.solved + 1);
+            s.solved += 1;
+            s.best_ms = s.best_ms.min(p.time_ms);
+            s.recent_ms.push(p.time_ms);
+            if s.recent_ms.len() > RECENT {
+                s.recent_ms.remove(0);
+            }
+        }
+        stats.sort_by(|a, b| (&a.variant, &a.difficulty).cmp(&(&b.variant, &b.difficulty)));
+        ServerMessage::Profile {
+            streak,
+            best_streak,
+            played_today: last == Some(today),
+            stats,
+        }
+    }
+}
+
+/// The Monday (UTC) of the week of `now_ms`.
+fn week_start(now_ms: f64) -> crate::daily::Date {
+    let today = crate::daily::Date::at_ms(now_ms);
+    // 1970-01-01 was a Thursday: 3 days after a Monday.
+    today.plus(-(today.days_since_epoch() + 3).rem_euclid(7))
+}
+
+/// 00:00 UTC of `date`, ms since the Unix epoch.
+fn monday_ms(date: crate::daily::Date) -> f64 {
+    date.days_since_epoch() as f64 * DAY_MS
 }
 
 #[cfg(test)]
@@ -214,15 +393,17 @@ mod tests {
         }
         // A second, faster try does not count.
         boards.add(&record("c", 50));
-        let key = daily_key("2026-11-24", "classic", &Params::new(), "easy");
-        let view = boards.daily_view(
-            &key,
-            "e",
-            "2026-11-24".into(),
-            "classic".into(),
-            Params::new(),
-            "easy".into(),
-        );
+        let params = Params::new();
+        let query = |me, board| BoardQuery {
+            board,
+            variant: "classic",
+            params: &params,
+            difficulty: "easy",
+            date: "2026-11-24".parse().expect("date"),
+            now_ms: 0.0,
+            me,
+        };
+        let view = boards.view(&query("e", BoardKind::Daily));
         let ServerMessage::Leaderboard {
             total,
             top,
@@ -243,11 +424,69 @@ mod tests {
         assert!(around.iter().any(|r| r.me));
         // Faster than 2 of the 5 others.
         assert_eq!(faster_than_pct, Some(40));
-        // A record of no puzzle of the day is on no daily board.
+        // A record of no puzzle of the day is on no daily board, but on the
+        // all-time one, where c's faster second try counts.
         boards.add(&GameRecord {
             daily: None,
             ..record("z", 1)
         });
         assert_eq!(boards.daily.len(), 1);
+        let ServerMessage::Leaderboard { top, .. } = boards.view(&query("e", BoardKind::AllTime))
+        else {
+            panic!("a leaderboard");
+        };
+        let names: Vec<&str> = top.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["Z", "C", "D", "B", "A", "E", "F"]);
+    }
+
+    #[test]
+    fn weeks_start_on_monday_and_streaks_follow_local_dates() {
+        // 2026-11-24 is a Tuesday.
+        let tuesday_noon = 1_795_478_400_000.0 + 12.0 * 3_600_000.0;
+        assert_eq!(
+            crate::daily::Date::at_ms(tuesday_noon).to_string(),
+            "2026-11-24"
+        );
+        assert_eq!(week_start(tuesday_noon).to_string(), "2026-11-23");
+        let boards = Boards::default();
+        let at = |day: f64, hour: f64| tuesday_noon + day * DAY_MS + (hour - 12.0) * 3_600_000.0;
+        // Solved dailies: Sunday 23:30 UTC, Monday 10:00 UTC, Tuesday 22:30 UTC.
+        for (day, hour) in [(-2.0, 23.5), (-1.0, 10.0), (0.0, 22.5)] {
+            boards.add(&GameRecord {
+                at_ms: at(day, hour),
+                ..record("p", 1000)
+            });
+        }
+        let streak = |offset: i32, now: f64| match boards.profile("p", offset, now) {
+            ServerMessage::Profile {
+                streak,
+                best_streak,
+                played_today,
+                ..
+            } => (streak, best_streak, played_today),
+            _ => panic!("a profile"),
+        };
+        // In UTC: Sunday, Monday, Tuesday — three days, today included.
+        assert_eq!(streak(0, at(0.0, 23.0)), (3, 3, true));
+        // At UTC+2 the Sunday game was on Monday and the Tuesday one on
+        // Wednesday: Monday, then a gap, then Wednesday.
+        assert_eq!(streak(120, at(1.0, 10.0)), (1, 1, true));
+        // At UTC-5: Sunday, Monday, Tuesday again; on Wednesday afternoon
+        // (local) the streak still stands until the day is over.
+        assert_eq!(streak(-300, at(1.0, 20.0)), (3, 3, false));
+        // Two days without: gone, the best remains. Offsets are clamped to ±14 h.
+        assert_eq!(streak(0, at(3.0, 12.0)), (0, 3, false));
+        assert_eq!(
+            streak(10_000, at(0.0, 23.0)),
+            streak(14 * 60, at(0.0, 23.0))
+        );
+        let ServerMessage::Profile { stats, .. } = boards.profile("p", 0, at(0.0, 23.0)) else {
+            panic!("a profile");
+        };
+        let s = &stats[0];
+        assert_eq!(
+            (stats.len(), s.solved, s.best_ms, s.recent_ms.len()),
+            (1, 3, 1000, 3)
+        );
     }
 }
