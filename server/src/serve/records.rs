@@ -160,8 +160,13 @@ pub struct BoardQuery<'a> {
 pub struct Boards {
     /// Daily boards, sorted, one entry per player.
     daily: DashMap<String, Vec<Entry>>,
-    /// Every finish of each (variant, parameters, difficulty), in arrival order.
+    /// Every finish of each (variant, parameters, difficulty), in time order
+    /// (the weekly boards are cut from it).
     kinds: DashMap<String, Vec<Entry>>,
+    /// All-time boards: each player's best finish of each kind, sorted.
+    all_time: DashMap<String, Vec<Entry>>,
+    /// The sort key of each (kind, player)'s all-time entry.
+    all_time_best: DashMap<(String, String), (u64, u64)>,
     /// Every finish of each player, in arrival order.
     players: DashMap<String, Vec<Played>>,
     arrivals: std::sync::atomic::AtomicU64,
@@ -191,10 +196,13 @@ impl Boards {
                 at_ms: record.at_ms,
                 daily: record.daily.is_some(),
             });
-        self.kinds
-            .entry(record.kind_key())
-            .or_default()
-            .push(entry.clone());
+        let kind = record.kind_key();
+        self.add_best(&kind, &entry);
+        let mut finishes = self.kinds.entry(kind).or_default();
+        // Kept in time order (a finish arrives last, but clocks can step back).
+        let at = finishes.partition_point(|e| e.at_ms <= entry.at_ms);
+        finishes.insert(at, entry.clone());
+        drop(finishes);
         if let Some(key) = record.daily_key() {
             let mut board = self.daily.entry(key).or_default();
             if !board.iter().any(|e| e.player == record.player) {
@@ -204,64 +212,64 @@ impl Boards {
         }
     }
 
+    /// Puts `entry` on its kind's all-time board if it is the player's best.
+    fn add_best(&self, kind: &str, entry: &Entry) {
+        let key = (kind.to_string(), entry.player.clone());
+        let previous = self.all_time_best.get(&key).map(|k| *k);
+        if previous.is_some_and(|k| k <= entry.sort_key()) {
+            return;
+        }
+        self.all_time_best.insert(key, entry.sort_key());
+        let mut board = self.all_time.entry(kind.to_string()).or_default();
+        if let Some(old) = previous {
+            // Sort keys are unique (arrival order breaks ties): find it by halving.
+            if let Ok(at) = board.binary_search_by_key(&old, Entry::sort_key) {
+                board.remove(at);
+            }
+        }
+        let at = board.partition_point(|e| e.sort_key() <= entry.sort_key());
+        board.insert(at, entry.clone());
+    }
+
     /// A board as `q.me` sees it: the top rows, my row and the rows around it,
     /// and how many I beat.
     pub fn view(&self, q: &BoardQuery) -> ServerMessage {
-        let (date, entries) = match q.board {
+        match q.board {
             BoardKind::Daily => {
                 let key = daily_key(&q.date.to_string(), q.variant, q.params, q.difficulty);
-                let entries = self.daily.get(&key).map_or_else(Vec::new, |b| b.clone());
-                (q.date.to_string(), entries)
+                let board = self.daily.get(&key);
+                render(
+                    q,
+                    q.date.to_string(),
+                    board.as_deref().map_or(&[], Vec::as_slice),
+                )
             }
             BoardKind::Weekly => {
                 let monday = week_start(q.now_ms);
-                let since = monday_ms(monday);
-                (monday.to_string(), self.best(q, Some(since)))
+                let entries = self.best(q, monday_ms(monday));
+                render(q, monday.to_string(), &entries)
             }
-            BoardKind::AllTime => (String::new(), self.best(q, None)),
-        };
-        let row = |i: usize| {
-            let e = &entries[i];
-            BoardRow {
-                rank: i as u32 + 1,
-                name: e.name.clone(),
-                time_ms: e.time_ms,
-                penalty_ms: e.penalty_ms,
-                me: e.player == q.me,
+            BoardKind::AllTime => {
+                let key = kind_key(q.variant, q.params, q.difficulty);
+                let board = self.all_time.get(&key);
+                render(
+                    q,
+                    String::new(),
+                    board.as_deref().map_or(&[], Vec::as_slice),
+                )
             }
-        };
-        let mine = entries.iter().position(|e| e.player == q.me);
-        let around = mine.map_or(Vec::new(), |i| {
-            (i.saturating_sub(AROUND)..(i + AROUND + 1).min(entries.len()))
-                .map(row)
-                .collect()
-        });
-        // Faster than N% of the others on the board.
-        let faster_than_pct = mine.filter(|_| entries.len() > 1).map(|i| {
-            let slower = entries.len() - 1 - i;
-            (slower * 100 / (entries.len() - 1)) as u32
-        });
-        ServerMessage::Leaderboard {
-            board: q.board,
-            date,
-            variant: q.variant.to_string(),
-            params: q.params.clone(),
-            difficulty: q.difficulty.to_string(),
-            total: entries.len() as u32,
-            top: (0..entries.len().min(TOP)).map(row).collect(),
-            mine: mine.map(row),
-            around,
-            faster_than_pct,
         }
     }
 
-    /// Each player's best finish of the query's kind (since `since_ms`), fastest first.
-    fn best(&self, q: &BoardQuery, since_ms: Option<f64>) -> Vec<Entry> {
+    /// Each player's best finish of the query's kind since `since_ms`, fastest first.
+    fn best(&self, q: &BoardQuery, since_ms: f64) -> Vec<Entry> {
         let Some(all) = self.kinds.get(&kind_key(q.variant, q.params, q.difficulty)) else {
             return Vec::new();
         };
+        // In time order: the week's finishes are the tail.
+        let from = all.partition_point(|e| e.at_ms < since_ms);
         let mut best: std::collections::HashMap<&str, &Entry> = std::collections::HashMap::new();
-        for e in all.iter().filter(|e| since_ms.is_none_or(|s| e.at_ms >= s)) {
+        for e in &all[from..] {
             let slot = best.entry(e.player.as_str()).or_insert(e);
             if e.sort_key() < slot.sort_key() {
                 *slot = e;
@@ -340,6 +348,43 @@ impl Boards {
             played_today: last == Some(today),
             stats,
         }
+    }
+}
+
+/// The board message for `entries` (sorted, one per player) as `q.me` sees it.
+fn render(q: &BoardQuery, date: String, entries: &[Entry]) -> ServerMessage {
+    let row = |i: usize| {
+        let e = &entries[i];
+        BoardRow {
+            rank: i as u32 + 1,
+            name: e.name.clone(),
+            time_ms: e.time_ms,
+            penalty_ms: e.penalty_ms,
+            me: e.player == q.me,
+        }
+    };
+    let mine = entries.iter().position(|e| e.player == q.me);
+    let around = mine.map_or(Vec::new(), |i| {
+        (i.saturating_sub(AROUND)..(i + AROUND + 1).min(entries.len()))
+            .map(row)
+            .collect()
+    });
+    // Faster than N% of the others on the board.
+    let faster_than_pct = mine.filter(|_| entries.len() > 1).map(|i| {
+        let slower = entries.len() - 1 - i;
+        (slower * 100 / (entries.len() - 1)) as u32
+    });
+    ServerMessage::Leaderboard {
+        board: q.board,
+        date,
+        variant: q.variant.to_string(),
+        params: q.params.clone(),
+        difficulty: q.difficulty.to_string(),
+        total: entries.len() as u32,
+        top: (0..entries.len().min(TOP)).map(row).collect(),
+        mine: mine.map(row),
+        around,
+        faster_than_pct,
     }
 }
 
