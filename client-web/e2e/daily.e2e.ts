@@ -1,7 +1,8 @@
 // The lobby's "Today's puzzles": one click plays today's puzzle of a variant; two
 // players, on a desktop and a phone, get the same puzzle, and the lobby says when
 // the next ones arrive in the player's own time. Finishing shows the day's board;
-// back in the lobby, the streak, the stats and the all-time board have the game.
+// back in the lobby, the streak, the stats and the all-time board have the game;
+// a third player races the first two as ghosts.
 
 import { expect, test } from "vitest";
 import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, WAIT } from "./harness";
@@ -55,4 +56,20 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   expect(await bob.page.textContent("#board-view")).toContain("all time — 2 players");
   await screenshotScreen(bob.page, "daily-records-phone");
   await screenshot(bob.page, "#records", "records");
+
+  // Cy races the ghosts of Ada's and Bob's games: their bars move as they played.
+  const cy = await namedPlayer(arena, "Cy");
+  await cy.page.waitForSelector("#daily-classic-easy", { timeout: WAIT });
+  await cy.page.check("#daily-ghosts");
+  await cy.page.click("#daily-classic-easy");
+  await cy.page.waitForSelector("#start", { timeout: WAIT });
+  await cy.page.click("#start");
+  await cy.page.waitForSelector("#ghosts li:nth-child(2)", { timeout: WAIT });
+  expect(await cy.page.textContent("#ghosts")).toMatch(/(Ada|Bob).*(Ada|Bob)/s);
+  // Both ghosts solved it in seconds: their bars reach the end as the clock passes their times.
+  await cy.page.waitForFunction(() => document.querySelectorAll("#ghosts li").length === 2 && [...document.querySelectorAll("#ghosts li")].every((li) => li.textContent?.includes("✓")), null, { timeout: WAIT });
+  await screenshot(cy.page, "main", "ghost-race");
+  await fillByClicks(cy, puzzle, solution);
+  await cy.page.waitForSelector("#ghost-rank", { timeout: WAIT });
+  expect(await cy.page.textContent("#ghost-rank")).toMatch(/^Among the ghosts: #[123] of 3\.$/);
 });

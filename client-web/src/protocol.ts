@@ -289,7 +289,13 @@ hints: HintPolicy,
  * parameters and difficulty, and puts that date (`YYYY-MM-DD`) here. Every
  * server agrees on it without talking. A daily room has no rematch.
  */
-daily?: string | null, };
+daily?: string | null, 
+/**
+ * A daily solo game against ghosts: the recorded games of up to five
+ * players who finished the same puzzle of the day, fastest to slowest,
+ * replayed as progress bars in real time (the room's `ghosts`).
+ */
+ghosts: boolean, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 
@@ -426,7 +432,12 @@ paused: boolean,
 /**
  * Solo: time spent paused so far, ms (the clock shows now - start_at - paused_ms).
  */
-paused_ms: number, };
+paused_ms: number, 
+/**
+ * A ghost race (`settings.ghosts`), once playing: the recorded games it
+ * replays.
+ */
+ghosts: Array<GhostRun>, };
 
 export type Rank = { 
 /**
@@ -467,6 +478,24 @@ penalty_ms: number,
  * Whether this row is the asking player's.
  */
 me: boolean, };
+
+export type GhostRun = { 
+/**
+ * The player's display name.
+ */
+name: string, 
+/**
+ * Their finish time, penalties included, ms.
+ */
+time_ms: number, 
+/**
+ * The cells to fill.
+ */
+cells: number, 
+/**
+ * `[ms from the start, cells right]` after each of their moves, in order.
+ */
+points: Array<[number, number]>, };
 
 export type BoardKind = "daily" | "weekly" | "all_time";
 

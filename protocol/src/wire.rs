@@ -179,6 +179,11 @@ pub struct RoomSettings {
     /// server agrees on it without talking. A daily room has no rematch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub daily: Option<String>,
+    /// A daily solo game against ghosts: the recorded games of up to five
+    /// players who finished the same puzzle of the day, fastest to slowest,
+    /// replayed as progress bars in real time (the room's `ghosts`).
+    #[serde(default)]
+    pub ghosts: bool,
 }
 
 /// Whether a room offers hints.
@@ -343,6 +348,27 @@ pub struct RoomView {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub paused_ms: u64,
+    /// A ghost race (`settings.ghosts`), once playing: the recorded games it
+    /// replays.
+    #[serde(default)]
+    pub ghosts: Vec<GhostRun>,
+}
+
+/// A recorded game replayed as a ghost: when its board had how many cells
+/// right, never which digits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GhostRun {
+    /// The player's display name.
+    pub name: String,
+    /// Their finish time, penalties included, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub time_ms: u64,
+    /// The cells to fill.
+    pub cells: u32,
+    /// `[ms from the start, cells right]` after each of their moves, in order.
+    #[cfg_attr(feature = "ts", ts(type = "Array<[number, number]>"))]
+    pub points: Vec<[u64; 2]>,
 }
 
 /// What one player put on a co-op board.

@@ -154,6 +154,7 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
         daily: None,
+        ghosts: false,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

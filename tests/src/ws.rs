@@ -31,6 +31,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
         daily: None,
+        ghosts: false,
     }
 }
 

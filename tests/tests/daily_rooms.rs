@@ -3,7 +3,8 @@
 //! date, from the seed every server derives — the room says which day it is,
 //! and a daily room has no rematch. Finished daily games go on the day's
 //! leaderboard with the time the server measured, survive a kill -9, and a
-//! client cannot put a time of its own there.
+//! client cannot put a time of its own there; a later player races them as
+//! ghosts.
 
 use arena_tests::process::spawn_arena_serve;
 use arena_tests::serve::{plugins, start_server};
@@ -162,6 +163,47 @@ async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
     let (total, mine, _, again) = my_place(&mut d).await;
     assert_eq!((total, mine), (2, None));
     assert_eq!(again, top, "the board is rebuilt from the stored records");
+
+    // Dee races the day's ghosts: Ada's and Bob's recorded games, as progress
+    // over time, never their digits.
+    let ghosts = RoomSettings {
+        ghosts: true,
+        ..daily("classic", Params::new(), "easy")
+    };
+    let room = seated_room(&mut d, &mut [], ghosts.clone()).await;
+    assert!(room.ghosts.is_empty(), "no ghosts before the start");
+    d.send(&ClientMessage::Start).await;
+    let view = d.room(RoomState::Playing).await;
+    let puzzle = view.puzzle.expect("puzzle");
+    let empty = puzzle.grid.iter().flatten().filter(|&&v| v == 0).count() as u32;
+    assert_eq!(view.ghosts.len(), 2);
+    let mut names: Vec<&str> = view.ghosts.iter().map(|g| g.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Ada", "Bob"]);
+    assert!(
+        view.ghosts.windows(2).all(|w| w[0].time_ms <= w[1].time_ms),
+        "fastest first"
+    );
+    for g in &view.ghosts {
+        assert_eq!(g.cells, empty);
+        let last = g.points.last().expect("moves");
+        assert_eq!(last[1], u64::from(empty), "{}: the run ends solved", g.name);
+        assert!(last[0] <= g.time_ms);
+        assert!(
+            g.points.windows(2).all(|w| w[0][0] <= w[1][0]),
+            "in time order"
+        );
+    }
+    // Ghosts race the puzzle of the day alone.
+    d.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            ghosts: true,
+            daily: None,
+            ..ghosts
+        },
+    })
+    .await;
+    assert_eq!(d.error().await, ErrorCode::Invalid);
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -5,7 +5,7 @@
 
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
-    BoardKind, BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, HintPolicy,
+    BoardKind, BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun, HintPolicy,
     MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary,
     RoomView, ServerMessage, StatRow,
 };
@@ -40,6 +40,7 @@ fn generate() -> String {
         RoomView::decl(&cfg),
         Rank::decl(&cfg),
         BoardRow::decl(&cfg),
+        GhostRun::decl(&cfg),
         BoardKind::decl(&cfg),
         StatRow::decl(&cfg),
         Contribution::decl(&cfg),

@@ -3,8 +3,9 @@
 
 import type { RoomSettings } from "../protocol";
 
-/** A solo room playing today's puzzle of `variant` (default parameters) at `difficulty`. */
-export function dailySettings(variant: string, difficulty: string): RoomSettings {
+/** A solo room playing today's puzzle of `variant` (default parameters) at
+ * `difficulty`, against the day's ghosts if asked. */
+export function dailySettings(variant: string, difficulty: string, ghosts = false): RoomSettings {
   return {
     variant,
     params: {},
@@ -15,6 +16,7 @@ export function dailySettings(variant: string, difficulty: string): RoomSettings
     mistakes: { type: "none" },
     hints: { type: "penalty", seconds: 30 },
     daily: "today",
+    ghosts,
   };
 }
 

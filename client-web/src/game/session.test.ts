@@ -7,7 +7,7 @@ const me: PlayerView = { id: "me", name: "Ada", filled: 0, finished_ms: null, mi
 const mate: PlayerView = { ...me, id: "mate", name: "Bob" };
 
 function settings(mode: RoomSettings["mode"]): RoomSettings {
-  return { variant: "classic", params: {}, difficulty: "easy", mode, public: false, max_players: 2, mistakes: { type: "none" }, hints: { type: "off" } };
+  return { variant: "classic", params: {}, difficulty: "easy", mode, public: false, max_players: 2, mistakes: { type: "none" }, hints: { type: "off" }, ghosts: false };
 }
 
 function room(mode: RoomSettings["mode"], over: Partial<RoomView> = {}): RoomView {
@@ -28,6 +28,7 @@ function room(mode: RoomSettings["mode"], over: Partial<RoomView> = {}): RoomVie
     pencil: mode === "coop" ? puzzle.grid.map((r) => r.map(() => 0)) : null,
     paused: false,
     paused_ms: 0,
+    ghosts: [],
     ...over,
   };
 }

@@ -61,6 +61,7 @@ export class HomeScreen {
   private readonly boardDifficulty = h("select", { id: "board-difficulty", "aria-label": "Board difficulty" });
   private readonly boardView = h("div", { id: "board-view" });
   private readonly nextDaily = h("p", { class: "muted", id: "next-daily" });
+  private readonly dailyGhosts = h("input", { type: "checkbox", id: "daily-ghosts" });
 
   constructor(
     private readonly session: Session,
@@ -94,6 +95,7 @@ export class HomeScreen {
         "section",
         { class: "card", id: "daily" },
         h("h2", {}, "Today's puzzles"),
+        h("label", { class: "check" }, this.dailyGhosts, " Race the ghosts of today's players (their recorded games, replayed as you play)"),
         this.dailyList,
         this.nextDaily,
       ),
@@ -302,7 +304,7 @@ export class HomeScreen {
                 class: "small",
                 id: `daily-${v.id}-${d}`,
                 title: `Today's ${v.name} puzzle: ${tierLabel(d)}`,
-                onclick: () => send({ type: "create_room", settings: dailySettings(v.id, d) }),
+                onclick: () => send({ type: "create_room", settings: dailySettings(v.id, d, this.dailyGhosts.checked) }),
               },
               d,
             ),
@@ -367,6 +369,7 @@ export class HomeScreen {
       max_players: mode === "solo" ? 1 : Math.min(8, Math.max(2, Number(this.maxPlayers.value) || 4)),
       mistakes: mode === "coop" ? { type: "none" } : mistakes,
       hints: this.hints.value === "off" ? { type: "off" } : { type: "penalty", seconds: 30 },
+      ghosts: false,
     };
   }
 }

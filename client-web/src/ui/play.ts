@@ -9,6 +9,7 @@ import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
 import { clock, h, replace } from "./dom";
 import { variantTitle } from "../game/title";
+import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -55,6 +56,7 @@ export class PlayScreen {
   private readonly pad = h("div", { class: "pad", role: "group", "aria-label": "Digit pad" });
   private readonly modes = h("div", { class: "modes", role: "radiogroup", "aria-label": "Input mode" });
   private readonly side = h("div", { class: "people", id: "people" });
+  private readonly ghostList = h("div", { class: "people", id: "ghosts" });
   private readonly hintBox = h("p", { class: "hint", id: "hint", "aria-live": "polite" });
   private readonly chatLog = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
   private readonly chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something", "aria-label": "Chat message" });
@@ -76,6 +78,7 @@ export class PlayScreen {
           "aside",
           { class: "side" },
           this.side,
+          this.ghostList,
           this.hintBox,
           h("h3", {}, "Chat"),
           this.chatLog,
@@ -162,6 +165,7 @@ export class PlayScreen {
   /** Updates the clock (called several times a second). */
   tick() {
     const room = this.session.room;
+    this.updateGhosts();
     if (!room || room.start_at === null) return;
     const me = this.session.myPlayer();
     if (me?.finished_ms != null) {
@@ -170,6 +174,34 @@ export class PlayScreen {
       const penalties = this.session.livePenaltyMs();
       this.timer.textContent = clock(this.actions.serverNow() - room.start_at - room.paused_ms + penalties);
     }
+  }
+
+  /** The ghosts' bars, as far as each had got at this point of its game. */
+  private updateGhosts() {
+    const room = this.session.room;
+    const runs = room?.ghosts ?? [];
+    this.ghostList.hidden = runs.length === 0;
+    if (!room || runs.length === 0 || room.start_at === null) return;
+    const elapsed = room.state === "playing" && !room.paused ? this.actions.serverNow() - room.start_at - room.paused_ms : Infinity;
+    replace(
+      this.ghostList,
+      h("h3", {}, "Ghosts"),
+      h(
+        "ul",
+        { class: "progress-list" },
+        ...runs.map((run, i) => {
+          const { pct, done } = ghostProgress(run, elapsed);
+          return h(
+            "li",
+            { "data-ghost": String(i) },
+            h("span", { class: "dot ghost", title: "a recorded game" }),
+            h("span", { class: "name" }, run.name),
+            h("progress", { max: 100, value: pct, "aria-label": `${run.name}'s ghost` }),
+            h("span", { class: "muted" }, done ? ` ✓ ${clock(run.time_ms)}` : ` ${pct}%`),
+          );
+        }),
+      ),
+    );
   }
 
   private buildPad(game: Game) {
@@ -440,9 +472,13 @@ export class PlayScreen {
     else if (mine && mine.rank === 1) headline = `You won! ${clock(mine.time_ms)}`;
     else if (mine) headline = `Solved! Rank ${mine.rank} · ${clock(mine.time_ms)}`;
     const grade = room.puzzle?.grade;
+    const ghosts = room.ghosts ?? [];
     replace(
       this.results,
       h("h2", { id: "results-title" }, headline),
+      mine && ghosts.length > 0
+        ? h("p", { id: "ghost-rank" }, `Among the ghosts: #${rankAmongGhosts(mine.time_ms, ghosts)} of ${ghosts.length + 1}.`)
+        : null,
       grade
         ? h("p", { class: "muted", id: "puzzle-grade" }, `${/^[aeiou]/.test(grade.tier) ? "An" : "A"} ${grade.tier} puzzle; its hardest step: ${grade.hardest} (rating ${grade.rating}).`)
         : null,

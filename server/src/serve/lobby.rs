@@ -11,7 +11,9 @@ use super::store::{SavedRoom, Store, Write};
 use super::Config;
 use dashmap::DashMap;
 use protocol::plugin::Manifest;
-use protocol::wire::{ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomSummary};
+use protocol::wire::{
+    ErrorCode, GhostRun, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomSummary,
+};
 use rand::rngs::OsRng;
 use rand::Rng;
 use std::sync::Arc;
@@ -50,6 +52,9 @@ fn invalid(message: impl Into<String>) -> Failure {
     (ErrorCode::Invalid, message.into())
 }
 
+/// The most ghosts a ghost race replays.
+const GHOSTS: usize = 5;
+
 /// The longest penalty, per wrong digit or per hint, in seconds.
 pub const MAX_PENALTY_SECONDS: u32 = 600;
 
@@ -60,6 +65,9 @@ pub const MAX_LIVES: u32 = 99;
 pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<(), String> {
     if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
         return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
+    }
+    if settings.ghosts && (settings.daily.is_none() || settings.mode != Mode::Solo) {
+        return Err("ghosts race a solo game of the puzzle of the day (daily and solo)".into());
     }
     match settings.mode {
         Mode::Solo if settings.max_players != 1 || settings.public => {
@@ -129,6 +137,39 @@ impl Lobby {
     /// The leaderboards (rooms add their finished games to them).
     pub fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// Up to [`GHOSTS`] recorded first finishes of the room's puzzle of the day,
+    /// spread from the fastest to the slowest, as ghost runs (none without a
+    /// database, or when it cannot be read: the game goes on without them).
+    async fn ghost_runs(&self, settings: &RoomSettings, kind: &Kind, game: &Game) -> Vec<GhostRun> {
+        let (Some(store), Some(date)) = (self.store.clone(), settings.daily.clone()) else {
+            return Vec::new();
+        };
+        let key = super::records::daily_key(&date, &kind.variant, &kind.params, &kind.difficulty);
+        let records = tokio::task::spawn_blocking(move || store.daily_records(&key)).await;
+        let records = match records {
+            Ok(Ok(records)) => records,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot read the day's records; no ghosts");
+                return Vec::new();
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "reading the day's records failed; no ghosts");
+                return Vec::new();
+            }
+        };
+        super::records::pick_ghosts(records, GHOSTS)
+            .iter()
+            .map(|r| {
+                super::records::ghost_run(
+                    r,
+                    game.puzzle.model(),
+                    game.puzzle.givens(),
+                    &game.solution,
+                )
+            })
+            .collect()
     }
 
     /// The manifest of a loaded variant.
@@ -215,7 +256,10 @@ impl Lobby {
         }
         .map_err(|e| (ErrorCode::Plugin, e))?;
         let stored = generated.clone();
-        let game = Game::from_puzzle(generated)?;
+        let mut game = Game::from_puzzle(generated)?;
+        if settings.ghosts {
+            game.ghosts = self.ghost_runs(&settings, &kind, &game).await;
+        }
         let code = new_code();
         if let Some(store) = &self.store {
             let write = Write::Room {

@@ -16,7 +16,7 @@
 
 use dashmap::DashMap;
 use protocol::plugin::Params;
-use protocol::wire::{BoardKind, BoardRow, Mode, ServerMessage, StatRow};
+use protocol::wire::{BoardKind, BoardRow, GhostRun, Mode, ServerMessage, StatRow};
 use serde::{Deserialize, Serialize};
 
 /// One move of a recorded game: when (ms from the start) and what.
@@ -385,6 +385,58 @@ fn render(q: &BoardQuery, date: String, entries: &[Entry]) -> ServerMessage {
         mine: mine.map(row),
         around,
         faster_than_pct,
+    }
+}
+
+/// Up to `n` of a day's records for a ghost race: each player's first finish,
+/// spread evenly from the fastest to the slowest.
+pub fn pick_ghosts(records: Vec<GameRecord>, n: usize) -> Vec<GameRecord> {
+    let mut firsts: Vec<GameRecord> = Vec::new();
+    for r in records {
+        if !firsts.iter().any(|f| f.player == r.player) {
+            firsts.push(r);
+        }
+    }
+    firsts.sort_by_key(|r| r.time_ms);
+    if firsts.len() <= n {
+        return firsts;
+    }
+    let last = firsts.len() - 1;
+    let mut picked: Vec<usize> = (0..n).map(|k| k * last / (n - 1).max(1)).collect();
+    picked.dedup();
+    picked.into_iter().map(|i| firsts[i].clone()).collect()
+}
+
+/// A record as a ghost run: after each of its moves, how many cells of the board
+/// (`givens` on `model`, solved by `solution`) were right. No digit leaves.
+pub fn ghost_run(
+    r: &GameRecord,
+    model: &engine::Model,
+    givens: &[u8],
+    solution: &[u8],
+) -> GhostRun {
+    let mut board = givens.to_vec();
+    let right = |board: &[u8]| {
+        (0..board.len())
+            .filter(|&c| givens[c] == 0 && board[c] == solution[c])
+            .count() as u64
+    };
+    let points = r
+        .moves
+        .iter()
+        .filter_map(|m| {
+            let cell = model.cell_at(m.row, m.col)?;
+            if givens[cell] == 0 {
+                board[cell] = u8::try_from(m.value).unwrap_or(0);
+            }
+            Some([m.at_ms, right(&board)])
+        })
+        .collect();
+    GhostRun {
+        name: r.name.clone(),
+        time_ms: r.time_ms,
+        cells: givens.iter().filter(|&&g| g == 0).count() as u32,
+        points,
     }
 }
 

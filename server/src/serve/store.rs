@@ -552,6 +552,24 @@ impl Store {
             .map_err(|_| "the database writer has stopped".to_string())?
     }
 
+    /// Every recorded game of one daily board, oldest first (a blocking read:
+    /// call it off the async workers).
+    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+        let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let mut st = conn
+            .prepare("SELECT record FROM records WHERE daily_key = ?1 ORDER BY id")
+            .map_err(|e| e.to_string())?;
+        let rows: Vec<String> = st
+            .query_map([daily_key], |r| r.get(0))
+            .map_err(|e| e.to_string())?
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| serde_json::from_str(r).ok())
+            .collect())
+    }
+
     /// The identity whose token has this hash, if one was stored (a blocking
     /// point read: call it off the async workers).
     pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
@@ -714,6 +732,7 @@ mod tests {
             mistakes: MistakePolicy::None,
             hints: HintPolicy::Off,
             daily: None,
+            ghosts: false,
         };
         let puzzle: PuzzleV1 = serde_json::from_str(
             r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,

@@ -85,6 +85,8 @@ pub struct Game {
     pub public: PuzzleV1,
     /// The puzzle with its solution, for the plugin's hints (never sent).
     pub full: PuzzleV1,
+    /// A ghost race: the recorded games it replays (not kept across a restart).
+    pub ghosts: Vec<protocol::wire::GhostRun>,
 }
 
 impl Game {
@@ -106,6 +108,7 @@ impl Game {
             solution,
             public,
             full: puzzle,
+            ghosts: Vec::new(),
         })
     }
 }

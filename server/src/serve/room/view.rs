@@ -92,6 +92,11 @@ impl Room {
             seq: self.play.seq,
             paused: self.play.paused_since_ms.is_some(),
             paused_ms: self.play.paused_total_ms as u64,
+            ghosts: if playing {
+                self.game.ghosts.clone()
+            } else {
+                Vec::new()
+            },
             pencil: (coop && playing).then(|| {
                 let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
                 for (c, &m) in self.play.coop.pencil.iter().enumerate() {

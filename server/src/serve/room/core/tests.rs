@@ -32,6 +32,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         mistakes,
         hints,
         daily: None,
+        ghosts: false,
     }
 }
 
