@@ -647,7 +647,15 @@ date?: string | null, } | { "type": "profile",
  * My local time's offset from UTC in minutes (e.g. 60 for UTC+1), which
  * decides my local dates; clamped to ±14 h.
  */
-utc_offset_min: number, } | { "type": "ping", 
+utc_offset_min: number, } | { "type": "sync_code" } | { "type": "redeem_sync", 
+/**
+ * The code, as shown (spaces and case do not matter).
+ */
+code: string, } | { "type": "hide_from_boards", 
+/**
+ * Whether to hide.
+ */
+hidden: boolean, } | { "type": "ping", 
 /**
  * The client's clock, in ms.
  */
@@ -837,7 +845,15 @@ around: Array<BoardRow>,
 /**
  * The share of the other players on the board I was faster than, %.
  */
-faster_than_pct: number | null, } | { "type": "profile", 
+faster_than_pct: number | null, } | { "type": "sync_code", 
+/**
+ * The code.
+ */
+code: string, 
+/**
+ * How long it stays valid, ms.
+ */
+expires_in_ms: number, } | { "type": "profile", 
 /**
  * Consecutive local days, up to today or yesterday, with a solved
  * puzzle of the day.
@@ -851,6 +867,10 @@ best_streak: number,
  * Whether today (local) already has one.
  */
 played_today: boolean, 
+/**
+ * Whether my name is hidden from public leaderboards.
+ */
+hidden: boolean, 
 /**
  * Per variant and difficulty played.
  */

@@ -126,6 +126,21 @@ pub enum ClientMessage {
         #[serde(default)]
         utc_offset_min: i32,
     },
+    /// A one-time code that moves my identity to another device: the server
+    /// answers `sync_code`.
+    SyncCode,
+    /// On the other device (outside any room): take over the identity a sync
+    /// code was made for; the server answers `welcome` with it and a token of
+    /// this device's own.
+    RedeemSync {
+        /// The code, as shown (spaces and case do not matter).
+        code: String,
+    },
+    /// Hide my name from public leaderboards (`true`) or show it again.
+    HideFromBoards {
+        /// Whether to hide.
+        hidden: bool,
+    },
     /// Clock sync: the server answers `pong` at once.
     Ping {
         /// The client's clock, in ms.
@@ -656,6 +671,15 @@ pub enum ServerMessage {
         #[serde(default)]
         faster_than_pct: Option<u32>,
     },
+    /// Answer to `sync_code`: enter it on the other device within
+    /// `expires_in_ms`.
+    SyncCode {
+        /// The code.
+        code: String,
+        /// How long it stays valid, ms.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        expires_in_ms: u64,
+    },
     /// Answer to `profile`.
     Profile {
         /// Consecutive local days, up to today or yesterday, with a solved
@@ -665,6 +689,9 @@ pub enum ServerMessage {
         best_streak: u32,
         /// Whether today (local) already has one.
         played_today: bool,
+        /// Whether my name is hidden from public leaderboards.
+        #[serde(default)]
+        hidden: bool,
         /// Per variant and difficulty played.
         stats: Vec<StatRow>,
     },

@@ -207,3 +207,66 @@ async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_code_moves_the_identity_and_a_player_can_hide_from_the_boards() {
+    let addr = start_server().await;
+    let mut played = Client::connect(addr, "Ada").await;
+    finish_daily(&mut played).await;
+    played.send(&ClientMessage::LeaveRoom).await;
+    // A fresh connection: the one that typed the whole grid spent its message allowance.
+    let mut a = Client::resume(addr, played.token.clone()).await;
+    a.send(&ClientMessage::SyncCode).await;
+    let code = a
+        .until(|m| match m {
+            ServerMessage::SyncCode {
+                code,
+                expires_in_ms,
+            } => {
+                assert!(expires_in_ms >= 60_000);
+                Some(code)
+            }
+            _ => None,
+        })
+        .await;
+    // Ada's phone says hello as a new player, then takes the identity over.
+    let mut phone = Client::connect(addr, "Phone").await;
+    assert_ne!(phone.id, a.id);
+    phone
+        .send(&ClientMessage::RedeemSync {
+            code: code.to_lowercase(),
+        })
+        .await;
+    let (id, token) = phone
+        .until(|m| match m {
+            ServerMessage::Welcome {
+                player_id, token, ..
+            } => Some((player_id, token)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(id, a.id);
+    assert_eq!(
+        my_place(&mut phone).await.1,
+        Some(1),
+        "the phone is Ada on the board"
+    );
+    let mut again = Client::resume(addr, token).await;
+    assert_eq!(again.id, a.id, "the phone's own token resumes Ada");
+
+    // A code works once.
+    let mut other = Client::connect(addr, "Eve").await;
+    other.send(&ClientMessage::RedeemSync { code }).await;
+    assert_eq!(other.error().await, ErrorCode::Invalid);
+
+    // Ada hides: others see the row unnamed, Ada still sees her name.
+    a.send(&ClientMessage::HideFromBoards { hidden: true })
+        .await;
+    a.until(|m| match m {
+        ServerMessage::Profile { hidden, .. } => hidden.then_some(()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(my_place(&mut other).await.3, ["(a hidden player)"]);
+    assert_eq!(my_place(&mut again).await.3, ["Ada"]);
+}

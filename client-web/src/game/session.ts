@@ -95,6 +95,8 @@ export class Session {
   browsedBoard?: Extract<ServerMessage, { type: "leaderboard" }>;
   /** My streak and stats. */
   profile?: Extract<ServerMessage, { type: "profile" }>;
+  /** The sync code I asked for, to enter on another device. */
+  syncCode?: { code: string; minutes: number };
   chat: ChatLine[] = [];
   /** The last error the server sent, for a toast. */
   error?: { code: string; message: string };
@@ -187,6 +189,9 @@ export class Session {
         return [];
       case "profile":
         this.profile = m;
+        return [];
+      case "sync_code":
+        this.syncCode = { code: m.code, minutes: Math.round(m.expires_in_ms / 60000) };
         return [];
       case "pong":
         return [];

@@ -50,6 +50,9 @@ export class HomeScreen {
   private shownVariants = "";
   private readonly dailyList = h("div", { class: "daily-list", id: "daily-list" });
   private readonly record = h("div", { id: "my-record" });
+  private readonly syncShown = h("p", { id: "sync-shown", class: "muted" });
+  private readonly redeemCode = h("input", { id: "redeem-code", placeholder: "code from your other device", "aria-label": "Sync code", autocomplete: "off" });
+  private readonly hideMe = h("input", { type: "checkbox", id: "hide-me" });
   private readonly boardKind = h(
     "select",
     { id: "board-kind", "aria-label": "Board" },
@@ -70,6 +73,7 @@ export class HomeScreen {
     this.variant.addEventListener("change", () => this.showVariant());
     this.mode.addEventListener("change", () => this.showMode());
     const send = (m: ClientMessage) => this.actions.send(m);
+    this.hideMe.addEventListener("change", () => send({ type: "hide_from_boards", hidden: this.hideMe.checked }));
     this.el = h(
       "main",
       { class: "home" },
@@ -89,6 +93,32 @@ export class HomeScreen {
           h("label", { for: "name" }, "Name"),
           this.name,
           h("button", { type: "submit" }, "Change name"),
+        ),
+        h(
+          "div",
+          { class: "row" },
+          h("button", { type: "button", id: "sync-code", onclick: () => send({ type: "sync_code" }) }, "Move to another device"),
+          this.syncShown,
+        ),
+        h(
+          "form",
+          {
+            class: "row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              const code = this.redeemCode.value.trim();
+              if (code) send({ type: "redeem_sync", code });
+              this.redeemCode.value = "";
+            },
+          },
+          this.redeemCode,
+          h("button", { type: "submit", id: "redeem" }, "Use a code"),
+        ),
+        h(
+          "label",
+          { class: "check" },
+          this.hideMe,
+          " Hide my name from public leaderboards",
         ),
       ),
       h(
@@ -217,6 +247,9 @@ export class HomeScreen {
       replace(this.boardDifficulty, ...["easy", "medium", "hard", "extreme"].map((d) => h("option", { value: d }, d)));
     }
     this.showRecord();
+    const sync = s.syncCode;
+    this.syncShown.textContent = sync ? `Enter ${sync.code} on your other device within ${sync.minutes} minutes (once).` : "";
+    this.hideMe.checked = s.profile?.hidden ?? false;
     const byId = new Map(s.variants.map((v) => [v.id, v]));
     replace(
       this.roomList,

@@ -227,6 +227,32 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             utc_offset_min,
             crate::serve::clock::now_ms(),
         )),
+        ClientMessage::SyncCode => Some(ServerMessage::SyncCode {
+            code: shared.sessions.sync_code(&me),
+            expires_in_ms: crate::serve::session::SYNC_CODE_LIFE.as_millis() as u64,
+        }),
+        ClientMessage::RedeemSync { code } => Some(redeem_sync(shared, player, &code).await),
+        ClientMessage::HideFromBoards { hidden } => {
+            if let Some(store) = &shared.store {
+                let write = crate::serve::store::Write::Hidden {
+                    player: me.id.clone(),
+                    hidden,
+                };
+                if let Err(e) = store.write(write).await {
+                    return Some(error(
+                        ErrorCode::Unavailable,
+                        format!("cannot save it: {e}"),
+                    ));
+                }
+            }
+            shared.lobby.boards().set_hidden(&me.id, hidden);
+            Some(
+                shared
+                    .lobby
+                    .boards()
+                    .profile(&me.id, 0, crate::serve::clock::now_ms()),
+            )
+        }
         ClientMessage::LeaveRoom => {
             if let Some(room) = player.room.take() {
                 player.outbox = None;
@@ -426,6 +452,29 @@ fn in_room(player: &Player, command: Command) -> Option<ServerMessage> {
         None => Some(error(ErrorCode::NoRoom, "join a room first")),
         Some(room) if room.send(command) => None,
         Some(_) => Some(error(ErrorCode::NoRoom, "the room is closed or busy")),
+    }
+}
+
+/// Takes over the identity a sync code was made for (outside any room; tries
+/// are limited per address like joins): a new `welcome`, or why not.
+async fn redeem_sync(shared: &Shared, player: &mut Player, code: &str) -> ServerMessage {
+    if player.room.is_some() {
+        return error(ErrorCode::WrongState, "leave the room first");
+    }
+    if !shared.joins_by_address.take(&player.ip, Instant::now()) {
+        return error(ErrorCode::RateLimited, "too many tries; wait a moment");
+    }
+    match shared.sessions.redeem(code).await {
+        Ok((who, token)) => {
+            player.me = Some(who.clone());
+            ServerMessage::Welcome {
+                player_id: who.id,
+                name: who.name,
+                token,
+                server_time: now_ms(),
+            }
+        }
+        Err(e) => error(ErrorCode::Invalid, e),
     }
 }
 

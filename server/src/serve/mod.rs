@@ -200,6 +200,9 @@ impl Server {
             for record in &saved.records {
                 lobby.boards().add(record);
             }
+            for player in &saved.hidden {
+                lobby.boards().set_hidden(player, true);
+            }
             let restored = lobby.restore(saved.rooms);
             tracing::info!(
                 rooms = restored,

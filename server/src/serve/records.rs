@@ -169,6 +169,8 @@ pub struct Boards {
     all_time_best: DashMap<(String, String), (u64, u64)>,
     /// Every finish of each player, in arrival order.
     players: DashMap<String, Vec<Played>>,
+    /// Players who hide from public boards: others see them unnamed.
+    hidden: dashmap::DashSet<String>,
     arrivals: std::sync::atomic::AtomicU64,
 }
 
@@ -212,6 +214,15 @@ impl Boards {
         }
     }
 
+    /// Hides `player`'s name from others on every board, or shows it again.
+    pub fn set_hidden(&self, player: &str, hidden: bool) {
+        if hidden {
+            self.hidden.insert(player.to_string());
+        } else {
+            self.hidden.remove(player);
+        }
+    }
+
     /// Puts `entry` on its kind's all-time board if it is the player's best.
     fn add_best(&self, kind: &str, entry: &Entry) {
         let key = (kind.to_string(), entry.player.clone());
@@ -240,6 +251,7 @@ impl Boards {
                 let board = self.daily.get(&key);
                 render(
                     q,
+                    &self.hidden,
                     q.date.to_string(),
                     board.as_deref().map_or(&[], Vec::as_slice),
                 )
@@ -247,13 +259,14 @@ impl Boards {
             BoardKind::Weekly => {
                 let monday = week_start(q.now_ms);
                 let entries = self.best(q, monday_ms(monday));
-                render(q, monday.to_string(), &entries)
+                render(q, &self.hidden, monday.to_string(), &entries)
             }
             BoardKind::AllTime => {
                 let key = kind_key(q.variant, q.params, q.difficulty);
                 let board = self.all_time.get(&key);
                 render(
                     q,
+                    &self.hidden,
                     String::new(),
                     board.as_deref().map_or(&[], Vec::as_slice),
                 )
@@ -346,18 +359,33 @@ impl Boards {
             streak,
             best_streak,
             played_today: last == Some(today),
+            hidden: self.hidden.contains(player),
             stats,
         }
     }
 }
 
-/// The board message for `entries` (sorted, one per player) as `q.me` sees it.
-fn render(q: &BoardQuery, date: String, entries: &[Entry]) -> ServerMessage {
+/// Shown instead of the name of a player who hides from public boards.
+const HIDDEN_NAME: &str = "(a hidden player)";
+
+/// The board message for `entries` (sorted, one per player) as `q.me` sees it;
+/// the `hidden` players' names are shown to themselves only.
+fn render(
+    q: &BoardQuery,
+    hidden: &dashmap::DashSet<String>,
+    date: String,
+    entries: &[Entry],
+) -> ServerMessage {
     let row = |i: usize| {
         let e = &entries[i];
+        let name = if e.player != q.me && hidden.contains(&e.player) {
+            HIDDEN_NAME.to_string()
+        } else {
+            e.name.clone()
+        };
         BoardRow {
             rank: i as u32 + 1,
-            name: e.name.clone(),
+            name,
             time_ms: e.time_ms,
             penalty_ms: e.penalty_ms,
             me: e.player == q.me,

@@ -1,6 +1,11 @@
 //! Anonymous identities. A `welcome` hands out a random 128-bit token; the server
 //! keeps only its SHA-256, so a leaked session table cannot be replayed. With a
 //! database, identities live there and are read when their token comes back.
+//!
+//! A player moves an identity to another device with a one-time sync code: short,
+//! random, valid for [`SYNC_CODE_LIFE`], kept in memory only (a restart voids
+//! it), and spent by its first use, which mints the other device a token of its
+//! own for the same identity.
 
 use super::store::{Store, Write};
 use dashmap::DashMap;
@@ -8,6 +13,7 @@ use rand::rngs::OsRng;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// A player's identity.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +31,19 @@ pub struct Identity {
 pub struct Sessions {
     store: Option<Arc<Store>>,
     by_token: DashMap<[u8; 32], Identity>,
+    /// Sync codes not yet used: the identity and when the code expires.
+    sync_codes: DashMap<String, (Identity, Instant)>,
 }
+
+/// How long a sync code can be used.
+pub const SYNC_CODE_LIFE: Duration = Duration::from_secs(10 * 60);
+
+/// Sync code characters: no 0/O or 1/I to misread.
+const SYNC_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// Characters in a sync code (32^10: guessing one in its life is hopeless under
+/// the per-address limit).
+const SYNC_LENGTH: usize = 10;
 
 /// `n` random bytes from the operating system, as lowercase hex.
 pub fn random_hex(n: usize) -> String {
@@ -45,6 +63,7 @@ impl Sessions {
         Sessions {
             store,
             by_token: DashMap::new(),
+            sync_codes: DashMap::new(),
         }
     }
 
@@ -54,6 +73,12 @@ impl Sessions {
             id: random_hex(8),
             name,
         };
+        let token = self.new_token(&identity).await?;
+        Ok((identity, token))
+    }
+
+    /// A fresh token for `identity`, stored before it is returned.
+    async fn new_token(&self, identity: &Identity) -> Result<String, String> {
         let token = random_hex(16);
         match &self.store {
             Some(store) => {
@@ -67,7 +92,39 @@ impl Sessions {
                 self.by_token.insert(hash(&token), identity.clone());
             }
         }
-        Ok((identity, token))
+        Ok(token)
+    }
+
+    /// A one-time code that moves `who` to another device (replacing any code
+    /// `who` had); valid for [`SYNC_CODE_LIFE`].
+    pub fn sync_code(&self, who: &Identity) -> String {
+        let now = Instant::now();
+        self.sync_codes
+            .retain(|_, (owner, expires)| *expires > now && owner.id != who.id);
+        let code: String = (0..SYNC_LENGTH)
+            .map(|_| char::from(SYNC_ALPHABET[OsRng.next_u32() as usize % SYNC_ALPHABET.len()]))
+            .collect();
+        self.sync_codes
+            .insert(code.clone(), (who.clone(), now + SYNC_CODE_LIFE));
+        code
+    }
+
+    /// Spends a sync code: the identity it was made for and a new token of its
+    /// own for this device. Spaces and case do not matter.
+    pub async fn redeem(&self, code: &str) -> Result<(Identity, String), String> {
+        let code: String = code
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-')
+            .collect::<String>()
+            .to_uppercase();
+        let Some((_, (who, expires))) = self.sync_codes.remove(&code) else {
+            return Err("no such sync code (a code works once)".into());
+        };
+        if expires <= Instant::now() {
+            return Err("this sync code has expired; ask for a new one".into());
+        }
+        let token = self.new_token(&who).await?;
+        Ok((who, token))
     }
 
     /// The identity a token belongs to (`None` for an unknown token, or when the
@@ -104,5 +161,25 @@ mod tests {
         assert_eq!(s.resume(&token).await, Some(me));
         assert_eq!(s.resume("not-a-token").await, None);
         assert!(s.by_token.iter().all(|e| e.key() != token.as_bytes()));
+    }
+
+    #[tokio::test]
+    async fn a_sync_code_moves_the_identity_once() {
+        let s = Sessions::new(None);
+        let (me, token) = s.create("Ada".into()).await.expect("create");
+        let first = s.sync_code(&me);
+        let code = s.sync_code(&me);
+        assert_eq!(code.len(), SYNC_LENGTH);
+        assert!(
+            s.redeem(&first).await.is_err(),
+            "a newer code replaces the older"
+        );
+        let spaced = format!("{} {}", &code[..5], code[5..].to_lowercase());
+        let (who, other) = s.redeem(&spaced).await.expect("redeem");
+        assert_eq!(who, me);
+        assert_ne!(other, token, "the other device has a token of its own");
+        assert_eq!(s.resume(&other).await, Some(me.clone()));
+        assert_eq!(s.resume(&token).await, Some(me));
+        assert!(s.redeem(&code).await.is_err(), "a code works once");
     }
 }

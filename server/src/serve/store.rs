@@ -109,6 +109,13 @@ pub enum Write {
     },
     /// A player's finished game, verified by replay (see `records`).
     Record(Box<GameRecord>),
+    /// A player hides from public leaderboards, or shows again.
+    Hidden {
+        /// Player id.
+        player: String,
+        /// Hidden or not.
+        hidden: bool,
+    },
 }
 
 /// A stored event of a room.
@@ -152,6 +159,8 @@ pub struct Saved {
     pub pool: Vec<(String, String, PuzzleV1)>,
     /// Every recorded game, oldest first.
     pub records: Vec<GameRecord>,
+    /// Players hidden from public leaderboards.
+    pub hidden: Vec<String>,
 }
 
 struct Job {
@@ -230,14 +239,15 @@ CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL, daily_key TEXT,
     at_ms REAL NOT NULL, record TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_by_daily ON records (daily_key);
+CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 ";
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
 /// version was recorded): moves as untyped `kind`/`row`/`col`/`value` columns.
 /// 2: each event a typed [`RoomEvent`] in JSON. 3: events may be `forfeit` (a
 /// schema-2 file needs no change; an older server must not read the new kind).
-/// 4: the `records` table of finished games (created where missing; an older
-/// server would not keep records).
+/// 4: the `records` table of finished games and `hidden_players` (created where
+/// missing; an older server would not keep them).
 pub const SCHEMA_VERSION: i64 = 4;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
@@ -426,6 +436,24 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
             .execute(
                 "UPDATE rooms SET finished = 1 WHERE code = ?1",
                 params![room],
+            )
+            .map(drop),
+        Write::Hidden {
+            player,
+            hidden: true,
+        } => conn
+            .execute(
+                "INSERT OR IGNORE INTO hidden_players (player) VALUES (?1)",
+                params![player],
+            )
+            .map(drop),
+        Write::Hidden {
+            player,
+            hidden: false,
+        } => conn
+            .execute(
+                "DELETE FROM hidden_players WHERE player = ?1",
+                params![player],
             )
             .map(drop),
         Write::Record(record) => conn
@@ -697,6 +725,14 @@ impl Store {
                 Err(e) => tracing::warn!(id, error = %e, "unreadable game record; skipped"),
             }
         }
+        let mut st = conn
+            .prepare("SELECT player FROM hidden_players")
+            .map_err(err)?;
+        saved.hidden = st
+            .query_map([], |r| r.get(0))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
         Ok(saved)
     }
 }
