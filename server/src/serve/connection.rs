@@ -255,8 +255,10 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
         }
         ClientMessage::LeaveRoom => {
             if let Some(room) = player.room.take() {
-                player.outbox = None;
+                // The outbox stays open until the room has let go: a frame the
+                // room sends meanwhile must not find it closed and drop the seat.
                 leave(room, &me, player.conn).await;
+                player.outbox = None;
             }
             Some(ServerMessage::Rooms {
                 rooms: shared.lobby.public_rooms(),
@@ -424,12 +426,14 @@ async fn move_to(
     room: RoomHandle,
     rx: mpsc::Receiver<Outgoing>,
 ) {
-    player.outbox = Some(rx);
     if let Some(old) = player.room.replace(room) {
         if player.room.as_ref().is_some_and(|r| r.code != old.code) {
+            // The old outbox stays open until the old room has let go (see
+            // `LeaveRoom`); the new room's frames wait in `rx` meanwhile.
             leave(old, me, player.conn).await;
         }
     }
+    player.outbox = Some(rx);
 }
 
 /// Leaves `room` on purpose and waits (briefly) until the room has let go, so a

@@ -313,11 +313,14 @@ impl Room {
         for_good: bool,
         done: Option<oneshot::Sender<()>>,
     ) {
-        let linked = |link: &Option<Link>| link.as_ref().is_some_and(|l| l.conn == conn);
+        // Stale: another connection holds the member now. A member with no
+        // connection (dropped as slow, or gone) still leaves when asked: the
+        // leave may come from the very connection the room just let go.
+        let elsewhere = |link: &Option<Link>| link.as_ref().is_some_and(|l| l.conn != conn);
         match self.member(player) {
             // A newer connection took this member over: the old one's leave is stale.
-            Some(Member::Seat(i)) if !linked(&self.seats[i].link) => {}
-            Some(Member::Watcher(i)) if !linked(&self.watchers[i].link) => {}
+            Some(Member::Seat(i)) if elsewhere(&self.seats[i].link) => {}
+            Some(Member::Watcher(i)) if elsewhere(&self.watchers[i].link) => {}
             Some(Member::Seat(_)) if for_good && self.settings.mode == Mode::Solo => {
                 // Nobody else can finish a solo game: leaving it ends it.
                 self.close_for_good(done).await;
