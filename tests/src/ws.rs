@@ -91,6 +91,12 @@ impl Client {
             token,
         })
         .await;
+        self.welcomed().await;
+    }
+
+    /// Waits for a `welcome` (after a hello, or a redeemed sync code) and keeps
+    /// its id and token.
+    pub async fn welcomed(&mut self) {
         let (id, token) = self
             .until(|m| match m {
                 ServerMessage::Welcome {

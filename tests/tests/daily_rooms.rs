@@ -237,15 +237,9 @@ async fn a_sync_code_moves_the_identity_and_a_player_can_hide_from_the_boards() 
             code: code.to_lowercase(),
         })
         .await;
-    let (id, token) = phone
-        .until(|m| match m {
-            ServerMessage::Welcome {
-                player_id, token, ..
-            } => Some((player_id, token)),
-            _ => None,
-        })
-        .await;
-    assert_eq!(id, a.id);
+    phone.welcomed().await;
+    assert_eq!(phone.id, a.id);
+    let token = phone.token.clone();
     assert_eq!(
         my_place(&mut phone).await.1,
         Some(1),

@@ -4,10 +4,11 @@
 
 import { tierLabel } from "../game/tiers";
 import { variantTitle } from "../game/title";
+import { RecordsCard } from "./records";
 import { dailySettings, nextDailyAt } from "../game/daily";
-import type { BoardKind, ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings, StatRow } from "../protocol";
+import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
 import type { Session } from "../game/session";
-import { clock, h, replace } from "./dom";
+import { h, replace } from "./dom";
 
 /** What the home screen asks the app to do. */
 export interface HomeActions {
@@ -49,20 +50,10 @@ export class HomeScreen {
   private readonly name = h("input", { id: "name", maxlength: 24, "aria-label": "Your name" });
   private shownVariants = "";
   private readonly dailyList = h("div", { class: "daily-list", id: "daily-list" });
-  private readonly record = h("div", { id: "my-record" });
   private readonly syncShown = h("p", { id: "sync-shown", class: "muted" });
   private readonly redeemCode = h("input", { id: "redeem-code", placeholder: "code from your other device", "aria-label": "Sync code", autocomplete: "off" });
   private readonly hideMe = h("input", { type: "checkbox", id: "hide-me" });
-  private readonly boardKind = h(
-    "select",
-    { id: "board-kind", "aria-label": "Board" },
-    h("option", { value: "daily" }, "Today's puzzle"),
-    h("option", { value: "weekly" }, "This week"),
-    h("option", { value: "all_time" }, "All time"),
-  );
-  private readonly boardVariant = h("select", { id: "board-variant", "aria-label": "Board variant" });
-  private readonly boardDifficulty = h("select", { id: "board-difficulty", "aria-label": "Board difficulty" });
-  private readonly boardView = h("div", { id: "board-view" });
+  private readonly records: RecordsCard;
   private readonly nextDaily = h("p", { class: "muted", id: "next-daily" });
   private readonly dailyGhosts = h("input", { type: "checkbox", id: "daily-ghosts" });
 
@@ -73,6 +64,7 @@ export class HomeScreen {
     this.variant.addEventListener("change", () => this.showVariant());
     this.mode.addEventListener("change", () => this.showMode());
     const send = (m: ClientMessage) => this.actions.send(m);
+    this.records = new RecordsCard(send);
     this.hideMe.addEventListener("change", () => send({ type: "hide_from_boards", hidden: this.hideMe.checked }));
     this.el = h(
       "main",
@@ -129,34 +121,7 @@ export class HomeScreen {
         this.dailyList,
         this.nextDaily,
       ),
-      h(
-        "section",
-        { class: "card", id: "records" },
-        h("h2", {}, "Your record"),
-        this.record,
-        h("h3", {}, "Leaderboards"),
-        h(
-          "form",
-          {
-            class: "row",
-            onsubmit: (e) => {
-              e.preventDefault();
-              send({
-                type: "leaderboard",
-                board: this.boardKind.value as BoardKind,
-                variant: this.boardVariant.value,
-                params: {},
-                difficulty: this.boardDifficulty.value,
-              });
-            },
-          },
-          this.boardKind,
-          this.boardVariant,
-          this.boardDifficulty,
-          h("button", { type: "submit", id: "show-board" }, "Show"),
-        ),
-        this.boardView,
-      ),
+      this.records.el,
       h(
         "section",
         { class: "card" },
@@ -243,10 +208,9 @@ export class HomeScreen {
       else if (s.variants.some((v) => v.id === "classic")) this.variant.value = "classic";
       this.showVariant();
       this.showDailies();
-      replace(this.boardVariant, ...s.variants.map((v) => h("option", { value: v.id }, v.name)));
-      replace(this.boardDifficulty, ...["easy", "medium", "hard", "extreme"].map((d) => h("option", { value: d }, d)));
+      this.records.showVariants(s.variants);
     }
-    this.showRecord();
+    this.records.update(s);
     const sync = s.syncCode;
     this.syncShown.textContent = sync ? `Enter ${sync.code} on your other device within ${sync.minutes} minutes (once).` : "";
     this.hideMe.checked = s.profile?.hidden ?? false;
@@ -274,48 +238,6 @@ export class HomeScreen {
               ),
             ),
           )),
-    );
-  }
-
-  /** My streak and stats, and the leaderboard I last asked for. */
-  private showRecord() {
-    const p = this.session.profile;
-    const names = new Map(this.session.variants.map((v) => [v.id, v.name]));
-    replace(
-      this.record,
-      p
-        ? h(
-            "p",
-            { id: "streak" },
-            `Streak: ${p.streak} ${p.streak === 1 ? "day" : "days"} (best ${p.best_streak})` +
-              (p.played_today ? " — today's done." : p.streak > 0 ? " — play today's puzzle to keep it." : "."),
-          )
-        : null,
-      p && p.stats.length > 0 ? h("div", { class: "scroll-x" }, statsTable(p.stats, names)) : h("p", { class: "muted" }, "No finished games yet."),
-    );
-    const b = this.session.browsedBoard;
-    replace(
-      this.boardView,
-      b
-        ? h(
-            "div",
-            {},
-            h("p", { class: "muted" }, `${names.get(b.variant) ?? b.variant} · ${b.difficulty} · ${b.board === "all_time" ? "all time" : b.board === "weekly" ? `week of ${b.date}` : b.date} — ${b.total} ${b.total === 1 ? "player" : "players"}`),
-            b.total === 0
-              ? null
-              : h(
-                  "table",
-                  { class: "ranks", id: "board-rows" },
-                  h(
-                    "tbody",
-                    {},
-                    ...[...b.top, ...b.around.filter((r) => !b.top.some((t) => t.rank === r.rank))].map((r) =>
-                      h("tr", { class: r.me ? "me" : "" }, h("td", {}, String(r.rank)), h("td", {}, r.name), h("td", {}, clock(r.time_ms))),
-                    ),
-                  ),
-                ),
-          )
-        : null,
     );
   }
 
@@ -405,31 +327,4 @@ export class HomeScreen {
       ghosts: false,
     };
   }
-}
-
-
-
-/** My games per variant and difficulty: solved, best, average, and the recent times. */
-function statsTable(stats: StatRow[], names: Map<string, string>): HTMLElement {
-  return h(
-    "table",
-    { class: "ranks", id: "stats" },
-    h("thead", {}, h("tr", {}, ...["Variant", "Difficulty", "Solved", "Best", "Average", "Recent"].map((t) => h("th", {}, t)))),
-    h(
-      "tbody",
-      {},
-      ...stats.map((st) =>
-        h(
-          "tr",
-          {},
-          h("td", {}, names.get(st.variant) ?? st.variant),
-          h("td", {}, st.difficulty),
-          h("td", {}, String(st.solved)),
-          h("td", {}, clock(st.best_ms)),
-          h("td", {}, clock(st.average_ms)),
-          h("td", { class: "trend" }, st.recent_ms.map(clock).join(" · ")),
-        ),
-      ),
-    ),
-  );
 }
