@@ -26,8 +26,9 @@ pub struct ServeArgs {
     /// Allowed `Origin` for WebSocket upgrades (repeatable; none = any origin).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
-    /// Pre-generated puzzles kept per (variant, parameters, difficulty).
-    #[arg(long, default_value_t = 2)]
+    /// Pre-generated puzzles kept per (variant, parameters, difficulty), grown
+    /// in the background (two of each first, then the rest, paced).
+    #[arg(long, default_value_t = 250)]
     pub pool_size: usize,
     /// The web client's built files, served at `/`.
     #[arg(long, default_value = "client-web/dist")]

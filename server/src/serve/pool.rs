@@ -1,7 +1,8 @@
-//! Pre-generated puzzles, so creating a room is instant even for 25x25: a few
-//! per (variant, parameters, difficulty), topped up in the background one
-//! puzzle at a time (so generation never takes both cores), and stored, so a
-//! restart does not start empty.
+//! Pre-generated puzzles, so creating a room is instant even for 25x25: up to
+//! `--pool-size` (250 by default) per (variant, parameters, difficulty), grown in
+//! the background one puzzle at a time and paced (so generation never takes both
+//! cores, nor more than a quarter of one), and stored, so a restart does not
+//! start empty. Each puzzle is served once.
 
 use super::generator::Generator;
 use super::metrics::Metrics;
@@ -138,44 +139,88 @@ impl Pool {
     pub async fn fill_once(&self, kinds: &[Kind]) -> usize {
         let mut made = 0;
         for kind in kinds {
-            let key = kind.key();
-            while self.puzzles.get(&key).map_or(0, |q| q.len()) < self.size {
-                let (seed, puzzle) = match self.generator.fresh(kind, GENERATE_DEADLINE).await {
-                    Ok(generated) => generated,
-                    Err(e) => {
-                        tracing::warn!(pool = %key, error = %e, "pool generation failed");
-                        break;
-                    }
-                };
-                if let Some(store) = &self.store {
-                    let write = Write::PoolAdd {
-                        seed: seed.clone(),
-                        key: key.clone(),
-                        puzzle: Box::new(puzzle.clone()),
-                    };
-                    if store.write(write).await.is_err() {
-                        break;
-                    }
+            while self.held(kind) < self.size {
+                if self.add_one(kind).await.is_none() {
+                    break;
                 }
-                self.puzzles
-                    .entry(key.clone())
-                    .or_default()
-                    .push_back((seed, puzzle));
                 made += 1;
             }
         }
         made
     }
 
-    /// Keeps every kind topped up until the process ends.
+    /// How many puzzles of `kind` the pool holds.
+    fn held(&self, kind: &Kind) -> usize {
+        self.puzzles.get(&kind.key()).map_or(0, |q| q.len())
+    }
+
+    /// Generates and keeps one puzzle of `kind`; how long the generation took,
+    /// or `None` if it failed or could not be stored.
+    async fn add_one(&self, kind: &Kind) -> Option<Duration> {
+        let key = kind.key();
+        let started = std::time::Instant::now();
+        let (seed, puzzle) = match self.generator.fresh(kind, GENERATE_DEADLINE).await {
+            Ok(generated) => generated,
+            Err(e) => {
+                tracing::warn!(pool = %key, error = %e, "pool generation failed");
+                return None;
+            }
+        };
+        let took = started.elapsed();
+        if let Some(store) = &self.store {
+            let write = Write::PoolAdd {
+                seed: seed.clone(),
+                key: key.clone(),
+                puzzle: Box::new(puzzle.clone()),
+            };
+            store.write(write).await.ok()?;
+        }
+        self.puzzles
+            .entry(key)
+            .or_default()
+            .push_back((seed, puzzle));
+        Some(took)
+    }
+
+    /// Keeps every kind topped up until the process ends: first every kind to
+    /// [`QUICK_FILL`] puzzles (so a first game of any kind finds one), then,
+    /// round-robin, one more per kind at a time up to the pool size, paced so the
+    /// background generation uses at most a quarter of one plugin worker's time:
+    /// after a generation of `t`, it rests `3t`. Play never waits behind it.
     pub async fn refill_forever(self: Arc<Self>) {
         if self.size == 0 {
             return;
         }
         let kinds = self.all_kinds();
         loop {
-            self.fill_once(&kinds).await;
+            let quick = self.size.min(QUICK_FILL);
+            for kind in &kinds {
+                while self.held(kind) < quick {
+                    if self.add_one(kind).await.is_none() {
+                        break;
+                    }
+                }
+            }
+            let mut grew = true;
+            while grew {
+                grew = false;
+                for kind in &kinds {
+                    if self.held(kind) >= self.size {
+                        continue;
+                    }
+                    if let Some(took) = self.add_one(kind).await {
+                        grew = true;
+                        tokio::time::sleep(took * PACE_REST).await;
+                    }
+                }
+            }
             self.taken.notified().await;
         }
     }
 }
+
+/// Puzzles of each kind generated first, before any kind grows further.
+const QUICK_FILL: usize = 2;
+
+/// The rest after each background generation, in multiples of its time.
+const PACE_REST: u32 = 3;
