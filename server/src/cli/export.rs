@@ -1,6 +1,7 @@
 //! `arena export`: puzzles rewritten in another schema — today the daily
 //! archive's (`--format yendoku`), one JSON object per line, with solutions.
 
+use crate::daily::Date;
 use crate::input::Form;
 use engine::Solution;
 use std::io::Write;
@@ -20,17 +21,6 @@ pub struct ExportArgs {
     /// Puzzle files (format v1, archive files, classic text) or directories.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-}
-
-/// Whether `s` has the shape `YYYY-MM-DD`.
-fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 10
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
 /// Exports every puzzle; `Ok(false)` if any could not be (each reported on
@@ -61,7 +51,7 @@ fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String,
             info.mode.map(|m| m.id.to_string()),
         ),
         Some(Form::V1(p)) => (
-            p.seed.clone().filter(|s| is_date(s)),
+            p.seed.clone().filter(|s| s.parse::<Date>().is_ok()),
             p.difficulty.clone(),
             match (p.variant.as_deref(), p.params.get("mode")) {
                 (Some("gattai"), Some(protocol::ParamValue::Text(m))) => Some(m.clone()),

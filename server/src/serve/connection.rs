@@ -32,6 +32,8 @@ struct Player {
     me: Option<Identity>,
     room: Option<RoomHandle>,
     outbox: Option<mpsc::Receiver<Outgoing>>,
+    /// The UTC offset the client last declared with `profile` (its local dates).
+    utc_offset_min: i32,
 }
 
 /// The next connection's id.
@@ -61,6 +63,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
         me: None,
         room: None,
         outbox: None,
+        utc_offset_min: 0,
     };
     let config = &shared.config;
     let metrics = Arc::clone(&shared.metrics);
@@ -222,11 +225,14 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             &difficulty,
             date,
         )),
-        ClientMessage::Profile { utc_offset_min } => Some(shared.lobby.boards().profile(
-            &me.id,
-            utc_offset_min,
-            crate::serve::clock::now_ms(),
-        )),
+        ClientMessage::Profile { utc_offset_min } => {
+            player.utc_offset_min = utc_offset_min;
+            Some(shared.lobby.boards().profile(
+                &me.id,
+                utc_offset_min,
+                crate::serve::clock::now_ms(),
+            ))
+        }
         ClientMessage::SyncCode => Some(ServerMessage::SyncCode {
             code: shared.sessions.sync_code(&me),
             expires_in_ms: crate::serve::session::SYNC_CODE_LIFE.as_millis() as u64,

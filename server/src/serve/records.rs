@@ -297,10 +297,8 @@ impl Boards {
     pub fn profile(&self, player: &str, utc_offset_min: i32, now_ms: f64) -> ServerMessage {
         let offset = f64::from(utc_offset_min.clamp(-MAX_OFFSET_MIN, MAX_OFFSET_MIN)) * 60_000.0;
         let local_day = |ms: f64| ((ms + offset) / DAY_MS).floor() as i64;
-        let played = self
-            .players
-            .get(player)
-            .map_or_else(Vec::new, |p| p.clone());
+        let games = self.players.get(player);
+        let played: &[Played] = games.as_deref().map_or(&[], Vec::as_slice);
         let mut days: Vec<i64> = played
             .iter()
             .filter(|p| p.daily)
@@ -326,7 +324,7 @@ impl Boards {
             0
         };
         let mut stats: Vec<StatRow> = Vec::new();
-        for p in &played {
+        for p in played {
             let i = match stats
                 .iter()
                 .position(|s| s.variant == p.variant && s.difficulty == p.difficulty)
