@@ -2,6 +2,8 @@
 //! every empty cell, and the layout facts every technique asks about (which houses
 //! a cell is in, which cells see each other).
 
+use crate::cage::CageTable;
+use crate::logic::killer::{virtual_cages, VirtualCage};
 use crate::logic::step::Candidate;
 use crate::mask::{bit, full_mask};
 use crate::model::Model;
@@ -22,12 +24,24 @@ pub(crate) struct Group {
     pub full: bool,
     /// A cage's sum (`None` for a house).
     pub sum: Option<u32>,
+    /// A cage's digit sets (`None` for a house).
+    pub table: Option<CageTable>,
 }
 
 impl Group {
     /// Whether the group is a row or a column.
     pub fn is_line(&self) -> bool {
         matches!(self.kind, HouseKind::Row | HouseKind::Column)
+    }
+
+    /// The positions (bit `i` for the `i`-th cell) of this group's cells that
+    /// are in `other`.
+    pub fn positions_in(&self, other: &Group) -> u32 {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| other.cells.contains(c))
+            .fold(0, |m, (i, _)| m | 1 << i)
     }
 
     /// The cells at the positions in `mask` (bit `i` for the `i`-th cell).
@@ -39,6 +53,19 @@ impl Group {
             .map(|(_, &c)| c)
             .collect()
     }
+}
+
+/// Two full groups sharing two or more cells, and where they overlap.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Crossing {
+    /// The first group's index.
+    pub a: u32,
+    /// The second group's index.
+    pub b: u32,
+    /// Bit `i` set when `a`'s `i`-th cell is in `b`.
+    pub a_in_b: u32,
+    /// Bit `i` set when `b`'s `i`-th cell is in `a`.
+    pub b_in_a: u32,
 }
 
 /// The layout facts of a model, built once per grading.
@@ -58,7 +85,7 @@ pub(crate) struct Layout {
     /// For each cell, its position in `lines[0]` and `lines[1]` (`u8::MAX` when none).
     pub line_of: [Vec<u8>; 2],
     /// Ordered pairs of full groups sharing two or more cells (each pair twice).
-    pub crossings: Vec<(u32, u32)>,
+    pub crossings: Vec<Crossing>,
     /// The peers of each cell.
     pub peers: Vec<Vec<u32>>,
     /// Row-major bit matrix: `sees[a * stride + b / 64]` bit `b % 64` is set when
@@ -68,6 +95,8 @@ pub(crate) struct Layout {
     /// Whether the model is exactly classic n-Sudoku (rows, columns, boxes and
     /// nothing else), where uniqueness techniques are sound.
     pub classic: bool,
+    /// The 45 rule's virtual cages (none without cages).
+    pub virtual_cages: Vec<VirtualCage>,
 }
 
 impl Layout {
@@ -85,6 +114,7 @@ impl Layout {
                 cells: h.cells.clone(),
                 full: h.cells.len() == model.size() as usize,
                 sum: None,
+                table: None,
             })
             .collect();
         let houses = groups.len();
@@ -95,6 +125,7 @@ impl Layout {
             cells: c.cells.clone(),
             full: c.cells.len() == model.size() as usize,
             sum: Some(c.sum),
+            table: Some(CageTable::new(&c.cells, c.sum, model.size())),
         }));
         let mut groups_of = vec![Vec::new(); n];
         let mut slots = vec![Vec::new(); n];
@@ -118,13 +149,16 @@ impl Layout {
         let mut crossings = Vec::new();
         for &a in &full_groups {
             for &b in &full_groups {
-                let shared = groups[a as usize]
-                    .cells
-                    .iter()
-                    .filter(|c| groups[b as usize].cells.contains(c))
-                    .count();
-                if a != b && shared >= 2 {
-                    crossings.push((a, b));
+                let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
+                let a_in_b = ga.positions_in(gb);
+                if a != b && a_in_b.count_ones() >= 2 {
+                    let b_in_a = gb.positions_in(ga);
+                    crossings.push(Crossing {
+                        a,
+                        b,
+                        a_in_b,
+                        b_in_a,
+                    });
                 }
             }
         }
@@ -138,7 +172,7 @@ impl Layout {
         let peers = (0..n)
             .map(|c| model.compiled.peers_of(c).to_vec())
             .collect();
-        Layout {
+        let mut layout = Layout {
             peers,
             groups,
             groups_of,
@@ -150,7 +184,10 @@ impl Layout {
             sees,
             stride,
             classic,
-        }
+            virtual_cages: Vec::new(),
+        };
+        layout.virtual_cages = virtual_cages(&layout, model.size());
+        layout
     }
 
     /// Whether cells `a` and `b` are peers (share a house, a cage or a

@@ -28,29 +28,23 @@ pub(crate) fn claiming(cx: &Ctx) -> Option<Step> {
 fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step> {
     let groups = &cx.layout.groups;
     for pointing in kinds {
-        for &(a, b) in &cx.layout.crossings {
+        for crossing in &cx.layout.crossings {
+            let (a, b) = (crossing.a, crossing.b);
             let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
             if (gb.is_line() && !ga.is_line()) != pointing {
                 continue;
             }
             for value in 1..=cx.grid.size as u8 {
                 let spots = cx.grid.positions(ga, value);
-                if spots.count_ones() < 2 {
+                if spots.count_ones() < 2 || spots & !crossing.a_in_b != 0 {
+                    continue;
+                }
+                let elsewhere = cx.grid.positions(gb, value) & !crossing.b_in_a;
+                if elsewhere == 0 {
                     continue;
                 }
                 let inside = ga.cells_at(spots);
-                if !inside.iter().all(|c| gb.cells.contains(c)) {
-                    continue;
-                }
-                let removed: Vec<u32> = gb
-                    .cells
-                    .iter()
-                    .copied()
-                    .filter(|c| !ga.cells.contains(c) && cx.grid.has(*c, value))
-                    .collect();
-                if removed.is_empty() {
-                    continue;
-                }
+                let removed = gb.cells_at(elsewhere);
                 let single = if direct {
                     let found = cx.layout.full_groups.iter().find_map(|&h| {
                         let gh = &groups[h as usize];

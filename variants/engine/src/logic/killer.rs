@@ -8,15 +8,16 @@
 //! spots a cage's combinations about as early as a naked single.
 
 use crate::cage::CageTable;
+use crate::logic::grid::{Group, Layout};
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
-use crate::mask::values_of;
+use crate::mask::{bit, values_of};
 
 /// The first cage whose sum rules out some of its cells' candidates.
 pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
     for group in &cx.layout.groups {
-        let Some(sum) = group.sum else { continue };
-        let eliminations = narrowed(cx, &group.cells, sum);
+        let Some(table) = &group.table else { continue };
+        let eliminations = narrowed(cx, &group.cells, table);
         if !eliminations.is_empty() {
             let mut step = Step::new(Technique::CageCombination, 24);
             step.pattern = pattern(cx, &group.cells);
@@ -33,14 +34,21 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
 /// cell seeing all the cage cells that may hold it can (cage pointing, 2.6).
 pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
     for group in &cx.layout.groups {
-        let Some(sum) = group.sum else { continue };
+        let Some(combos) = group.table.as_ref().and_then(|t| t.combos.as_deref()) else {
+            continue;
+        };
         let local = cx.grid.masks(&group.cells);
-        let Some(required) = required_of(&local, sum, cx.grid.size) else {
+        let Some(required) = required_of(&local, combos) else {
             continue;
         };
         for v in values_of(required & !cx.grid.placed(&group.cells)) {
             let holders = group.cells_at(cx.grid.positions(group, v));
-            let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
+            let Some(&first) = holders.first() else {
+                continue;
+            };
+            let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
+                .iter()
+                .copied()
                 .filter(|&c| !group.cells.contains(&c) && cx.grid.has(c, v))
                 .filter(|&c| cx.layout.sees_all(c, &holders))
                 .map(|c| Candidate::new(c, v))
@@ -58,14 +66,13 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
     None
 }
 
-/// The values every digit set a cage can still use holds (`None` when the
-/// sets are too many to list).
-fn required_of(local: &[u32], sum: u32, size: u32) -> Option<u32> {
-    let combos = crate::cage::combinations(local.len() as u32, sum, size, 4096)?;
+/// The values every digit set of `combos` the cage's cells (`local`) can
+/// still use holds (`None` when none can).
+fn required_of(local: &[u32], combos: &[u32]) -> Option<u32> {
     let union = local.iter().fold(0, |m, &l| m | l);
     let mut required = u32::MAX;
     let mut any = false;
-    for combo in combos {
+    for &combo in combos {
         if combo & !union != 0 || local.iter().any(|&l| l & combo == 0) {
             continue;
         }
@@ -75,33 +82,34 @@ fn required_of(local: &[u32], sum: u32, size: u32) -> Option<u32> {
     any.then_some(required)
 }
 
-/// The first region where the 45 rule narrows something: a full house, or two
-/// or three adjacent rows or columns (over several houses only when the cells
-/// it narrows see each other, or there is one cell). Innies: the region's cells
-/// outside the cages wholly inside it. Outies: the cells outside the region of
-/// the cages that reach into it.
-pub(crate) fn rule_45(cx: &Ctx) -> Option<Step> {
-    rule_45_over(cx, false)
+/// A virtual cage the 45 rule derives from the layout alone (the cages never
+/// change during a solve, so these are found once per layout): the innies or
+/// the outies of one region.
+#[derive(Clone, Debug)]
+pub(crate) struct VirtualCage {
+    /// Its cells (innies inside the region, or outies outside it).
+    cells: Vec<u32>,
+    /// What they add up to.
+    sum: u32,
+    /// The houses making the region.
+    houses: Vec<usize>,
+    /// The digit sets of a cage whose cells all see each other; `None` when
+    /// two cells may repeat a value.
+    table: Option<CageTable>,
 }
 
-/// The 45 rule over two or three adjacent rows or columns (3.3, tier hard).
-pub(crate) fn rule_45_lines(cx: &Ctx) -> Option<Step> {
-    rule_45_over(cx, true)
-}
-
-fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
-    let size = cx.grid.size;
+/// The virtual cages of a layout, in the order the 45 rule reads them: per
+/// region (each full house, then runs of two and three adjacent rows and
+/// columns), the innies, then the outies. Only those of one to
+/// [`MAX_VIRTUAL`] cells.
+pub(crate) fn virtual_cages(layout: &Layout, size: u32) -> Vec<VirtualCage> {
     let total = size * (size + 1) / 2;
-    let cages: Vec<&crate::logic::grid::Group> = cx
-        .layout
-        .groups
-        .iter()
-        .filter(|c| c.sum.is_some())
-        .collect();
+    let cages: Vec<&Group> = layout.groups.iter().filter(|c| c.sum.is_some()).collect();
     if cages.is_empty() {
-        return None;
+        return Vec::new();
     }
-    for (region, houses) in regions(cx, several) {
+    let mut out = Vec::new();
+    for (region, houses) in regions(layout) {
         let region_total = total * houses.len() as u32;
         let inside = |c: &u32| region.contains(c);
         let (mut inner_sum, mut touching_sum) = (0, 0);
@@ -122,42 +130,68 @@ fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
             .copied()
             .filter(|c| !covered.contains(c))
             .collect();
-        let candidates = [
+        let derived = [
             (innies, region_total.checked_sub(inner_sum)),
             (outies, (inner_sum + touching_sum).checked_sub(region_total)),
         ];
-        for (cells, sum) in candidates {
+        for (cells, sum) in derived {
             let Some(sum) = sum else { continue };
-            if let Some(step) = virtual_cage(cx, &cells, sum, &houses) {
-                if let Some(step) = cx.offer(step) {
-                    return Some(step);
-                }
+            if cells.is_empty() || cells.len() > MAX_VIRTUAL {
+                continue;
             }
+            let distinct = cells
+                .iter()
+                .enumerate()
+                .all(|(i, &a)| cells[i + 1..].iter().all(|&b| layout.sees(a, b)));
+            let table = distinct.then(|| CageTable::new(&cells, sum, size));
+            out.push(VirtualCage {
+                cells,
+                sum,
+                houses: houses.clone(),
+                table,
+            });
         }
     }
-    None
+    out
 }
 
-/// The regions the 45 rule reads, with their houses: each full house, or
-/// (`several`) runs of two and three adjacent rows and columns.
-fn regions(cx: &Ctx, several: bool) -> Vec<(Vec<u32>, Vec<usize>)> {
-    if !several {
-        return cx
-            .layout
-            .full_groups
-            .iter()
-            .map(|&g| &cx.layout.groups[g as usize])
-            .filter(|g| g.sum.is_none())
-            .map(|g| (g.cells.clone(), g.house.into_iter().collect()))
-            .collect();
-    }
-    let mut out = Vec::new();
-    if let Some(lines) = &cx.layout.lines {
+/// The first region where the 45 rule narrows something: a full house, or two
+/// or three adjacent rows or columns (over several houses only when the cells
+/// it narrows see each other, or there is one cell). Innies: the region's cells
+/// outside the cages wholly inside it. Outies: the cells outside the region of
+/// the cages that reach into it.
+pub(crate) fn rule_45(cx: &Ctx) -> Option<Step> {
+    rule_45_over(cx, false)
+}
+
+/// The 45 rule over two or three adjacent rows or columns (3.3, tier hard).
+pub(crate) fn rule_45_lines(cx: &Ctx) -> Option<Step> {
+    rule_45_over(cx, true)
+}
+
+fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
+    cx.layout
+        .virtual_cages
+        .iter()
+        .filter(|v| (v.houses.len() > 1) == several)
+        .find_map(|v| virtual_cage(cx, v).and_then(|step| cx.offer(step)))
+}
+
+/// The regions the 45 rule reads, with their houses: each full house that is
+/// not a cage, then runs of two and three adjacent rows and columns.
+fn regions(layout: &Layout) -> Vec<(Vec<u32>, Vec<usize>)> {
+    let mut out: Vec<(Vec<u32>, Vec<usize>)> = layout
+        .full_groups
+        .iter()
+        .map(|&g| &layout.groups[g as usize])
+        .filter(|g| g.sum.is_none())
+        .map(|g| (g.cells.clone(), g.house.into_iter().collect()))
+        .collect();
+    if let Some(lines) = &layout.lines {
         for kind in lines {
             for width in 2..=3 {
                 for run in kind.windows(width) {
-                    let groups: Vec<_> =
-                        run.iter().map(|&g| &cx.layout.groups[g as usize]).collect();
+                    let groups: Vec<_> = run.iter().map(|&g| &layout.groups[g as usize]).collect();
                     let cells = groups
                         .iter()
                         .flat_map(|g| g.cells.iter().copied())
@@ -170,94 +204,113 @@ fn regions(cx: &Ctx, several: bool) -> Vec<(Vec<u32>, Vec<usize>)> {
     out
 }
 
-/// A virtual cage of `cells` summing to `sum`: one cell takes the sum; up to
-/// six cells narrow like a cage, repeating a value only where two cells do not
-/// see each other (so the sum's minimum and maximum count too).
-fn virtual_cage(cx: &Ctx, cells: &[u32], sum: u32, houses: &[usize]) -> Option<Step> {
-    let open: Vec<u32> = cells
-        .iter()
-        .copied()
-        .filter(|&c| cx.grid.values[c as usize] == 0)
-        .collect();
-    if open.is_empty() || cells.len() > MAX_VIRTUAL {
+/// The step a virtual cage gives now: one cell takes the sum; more cells
+/// narrow like a cage, repeating a value only where two cells do not see each
+/// other (so the sum's minimum and maximum count too).
+fn virtual_cage(cx: &Ctx, v: &VirtualCage) -> Option<Step> {
+    let cells = &v.cells[..];
+    if cells.iter().all(|&c| cx.grid.values[c as usize] != 0) {
         return None;
     }
-    let mut step = if houses.len() > 1 {
+    let mut step = if v.houses.len() > 1 {
         Step::new(Technique::Rule45Lines, 33)
     } else {
         Step::new(Technique::Rule45, 27)
     };
-    step.pattern = pattern(cx, cells);
-    step.houses.extend(houses);
     if let [cell] = cells {
-        let v = u8::try_from(sum).ok()?;
-        if sum == 0 || sum > cx.grid.size || !cx.grid.has(*cell, v) {
+        let value = u8::try_from(v.sum).ok()?;
+        if v.sum == 0 || v.sum > cx.grid.size || !cx.grid.has(*cell, value) {
             return None;
         }
-        step.placements.push(Candidate::new(*cell, v));
-        return Some(step);
-    }
-    let distinct = cells
-        .iter()
-        .enumerate()
-        .all(|(i, &a)| cells[i + 1..].iter().all(|&b| cx.layout.sees(a, b)));
-    step.eliminations = if distinct {
-        narrowed(cx, cells, sum)
+        step.placements.push(Candidate::new(*cell, value));
     } else {
-        narrowed_with_repeats(cx, cells, sum)
-    };
-    (!step.eliminations.is_empty()).then_some(step)
+        step.eliminations = match &v.table {
+            Some(table) => narrowed(cx, cells, table),
+            None => narrowed_with_repeats(cx, cells, v.sum, &cx.grid.masks(cells)),
+        };
+        if step.eliminations.is_empty() {
+            return None;
+        }
+    }
+    step.pattern = pattern(cx, cells);
+    step.houses.extend(&v.houses);
+    Some(step)
 }
 
 /// The largest virtual cage the 45 rule narrows.
 const MAX_VIRTUAL: usize = 6;
 
-/// The candidates of `cells` that no assignment summing to `sum` uses, where
-/// two cells may share a value unless they see each other.
-fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
-    let masks = cx.grid.masks(cells);
+/// The candidates of `cells` (now `masks`) that no assignment summing to `sum`
+/// uses, where two cells may share a value unless they see each other. Each
+/// candidate not yet seen in an assignment asks for one assignment holding it,
+/// and every assignment found marks all its values as used.
+fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32, masks: &[u32]) -> Vec<Candidate> {
     let mut used = vec![0u32; cells.len()];
     let mut chosen = vec![0u8; cells.len()];
-    let search = RepeatSearch {
-        cx,
-        cells,
-        masks: &masks,
-    };
-    search.assign(0, sum, &mut chosen, &mut used);
+    let mut fixed = masks.to_vec();
+    for i in 0..cells.len() {
+        for v in values_of(masks[i] & !used[i]) {
+            if used[i] & bit(u32::from(v)) != 0 {
+                continue;
+            }
+            fixed[i] = bit(u32::from(v));
+            let search = RepeatSearch::new(cx, cells, &fixed);
+            if search.witness(0, sum, &mut chosen) {
+                for (u, &c) in used.iter_mut().zip(&chosen) {
+                    *u |= bit(u32::from(c));
+                }
+            }
+            fixed[i] = masks[i];
+        }
+    }
     dropped(cx, cells, &used)
 }
 
-/// A depth-first search over the values of a virtual cage whose cells need
-/// not all differ.
+/// A depth-first search for one assignment of a virtual cage whose cells need
+/// not all differ, pruned by the least and most the cells still to fill add.
 struct RepeatSearch<'a, 'c> {
     cx: &'a Ctx<'c>,
     cells: &'a [u32],
     masks: &'a [u32],
+    /// `least[i]`: the smallest candidates of cells `i..` added up.
+    least: Vec<u32>,
+    /// `most[i]`: the largest candidates of cells `i..` added up.
+    most: Vec<u32>,
 }
 
-impl RepeatSearch<'_, '_> {
-    /// Assigns cells from `i` on with `left` still to sum; marks in `used`
-    /// every value of a complete assignment. Whether one was found.
-    fn assign(&self, i: usize, left: u32, chosen: &mut [u8], used: &mut [u32]) -> bool {
-        if i == self.cells.len() {
-            if left != 0 {
-                return false;
-            }
-            for (u, &v) in used.iter_mut().zip(chosen.iter()) {
-                *u |= crate::mask::bit(u32::from(v));
-            }
-            return true;
+impl<'a, 'c> RepeatSearch<'a, 'c> {
+    fn new(cx: &'a Ctx<'c>, cells: &'a [u32], masks: &'a [u32]) -> Self {
+        let n = masks.len();
+        let (mut least, mut most) = (vec![0; n + 1], vec![0; n + 1]);
+        for i in (0..n).rev() {
+            least[i] = least[i + 1] + masks[i].trailing_zeros() + 1;
+            most[i] = most[i + 1] + 32 - masks[i].leading_zeros();
         }
-        // The remaining cells add at least their smallest candidates.
-        let rest_min: u32 = self.masks[i + 1..]
-            .iter()
-            .map(|&m| m.trailing_zeros() + 1)
-            .sum();
-        let mut any = false;
+        RepeatSearch {
+            cx,
+            cells,
+            masks,
+            least,
+            most,
+        }
+    }
+
+    /// Assigns cells from `i` on with `left` still to add; whether some
+    /// assignment works (then `chosen` holds it).
+    fn witness(&self, i: usize, left: u32, chosen: &mut [u8]) -> bool {
+        if i == self.cells.len() {
+            return left == 0;
+        }
+        if left < self.least[i] || left > self.most[i] {
+            return false;
+        }
         for v in values_of(self.masks[i]) {
             let value = u32::from(v);
-            if value + rest_min > left {
+            if value + self.least[i + 1] > left {
                 break;
+            }
+            if value + self.most[i + 1] < left {
+                continue;
             }
             let clash =
                 (0..i).any(|j| chosen[j] == v && self.cx.layout.sees(self.cells[i], self.cells[j]));
@@ -265,16 +318,17 @@ impl RepeatSearch<'_, '_> {
                 continue;
             }
             chosen[i] = v;
-            any |= self.assign(i + 1, left - value, chosen, used);
+            if self.witness(i + 1, left - value, chosen) {
+                return true;
+            }
         }
-        any
+        false
     }
 }
 
-/// The candidates of `cells` (distinct values summing to `sum`) that no digit
-/// set allows, given what the cells hold now.
-fn narrowed(cx: &Ctx, cells: &[u32], sum: u32) -> Vec<Candidate> {
-    let table = CageTable::new(cells, sum, cx.grid.size);
+/// The candidates of `cells` (distinct values, digit sets in `table`) that no
+/// digit set allows, given what the cells hold now.
+fn narrowed(cx: &Ctx, cells: &[u32], table: &CageTable) -> Vec<Candidate> {
     let mut local = cx.grid.masks(cells);
     if table.narrow(&mut local).is_err() {
         return Vec::new();
