@@ -4,7 +4,7 @@
 //!
 //! Run: `make bench` (builds the release plugins, then this). Add `-- --quick` for
 //! 5 seeds instead of 20, `--seeds N` for N, `--variant ID` (repeatable) for some
-//! variants only. The table gives, per variant, parameters and difficulty: the
+//! variants only, `--difficulty D` (repeatable) for some difficulties only. The table gives, per variant, parameters and difficulty: the
 //! clue counts (min / median / max), how many puzzles the logical solver grades
 //! at the requested tier, and the median and worst time.
 
@@ -29,6 +29,7 @@ fn main() {
         None => 20,
     };
     let only = values_of("--variant");
+    let difficulties = values_of("--difficulty");
     let dir = built_plugin_dir();
     let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2, TestPlugins::Skip);
     for r in &refused {
@@ -49,6 +50,9 @@ fn main() {
     for m in manifests {
         for params in m.parameter_sets() {
             for difficulty in &m.difficulties {
+                if !difficulties.is_empty() && !difficulties.contains(difficulty) {
+                    continue;
+                }
                 let mut times = Vec::new();
                 let mut clues = Vec::new();
                 let mut at_tier = 0;

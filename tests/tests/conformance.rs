@@ -133,19 +133,30 @@ fn verify_with_engine(
     solution
 }
 
-/// A cell whose value repeats a given in one of its houses, as (cell, value).
-fn planted_mistake(p: &PuzzleV1, solution: &[u8]) -> (usize, u8) {
+/// A grid holding one wrong entry: a cell repeating a value of its house (a
+/// given's, or, in a puzzle without givens, one correct entry's, filled in
+/// too). The grid and the wrong cell.
+fn planted_mistake(p: &PuzzleV1, solution: &[u8]) -> (Vec<u8>, usize) {
     let loaded = from_v1(p).expect("valid");
     let (model, givens) = (loaded.puzzle.model(), loaded.puzzle.givens());
-    for house in model.houses() {
-        let given = house.cells.iter().find(|&&c| givens[c as usize] != 0);
-        let empty = house.cells.iter().find(|&&c| givens[c as usize] == 0);
-        if let (Some(&g), Some(&e)) = (given, empty) {
-            assert_ne!(solution[e as usize], givens[g as usize]);
-            return (e as usize, givens[g as usize]);
-        }
-    }
-    panic!("no house with both a given and an empty cell");
+    let house = &model.houses()[0];
+    let source = house
+        .cells
+        .iter()
+        .copied()
+        .find(|&c| givens[c as usize] != 0)
+        .unwrap_or(house.cells[0]) as usize;
+    let wrong = house
+        .cells
+        .iter()
+        .copied()
+        .find(|&c| c as usize != source && givens[c as usize] == 0)
+        .expect("a house with an empty cell") as usize;
+    let mut grid = givens.to_vec();
+    grid[source] = solution[source];
+    grid[wrong] = solution[source];
+    assert_ne!(solution[wrong], solution[source]);
+    (grid, wrong)
 }
 
 fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
@@ -167,9 +178,7 @@ fn checks_and_hints(id: &str, what: &str, p: &PuzzleV1, solution: &[u8]) {
         ok.cells
     );
     // A planted repeat is found.
-    let (cell, value) = planted_mistake(p, solution);
-    let mut wrong = givens.clone();
-    wrong[cell] = value;
+    let (wrong, cell) = planted_mistake(p, solution);
     let found: CheckResponse = host()
         .call(id, op::CHECK, &grid_req(&wrong), DEADLINE)
         .expect("check");

@@ -1,0 +1,243 @@
+//! Cage layouts over a solved grid: a random partition into small connected
+//! cages of distinct digits, and merges of two touching cages into one. The
+//! generator starts from small cages (easy to reason about) and merges them
+//! while a tier-capped logical solve still succeeds.
+
+use plugin_sdk::engine::combinations;
+use plugin_sdk::engine::seed::Rng;
+use rand::seq::SliceRandom;
+use rand::Rng as _;
+
+/// A partition of a square grid's cells into cages.
+#[derive(Clone, Debug)]
+pub(crate) struct Cages {
+    /// Cells per side.
+    side: usize,
+    /// The solution, row-major.
+    solution: Vec<u8>,
+    /// The cage of each cell (an index into `cells`).
+    of: Vec<usize>,
+    /// The cells of each cage; empty once merged into another.
+    cells: Vec<Vec<usize>>,
+}
+
+/// Two touching cages that may become one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Merge {
+    /// The cage that stays.
+    pub keep: usize,
+    /// The cage whose cells move into `keep`.
+    pub gone: usize,
+}
+
+impl Cages {
+    /// A random partition of the solved grid `solution` (`side` x `side`) into
+    /// connected cages of distinct digits, each grown towards a size drawn from
+    /// `sizes`; unless `sizes` allows one cell, a cell left alone joins a
+    /// touching cage where it can.
+    pub fn random(
+        solution: &[u8],
+        side: usize,
+        sizes: std::ops::RangeInclusive<usize>,
+        rng: &mut Rng,
+    ) -> Cages {
+        let n = side * side;
+        let mut cages = Cages {
+            side,
+            solution: solution.to_vec(),
+            of: vec![usize::MAX; n],
+            cells: Vec::new(),
+        };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.shuffle(rng);
+        for &start in &order {
+            if cages.of[start] != usize::MAX {
+                continue;
+            }
+            let target = rng.gen_range(sizes.clone());
+            let id = cages.cells.len();
+            cages.cells.push(vec![start]);
+            cages.of[start] = id;
+            let mut digits = cages.digit(start);
+            while cages.cells[id].len() < target {
+                let frontier: Vec<usize> = cages.cells[id]
+                    .iter()
+                    .flat_map(|&c| cages.neighbours(c))
+                    .filter(|&c| cages.of[c] == usize::MAX && digits & cages.digit(c) == 0)
+                    .collect();
+                let Some(&next) = frontier.choose(rng) else {
+                    break;
+                };
+                cages.cells[id].push(next);
+                cages.of[next] = id;
+                digits |= cages.digit(next);
+            }
+        }
+        if *sizes.start() > 1 {
+            cages.absorb_singles(*sizes.end(), rng);
+        }
+        cages
+    }
+
+    /// Joins every one-cell cage to a random touching cage that lacks its digit
+    /// and has room (a one-cell cage is a given in disguise).
+    fn absorb_singles(&mut self, max: usize, rng: &mut Rng) {
+        for id in 0..self.cells.len() {
+            if self.cells[id].len() != 1 {
+                continue;
+            }
+            let mut options: Vec<Merge> = self
+                .merges(max + 1)
+                .into_iter()
+                .filter(|m| m.gone == id || m.keep == id)
+                .collect();
+            options.shuffle(rng);
+            if let Some(&m) = options.first() {
+                self.merge(m);
+            }
+        }
+    }
+
+    /// The value bit of cell `c`'s solution digit.
+    fn digit(&self, c: usize) -> u32 {
+        1 << (self.solution[c] - 1)
+    }
+
+    /// The digits of cage `id`, as a bitmask.
+    fn digits(&self, id: usize) -> u32 {
+        self.cells[id].iter().fold(0, |m, &c| m | self.digit(c))
+    }
+
+    /// The orthogonal neighbours of cell `c`.
+    fn neighbours(&self, c: usize) -> impl Iterator<Item = usize> {
+        let side = self.side;
+        let (r, col) = (c / side, c % side);
+        [
+            (r > 0).then(|| c - side),
+            (r + 1 < side).then(|| c + side),
+            (col > 0).then(|| c - 1),
+            (col + 1 < side).then(|| c + 1),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// Every pair of touching cages with distinct digits whose union has at most
+    /// `max` cells, each pair once.
+    pub fn merges(&self, max: usize) -> Vec<Merge> {
+        let mut out = Vec::new();
+        for (c, &a) in self.of.iter().enumerate() {
+            for d in self.neighbours(c) {
+                let b = self.of[d];
+                if a < b
+                    && !out.contains(&Merge { keep: a, gone: b })
+                    && self.cells[a].len() + self.cells[b].len() <= max
+                    && self.digits(a) & self.digits(b) == 0
+                {
+                    out.push(Merge { keep: a, gone: b });
+                }
+            }
+        }
+        out
+    }
+
+    /// How many digit sets the cage `m` would make could fill it: few (one, as
+    /// for 3 in two cells) makes it easy to read, many makes it hard.
+    pub fn combinations_after(&self, m: Merge) -> usize {
+        let k = self.cells[m.keep].len() + self.cells[m.gone].len();
+        let sum = self.sum(m.keep) + self.sum(m.gone);
+        combinations(k as u32, sum, self.side as u32, usize::MAX).map_or(usize::MAX, |c| c.len())
+    }
+
+    /// Moves the cells of `m.gone` into `m.keep`.
+    pub fn merge(&mut self, m: Merge) {
+        let moved = std::mem::take(&mut self.cells[m.gone]);
+        for &c in &moved {
+            self.of[c] = m.keep;
+        }
+        self.cells[m.keep].extend(moved);
+    }
+
+    /// The sum of cage `id`.
+    fn sum(&self, id: usize) -> u32 {
+        self.cells[id]
+            .iter()
+            .map(|&c| u32::from(self.solution[c]))
+            .sum()
+    }
+
+    /// The number of cages.
+    pub fn count(&self) -> usize {
+        self.cells.iter().filter(|c| !c.is_empty()).count()
+    }
+
+    /// The cages as (cells as `[row, column]`, sum), in reading order of their
+    /// first cell.
+    pub fn list(&self) -> Vec<(Vec<[u32; 2]>, u32)> {
+        let mut ids: Vec<usize> = (0..self.cells.len())
+            .filter(|&id| !self.cells[id].is_empty())
+            .collect();
+        ids.sort_by_key(|&id| self.cells[id].iter().min().copied());
+        ids.into_iter()
+            .map(|id| {
+                let mut cells = self.cells[id].clone();
+                cells.sort_unstable();
+                let coords = cells
+                    .iter()
+                    .map(|&c| [(c / self.side) as u32, (c % self.side) as u32])
+                    .collect();
+                (coords, self.sum(id))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plugin_sdk::engine::seed::rng_for;
+
+    /// A solved 4x4 grid.
+    const SOLVED: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+
+    #[test]
+    fn a_partition_covers_every_cell_once_with_distinct_digits() {
+        for seed in 0..20 {
+            let cages = Cages::random(&SOLVED, 4, 2..=3, &mut rng_for(&seed.to_string()));
+            let list = cages.list();
+            let mut seen = [false; 16];
+            for (cells, sum) in &list {
+                let digits: Vec<u8> = cells
+                    .iter()
+                    .map(|&[r, c]| SOLVED[(r * 4 + c) as usize])
+                    .collect();
+                let mut unique = digits.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), digits.len(), "repeated digit in {cells:?}");
+                assert_eq!(*sum, digits.iter().map(|&d| u32::from(d)).sum::<u32>());
+                for &[r, c] in cells {
+                    let i = (r * 4 + c) as usize;
+                    assert!(!seen[i], "cell {i} in two cages");
+                    seen[i] = true;
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+            assert_eq!(list.iter().map(|(_, s)| s).sum::<u32>(), 40);
+        }
+    }
+
+    #[test]
+    fn a_merge_joins_two_touching_cages() {
+        let mut cages = Cages::random(&SOLVED, 4, 1..=1, &mut rng_for("m"));
+        let before = cages.count();
+        let merges = cages.merges(2);
+        assert!(!merges.is_empty());
+        let m = merges[0];
+        let combos = cages.combinations_after(m);
+        assert!(combos >= 1);
+        cages.merge(m);
+        assert_eq!(cages.count(), before - 1);
+        assert!(cages.merges(2).iter().all(|x| x.gone != m.gone));
+    }
+}

@@ -1,0 +1,278 @@
+//! Killer Sudoku as a Sudoku Arena plugin: classic rules, no givens, and every
+//! cell in one cage whose digits differ and add up to the cage's sum.
+//! Parameters: `size` 9x9 (default) or 6x6, and `diagonals` (Killer-X).
+//!
+//! Generation ([`Variant::generate`]): a random solution, a random partition of
+//! it into small cages, then merges of two touching cages while the puzzle
+//! stays solvable by the technique ladder capped at the requested tier, until
+//! it needs exactly that tier. A puzzle the capped ladder solves is unique and
+//! needs no guessing, so every puzzle is fair by construction. A try that stalls
+//! (every merge makes it too hard) starts over from a fresh solution rather
+//! than search on. The levers, per difficulty ([`Profile`]): the starting cage
+//! sizes, the largest cage, and the number of cages a medium puzzle stops at;
+//! and always, merges making cages of few digit sets (one, as 3 in two cells)
+//! are tried before those of many, and a merge that made the puzzle too hard is
+//! not tried again.
+
+mod cages;
+
+use cages::Cages;
+use plugin_sdk::engine::generate::{random_solution, uniqueness_within, Uniqueness};
+use plugin_sdk::engine::geometry::{classic_builder, diagonals};
+use plugin_sdk::engine::logic::solves_within;
+use plugin_sdk::engine::{Difficulty, Generated, Model, ModelBuilder, Puzzle, PuzzleError};
+use plugin_sdk::{
+    params, ClueRange, GenerateContext, GenerateError, Manifest, ParamSpec, ParamValue, Params,
+    Variant,
+};
+use rand::seq::SliceRandom;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// The sizes offered, with their box shapes.
+const SIZES: [(&str, u32, u32); 2] = [("9x9", 3, 3), ("6x6", 2, 3)];
+
+/// The difficulties offered: a killer has no givens, so even its first step is
+/// a cage combination, a `medium` technique; no killer is `easy`.
+const DIFFICULTIES: [Difficulty; 3] = [Difficulty::Medium, Difficulty::Hard, Difficulty::Extreme];
+
+/// Fresh solutions tried before giving up (the deadline usually comes first).
+const TRIES: usize = 4000;
+
+/// Merges tried at one step before the try is dropped as stalled.
+const MERGES_PER_STEP: usize = 12;
+
+/// Branch points the uniqueness count before a tier solve may explore; past
+/// it, the layout counts as too hard (deterministic: a node count, not a time).
+const COUNT_BUDGET: usize = 1_000;
+
+/// Killer Sudoku.
+struct Killer;
+
+/// How a difficulty's cages are shaped.
+struct Profile {
+    /// Sizes the starting cages grow towards.
+    start: RangeInclusive<usize>,
+    /// The largest cage a merge may make.
+    largest: usize,
+    /// Cells per cage (on average) a puzzle keeps merging towards once it
+    /// needs its tier (medium only: a harder one stops at its tier).
+    cells_per_cage: Option<f64>,
+}
+
+impl Profile {
+    /// The shape of `difficulty`'s cages on a grid of `side` cells per side.
+    fn of(difficulty: Difficulty, side: usize) -> Profile {
+        let small = side < 9;
+        match difficulty {
+            Difficulty::Easy | Difficulty::Medium => Profile {
+                start: 2..=3,
+                largest: if small { 3 } else { 4 },
+                cells_per_cage: Some(if small { 2.4 } else { 3.0 }),
+            },
+            Difficulty::Hard => Profile {
+                start: 2..=3,
+                largest: 5,
+                cells_per_cage: None,
+            },
+            Difficulty::Extreme => Profile {
+                start: if small { 2..=3 } else { 2..=4 },
+                largest: 6,
+                cells_per_cage: None,
+            },
+        }
+    }
+}
+
+/// Where a cage layout stands against the requested tier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// An easier tier's techniques solve it.
+    TooEasy,
+    /// It needs exactly the requested tier.
+    Exact,
+    /// The requested tier's techniques do not solve it (or it is not unique).
+    TooHard,
+}
+
+/// The rules without cages for the request's parameters.
+fn base(params: &Params) -> Result<(ModelBuilder, usize), PuzzleError> {
+    let size = params::text(params, "size")?;
+    let &(_, rows, cols) = SIZES
+        .iter()
+        .find(|(s, ..)| *s == size)
+        .ok_or_else(|| PuzzleError::new(format!("unknown size '{size}'")))?;
+    let side = rows * cols;
+    let mut builder = classic_builder(rows, cols)?;
+    if params::flag(params, "diagonals")? {
+        builder = builder.houses(diagonals(side, [0, 0]));
+    }
+    Ok((builder, side as usize))
+}
+
+/// The model of `base` with `cages`.
+fn with_cages(base: &ModelBuilder, cages: &Cages) -> Result<Model, PuzzleError> {
+    cages
+        .list()
+        .into_iter()
+        .fold(base.clone(), |b, (cells, sum)| b.cage(cells, sum))
+        .build()
+}
+
+/// The tier below `d`, if any.
+fn easier(d: Difficulty) -> Option<Difficulty> {
+    match d {
+        Difficulty::Easy => None,
+        Difficulty::Medium => Some(Difficulty::Easy),
+        Difficulty::Hard => Some(Difficulty::Medium),
+        Difficulty::Extreme => Some(Difficulty::Hard),
+    }
+}
+
+/// Judges `model` (no givens) against `target`. Before an extreme solve, a
+/// quick count drops layouts with several solutions: on those the ladder
+/// would try every chain it knows before giving up.
+fn judge(model: &Model, target: Difficulty) -> Verdict {
+    let empty = vec![0; model.cell_count()];
+    if target == Difficulty::Extreme
+        && uniqueness_within(model, &empty, Some(COUNT_BUDGET)) == Uniqueness::Several
+    {
+        Verdict::TooHard
+    } else if easier(target).is_some_and(|e| solves_within(model, &empty, e)) {
+        Verdict::TooEasy
+    } else if solves_within(model, &empty, target) {
+        Verdict::Exact
+    } else {
+        Verdict::TooHard
+    }
+}
+
+/// One try from a fresh solution: the puzzle if it reached the tier.
+fn attempt(
+    ctx: &GenerateContext,
+    base: &ModelBuilder,
+    side: usize,
+    solution: &[u8],
+    rng: &mut plugin_sdk::engine::seed::Rng,
+) -> Result<Option<Model>, GenerateError> {
+    let target = ctx.difficulty();
+    let profile = Profile::of(target, side);
+    let enough = profile.cells_per_cage.map_or(usize::MAX, |per| {
+        ((side * side) as f64 / per).ceil() as usize
+    });
+    let mut cages = Cages::random(solution, side, profile.start.clone(), rng);
+    let mut model = with_cages(base, &cages)?;
+    let mut verdict = judge(&model, target);
+    if verdict == Verdict::TooHard {
+        return Ok(None);
+    }
+    // Merges that made the puzzle too hard are not tried again: merging more
+    // only takes information away.
+    let mut refused: Vec<cages::Merge> = Vec::new();
+    loop {
+        if verdict == Verdict::Exact && cages.count() <= enough {
+            return Ok(Some(model));
+        }
+        ctx.check_deadline()?;
+        let mut merges = cages.merges(profile.largest);
+        merges.retain(|m| !refused.contains(m));
+        merges.shuffle(rng);
+        merges.truncate(MERGES_PER_STEP);
+        // Cages of few digit sets first: they keep the puzzle unique longest.
+        merges.sort_by_key(|m| cages.combinations_after(*m));
+        let mut moved = false;
+        for m in merges {
+            let mut next = cages.clone();
+            next.merge(m);
+            let next_model = with_cages(base, &next)?;
+            let v = judge(&next_model, target);
+            if v == Verdict::TooHard {
+                refused.push(m);
+            } else {
+                (cages, model, verdict, moved) = (next, next_model, v, true);
+                break;
+            }
+        }
+        if !moved {
+            // Stalled: a medium puzzle with a few more cages than planned is
+            // still a medium puzzle; a harder one has not got there.
+            return Ok((verdict == Verdict::Exact).then_some(model));
+        }
+    }
+}
+
+impl Variant for Killer {
+    fn manifest(&self) -> Manifest {
+        let mut manifest = Manifest {
+            id: "killer".into(),
+            name: "Killer Sudoku".into(),
+            rules: "Classic Sudoku with no givens: every row, column and box holds each \
+                    digit once, and the digits of each dashed cage are all different and \
+                    add up to the small number in its corner. With diagonals (Killer-X), \
+                    each main diagonal also holds each digit once."
+                .into(),
+            params: params_spec(),
+            difficulties: DIFFICULTIES.iter().map(|d| d.to_string()).collect(),
+            clues: Vec::new(),
+        };
+        // No givens, whatever the parameters and difficulty.
+        manifest.clues = manifest
+            .parameter_sets()
+            .into_iter()
+            .flat_map(|when| {
+                manifest.difficulties.iter().map(move |d| ClueRange {
+                    when: when.clone(),
+                    difficulty: d.clone(),
+                    min: 0,
+                    max: 0,
+                })
+            })
+            .collect();
+        manifest
+    }
+
+    fn generate(&self, ctx: &GenerateContext) -> Result<Generated, GenerateError> {
+        let (base, side) = base(ctx.params())?;
+        let rules = base.clone().build()?;
+        let mut rng = ctx.rng("killer");
+        for _ in 0..TRIES {
+            ctx.check_deadline()?;
+            let solution = random_solution(&rules, &mut rng)
+                .ok_or_else(|| GenerateError::Failed("the rules admit no solution".into()))?;
+            if let Some(model) = attempt(ctx, &base, side, &solution, &mut rng)? {
+                let empty = vec![0; model.cell_count()];
+                let puzzle = Puzzle::new(Arc::new(model), empty)?;
+                return Ok(Generated { puzzle, solution });
+            }
+        }
+        Err(GenerateError::Failed(format!(
+            "no {} killer in {TRIES} tries",
+            ctx.difficulty()
+        )))
+    }
+}
+
+/// The parameters: size and diagonals.
+fn params_spec() -> Vec<ParamSpec> {
+    vec![
+        ParamSpec {
+            key: "size".into(),
+            name: "Size".into(),
+            default: ParamValue::Text("9x9".into()),
+            allowed: SIZES
+                .iter()
+                .map(|(s, ..)| ParamValue::Text((*s).into()))
+                .collect(),
+            labels: Vec::new(),
+        },
+        ParamSpec {
+            key: "diagonals".into(),
+            name: "Diagonals (Killer-X)".into(),
+            default: ParamValue::Bool(false),
+            allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
+            labels: vec!["Off".into(), "On (Killer-X)".into()],
+        },
+    ]
+}
+
+plugin_sdk::export_variant!(Killer);
