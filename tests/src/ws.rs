@@ -138,12 +138,25 @@ impl Client {
         }
     }
 
-    /// Receives until `pick` accepts a frame.
+    /// Receives until `pick` accepts a frame. A rate-limit error `pick` does
+    /// not want fails at once: whatever was awaited will not come.
     pub async fn until<T>(&mut self, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
         loop {
-            if let Some(t) = pick(self.recv().await) {
+            let message = self.recv().await;
+            let limited = matches!(
+                &message,
+                ServerMessage::Error {
+                    code: ErrorCode::RateLimited,
+                    ..
+                }
+            );
+            if let Some(t) = pick(message) {
                 return t;
             }
+            assert!(
+                !limited,
+                "rate limited while waiting: the test sends too fast on one connection"
+            );
         }
     }
 
