@@ -1,7 +1,8 @@
 //! Reading puzzle files: format v1 or the daily archive's schema ([`crate::archive`])
-//! as one JSON object, a JSON array or JSON Lines; or plain text with one classic
-//! 9x9 puzzle per line. Every puzzle gets a name (`file`, `file[i]` or
-//! `file:line`) for messages.
+//! as one JSON object, a JSON array or JSON Lines; killers in the reference
+//! solver's text form or the krazydad CSV ([`crate::killer`]); or plain text with
+//! one classic 9x9 puzzle per line. Every puzzle gets a name (`file`, `file[i]`
+//! or `file:line`) for messages.
 
 use engine::v1::{from_v1, Loaded};
 use engine::Puzzle;
@@ -18,6 +19,8 @@ pub enum Form {
     V1(Box<PuzzleV1>),
     /// A daily archive file (its date, difficulty and mode).
     Archive(crate::archive::ArchiveInfo),
+    /// A killer in another tool's form (text or CSV); written back as v1.
+    Killer,
 }
 
 /// One puzzle read from a file: its name, its form, and the puzzle or why not.
@@ -47,8 +50,50 @@ pub fn read_text(file: &str, text: &str) -> Vec<Entry> {
             Ok(value) => vec![json_entry(file.to_string(), value)],
             Err(_) => read_json_lines(file, text),
         },
+        _ if text.lines().any(crate::killer::is_krazydad_header) => read_krazydad(file, text),
+        _ if crate::killer::is_text_form(text) => read_killer_text(file, text),
         _ => read_classic_lines(file, text),
     }
+}
+
+/// A killer entry: the puzzle of a checked killer and its solution, if shipped.
+fn killer_entry(
+    name: String,
+    killer: Result<crate::killer::Killer, String>,
+    solution: Option<Vec<u8>>,
+) -> Entry {
+    let puzzle = killer
+        .and_then(|k| k.puzzle())
+        .map(|puzzle| Loaded { puzzle, solution });
+    Entry {
+        name,
+        form: Some(Form::Killer),
+        puzzle,
+    }
+}
+
+fn read_killer_text(file: &str, text: &str) -> Vec<Entry> {
+    match crate::killer::parse_text(text) {
+        Ok(killers) => killers
+            .into_iter()
+            .map(|(line, killer)| killer_entry(format!("{file}:{line}"), killer, None))
+            .collect(),
+        Err(e) => vec![failed(file.to_string(), e)],
+    }
+}
+
+fn read_krazydad(file: &str, text: &str) -> Vec<Entry> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !crate::killer::is_krazydad_header(l))
+        .map(|(i, line)| {
+            let name = format!("{file}:{}", i + 1);
+            match crate::killer::parse_krazydad_row(line) {
+                Ok(row) => killer_entry(name, Ok(row.killer), Some(row.solution)),
+                Err(e) => failed(name, e),
+            }
+        })
+        .collect()
 }
 
 fn read_array(file: &str, text: &str) -> Vec<Entry> {
@@ -93,7 +138,12 @@ fn json_entry(name: String, value: serde_json::Value) -> Entry {
     }
     match serde_json::from_value::<PuzzleV1>(value) {
         Ok(p) => {
-            let puzzle = from_v1(&p).map_err(|e| e.to_string());
+            let puzzle = from_v1(&p).map_err(|e| e.to_string()).and_then(|loaded| {
+                if p.variant.as_deref() == Some("killer") {
+                    crate::killer::check_model(loaded.puzzle.model())?;
+                }
+                Ok(loaded)
+            });
             Entry {
                 name,
                 form: Some(Form::V1(Box::new(p))),

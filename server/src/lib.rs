@@ -13,5 +13,6 @@ pub mod archive;
 pub mod cli;
 pub mod daily;
 pub mod input;
+pub mod killer;
 pub mod plugins;
 pub mod serve;

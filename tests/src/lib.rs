@@ -8,7 +8,6 @@ pub mod process;
 pub mod serve;
 pub mod ws;
 
-use engine::geometry::classic_builder;
 use engine::{Model, Puzzle};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -65,71 +64,18 @@ pub struct KillerRecord {
     pub solution: Vec<u8>,
 }
 
-/// Splits one CSV line, honouring double-quoted fields.
-fn csv_fields(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(String::new()),
-            _ => fields.last_mut().expect("at least one field").push(ch),
-        }
-    }
-    fields
-}
-
-/// Parses one data row of the killer CSV (see the datasets README).
+/// Parses one data row of the killer CSV (see the datasets README) with the
+/// importer `arena` uses.
 pub fn killer_record(line: &str) -> Result<KillerRecord, String> {
-    let f = csv_fields(line);
-    if f.len() < 8 {
-        return Err(format!("{} columns, expected 9", f.len()));
-    }
-    let (title, colors, hints, solved) = (&f[1], &f[5], &f[6], &f[7]);
-    let letters: Vec<char> = colors
-        .strip_prefix('K')
-        .ok_or("no K prefix")?
-        .chars()
-        .collect();
-    if letters.len() != 81 {
-        return Err(format!("{title}: {} cage letters", letters.len()));
-    }
-    let mut names: Vec<char> = letters.clone();
-    names.sort_by_key(|&c| (c.is_ascii_lowercase(), c));
-    names.dedup();
-    let sums: Vec<u32> = hints
-        .split(',')
-        .map(|s| {
-            s.trim()
-                .parse::<u32>()
-                .map_err(|e| format!("{title}: sum {s:?}: {e}"))
-        })
-        .collect::<Result<_, _>>()?;
-    if sums.len() != names.len() {
-        return Err(format!(
-            "{title}: {} sums for {} cages",
-            sums.len(),
-            names.len()
-        ));
-    }
-    let mut builder = classic_builder(3, 3).map_err(|e| e.to_string())?;
-    for (name, &sum) in names.iter().zip(&sums) {
-        let cells = (0..81u32)
-            .filter(|&i| letters[i as usize] == *name)
-            .map(|i| [i / 9, i % 9])
-            .collect();
-        builder = builder.cage(cells, sum);
-    }
-    let model = Arc::new(builder.build().map_err(|e| format!("{title}: {e}"))?);
-    let solution: Vec<u8> = solved.bytes().map(|b| b.wrapping_sub(b'0')).collect();
-    if solution.len() != 81 || solution.iter().any(|&v| !(1..=9).contains(&v)) {
-        return Err(format!("{title}: malformed solution"));
-    }
-    let puzzle = Puzzle::new(model, vec![0; 81]).map_err(|e| format!("{title}: {e}"))?;
+    let row = server::killer::parse_krazydad_row(line)?;
+    let puzzle = row
+        .killer
+        .puzzle()
+        .map_err(|e| format!("{}: {e}", row.title))?;
     Ok(KillerRecord {
-        title: title.clone(),
+        title: row.title,
         puzzle,
-        solution,
+        solution: row.solution,
     })
 }
 

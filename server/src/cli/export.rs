@@ -1,9 +1,11 @@
-//! `arena export`: puzzles rewritten in another schema — today the daily
-//! archive's (`--format yendoku`), one JSON object per line, with solutions.
+//! `arena export`: puzzles rewritten in another schema — the daily archive's
+//! (`--format yendoku`) or format v1 (`--format v1`, e.g. for killers read
+//! from another tool's text or CSV) — one JSON object per line, with solutions.
 
 use crate::daily::Date;
 use crate::input::Form;
 use engine::Solution;
+use protocol::ParamValue;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -11,14 +13,14 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
     /// The schema to write: `yendoku` (the daily archive's; classic 9x9 and
-    /// Gattai layouts).
-    #[arg(long, value_parser = ["yendoku"])]
+    /// Gattai layouts) or `v1` (any puzzle).
+    #[arg(long, value_parser = ["yendoku", "v1"])]
     pub format: String,
     /// The `date` to record where a puzzle has none (its seed is used when it
     /// is a date, `YYYY-MM-DD`).
     #[arg(long)]
     pub date: Option<String>,
-    /// Puzzle files (format v1, archive files, classic text) or directories.
+    /// Puzzle files (format v1, archive files, classic text, killers) or directories.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
@@ -30,7 +32,11 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<bool> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     for entry in &entries {
-        match export_one(entry, args.date.as_deref()) {
+        let written = match args.format.as_str() {
+            "v1" => export_v1(entry),
+            _ => export_one(entry, args.date.as_deref()),
+        };
+        match written {
             Ok(json) => writeln!(out, "{json}")?,
             Err(message) => {
                 eprintln!("{}: {message}", entry.name);
@@ -40,6 +46,50 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<bool> {
     }
     out.flush()?;
     Ok(ok)
+}
+
+/// The solution shipped with a puzzle, or the one it has.
+fn solution_of(loaded: &engine::v1::Loaded) -> Result<Vec<u8>, String> {
+    match &loaded.solution {
+        Some(s) => Ok(s.clone()),
+        None => match loaded.puzzle.solve() {
+            Solution::Unique(s) => Ok(s),
+            Solution::None => Err("no solution".into()),
+            Solution::Several(_) => Err("several solutions: not a puzzle".into()),
+        },
+    }
+}
+
+/// One puzzle as a v1 line: a v1 input keeps its fields; a killer read from
+/// another tool's form says it is one (variant `killer`, its size).
+fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
+    let loaded = entry.puzzle.as_ref().map_err(|e| e.clone())?;
+    let solution = solution_of(loaded)?;
+    let model = loaded.puzzle.model();
+    let v1 = match &entry.form {
+        Some(Form::V1(original)) => {
+            let mut v1 = (**original).clone();
+            v1.solution = Some(engine::v1::to_grid(model, &solution));
+            v1
+        }
+        form => {
+            let mut v1 = engine::v1::to_v1(&loaded.puzzle, Some(&solution));
+            if matches!(form, Some(Form::Killer)) {
+                let side = model.cols();
+                v1.variant = Some("killer".into());
+                v1.params = [
+                    (
+                        "size".to_string(),
+                        ParamValue::Text(format!("{side}x{side}")),
+                    ),
+                    ("diagonals".to_string(), ParamValue::Bool(false)),
+                ]
+                .into();
+            }
+            v1
+        }
+    };
+    serde_json::to_string(&v1).map_err(|e| e.to_string())
 }
 
 fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String, String> {
@@ -63,14 +113,7 @@ fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String,
     let date = recorded_date
         .or_else(|| date.map(str::to_string))
         .ok_or("no date recorded: pass --date YYYY-MM-DD")?;
-    let solution = match &loaded.solution {
-        Some(s) => s.clone(),
-        None => match loaded.puzzle.solve() {
-            Solution::Unique(s) => s,
-            Solution::None => return Err("no solution".into()),
-            Solution::Several(_) => return Err("several solutions: not a puzzle".into()),
-        },
-    };
+    let solution = solution_of(loaded)?;
     // Without a recorded difficulty, the logical solver's tier is the puzzle's.
     let difficulty = match recorded_difficulty {
         Some(d) => d,

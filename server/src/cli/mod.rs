@@ -38,8 +38,9 @@ pub enum Command {
         /// Stop counting at this many solutions.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
         limit: u64,
-        /// Puzzle files: format v1 or daily archive JSON / JSON Lines, or one
-        /// classic 9x9 per line; a directory stands for the files below it.
+        /// Puzzle files: format v1 or daily archive JSON / JSON Lines, one
+        /// classic 9x9 per line, or killers (the reference solver's text form,
+        /// the krazydad CSV); a directory stands for the files below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -138,8 +139,8 @@ fn load_plugins(cli: &Cli) -> crate::plugins::PluginHost {
     crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS, test_plugins).0
 }
 
-/// The files named, with each directory replaced by the `.json`, `.jsonl` and
-/// `.txt` files below it (recursively, sorted by path): a whole archive tree can
+/// The files named, with each directory replaced by the `.json`, `.jsonl`,
+/// `.txt` and `.csv` files below it (recursively, sorted by path): a whole archive tree can
 /// be validated in one command.
 fn expand_dirs(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -166,7 +167,7 @@ fn collect_puzzle_files(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
             collect_puzzle_files(&path, out);
         } else if path
             .extension()
-            .is_some_and(|x| x == "json" || x == "jsonl" || x == "txt")
+            .is_some_and(|x| ["json", "jsonl", "txt", "csv"].iter().any(|e| x == *e))
         {
             out.push(path);
         }
