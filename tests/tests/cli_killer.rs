@@ -162,6 +162,26 @@ fn killers_in_text_and_csv_forms_solve_and_export_to_v1() {
     let (ok, out, err) = arena(&["validate".as_ref(), csv.as_os_str()]);
     assert!(ok, "{out}{err}");
     assert_eq!(out.lines().filter(|l| l.contains("ok")).count(), 3, "{out}");
+
+    // Explanations say what a killer player reasons with: the cage's sum and
+    // digit sets, and what the 45 rule adds up.
+    let (ok, out, err) = arena(&["explain".as_ref(), csv.as_os_str()]);
+    assert!(ok, "{err}");
+    let first = out
+        .lines()
+        .find(|l| l.starts_with("1. "))
+        .expect("a first step");
+    assert!(
+        first.starts_with("1. Cage Combination: the cage r1c1")
+            && first.contains("adds up to")
+            && first.contains("which only"),
+        "{first}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("45 Rule:") && l.contains("add up to")),
+        "{out}"
+    );
 }
 
 #[test]

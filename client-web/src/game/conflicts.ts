@@ -2,24 +2,14 @@
 // house or cage, a cage whose digits already exceed or miss its sum, and the two
 // cells of a different-pair holding the same value.
 
-import type { Cell, Geometry } from "./geometry";
+import type { CageShape, Cell, Geometry } from "./geometry";
 
 /** The cells that break a rule on `values` (0 = empty, one entry per layout cell). */
 export function conflicts(g: Geometry, values: number[]): Set<Cell> {
   const bad = new Set<Cell>();
   for (const group of g.groups) markRepeats(group, values, bad);
   for (const cage of g.cages) {
-    let sum = 0;
-    let empty = 0;
-    for (const c of cage.cells) {
-      if (values[c] === 0) empty++;
-      sum += values[c];
-    }
-    // The smallest the empty cells could still add: 1 + 2 + ... + empty.
-    const least = (empty * (empty + 1)) / 2;
-    if (sum + least > cage.sum || (empty === 0 && sum !== cage.sum)) {
-      for (const c of cage.cells) if (values[c] !== 0) bad.add(c);
-    }
+    if (cageBroken(cage, values)) for (const c of cage.cells) if (values[c] !== 0) bad.add(c);
   }
   for (const [a, b] of g.different) {
     if (values[a] !== 0 && values[a] === values[b]) {
@@ -28,6 +18,19 @@ export function conflicts(g: Geometry, values: number[]): Set<Cell> {
     }
   }
   return bad;
+}
+
+/** Whether the digits in `cage` already exceed its sum (with the least the empty cells could add) or, the cage full, miss it. */
+export function cageBroken(cage: CageShape, values: number[]): boolean {
+  let sum = 0;
+  let empty = 0;
+  for (const c of cage.cells) {
+    if (values[c] === 0) empty++;
+    sum += values[c];
+  }
+  // The smallest the empty cells could still add: 1 + 2 + ... + empty.
+  const least = (empty * (empty + 1)) / 2;
+  return sum + least > cage.sum || (empty === 0 && sum !== cage.sum);
 }
 
 function markRepeats(group: Cell[], values: number[], bad: Set<Cell>) {

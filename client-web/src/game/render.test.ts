@@ -26,6 +26,13 @@ test("killer: one dashed group and one sum per cage", () => {
   expect(svg.match(/<g class="cage"/g)).toHaveLength(g.cages.length);
   expect(svg.match(/class="cage-sum"/g)).toHaveLength(g.cages.length);
   expect(svg).toContain(`>${g.cages[0].sum}</text>`);
+  // A cage whose digits pass its sum (the largest digit everywhere is more
+  // than any cage of two or more different digits adds up to) shows it broken.
+  const values = [...g.givens];
+  const cage = g.cages.find((c) => c.cells.length >= 2 && c.cells.every((cell) => g.givens[cell] === 0));
+  if (!cage) throw new Error("fixture has no empty multi-cell cage");
+  for (const cell of cage.cells) values[cell] = g.size;
+  expect(boardSvg(g, paint(values)).match(/class="cage-sum bad"/g)).toHaveLength(1);
 });
 
 test("samurai: a labelled grid cell for each of the 369 cells, none in the holes", () => {

@@ -4,6 +4,7 @@
 // pencil marks, selection, highlights, conflicts and teammates' cursors.
 // Pure string building, so it is the same in the page and in tests.
 
+import { cageBroken } from "./conflicts";
 import type { Cell, Geometry, Segment } from "./geometry";
 
 /** Size of one cell in SVG user units. */
@@ -109,7 +110,7 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
     const size = Math.max(8, CELL * 0.24);
     texts.push(
       `<rect class="cage-label-bg" x="${x + 1.5}" y="${y + 1.5}" width="${size * 0.62 * String(cage.sum).length + 2}" height="${size + 1}"/>`,
-      `<text class="cage-sum" x="${x + 2.5}" y="${y + 2}" font-size="${size}">${cage.sum}</text>`,
+      `<text class="${cageBroken(cage, p.values) ? "cage-sum bad" : "cage-sum"}" x="${x + 2.5}" y="${y + 2}" font-size="${size}">${cage.sum}</text>`,
     );
   }
   const cursors = p.cursors.map(({ cell, colour, name }) => {

@@ -10,6 +10,7 @@ import { colourIn } from "../game/colours";
 import { clock, h, replace } from "./dom";
 import { variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
+import { cageOf, cageSets } from "../game/combos";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -58,6 +59,7 @@ export class PlayScreen {
   private readonly side = h("div", { class: "people", id: "people" });
   private readonly ghostList = h("div", { class: "people", id: "ghosts" });
   private readonly hintBox = h("p", { class: "hint", id: "hint", "aria-live": "polite" });
+  private readonly cageHelp = h("section", { class: "cage-help", id: "cage-help", "aria-live": "polite", hidden: true });
   private readonly chatLog = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
   private readonly chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something", "aria-label": "Chat message" });
   private readonly results = h("section", { class: "results", id: "results", hidden: true });
@@ -79,6 +81,7 @@ export class PlayScreen {
           { class: "side" },
           this.side,
           this.ghostList,
+          this.cageHelp,
           this.hintBox,
           h("h3", {}, "Chat"),
           this.chatLog,
@@ -157,6 +160,7 @@ export class PlayScreen {
     this.updateModes();
     this.updatePeople();
     this.updateHint();
+    this.updateCageHelp();
     this.updateChat();
     this.updateResults();
     this.tick();
@@ -383,6 +387,36 @@ export class PlayScreen {
   }
 
   /** A hint in two stages, as good teaching apps do: first the technique and where to look, then the whole step. */
+  /** The selected cell's cage: its sum and size, and the digit sets it can still use. */
+  private updateCageHelp() {
+    const game = this.session.game;
+    const cage = game ? cageOf(game.geometry.cages, game.board.cursor) : undefined;
+    const sets = game && cage ? cageSets(cage, game.board.values, game.geometry.size) : [];
+    const key = cage ? `${cage.labelCell}:${sets.map((s) => `${s.digits.join("")}${s.possible ? "" : "x"}`).join(",")}` : "";
+    if (this.cageHelp.dataset.shown === key) return;
+    this.cageHelp.dataset.shown = key;
+    this.cageHelp.hidden = !cage;
+    if (!game || !cage) return;
+    const symbol = (d: number) => game.geometry.symbols[d - 1] ?? String(d);
+    const left = sets.filter((s) => s.possible).length;
+    replace(
+      this.cageHelp,
+      h("h3", {}, `Cage ${cage.sum} in ${cage.cells.length}`),
+      h(
+        "ul",
+        { class: "cage-sets", "aria-label": `Digit sets of the cage: ${left} of ${sets.length} still possible` },
+        ...sets.map((set) =>
+          h(
+            "li",
+            { class: set.possible ? "set" : "set gone", title: set.possible ? "still possible" : "ruled out by the digits in the cage" },
+            set.digits.map(symbol).join(""),
+          ),
+        ),
+      ),
+      left === 0 ? h("p", { class: "muted" }, "No digit set fits what the cage holds: check its digits.") : null,
+    );
+  }
+
   private updateHint() {
     const game = this.session.game;
     const hint = game?.hint;

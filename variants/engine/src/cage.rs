@@ -50,6 +50,18 @@ impl CageTable {
         Ok(true)
     }
 
+    /// The digit sets that can still fill the cage's cells with candidates
+    /// `local` (empty when there are too many sets to list).
+    pub fn fitting(&self, local: &[u32]) -> Vec<u32> {
+        let (union, singles) = union_and_singles(local);
+        self.combos
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&c| fits(c, local, union, singles))
+            .collect()
+    }
+
     /// Narrows `local`, the candidates of the cage's cells in order. `Err` on a
     /// contradiction; `Ok(true)` if anything changed.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
@@ -60,27 +72,30 @@ impl CageTable {
     }
 }
 
+/// Every candidate of the cells (`union`) and the values of the cells with one
+/// candidate left (`singles`).
+fn union_and_singles(local: &[u32]) -> (u32, u32) {
+    local.iter().fold((0, 0), |(union, singles), &m| {
+        (union | m, if is_single(m) { singles | m } else { singles })
+    })
+}
+
+/// Whether the digit set `combo` can still fill cells with candidates `local`:
+/// inside what they allow, holding every single, touching every cell.
+#[inline]
+fn fits(combo: u32, local: &[u32], union: u32, singles: u32) -> bool {
+    combo & !union == 0 && singles & !combo == 0 && local.iter().all(|&m| m & combo != 0)
+}
+
 /// Keeps the values some feasible combination allows, and places a value every
 /// feasible combination needs when it has one cell left.
 fn narrow_by_combos(combos: &[u32], local: &mut [u32]) -> Result<bool, ()> {
-    let mut union = 0;
-    let mut placed = 0;
-    for &m in local.iter() {
-        union |= m;
-        if is_single(m) {
-            placed |= m;
-        }
-    }
+    let (union, placed) = union_and_singles(local);
     let mut allowed = 0;
     let mut required = u32::MAX;
-    'combo: for &combo in combos {
-        if combo & !union != 0 || placed & !combo != 0 {
+    for &combo in combos {
+        if !fits(combo, local, union, placed) {
             continue;
-        }
-        for &m in local.iter() {
-            if m & combo == 0 {
-                continue 'combo;
-            }
         }
         allowed |= combo;
         required &= combo;

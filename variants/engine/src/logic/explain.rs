@@ -78,20 +78,45 @@ fn values(model: &Model, list: impl IntoIterator<Item = u8>) -> String {
     )
 }
 
-/// "remove 7 from r5c3 and r6c3; remove 2 from r1c1".
+/// "remove 7 from r5c3 and r6c3; remove 2 from r1c1"; values leaving the
+/// same cells go together ("remove 4, 6 and 9 from r1c1 and r2c1").
 fn removals(model: &Model, eliminations: &[Candidate]) -> String {
     let mut by_value: BTreeMap<u8, Vec<u32>> = BTreeMap::new();
     for e in eliminations {
         by_value.entry(e.value).or_default().push(e.cell);
     }
-    for cs in by_value.values_mut() {
+    let mut groups: Vec<(Vec<u32>, Vec<u8>)> = Vec::new();
+    for (v, mut cs) in by_value {
         cs.sort_unstable();
+        match groups.iter_mut().find(|(cells, _)| *cells == cs) {
+            Some((_, vs)) => vs.push(v),
+            None => groups.push((cs, vec![v])),
+        }
     }
-    let parts: Vec<String> = by_value
+    let parts: Vec<String> = groups
         .into_iter()
-        .map(|(v, cs)| format!("remove {} from {}", sym(model, v), cells(model, cs)))
+        .map(|(cs, vs)| format!("remove {} from {}", values(model, vs), cells(model, cs)))
         .collect();
     parts.join("; ")
+}
+
+/// "only 1235 does it" / "only 1289 or 3479 do", digit sets as a player writes them.
+fn sets_phrase(model: &Model, sets: &[u32]) -> String {
+    let written: Vec<String> = sets
+        .iter()
+        .map(|&m| crate::mask::values_of(m).map(|v| sym(model, v)).collect())
+        .collect();
+    match written.as_slice() {
+        [] => "no digit set can still do".to_string(),
+        [one] => format!("only {one} does"),
+        many if many.len() <= 6 => {
+            let (last, rest) = many
+                .split_last()
+                .map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
+            format!("only {} or {last} do", rest.join(", "))
+        }
+        many => format!("{} digit sets still do", many.len()),
+    }
 }
 
 /// What the step achieves: placements, then eliminations.
@@ -210,20 +235,67 @@ pub fn explain(model: &Model, step: &Step) -> String {
         BugPlusOne | BugType2 | BugType3 => format!(
             "without the extra candidates in {pc}, every cell would be bivalue and the puzzle would have two solutions"
         ),
-        CageCombination => format!(
-            "the digit sets that fill the cage {pc} with its sum leave only some of their candidates"
-        ),
-        CagePointing => format!(
-            "every digit set that can fill its cage holds {pv}, and only {pc} may hold it there"
-        ),
+        CageCombination => match &step.cage {
+            Some(cage) => format!(
+                "the cage {} adds up to {} in {} cells, which {}",
+                cells(model, cage.cells.iter().copied()),
+                cage.sum,
+                cage.cells.len(),
+                sets_phrase(model, &cage.sets)
+            ),
+            None => format!(
+                "the digit sets that fill the cage {pc} with its sum leave only some of their candidates"
+            ),
+        },
+        CagePointing => match &step.cage {
+            Some(cage) => format!(
+                "the cage {} adds up to {}, which {}: every one holds {pv}, and only {pc} may hold it there",
+                cells(model, cage.cells.iter().copied()),
+                cage.sum,
+                sets_phrase(model, &cage.sets)
+            ),
+            None => format!(
+                "every digit set that can fill its cage holds {pv}, and only {pc} may hold it there"
+            ),
+        },
         Rule45 | Rule45Lines => {
             let houses = step.houses.len().max(1) as u32;
             let total = houses * model.size() * (model.size() + 1) / 2;
-            let verb = if houses > 1 { "add" } else { "adds" };
-            format!(
-                "{} {verb} up to {total}; with the sums of the cages inside and across, {pc} have a known sum",
-                join(&hs)
-            )
+            let (verb, it) = if houses > 1 { ("add", "them") } else { ("adds", "it") };
+            match &step.cage {
+                Some(cage) => {
+                    let inside = cage.cells.iter().all(|c| {
+                        step.houses
+                            .iter()
+                            .any(|&h| model.houses()[h].cells.contains(c))
+                    });
+                    let named = cells(model, cage.cells.iter().copied());
+                    let sets = if cage.sets.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", which {}", sets_phrase(model, &cage.sets))
+                    };
+                    if inside {
+                        format!(
+                            "{} {verb} up to {total} and the cages wholly inside to {}, so the rest, {named}, add up to {}{sets}",
+                            join(&hs),
+                            total - cage.sum,
+                            cage.sum
+                        )
+                    } else {
+                        format!(
+                            "{} {verb} up to {total} and the cages in or reaching into {it} to {}, so their cells outside {it}, {named}, add up to {}{sets}",
+                            join(&hs),
+                            total + cage.sum,
+                            cage.sum
+                        )
+                    }
+                }
+                None => format!(
+                    "{} {verb} up to {total}; with the sums of the cages inside and across, {pc} have a known sum",
+                    join(&hs)
+                ),
+            }
         }
         AlignedPairExclusion | AlignedTripleExclusion => format!(
             "every combination of values for these cells is ruled out by the cells that see them all ({pc}) except those kept"

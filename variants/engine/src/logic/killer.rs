@@ -9,7 +9,7 @@
 
 use crate::cage::CageTable;
 use crate::logic::grid::{Group, Layout};
-use crate::logic::step::{Candidate, Step, Technique};
+use crate::logic::step::{CageFacts, Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
@@ -22,6 +22,7 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
             let mut step = Step::new(Technique::CageCombination, 24);
             step.pattern = pattern(cx, &group.cells);
             step.eliminations = eliminations;
+            step.cage = Some(facts(cx, &group.cells, group.sum.unwrap_or(0), Some(table)));
             if let Some(step) = cx.offer(step) {
                 return Some(step);
             }
@@ -57,6 +58,12 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
                 let mut step = Step::new(Technique::CagePointing, 26);
                 step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
                 step.eliminations = eliminations;
+                step.cage = Some(facts(
+                    cx,
+                    &group.cells,
+                    group.sum.unwrap_or(0),
+                    group.table.as_ref(),
+                ));
                 if let Some(step) = cx.offer(step) {
                     return Some(step);
                 }
@@ -234,7 +241,18 @@ fn virtual_cage(cx: &Ctx, v: &VirtualCage) -> Option<Step> {
     }
     step.pattern = pattern(cx, cells);
     step.houses.extend(&v.houses);
+    step.cage = Some(facts(cx, cells, v.sum, v.table.as_ref()));
     Some(step)
+}
+
+/// What an explanation says of a cage: its cells, sum, and the digit sets
+/// that still fit it (none listed where values may repeat).
+fn facts(cx: &Ctx, cells: &[u32], sum: u32, table: Option<&CageTable>) -> CageFacts {
+    CageFacts {
+        cells: cells.to_vec(),
+        sum,
+        sets: table.map_or_else(Vec::new, |t| t.fitting(&cx.grid.masks(cells))),
+    }
 }
 
 /// The largest virtual cage the 45 rule narrows.

@@ -31,7 +31,7 @@ use crate::difficulty::Difficulty;
 use crate::model::Model;
 use grid::{Grid, Layout};
 use std::cell::RefCell;
-pub use step::{format_rating, Candidate, Rating, Step, Technique};
+pub use step::{format_rating, CageFacts, Candidate, Rating, Step, Technique};
 
 /// What the solver may use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -280,6 +280,20 @@ pub struct Step {
     pub eliminations: Vec<Candidate>,
     /// Indices into the model's houses the pattern lives in.
     pub houses: Vec<usize>,
+    /// For a killer step: the cage (or the 45 rule's derived cage) it reads.
+    pub cage: Option<CageFacts>,
+}
+
+/// The cage a killer step reads, for its explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CageFacts {
+    /// Every cell of the cage (or of the derived cage), placed ones included.
+    pub cells: Vec<u32>,
+    /// What they add up to.
+    pub sum: u32,
+    /// The digit sets (value bitmasks) that can still fill it; empty where two
+    /// cells of a derived cage may repeat a value.
+    pub sets: Vec<u32>,
 }
 
 impl Step {
@@ -292,6 +306,7 @@ impl Step {
             placements: Vec::new(),
             eliminations: Vec::new(),
             houses: Vec::new(),
+            cage: None,
         }
     }
 }
