@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 test("every bundled variant is offered with its rules", () => {
   const ids = variants.map((v) => v.id);
-  for (const id of ["classic", "x-sudoku", "windoku", "anti-knight", "gattai", "jigsaw"]) expect(ids).toContain(id);
+  for (const id of ["classic", "x-sudoku", "windoku", "anti-knight", "gattai", "jigsaw", "killer"]) expect(ids).toContain(id);
 });
 
 test("each variant's board renders, takes input, and is saved as a screenshot", async () => {
@@ -38,10 +38,12 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
       );
       await createRoom(player, { variant: v.id, params: typed as Record<string, string>, difficulty: v.difficulties[0], mode: "solo" });
       const { puzzle, solution } = await startGame(arena, player);
-      // The header names the variant with each parameter's display label.
+      // The header names the variant with each parameter's display label (a
+      // yes/no parameter only when on).
       for (const p of v.params) {
         const i = p.allowed.map(String).indexOf(params[p.key]);
-        expect(await page.textContent("h2.title")).toContain(p.labels?.[i] ?? params[p.key]);
+        if (p.allowed[i] === false) continue;
+        expect(await page.textContent("h2.title")).toContain(p.labels?.[i] ?? (p.allowed[i] === true ? p.name : params[p.key]));
       }
       expect(await page.locator("svg.board [role=gridcell]").count()).toBe(puzzle.cells?.length ?? puzzle.layout.rows * puzzle.layout.cols);
       // One right digit, a corner mark and a centre mark on the first empty cells.

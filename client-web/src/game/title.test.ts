@@ -21,3 +21,19 @@ test("values without labels show as themselves; unknown variants by id", () => {
   expect(variantTitle(classic, { variant: "classic", params: {} })).toBe("Classic Sudoku (3x3)");
   expect(variantTitle(undefined, { variant: "mystery", params: {} })).toBe("mystery");
 });
+
+test("a yes/no parameter shows only when on", () => {
+  const killer: Manifest = {
+    ...gattai,
+    id: "killer",
+    name: "Killer Sudoku",
+    params: [
+      { key: "size", name: "Size", default: "9x9", allowed: ["9x9", "6x6"] },
+      { key: "diagonals", name: "Diagonals", default: false, allowed: [false, true], labels: ["No", "Killer-X"] },
+    ],
+  };
+  expect(variantTitle(killer, { variant: "killer", params: {} })).toBe("Killer Sudoku (9x9)");
+  expect(variantTitle(killer, { variant: "killer", params: { diagonals: true } })).toBe("Killer Sudoku (9x9, Killer-X)");
+  const plain = { ...killer, params: [{ key: "diagonals", name: "Diagonals", default: false, allowed: [false, true] }] };
+  expect(variantTitle(plain, { variant: "killer", params: { diagonals: true } })).toBe("Killer Sudoku (Diagonals)");
+});

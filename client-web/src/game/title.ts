@@ -4,13 +4,15 @@
 import type { Manifest, ParamValue } from "../protocol";
 
 /** A room's variant as players know it: the name, then each parameter's display
- * name (a Gattai room reads "Gattai (Horizon)"). */
+ * name (a Gattai room reads "Gattai (Horizon)"); a yes/no parameter shows only
+ * when on ("Killer Sudoku (9x9, Killer-X)", not "(9x9, No)"). */
 export function variantTitle(m: Manifest | undefined, settings: { variant: string; params: Record<string, ParamValue> }): string {
   if (!m) return settings.variant;
-  const labels = m.params.map((p) => {
+  const labels = m.params.flatMap((p) => {
     const value = settings.params[p.key] ?? p.default;
+    if (value === false) return [];
     const i = p.allowed.findIndex((a) => JSON.stringify(a) === JSON.stringify(value));
-    return (i >= 0 ? p.labels?.[i] : undefined) ?? String(value);
+    return [(i >= 0 ? p.labels?.[i] : undefined) ?? (value === true ? p.name : String(value))];
   });
   return labels.length ? `${m.name} (${labels.join(", ")})` : m.name;
 }

@@ -267,10 +267,10 @@ fn params_spec() -> Vec<ParamSpec> {
         },
         ParamSpec {
             key: "diagonals".into(),
-            name: "Diagonals (Killer-X)".into(),
+            name: "Diagonals".into(),
             default: ParamValue::Bool(false),
             allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
-            labels: vec!["Off".into(), "On (Killer-X)".into()],
+            labels: vec!["No".into(), "Killer-X".into()],
         },
     ]
 }

@@ -18,10 +18,10 @@ impl Variant for Windoku {
                 .into(),
             params: vec![ParamSpec {
                 key: "diagonals".into(),
-                name: "Also both diagonals (Windoku-X)".into(),
+                name: "Also both diagonals".into(),
                 default: ParamValue::Bool(false),
                 allowed: vec![ParamValue::Bool(false), ParamValue::Bool(true)],
-                labels: Vec::new(),
+                labels: vec!["No".into(), "Windoku-X".into()],
             }],
             difficulties: standard_difficulties(),
             clues: Vec::new(),
