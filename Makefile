@@ -49,3 +49,4 @@ conformance:
 bench: build
 	$(CARGO) bench -p arena-tests --bench solver
 	$(CARGO) bench -p arena-tests --bench plugins
+	$(CARGO) bench -p arena-tests --bench killer

@@ -1,10 +1,11 @@
 //! Solver benchmark: this engine side by side with the `sudoku` crate 0.8 (the peer)
-//! on the shared datasets, in one run; then killer counting and generation times.
+//! on the shared datasets, in one run; then generation times. Killers: the killer
+//! benchmark.
 //!
 //! Run: `cargo bench -p arena-tests --bench solver` (add `-- --quick` for a 5,000
 //! puzzle sample of each classic file and 10 generation seeds).
 
-use arena_tests::{classic9, classic_grids, killer_records};
+use arena_tests::{classic9, classic_grids};
 use engine::geometry::classic;
 use engine::{generate, Difficulty, Puzzle, SolverPath};
 use std::hint::black_box;
@@ -99,34 +100,6 @@ fn classic_section(file: &str, limit: Option<usize>) {
     }
 }
 
-fn killer_section() {
-    let records = killer_records("killer/krazydad-intermediate.csv");
-    println!(
-        "\nkiller/krazydad-intermediate.csv ({} puzzles, count to 2, all unique and equal to the shipped solution)",
-        records.len()
-    );
-    println!("| solver | puzzles/s |");
-    println!("|---|---:|");
-    for (name, path) in [
-        ("engine general path, bitboard", SolverPath::Bitboard),
-        ("engine general path, cells", SolverPath::Cells),
-    ] {
-        let start = Instant::now();
-        for r in &records {
-            let c = r.puzzle.count_on(path, 2);
-            assert_eq!(c.solutions, 1, "{} is not unique", r.title);
-            assert_eq!(
-                c.first.as_deref(),
-                Some(&r.solution[..]),
-                "{}: wrong solution",
-                r.title
-            );
-        }
-        let r = rate(records.len(), start.elapsed());
-        println!("| {name} (cage combinations) | {r:.0} |");
-    }
-}
-
 fn generation_section(seeds: usize) {
     println!("\nGeneration over {seeds} seeds (\"bench-<i>\")");
     println!("| what | clues (median) | median ms | worst ms |");
@@ -171,6 +144,5 @@ fn main() {
     let limit = quick.then_some(5_000);
     classic_section("classic/17-clue.txt", limit);
     classic_section("classic/forum-hardest-11plus.txt", limit);
-    killer_section();
     generation_section(if quick { 10 } else { 100 });
 }

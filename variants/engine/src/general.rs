@@ -24,6 +24,9 @@ pub(crate) struct Found {
 pub(crate) struct General<'m> {
     tables: &'m Compiled,
     queue: Vec<u32>,
+    /// Each cage's cell candidates when it was last narrowed (flattened, cage
+    /// after cage), so an unchanged cage is skipped.
+    cage_seen: Vec<u32>,
     levels: Vec<Vec<u32>>,
     order: Vec<u32>,
     nodes_left: usize,
@@ -36,6 +39,7 @@ impl<'m> General<'m> {
         General {
             tables,
             queue: Vec::new(),
+            cage_seen: vec![0; tables.cages.iter().map(|c| c.cells.len()).sum()],
             levels: Vec::new(),
             order: Vec::new(),
             nodes_left: usize::MAX,
@@ -78,7 +82,7 @@ impl<'m> General<'m> {
                 self.queue.push(i as u32);
             }
         }
-        propagate(self.tables, &mut self.queue, cand)
+        propagate(self.tables, &mut self.queue, cand, &mut self.cage_seen)
     }
 
     /// Limits the next searches to `nodes` branch points in total; a search that
@@ -149,7 +153,7 @@ impl<'m> General<'m> {
             child[cell] = value;
             self.queue.clear();
             self.queue.push(cell as u32);
-            if propagate(self.tables, &mut self.queue, child) {
+            if propagate(self.tables, &mut self.queue, child, &mut self.cage_seen) {
                 self.dfs(depth + 1, limit, found, rng);
                 if found.count >= limit || found.gave_up {
                     break;
@@ -204,8 +208,10 @@ fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
 const LOCKED_ROUNDS: usize = 1;
 
 /// Runs propagation to a fixpoint from the single cells in `queue`.
-fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
+fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &mut [u32]) -> bool {
     let mut locked_rounds = 0;
+    // No cage has been narrowed on these candidates yet (no mask is 0).
+    cage_seen.fill(0);
     loop {
         while let Some(cell) = queue.pop() {
             let m = cand[cell as usize];
@@ -261,10 +267,24 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> bool {
         if progress {
             continue;
         }
+        let mut at = 0;
         for cage in &t.cages {
+            let seen = &mut cage_seen[at..at + cage.cells.len()];
+            at += cage.cells.len();
+            if cage
+                .cells
+                .iter()
+                .zip(seen.iter())
+                .all(|(&c, &s)| cand[c as usize] == s)
+            {
+                continue;
+            }
             match cage.propagate(cand, queue) {
                 Ok(changed) => progress |= changed,
                 Err(()) => return false,
+            }
+            for (s, &c) in seen.iter_mut().zip(&cage.cells) {
+                *s = cand[c as usize];
             }
         }
         if progress || !queue.is_empty() {
