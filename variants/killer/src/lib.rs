@@ -276,3 +276,99 @@ fn params_spec() -> Vec<ParamSpec> {
 }
 
 plugin_sdk::export_variant!(Killer);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plugin_sdk::engine::logic::tier;
+    use plugin_sdk::engine::Solution;
+
+    fn generated(size: &str, diagonals: bool, d: Difficulty, seed: &str) -> Generated {
+        let params = Params::from([
+            ("size".to_string(), ParamValue::Text(size.into())),
+            ("diagonals".to_string(), ParamValue::Bool(diagonals)),
+        ]);
+        let ctx = GenerateContext::new(params, d, seed, None, (0, 0));
+        Killer.generate(&ctx).expect("a killer")
+    }
+
+    /// No givens, every cell in one cage of different digits adding up to its
+    /// sum, unique, needing exactly the tier asked for, and the same for the
+    /// same seed.
+    fn check(size: &str, diagonals: bool, d: Difficulty, seed: &str) {
+        let g = generated(size, diagonals, d, seed);
+        let what = format!("{size} diagonals={diagonals} {d} {seed}");
+        let model = g.puzzle.model();
+        assert!(g.puzzle.givens().iter().all(|&v| v == 0), "{what}: a given");
+        let mut owners = vec![0; model.cell_count()];
+        for cage in model.cages() {
+            let digits: Vec<u8> = cage.cells.iter().map(|&c| g.solution[c as usize]).collect();
+            let mut distinct = digits.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(
+                distinct.len(),
+                digits.len(),
+                "{what}: repeated digit in a cage"
+            );
+            assert_eq!(
+                digits.iter().map(|&v| u32::from(v)).sum::<u32>(),
+                cage.sum,
+                "{what}"
+            );
+            for &c in &cage.cells {
+                owners[c as usize] += 1;
+            }
+        }
+        assert!(
+            owners.iter().all(|&n| n == 1),
+            "{what}: a cell in no cage or two"
+        );
+        assert_eq!(
+            g.puzzle.solve(),
+            Solution::Unique(g.solution.clone()),
+            "{what}"
+        );
+        assert_eq!(
+            tier(model, g.puzzle.givens()),
+            Some(d),
+            "{what}: wrong tier"
+        );
+        let again = generated(size, diagonals, d, seed);
+        assert_eq!(
+            again.puzzle.model().cages(),
+            model.cages(),
+            "{what}: not deterministic"
+        );
+    }
+
+    #[test]
+    fn six_by_six_killers_of_every_tier() {
+        for d in DIFFICULTIES {
+            check("6x6", false, d, "t-1");
+        }
+        check("6x6", true, Difficulty::Hard, "t-2");
+    }
+
+    #[test]
+    fn nine_by_nine_killers_medium_and_hard() {
+        for seed in ["t-1", "t-2"] {
+            check("9x9", false, Difficulty::Medium, seed);
+            check("9x9", false, Difficulty::Hard, seed);
+        }
+        check("9x9", true, Difficulty::Medium, "t-3");
+    }
+
+    #[test]
+    fn a_nine_by_nine_extreme_killer() {
+        check("9x9", false, Difficulty::Extreme, "t-1");
+    }
+
+    #[test]
+    fn no_easy_killer_and_no_givens_declared() {
+        let m = Killer.manifest();
+        assert_eq!(m.difficulties, ["medium", "hard", "extreme"]);
+        assert_eq!(m.clues.len(), 4 * 3);
+        assert!(m.clues.iter().all(|c| c.min == 0 && c.max == 0));
+    }
+}
