@@ -367,3 +367,14 @@ export async function screenshot(page: Page, selector: string, name: string) {
   mkdirSync(artifacts, { recursive: true });
   await page.locator(selector).screenshot({ path: join(artifacts, `${name}.png`) });
 }
+
+/**
+ * Leaves the game with the Leave button; where leaving costs the game (a solo
+ * game ends, a race is forfeited) the page asks first, and this confirms.
+ */
+export async function leaveGame(p: Player) {
+  await p.page.click("#leave");
+  const asked = await p.page.waitForSelector("#leave-confirm:visible, #create-room", { timeout: WAIT });
+  if ((await asked.getAttribute("id")) === "leave-confirm") await p.page.click("#leave-anyway");
+  await p.page.waitForSelector("#create-room", { timeout: WAIT });
+}

@@ -5,7 +5,7 @@
 // together.
 
 import { describe, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame } from "./harness";
 
 const arena = useArena();
 const PHONE = { width: 390, height: 844 };
@@ -84,7 +84,7 @@ describe("killer with two players", () => {
     const cells = emptyCells(puzzle);
     await fillByClicks(bob, puzzle, solution, cells.slice(-10));
     await screenshotScreen(bob.page, "killer-race-phone");
-    await bob.page.click("#leave");
+    await leaveGame(bob);
     await ada.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("left"), null, { timeout: WAIT });
     await fillByClicks(ada, puzzle, solution);
     await waitForMessage(ada, (m) => m.type === "finished");

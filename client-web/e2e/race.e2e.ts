@@ -65,6 +65,9 @@ test("a racer who leaves forfeits: the others see 'left' in their own colour and
   await ada.page.waitForSelector("#waiting-players li:nth-child(2)", { timeout: WAIT });
   const { puzzle, solution } = await startGame(arena, ada, [bob]);
   await bob.page.click("#leave");
+  await bob.page.waitForSelector("#leave-confirm:has-text('forfeits the race')", { timeout: WAIT });
+  await screenshot(bob.page, "main", "race-leave-confirm");
+  await bob.page.click("#leave-anyway");
   await ada.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("left"), null, { timeout: WAIT });
   // Two players, two colours: each seat's own (not a hash of the id, which can collide).
   const seats = [seatColour(0), seatColour(1)];

@@ -4,7 +4,7 @@
 // where the big layouts are zoomed in and the view follows the selection.
 
 import { describe, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame } from "./harness";
 
 const arena = useArena();
 const PHONE = { width: 390, height: 844 };
@@ -69,7 +69,7 @@ describe.each(SHAPES)("$name", (shape) => {
     // Bob plays a few cells from the far end on the phone, then leaves (a forfeit).
     await fillByClicks(bob, puzzle, solution, cells.slice(-12));
     await screenshotScreen(bob.page, `${shape.name}-race-phone`);
-    await bob.page.click("#leave");
+    await leaveGame(bob);
     await ada.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("left"), null, { timeout: WAIT });
 
     await fillByClicks(ada, puzzle, solution);

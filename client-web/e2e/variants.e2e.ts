@@ -5,7 +5,7 @@
 import { beforeAll, expect, test } from "vitest";
 import { geometryOf } from "../src/game/geometry";
 import type { Manifest } from "../src/protocol";
-import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForMessage, type Player, leaveGame } from "./harness";
 
 const arena = useArena();
 let player: Player;
@@ -63,8 +63,7 @@ test("each variant's board renders, takes input, and is saved as a screenshot", 
       expect(await label(b[0], b[1])).toContain(`candidates ${symbols[0]} ${symbols[1]}`);
       expect(await label(c[0], c[1])).toContain(`candidates ${symbols[2]} ${symbols[3]}`);
       await screenshot(page, ".board-col", name);
-      await page.click("#leave");
-      await page.waitForSelector("#create-room", { timeout: WAIT });
+      await leaveGame(player);
     }
   }
 });

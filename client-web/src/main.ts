@@ -141,7 +141,9 @@ class App {
     if (status === "connecting") this.bannerText.textContent = "Connecting to the server…";
     else if (status === "offline") {
       const countdown = retryAt === undefined ? "" : `; retrying in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s`;
-      this.bannerText.textContent = `Connection lost: ${this.linkDetail ?? ""}${countdown}`;
+      const kept = this.session.unsentCount();
+      const waiting = kept > 0 ? ` ${kept} change${kept === 1 ? "" : "s"} will be sent when it is back.` : "";
+      this.bannerText.textContent = `Connection lost: ${this.linkDetail ?? ""}${countdown}.${waiting}`;
     }
   }
 
@@ -159,7 +161,9 @@ class App {
       }
     }
     const replies = this.session.handle(m);
-    if (m.type === "error") this.showToast(m.message);
+    const notice = this.session.takeNotice();
+    if (notice) this.showToast(notice);
+    else if (m.type === "error") this.showToast(m.message);
     if (m.type === "room") {
       this.leftRoom = undefined;
       storage.set(ROOM_KEY, m.room.code);
@@ -173,8 +177,14 @@ class App {
     this.render();
   }
 
+  /** Sends what it can; a board change made offline waits for the reconnect, anything else is dropped (the snapshot brings the state back). */
   private send(messages: ClientMessage[]) {
-    for (const m of messages) this.connection?.send(m);
+    for (const m of messages) {
+      // Asking for a room again: its snapshot is wanted, even if it is the one just left.
+      if (m.type === "join_room" || m.type === "create_room") this.leftRoom = undefined;
+      if (!this.connection?.send(m)) this.session.keepUnsent(m);
+    }
+    if (this.session.unsentCount() > 0) this.showBanner();
   }
 
   private leave() {

@@ -539,15 +539,37 @@ name: string,
  */
 cells: number, };
 
+export type CellMarks = { 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
+/**
+ * Candidate bitmask.
+ */
+marks: number, };
+
 export type CoopChange = { "type": "value", 
+/**
+ * Row.
+ */
+row: number, 
+/**
+ * Column.
+ */
+col: number, 
 /**
  * 1..=N or 0.
  */
 value: number, } | { "type": "pencil", 
 /**
- * Candidate bitmask.
+ * The cells and their marks.
  */
-marks: number, };
+cells: Array<CellMarks>, };
 
 export type ErrorCode = "malformed" | "not_introduced" | "version" | "invalid" | "no_room" | "closed" | "not_host" | "wrong_state" | "given" | "plugin" | "unsupported" | "rate_limited" | "spectator" | "unavailable" | "too_many";
 
@@ -593,17 +615,9 @@ col: number,
  */
 value: number, } | { "type": "pencil", 
 /**
- * Row.
+ * The cells and their new marks (1 to the number of cells, each cell once).
  */
-row: number, 
-/**
- * Column.
- */
-col: number, 
-/**
- * Candidate bitmask.
- */
-marks: number, } | { "type": "cursor", 
+cells: Array<CellMarks>, } | { "type": "cursor", 
 /**
  * Row.
  */
@@ -685,7 +699,13 @@ code: ErrorCode,
 /**
  * For people.
  */
-message: string, } | { "type": "rooms", 
+message: string, 
+/**
+ * A refused `move` or `pencil`: the cells it would have changed, as
+ * `[row, col]`, so the client puts them back as the server has them.
+ * Empty for any other request.
+ */
+cells: Array<[number, number]>, } | { "type": "rooms", 
 /**
  * One entry per room.
  */
@@ -738,14 +758,6 @@ seq: number,
  * Author's id.
  */
 player: string, 
-/**
- * Row.
- */
-row: number, 
-/**
- * Column.
- */
-col: number, 
 /**
  * What changed.
  */

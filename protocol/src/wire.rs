@@ -64,15 +64,11 @@ pub enum ClientMessage {
         /// 1..=N, or 0 to erase.
         value: u32,
     },
-    /// Co-op: set the pencil marks of a cell of the shared board (bit `v-1` =
-    /// candidate `v`; 0 clears them).
+    /// Co-op: set the pencil marks of cells of the shared board, all of them or
+    /// none (one change, one `seq`): a mark over a whole selection is one message.
     Pencil {
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
-        /// Candidate bitmask.
-        marks: u32,
+        /// The cells and their new marks (1 to the number of cells, each cell once).
+        cells: Vec<CellMarks>,
     },
     /// Co-op: the cell I have selected (shown to teammates).
     Cursor {
@@ -149,6 +145,18 @@ pub enum ClientMessage {
     /// A message type this server does not know.
     #[serde(other)]
     Unknown,
+}
+
+impl ClientMessage {
+    /// The board cells a `move` or `pencil` would change, as `[row, col]` (what
+    /// an `error` refusing it names); empty for every other message.
+    pub fn board_cells(&self) -> Vec<[u32; 2]> {
+        match self {
+            ClientMessage::Move { row, col, .. } => vec![[*row, *col]],
+            ClientMessage::Pencil { cells } => cells.iter().map(|c| [c.row, c.col]).collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// How a room is played.
@@ -466,20 +474,36 @@ pub struct BoardRow {
     pub me: bool,
 }
 
-/// A change to a co-op board cell.
+/// One cell's pencil marks (bit `v-1` = candidate `v`; 0 clears them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CellMarks {
+    /// Row.
+    pub row: u32,
+    /// Column.
+    pub col: u32,
+    /// Candidate bitmask.
+    pub marks: u32,
+}
+
+/// A change to the co-op board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CoopChange {
-    /// A value (0 erases).
+    /// A value in one cell (0 erases).
     Value {
+        /// Row.
+        row: u32,
+        /// Column.
+        col: u32,
         /// 1..=N or 0.
         value: u32,
     },
-    /// Pencil marks.
+    /// Pencil marks of one or more cells, applied together.
     Pencil {
-        /// Candidate bitmask.
-        marks: u32,
+        /// The cells and their marks.
+        cells: Vec<CellMarks>,
     },
 }
 
@@ -542,6 +566,11 @@ pub enum ServerMessage {
         code: ErrorCode,
         /// For people.
         message: String,
+        /// A refused `move` or `pencil`: the cells it would have changed, as
+        /// `[row, col]`, so the client puts them back as the server has them.
+        /// Empty for any other request.
+        #[serde(default)]
+        cells: Vec<[u32; 2]>,
     },
     /// The public rooms.
     Rooms {
@@ -590,10 +619,6 @@ pub enum ServerMessage {
         seq: u64,
         /// Author's id.
         player: String,
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
         /// What changed.
         change: CoopChange,
     },

@@ -4,7 +4,9 @@
 use arena_tests::serve::start_server;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings as settings, Client};
-use protocol::wire::{ClientMessage, CoopChange, Mode, RoomState, RoomView, ServerMessage};
+use protocol::wire::{
+    CellMarks, ClientMessage, CoopChange, ErrorCode, Mode, RoomState, RoomView, ServerMessage,
+};
 
 /// A client's copy of a co-op board, kept by applying events in `seq` order.
 struct CoopCopy {
@@ -25,20 +27,18 @@ impl CoopCopy {
     /// Receives events until `seq` reaches `until`.
     async fn follow(&mut self, c: &mut Client, until: u64) {
         while self.seq < until {
-            if let ServerMessage::CoopEvent {
-                seq,
-                row,
-                col,
-                change,
-                ..
-            } = c.recv().await
-            {
+            if let ServerMessage::CoopEvent { seq, change, .. } = c.recv().await {
                 assert_eq!(seq, self.seq + 1, "events arrive in order, none missing");
                 self.seq = seq;
-                let (r, k) = (row as usize, col as usize);
                 match change {
-                    CoopChange::Value { value } => self.board[r][k] = value,
-                    CoopChange::Pencil { marks } => self.pencil[r][k] = marks,
+                    CoopChange::Value { row, col, value } => {
+                        self.board[row as usize][col as usize] = value
+                    }
+                    CoopChange::Pencil { cells } => {
+                        for m in cells {
+                            self.pencil[m.row as usize][m.col as usize] = m.marks;
+                        }
+                    }
                 }
             }
         }
@@ -90,10 +90,16 @@ async fn coop_players_converge_under_concurrent_edits_and_finish_together() {
         })
         .await;
     }
+    // A mark over the three cells is one change.
     b.send(&ClientMessage::Pencil {
-        row: cells[0].0,
-        col: cells[0].1,
-        marks: 0b1010,
+        cells: cells
+            .iter()
+            .map(|&(row, col)| CellMarks {
+                row,
+                col,
+                marks: 0b1010,
+            })
+            .collect(),
     })
     .await;
     copy_a.follow(&mut a, 7).await;
@@ -158,4 +164,91 @@ async fn coop_players_converge_under_concurrent_edits_and_finish_together() {
         contributions.iter().all(|c| c.cells > 0),
         "both contributed"
     );
+}
+
+/// A pencil change over several cells is applied whole or not at all: one bad
+/// cell (a given) refuses it, the error names every cell of it, and nothing
+/// changed (the next change is the next `seq`). A refused move names its cell.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pencil_change_is_all_or_nothing_and_a_refusal_names_its_cells() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut coop = settings(1);
+    coop.mode = Mode::Coop;
+    a.send(&ClientMessage::CreateRoom { settings: coop }).await;
+    a.room(RoomState::Waiting).await;
+    a.send(&ClientMessage::Start).await;
+    let view = a.room(RoomState::Playing).await;
+    let puzzle = view.puzzle.clone().expect("puzzle");
+    let empty: Vec<(u32, u32)> = solving_moves(&puzzle)
+        .iter()
+        .take(2)
+        .map(|m| match m {
+            ClientMessage::Move { row, col, .. } => (*row, *col),
+            _ => unreachable!(),
+        })
+        .collect();
+    let given = (0..puzzle.layout.rows)
+        .flat_map(|r| (0..puzzle.layout.cols).map(move |c| (r, c)))
+        .find(|&(r, c)| puzzle.grid[r as usize][c as usize] != 0)
+        .expect("a given");
+    let mark = |(row, col): (u32, u32)| CellMarks {
+        row,
+        col,
+        marks: 0b11,
+    };
+    a.send(&ClientMessage::Pencil {
+        cells: vec![mark(empty[0]), mark(given), mark(empty[1])],
+    })
+    .await;
+    let (code, cells) = a
+        .until(|m| match m {
+            ServerMessage::Error { code, cells, .. } => Some((code, cells)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::Given);
+    let named = |c: (u32, u32)| [c.0, c.1];
+    assert_eq!(cells, vec![named(empty[0]), named(given), named(empty[1])]);
+    // Twice the same cell is refused too.
+    a.send(&ClientMessage::Pencil {
+        cells: vec![mark(empty[0]), mark(empty[0])],
+    })
+    .await;
+    assert_eq!(a.error().await, ErrorCode::Invalid);
+    a.send(&ClientMessage::Move {
+        row: given.0,
+        col: given.1,
+        value: 1,
+    })
+    .await;
+    let cells = a
+        .until(|m| match m {
+            ServerMessage::Error { cells, .. } => Some(cells),
+            _ => None,
+        })
+        .await;
+    assert_eq!(cells, vec![named(given)]);
+    // Nothing was applied: the server's marks are still empty, and the next
+    // change is number 1.
+    a.send(&ClientMessage::Pencil {
+        cells: vec![mark(empty[1])],
+    })
+    .await;
+    let seq = a
+        .until(|m| match m {
+            ServerMessage::CoopEvent { seq, .. } => Some(seq),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seq, view.seq + 1);
+    a.send(&ClientMessage::JoinRoom {
+        code: view.code.clone(),
+        spectator: false,
+    })
+    .await;
+    let fresh = a.room(RoomState::Playing).await;
+    let pencil = fresh.pencil.expect("shared marks");
+    assert_eq!(pencil[empty[0].0 as usize][empty[0].1 as usize], 0);
+    assert_eq!(pencil[empty[1].0 as usize][empty[1].1 as usize], 0b11);
 }

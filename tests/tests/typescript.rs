@@ -5,9 +5,9 @@
 
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
-    BoardKind, BoardRow, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun, HintPolicy,
-    MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState, RoomSummary,
-    RoomView, ServerMessage, StatRow,
+    BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun,
+    HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState,
+    RoomSummary, RoomView, ServerMessage, StatRow,
 };
 use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1};
 use std::path::Path;
@@ -44,6 +44,7 @@ fn generate() -> String {
         BoardKind::decl(&cfg),
         StatRow::decl(&cfg),
         Contribution::decl(&cfg),
+        CellMarks::decl(&cfg),
         CoopChange::decl(&cfg),
         ErrorCode::decl(&cfg),
         ClientMessage::decl(&cfg),

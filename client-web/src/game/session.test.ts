@@ -54,7 +54,7 @@ test("welcome asks for variants, rooms and my profile, and rejoins the room from
     { type: "profile", utc_offset_min: -new Date().getTimezoneOffset() },
     { type: "join_room", code: "xyz", spectator: false },
   ]);
-  s.handle({ type: "error", code: "no_room", message: "no room 'xyz'" });
+  s.handle({ type: "error", code: "no_room", message: "no room 'xyz'", cells: [] });
   expect(s.pendingRoom).toBeUndefined();
 });
 
@@ -82,10 +82,10 @@ test("a reconnect snapshot restores the board and keeps the saved marks", () => 
 
 test("co-op: teammates' values, marks and cursors arrive as events", () => {
   const s = session(room("coop"));
-  expect(s.enter(2, "corner")).toEqual([{ type: "pencil", row: 0, col: 1, marks: 2 }]);
+  expect(s.enter(2, "corner")).toEqual([{ type: "pencil", cells: [{ row: 0, col: 1, marks: 2 }] }]);
   const events: ServerMessage[] = [
-    { type: "coop_event", seq: 1, player: "mate", row: 3, col: 3, change: { type: "value", value: 4 } },
-    { type: "coop_event", seq: 2, player: "mate", row: 3, col: 2, change: { type: "pencil", marks: 5 } },
+    { type: "coop_event", seq: 1, player: "mate", change: { type: "value", row: 3, col: 3, value: 4 } },
+    { type: "coop_event", seq: 2, player: "mate", change: { type: "pencil", cells: [{ row: 3, col: 2, marks: 5 }] } },
     { type: "cursor", player: "mate", row: 2, col: 2 },
   ];
   events.forEach((e) => s.handle(e));
@@ -163,4 +163,79 @@ test("race and solo hints carry my centre marks; co-op hints do not", () => {
   const c = session(room("coop"));
   c.enter(2, "centre");
   expect(c.hintMessage()).toEqual([{ type: "hint" }]);
+});
+
+test("co-op: a mark over a selection is one pencil change; a refused one is put back and announced", () => {
+  const s = session(room("coop"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  board.select(1);
+  board.extend(2);
+  board.extend(3);
+  const out = s.enter(3, "corner");
+  expect(out).toEqual([{ type: "pencil", cells: [1, 2, 3].map((c) => ({ row: 0, col: c, marks: 4 })) }]);
+  expect(board.corner.slice(1, 4)).toEqual([4, 4, 4]);
+  s.handle({ type: "error", code: "rate_limited", message: "too many messages; slow down", cells: [[0, 1], [0, 2], [0, 3]] });
+  expect(board.corner.slice(1, 4)).toEqual([0, 0, 0]);
+  expect(s.takeNotice()).toBe("Not saved, put back (r1c2, r1c3, r1c4): too many messages; slow down");
+  expect(s.takeNotice()).toBeUndefined();
+});
+
+test("a refused move is put back to the server's value; an accepted one stays", () => {
+  const s = session(room("race"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  s.enter(3);
+  expect(board.values[1]).toBe(3);
+  s.handle({ type: "move_accepted", row: 0, col: 1, value: 3, correct: null });
+  s.enter(3); // typing the same digit again clears it
+  s.enter(4);
+  expect(board.values[1]).toBe(4);
+  // The erase was refused, the 4 is still on its way: the 4 stays for now.
+  s.handle({ type: "error", code: "rate_limited", message: "slow down", cells: [[0, 1]] });
+  expect(board.values[1]).toBe(4);
+  // Then the 4 is refused too: back to the 3 the server has.
+  s.handle({ type: "error", code: "unavailable", message: "try again", cells: [[0, 1]] });
+  expect(board.values[1]).toBe(3);
+  expect(s.takeNotice()).toBe("Not saved, put back (r1c2): try again");
+});
+
+test("co-op: a teammate's value does not overwrite my change on its way; the server's order decides", () => {
+  const s = session(room("coop"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  s.enter(2);
+  s.handle({ type: "coop_event", seq: 1, player: "mate", change: { type: "value", row: 0, col: 1, value: 4 } });
+  expect(board.values[1]).toBe(2);
+  s.handle({ type: "coop_event", seq: 2, player: "me", change: { type: "value", row: 0, col: 1, value: 2 } });
+  expect(board.values[1]).toBe(2);
+  // Had mine been refused, the teammate's 4 would show.
+  s.enter(3);
+  s.handle({ type: "error", code: "wrong_state", message: "no", cells: [[0, 1]] });
+  expect(board.values[1]).toBe(2);
+});
+
+test("changes made offline are replayed in order on top of the reconnect snapshot", () => {
+  const s = session(room("race"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  const typed = [...s.enter(3)];
+  board.select(2);
+  typed.push(...s.enter(4));
+  for (const m of typed) s.keepUnsent(m);
+  expect(s.unsentCount()).toBe(2);
+  const replies = s.handle({ type: "room", room: room("race") });
+  expect(replies).toEqual(typed);
+  expect(board.values.slice(1, 3)).toEqual([3, 4]);
+  expect(s.takeNotice()).toBe("Sent 2 changes made while offline.");
+  // A move lost with the connection is not in the next snapshot: said so.
+  s.enter(1);
+  s.handle({ type: "room", room: room("race") });
+  expect(board.values[2]).toBe(0);
+  expect(s.takeNotice()).toContain("not saved before the connection dropped");
+});
+
+test("an unknown server message is ignored, not fatal", () => {
+  const s = session(room("race"));
+  expect(s.handle({ type: "from_the_future" } as unknown as ServerMessage)).toEqual([]);
 });

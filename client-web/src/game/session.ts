@@ -17,6 +17,7 @@ import type {
 import { Board, type Change, type EntryMode } from "./board";
 import { conflicts, peersOf } from "./conflicts";
 import { coordOf, geometryOf, type Cell, type Geometry } from "./geometry";
+import { Ledger } from "./ledger";
 import type { BoardPaint } from "./render";
 
 /** A chat line. */
@@ -60,12 +61,21 @@ export class Game {
   seq = 0;
   /** The key of the marks in the MarkStore. */
   readonly marksKey: string;
+  /** The server's state of my board and my unanswered changes. */
+  readonly ledger: Ledger;
 
   constructor(readonly room: RoomView) {
     if (!room.puzzle) throw new Error("the room has no puzzle yet");
     this.geometry = geometryOf(room.puzzle);
     this.board = new Board(this.geometry, room.board ? flatten(room.board, this.geometry) : undefined);
     this.marksKey = marksKeyOf(room);
+    this.ledger = new Ledger(this.board.values, this.board.corner);
+  }
+
+  /** Puts `cell` back as the server has it, once no change of mine is on its way there. */
+  settle(cell: Cell, coop: boolean) {
+    if (!this.ledger.settle(cell)) return;
+    this.board.apply(cell, coop ? { value: this.ledger.values[cell], corner: this.ledger.corner[cell] } : { value: this.ledger.values[cell] });
   }
 }
 
@@ -79,6 +89,19 @@ export function flatten(grid: number[][], g: Pick<Geometry, "rows" | "cols">): n
   const out = new Array<number>(g.rows * g.cols).fill(0);
   grid.forEach((row, r) => row.forEach((v, c) => r < g.rows && c < g.cols && (out[r * g.cols + c] = v)));
   return out;
+}
+
+/** Refusals this close together are announced as one. */
+const REFUSALS_TOLD_TOGETHER_MS = 4000;
+
+/** How a cell is named to players: r1c1 is the top-left cell. */
+export function cellName([row, col]: readonly number[]): string {
+  return `r${row + 1}c${col + 1}`;
+}
+
+/** Whether a message changes the board (and so waits for the connection instead of being dropped). */
+export function isBoardChange(m: ClientMessage): boolean {
+  return m.type === "move" || m.type === "pencil";
 }
 
 /** Everything the client knows, updated by server messages and the player's actions. */
@@ -106,6 +129,12 @@ export class Session {
   errorCheck = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** Something the player should be told (a change put back, moves sent after a reconnect). */
+  notice?: string;
+  /** Board changes made while the connection was down, sent in order once the room's snapshot is back. */
+  private unsent: ClientMessage[] = [];
+  /** The cells put back lately, named, and when the last was. */
+  private refusals?: { cells: string[]; at: number };
 
   constructor(private readonly marks?: MarkStore) {}
 
@@ -126,10 +155,10 @@ export class Session {
         this.rooms = m.rooms;
         return [];
       case "room":
-        this.onRoom(m.room);
-        return [];
+        return this.onRoom(m.room);
       case "error":
         this.error = { code: m.code, message: m.message };
+        if (m.cells.length > 0) this.putBack(m.cells, m.message);
         if (m.code === "no_room" && this.pendingRoom) {
           this.pendingRoom = undefined;
           this.leave();
@@ -141,6 +170,8 @@ export class Session {
         const cell = m.row * game.geometry.cols + m.col;
         if (m.correct === false) game.wrong.add(cell);
         else game.wrong.delete(cell);
+        game.ledger.values[cell] = m.value;
+        game.settle(cell, false);
         return [];
       }
       case "progress":
@@ -155,10 +186,26 @@ export class Session {
       case "coop_event": {
         const game = this.game;
         if (!game) return [];
-        const cell = m.row * game.geometry.cols + m.col;
         game.seq = Math.max(game.seq, m.seq);
-        if (m.change.type === "value") game.board.apply(cell, { value: m.change.value });
-        else if (m.change.type === "pencil") game.board.apply(cell, { corner: m.change.marks });
+        const mine = m.player === this.me?.id;
+        const cols = game.geometry.cols;
+        // The server's order is the truth; a cell with a change of mine on its
+        // way keeps showing mine (it comes later, or is refused and put back).
+        const confirm = (cell: Cell) => {
+          if (mine) game.settle(cell, true);
+          else if (!game.ledger.pending(cell)) game.board.apply(cell, { value: game.ledger.values[cell], corner: game.ledger.corner[cell] });
+        };
+        if (m.change.type === "value") {
+          const cell = m.change.row * cols + m.change.col;
+          game.ledger.values[cell] = m.change.value;
+          confirm(cell);
+        } else {
+          for (const { row, col, marks } of m.change.cells) {
+            const cell = row * cols + col;
+            game.ledger.corner[cell] = marks;
+            confirm(cell);
+          }
+        }
         return [];
       }
       case "cursor": {
@@ -195,11 +242,49 @@ export class Session {
         return [];
       case "pong":
         return [];
+      default:
+        // A newer server's message: ignored, not fatal.
+        console.warn("ignoring an unknown server message", (m as { type?: unknown }).type);
+        return [];
     }
+  }
+
+  /**
+   * A refused change: its cells go back to what the server has, and the player
+   * is told which (refusals within a few seconds of each other are told together).
+   */
+  private putBack(cells: number[][], why: string, now = Date.now()) {
+    const game = this.game;
+    if (!game) return;
+    const coop = this.room?.settings.mode === "coop";
+    for (const [row, col] of cells) game.settle(row * game.geometry.cols + col, coop);
+    const recent = this.refusals && now - this.refusals.at < REFUSALS_TOLD_TOGETHER_MS ? this.refusals.cells : [];
+    const all = [...new Set([...recent, ...cells.map(cellName)])];
+    this.refusals = { cells: all, at: now };
+    const names = all.slice(0, 3).join(", ") + (all.length > 3 ? ` and ${all.length - 3} more` : "");
+    this.notice = `Not saved, put back (${names}): ${why}`;
+  }
+
+  /** Keeps a board change the connection could not send, for after the reconnect. */
+  keepUnsent(m: ClientMessage) {
+    if (isBoardChange(m) && this.game) this.unsent.push(m);
+  }
+
+  /** Changes waiting for the connection. */
+  unsentCount(): number {
+    return this.unsent.length;
+  }
+
+  /** The notice to show, once. */
+  takeNotice(): string | undefined {
+    const notice = this.notice;
+    this.notice = undefined;
+    return notice;
   }
 
   /** Forgets the room (the page goes back to the lobby). */
   leave() {
+    this.unsent = [];
     this.room = undefined;
     this.game = undefined;
     this.results = undefined;
@@ -207,11 +292,13 @@ export class Session {
     this.chat = [];
   }
 
-  private onRoom(room: RoomView) {
+  /** A snapshot; returns the changes made offline, now sent (in order) on top of it. */
+  private onRoom(room: RoomView): ClientMessage[] {
     const sameRoom = this.room?.code === room.code;
     if (!sameRoom) {
       this.chat = [];
       this.results = undefined;
+      this.unsent = [];
     }
     this.pendingRoom = undefined;
     this.room = room;
@@ -219,7 +306,7 @@ export class Session {
     if (!room.puzzle) {
       // Not started, or paused (a paused board is hidden): keep local marks.
       if (room.state !== "playing") this.game = undefined;
-      return;
+      return [];
     }
     let game = this.game;
     if (!game || game.marksKey !== marksKeyOf(room)) {
@@ -231,14 +318,18 @@ export class Session {
       }
       this.game = game;
     } else if (room.board) {
-      // A snapshot (resume, reconnect): the server's board is the truth.
+      // A snapshot (resume, reconnect): the server's board is the truth. A change
+      // that was on its way when the connection dropped and is not in it was lost.
       const values = flatten(room.board, game.geometry);
+      const lost = game.ledger.pendingCells().filter((c) => game?.board.values[c] !== values[c]).length;
+      if (lost > 0) this.notice = `${lost} change${lost === 1 ? " was" : "s were"} not saved before the connection dropped; the board shows what the server has.`;
       for (const c of game.geometry.cells) game.board.apply(c, { value: values[c] });
     }
     if (room.pencil && room.settings.mode === "coop") {
       const marks = flatten(room.pencil, game.geometry);
       for (const c of game.geometry.cells) game.board.apply(c, { corner: marks[c] });
     }
+    game.ledger.reset(game.board.values, game.board.corner);
     game.seq = room.seq;
     if (room.spectator) {
       game.boards.clear();
@@ -248,6 +339,27 @@ export class Session {
         game.watching = room.boards[0]?.player ?? room.players[0]?.id;
       }
     }
+    return this.replayUnsent();
+  }
+
+  /** The changes made offline, drawn again on the fresh board and sent; the server's verdicts follow. */
+  private replayUnsent(): ClientMessage[] {
+    const game = this.game;
+    if (!game || this.unsent.length === 0 || !this.canPlay()) return [];
+    const out = this.unsent.splice(0);
+    const cols = game.geometry.cols;
+    for (const m of out) {
+      if (m.type === "move") {
+        const cell = m.row * cols + m.col;
+        game.board.apply(cell, { value: m.value });
+        game.ledger.sent([cell]);
+      } else if (m.type === "pencil") {
+        for (const { row, col, marks } of m.cells) game.board.apply(row * cols + col, { corner: marks });
+        game.ledger.sent(m.cells.map(({ row, col }) => row * cols + col));
+      }
+    }
+    this.notice = `Sent ${out.length} change${out.length === 1 ? "" : "s"} made while offline.`;
+    return out;
   }
 
   private onProgress(player: PlayerView) {
@@ -276,6 +388,16 @@ export class Session {
     const policy = room.settings.mistakes;
     const mistakeSeconds = policy.type === "penalty" ? policy.seconds : 0;
     return (hints * hintSeconds + mine.mistakes * mistakeSeconds) * 1000;
+  }
+
+  /** What leaving now would cost, if anything: a running solo game ends, a race is forfeited. */
+  leaveWarning(): string | undefined {
+    const room = this.room;
+    const mine = this.myPlayer();
+    if (!room || room.spectator || room.state !== "playing" || !mine || mine.finished_ms !== null || mine.out) return undefined;
+    if (room.settings.mode === "solo") return "Leaving ends this game: it cannot be resumed and will not count.";
+    if (room.settings.mode === "race") return "Leaving forfeits the race: the others race on without you.";
+    return undefined;
   }
 
   /** My board is full but not solved (no feedback policy tells me what is wrong). */
@@ -326,20 +448,33 @@ export class Session {
     return this.send(this.game.board.redo());
   }
 
-  /** The messages for local changes: values always; corner marks only in co-op. */
+  /**
+   * The messages for local changes: a move per changed value; in co-op, one
+   * `pencil` for every corner mark changed (a whole selection is one change).
+   */
   private send(changes: Change[]): ClientMessage[] {
     const game = this.game;
     if (!game) return [];
     const coop = this.room?.settings.mode === "coop";
     const out: ClientMessage[] = [];
+    const marked: Cell[] = [];
     for (const { cell, before, after } of changes) {
       const [row, col] = coordOf(game.geometry, cell);
       if (before.value !== after.value) {
         out.push({ type: "move", row, col, value: after.value });
+        game.ledger.sent([cell]);
         game.wrong.delete(cell);
         if (game.hint && game.hint.cell[0] === row && game.hint.cell[1] === col) game.hint = undefined;
       }
-      if (coop && before.corner !== after.corner) out.push({ type: "pencil", row, col, marks: after.corner });
+      if (coop && before.corner !== after.corner) marked.push(cell);
+    }
+    if (marked.length > 0) {
+      const cells = marked.map((cell) => {
+        const [row, col] = coordOf(game.geometry, cell);
+        return { row, col, marks: game.board.corner[cell] };
+      });
+      out.push({ type: "pencil", cells });
+      game.ledger.sent(marked);
     }
     // Only a mark change is worth a write to storage (values live on the server).
     if (changes.some((ch) => ch.before.centre !== ch.after.centre || ch.before.corner !== ch.after.corner)) {

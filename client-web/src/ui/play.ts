@@ -63,6 +63,20 @@ export class PlayScreen {
   private readonly chatLog = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
   private readonly chatInput = h("input", { id: "chat-input", maxlength: 300, placeholder: "Say something", "aria-label": "Chat message" });
   private readonly results = h("section", { class: "results", id: "results", hidden: true });
+  private readonly leaveWhy = h("p", {});
+  /** Asks before a leave that costs the game (a solo game ends, a race is forfeited). */
+  private readonly leaveConfirm = h(
+    "section",
+    { class: "shortcuts", id: "leave-confirm", role: "alertdialog", "aria-label": "Leave the game?", hidden: true },
+    h("h3", {}, "Leave the game?"),
+    this.leaveWhy,
+    h(
+      "div",
+      { class: "row" },
+      h("button", { type: "button", class: "primary", id: "keep-playing", onclick: () => this.closeLeave() }, "Keep playing"),
+      h("button", { type: "button", id: "leave-anyway", onclick: () => this.actions.leave() }, "Leave"),
+    ),
+  );
   private shownChat = -1;
 
   constructor(
@@ -75,7 +89,7 @@ export class PlayScreen {
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
       this.results,
       h("div", { class: "game-body" },
-        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.boardBox, this.banner, this.modes, this.pad),
+        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.leaveConfirm, this.boardBox, this.banner, this.modes, this.pad),
         h(
           "aside",
           { class: "side" },
@@ -109,11 +123,27 @@ export class PlayScreen {
     this.help.hidden = !this.help.hidden;
   }
 
-  /** Hides the keyboard shortcuts; `false` if they were not shown. */
+  /** Hides the keyboard shortcuts or the leave question; `false` if neither was shown. */
   closeHelp(): boolean {
-    const open = !this.help.hidden;
+    const open = !this.help.hidden || !this.leaveConfirm.hidden;
     this.help.hidden = true;
+    this.closeLeave();
     return open;
+  }
+
+  /** Leaves at once, or first asks when leaving would cost the game. */
+  private askLeave() {
+    const why = this.session.leaveWarning();
+    if (!why) return this.actions.leave();
+    this.leaveWhy.textContent = why;
+    this.leaveConfirm.hidden = false;
+    this.el.querySelector<HTMLButtonElement>("#keep-playing")?.focus();
+  }
+
+  private closeLeave() {
+    if (this.leaveConfirm.hidden) return;
+    this.leaveConfirm.hidden = true;
+    this.focusBoard();
   }
 
   /** Gives the board keyboard focus. */
@@ -332,7 +362,7 @@ export class PlayScreen {
             " Show mistakes",
           )
         : null,
-      h("button", { type: "button", id: "leave", onclick: () => this.actions.leave() }, "Leave"),
+      h("button", { type: "button", id: "leave", onclick: () => this.askLeave() }, "Leave"),
     );
   }
 

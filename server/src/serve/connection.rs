@@ -43,6 +43,20 @@ fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
     ServerMessage::Error {
         code,
         message: message.into(),
+        cells: Vec::new(),
+    }
+}
+
+/// A refused `move` or `pencil`: the error names the cells the request would
+/// have changed, so the client can put them back. Any other reply is unchanged.
+fn naming_cells(reply: ServerMessage, cells: Vec<[u32; 2]>) -> ServerMessage {
+    match reply {
+        ServerMessage::Error { code, message, .. } if !cells.is_empty() => ServerMessage::Error {
+            code,
+            message,
+            cells,
+        },
+        other => other,
     }
 }
 
@@ -90,7 +104,12 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
                         close(&mut sink, &mut stream, 1008, "too many messages".into()).await;
                         break;
                     }
-                    let reply = error(ErrorCode::RateLimited, "too many messages; slow down");
+                    let mut reply = error(ErrorCode::RateLimited, "too many messages; slow down");
+                    if let Some(Ok(Message::Binary(bytes))) = &incoming {
+                        if let Ok(request) = decode(bytes) {
+                            reply = naming_cells(reply, request.board_cells());
+                        }
+                    }
                     if sink.send(Message::Binary(encode(&reply).to_vec().into())).await.is_err() {
                         break;
                     }
@@ -180,12 +199,23 @@ async fn close(
     let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
-/// Handles one decoded frame; returns a direct reply, if any.
+/// Handles one frame; returns a direct reply, if any.
 async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
     let message = match decode(bytes) {
         Ok(m) => m,
         Err(e) => return Some(error(ErrorCode::Malformed, e)),
     };
+    let cells = message.board_cells();
+    let reply = dispatch(shared, player, message).await;
+    reply.map(|reply| naming_cells(reply, cells))
+}
+
+/// Handles one decoded message; returns a direct reply, if any.
+async fn dispatch(
+    shared: &Shared,
+    player: &mut Player,
+    message: ClientMessage,
+) -> Option<ServerMessage> {
     let me = match (&player.me, message) {
         (
             None,
@@ -344,13 +374,11 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
         ClientMessage::Rematch => in_room(player, Command::Rematch { player: me.id }),
         ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
         ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),
-        ClientMessage::Pencil { row, col, marks } => in_room(
+        ClientMessage::Pencil { cells } => in_room(
             player,
             Command::Pencil {
                 player: me.id,
-                row,
-                col,
-                marks,
+                cells,
             },
         ),
         ClientMessage::Cursor { row, col } => in_room(

@@ -1,8 +1,9 @@
 //! What happens in a room during play, as stored: one typed event per change a
 //! player was told about. Stored as JSON tagged by `type` in the `events` table
-//! (schema version 3, see `store`), so a new kind of event is a new variant, not
+//! (schema version 5, see `store`), so a new kind of event is a new variant, not
 //! a new meaning for old columns.
 
+use protocol::wire::CellMarks;
 use serde::{Deserialize, Serialize};
 
 /// One stored change to a room's game.
@@ -18,7 +19,13 @@ pub enum RoomEvent {
         /// 1..=N, or 0.
         value: u32,
     },
-    /// Co-op: the pencil marks of a cell of the shared board.
+    /// Co-op: the pencil marks of cells of the shared board, set together.
+    Marks {
+        /// The cells and their marks.
+        cells: Vec<CellMarks>,
+    },
+    /// Co-op: the pencil marks of one cell (written before schema 5; replayed,
+    /// no longer written).
     Pencil {
         /// Row.
         row: u32,
@@ -43,6 +50,17 @@ pub enum RoomEvent {
 }
 
 impl RoomEvent {
+    /// The board cells a value or pencil event changes, as `[row, col]`.
+    pub fn cells(&self) -> Vec<[u32; 2]> {
+        match self {
+            RoomEvent::Value { row, col, .. } | RoomEvent::Pencil { row, col, .. } => {
+                vec![[*row, *col]]
+            }
+            RoomEvent::Marks { cells } => cells.iter().map(|c| [c.row, c.col]).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The event a schema-1 row stood for: `kind` 0 value, 1 pencil marks, 2 hint
     /// (row and column of the hinted cell), 3 pause, 4 resume (row = col = value
     /// = 0). `None` for any other kind.
@@ -84,5 +102,32 @@ mod tests {
             Some(RoomEvent::Hint { row: 4, col: 5 })
         );
         assert_eq!(RoomEvent::from_legacy(9, 0, 0, 0), None);
+        let marks = RoomEvent::Marks {
+            cells: vec![CellMarks {
+                row: 0,
+                col: 1,
+                marks: 6,
+            }],
+        };
+        let json = serde_json::to_string(&marks).expect("json");
+        assert_eq!(
+            json,
+            r#"{"type":"marks","cells":[{"row":0,"col":1,"marks":6}]}"#
+        );
+        assert_eq!(
+            serde_json::from_str::<RoomEvent>(&json).ok(),
+            Some(marks.clone())
+        );
+        // A schema-4 pencil row still reads.
+        assert_eq!(
+            serde_json::from_str::<RoomEvent>(r#"{"type":"pencil","row":1,"col":1,"marks":3}"#)
+                .ok(),
+            Some(RoomEvent::Pencil {
+                row: 1,
+                col: 1,
+                marks: 3
+            })
+        );
+        assert_eq!(marks.cells(), vec![[0, 1]]);
     }
 }

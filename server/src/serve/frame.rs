@@ -1,10 +1,10 @@
 //! Client frames in the protocol's one form: a MessagePack map with string keys,
 //! whose `type` tags (the message's and nested ones) are strings. Other forms a
 //! serde decoder would accept — a struct as an array of its fields, a variant by
-//! its index — are refused, so every client speaks the same protocol. The one
-//! list a client sends, a hint's `marks` (rows of integers), is the only array
-//! allowed. The form is checked by one pass over the bytes (no allocation),
-//! then serde decodes.
+//! its index — are refused, so every client speaks the same protocol. The two
+//! lists a client sends are the only arrays allowed: a hint's `marks` (rows of
+//! integers) and a pencil change's `cells` (maps). The form is checked by one
+//! pass over the bytes (no allocation), then serde decodes.
 
 use protocol::wire::ClientMessage;
 
@@ -90,6 +90,9 @@ impl<'a> Scan<'a> {
                 if key == LIST_FIELD && self.rows()? {
                     continue;
                 }
+                if key == MAPS_FIELD && self.maps(depth + 1)? {
+                    continue;
+                }
                 let value = self.value(depth + 1)?;
                 if key == b"type" && !matches!(value, Item::Str(_)) {
                     return Err("`type` is a string, e.g. \"move\"".into());
@@ -145,10 +148,28 @@ impl<'a> Scan<'a> {
         }
         Ok(true)
     }
+
+    /// The list-of-maps field's value, if it is an array: each element must be
+    /// a map (checked like any other). `false` (nothing read) otherwise.
+    fn maps(&mut self, depth: usize) -> Result<bool, String> {
+        let Some(items) = self.array()? else {
+            return Ok(false);
+        };
+        for _ in 0..items {
+            if !matches!(self.value(depth + 1)?, Item::Map) {
+                return Err("`cells` is a list of maps with named fields".into());
+            }
+        }
+        Ok(true)
+    }
 }
 
-/// The only field whose value may be an array.
+/// The field whose value may be an array of arrays of integers.
 const LIST_FIELD: &[u8] = b"marks";
+
+/// The field whose value may be an array of maps.
+const MAPS_FIELD: &[u8] = b"cells";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,14 +223,31 @@ mod tests {
         assert_eq!(decode(&bytes), Ok(hint));
         let plain = rmp_serde::to_vec_named(&serde_json::json!({"type": "hint"})).expect("encode");
         assert_eq!(decode(&plain), Ok(ClientMessage::Hint { marks: None }));
-        // A pencil message's `marks` is one mask, as before.
+        // A pencil change's `cells` is a list of maps, each `marks` one mask.
         let pencil = ClientMessage::Pencil {
-            row: 0,
-            col: 1,
-            marks: 5,
+            cells: vec![
+                protocol::wire::CellMarks {
+                    row: 0,
+                    col: 1,
+                    marks: 5,
+                },
+                protocol::wire::CellMarks {
+                    row: 2,
+                    col: 3,
+                    marks: 0,
+                },
+            ],
         };
         let bytes = rmp_serde::to_vec_named(&pencil).expect("encode");
         assert_eq!(decode(&bytes), Ok(pencil));
+        for bad in [
+            serde_json::json!({"type": "pencil", "cells": [[0, 1, 5]]}),
+            serde_json::json!({"type": "pencil", "cells": [1]}),
+            serde_json::json!({"type": "pencil", "row": 0, "col": 1, "marks": 5}),
+        ] {
+            let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
+            assert!(decode(&bytes).is_err(), "{bad}");
+        }
         for bad in [
             serde_json::json!({"type": "hint", "marks": [[{"type": "x"}]]}),
             serde_json::json!({"type": "hint", "marks": [["1"]]}),

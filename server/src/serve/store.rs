@@ -247,8 +247,9 @@ CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 /// 2: each event a typed [`RoomEvent`] in JSON. 3: events may be `forfeit` (a
 /// schema-2 file needs no change; an older server must not read the new kind).
 /// 4: the `records` table of finished games and `hidden_players` (created where
-/// missing; an older server would not keep them).
-pub const SCHEMA_VERSION: i64 = 4;
+/// missing; an older server would not keep them). 5: events may be `marks`
+/// (pencil marks of several cells at once; no change to older rows).
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.

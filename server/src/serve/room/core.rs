@@ -10,7 +10,9 @@
 use super::Failure;
 use crate::serve::event::RoomEvent;
 use engine::Model;
-use protocol::wire::{ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState};
+use protocol::wire::{
+    CellMarks, ErrorCode, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomState,
+};
 
 /// One seat's game.
 #[derive(Clone, Debug, PartialEq)]
@@ -297,16 +299,42 @@ impl Play {
                 Ok(())
             }
             RoomEvent::Pencil { row, col, marks } => {
-                self.check_cell(model, i, row, col)?;
-                if self.mode != Mode::Coop {
-                    return Err(wrong_state("shared pencil marks are for co-op rooms"));
-                }
-                if marks & !engine::full_mask(model.size()) != 0 {
-                    return Err(refuse(ErrorCode::Invalid, "a mark is above N"));
-                }
-                Ok(())
+                self.check_marks(model, i, &[CellMarks { row, col, marks }])
+            }
+            RoomEvent::Marks { ref cells } => self.check_marks(model, i, cells),
+        }
+    }
+
+    /// Checks that seat `i` may set these pencil marks (co-op, each a cell it
+    /// may change, once, no mark above N).
+    fn check_marks(&self, model: &Model, i: usize, cells: &[CellMarks]) -> Result<(), Failure> {
+        if self.mode != Mode::Coop {
+            return Err(refuse(
+                ErrorCode::WrongState,
+                "shared pencil marks are for co-op rooms",
+            ));
+        }
+        if cells.is_empty() || cells.len() > model.cell_count() {
+            return Err(refuse(
+                ErrorCode::Invalid,
+                format!("a pencil change holds 1 to {} cells", model.cell_count()),
+            ));
+        }
+        let full = engine::full_mask(model.size());
+        let mut seen = std::collections::HashSet::with_capacity(cells.len());
+        for &CellMarks { row, col, marks } in cells {
+            self.check_cell(model, i, row, col)?;
+            if !seen.insert((row, col)) {
+                return Err(refuse(
+                    ErrorCode::Invalid,
+                    format!("[{row},{col}] appears twice in one pencil change"),
+                ));
+            }
+            if marks & !full != 0 {
+                return Err(refuse(ErrorCode::Invalid, "a mark is above N"));
             }
         }
+        Ok(())
     }
 
     /// Checks that seat `i` may change cell `[row, col]` now.
@@ -358,9 +386,11 @@ impl Play {
                 Applied::default()
             }
             RoomEvent::Pencil { row, col, marks } => {
-                if let Some(cell) = model.cell_at(row, col) {
-                    self.coop.pencil[cell] = marks;
-                }
+                self.apply_marks(model, &[CellMarks { row, col, marks }]);
+                Applied::default()
+            }
+            RoomEvent::Marks { ref cells } => {
+                self.apply_marks(model, cells);
                 Applied::default()
             }
             RoomEvent::Value { row, col, value } => match model.cell_at(row, col) {
@@ -370,6 +400,15 @@ impl Play {
                 Some(cell) => self.apply_value(i, cell, value, elapsed),
                 None => Applied::default(),
             },
+        }
+    }
+
+    /// Co-op: pencil marks on the shared board (cells outside the model skipped).
+    fn apply_marks(&mut self, model: &Model, cells: &[CellMarks]) {
+        for &CellMarks { row, col, marks } in cells {
+            if let Some(cell) = model.cell_at(row, col) {
+                self.coop.pencil[cell] = marks;
+            }
         }
     }
 

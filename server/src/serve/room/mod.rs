@@ -168,12 +168,8 @@ pub enum Command {
     Pencil {
         /// Player id.
         player: String,
-        /// Row.
-        row: u32,
-        /// Column.
-        col: u32,
-        /// Candidate bitmask.
-        marks: u32,
+        /// The cells and their new marks.
+        cells: Vec<protocol::wire::CellMarks>,
     },
     /// Co-op: the player's selected cell.
     Cursor {

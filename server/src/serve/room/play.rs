@@ -12,7 +12,8 @@ use crate::serve::store::Write;
 use crate::serve::text::clean_chat;
 use protocol::plugin::{GridRequest, HintResponse};
 use protocol::wire::{
-    Contribution, CoopChange, ErrorCode, HintPolicy, Mode, Rank, RoomState, ServerMessage,
+    CellMarks, Contribution, CoopChange, ErrorCode, HintPolicy, Mode, Rank, RoomState,
+    ServerMessage,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +28,7 @@ impl Room {
         match self.play.decide(self.game.puzzle.model(), i, event) {
             Ok(()) => true,
             Err((code, message)) => {
-                self.send_error(Member::Seat(i), code, &message);
+                self.send_refusal(Member::Seat(i), code, &message, event.cells());
                 false
             }
         }
@@ -37,6 +38,7 @@ impl Room {
     /// told and nothing changes (`None`).
     async fn commit(&mut self, i: usize, event: RoomEvent) -> Option<Applied> {
         let at_ms = now_ms();
+        let cells = event.cells();
         let write = Write::Event {
             room: self.code.clone(),
             seq: self.play.seq + 1,
@@ -46,10 +48,11 @@ impl Room {
         };
         if let Err(e) = self.persist(write).await {
             tracing::error!(room = %self.code, error = %e, "cannot save a move");
-            self.send_error(
+            self.send_refusal(
                 Member::Seat(i),
                 ErrorCode::Unavailable,
                 "the move could not be saved; try again",
+                cells,
             );
             return None;
         }
@@ -78,9 +81,7 @@ impl Room {
             let event = encode(&ServerMessage::CoopEvent {
                 seq: self.play.seq,
                 player: player.to_string(),
-                row,
-                col,
-                change: CoopChange::Value { value },
+                change: CoopChange::Value { row, col, value },
             });
             self.broadcast(&event);
         } else {
@@ -303,11 +304,14 @@ impl Room {
         }
     }
 
-    pub(super) async fn pencil(&mut self, player: &str, row: u32, col: u32, marks: u32) {
+    /// Co-op: pencil marks of one or more cells, all or none, as one event.
+    pub(super) async fn pencil(&mut self, player: &str, cells: Vec<CellMarks>) {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot play") else {
             return;
         };
-        let event = RoomEvent::Pencil { row, col, marks };
+        let event = RoomEvent::Marks {
+            cells: cells.clone(),
+        };
         if !self.decide(i, &event) {
             return;
         }
@@ -317,9 +321,7 @@ impl Room {
         let event = encode(&ServerMessage::CoopEvent {
             seq: self.play.seq,
             player: player.to_string(),
-            row,
-            col,
-            change: CoopChange::Pencil { marks },
+            change: CoopChange::Pencil { cells },
         });
         self.broadcast(&event);
     }

@@ -198,12 +198,7 @@ impl Room {
                 value,
             } => self.play(&player, row, col, value).await,
             Command::Chat { player, text } => self.chat(&player, text),
-            Command::Pencil {
-                player,
-                row,
-                col,
-                marks,
-            } => self.pencil(&player, row, col, marks).await,
+            Command::Pencil { player, cells } => self.pencil(&player, cells).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
             Command::Hint { player, marks } => self.hint(&player, marks),
             Command::HintAnswered {

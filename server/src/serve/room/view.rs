@@ -129,9 +129,22 @@ impl Room {
     }
 
     pub(super) fn send_error(&mut self, member: Member, code: ErrorCode, message: &str) {
+        self.send_refusal(member, code, message, Vec::new());
+    }
+
+    /// An error that names the board cells of the refused change (`[row, col]`),
+    /// so the client puts them back as they are here.
+    pub(super) fn send_refusal(
+        &mut self,
+        member: Member,
+        code: ErrorCode,
+        message: &str,
+        cells: Vec<[u32; 2]>,
+    ) {
         let frame = encode(&ServerMessage::Error {
             code,
             message: message.to_string(),
+            cells,
         });
         self.send_to(member, frame);
     }

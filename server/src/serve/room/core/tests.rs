@@ -130,7 +130,34 @@ fn decide_follows_the_rules_and_never_changes_the_game() {
                                     cell_ok && mode == Mode::Coop,
                                     "pencil {mode:?} {phase:?} [{row},{col}]"
                                 );
-                                cases += 2;
+                                // Several cells: all fit, or the change is refused.
+                                let other = EMPTY[0] as u32;
+                                let (other_row, other_col) = (other / 4, other % 4);
+                                let marks = play.decide(
+                                    &model,
+                                    0,
+                                    &RoomEvent::Marks {
+                                        cells: vec![
+                                            CellMarks {
+                                                row: other_row,
+                                                col: other_col,
+                                                marks: 1,
+                                            },
+                                            CellMarks {
+                                                row,
+                                                col,
+                                                marks: value,
+                                            },
+                                        ],
+                                    },
+                                );
+                                let twice = (row, col) == (other_row, other_col);
+                                assert_eq!(
+                                    marks.is_ok(),
+                                    pencil.is_ok() && !twice,
+                                    "marks {mode:?} {phase:?} [{row},{col}]"
+                                );
+                                cases += 3;
                             }
                         }
                     }
@@ -192,10 +219,21 @@ fn replaying_the_stored_log_rebuilds_the_game_exactly() {
                     0 => RoomEvent::Pause,
                     1 => RoomEvent::Resume,
                     2 => RoomEvent::Hint { row, col },
-                    3 => RoomEvent::Pencil {
+                    3 if noise.below(2) == 0 => RoomEvent::Pencil {
                         row,
                         col,
                         marks: noise.below(16) as u32,
+                    },
+                    3 => RoomEvent::Marks {
+                        cells: EMPTY
+                            .iter()
+                            .map(|&c| CellMarks {
+                                row: (c / 4) as u32,
+                                col: (c % 4) as u32,
+                                marks: noise.below(16) as u32,
+                            })
+                            .filter(|m| m.marks % 3 == 0)
+                            .collect(),
                     },
                     // Mostly right values, sometimes wrong ones and erasures.
                     4 => RoomEvent::Value {

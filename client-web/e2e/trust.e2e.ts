@@ -1,0 +1,125 @@
+// Nothing a player does may silently vanish or differ: a mark over a selection
+// is one change that teammates see whole; a change the server refuses is put
+// back and announced; digits typed while offline are sent after the reconnect;
+// leaving a game that leaving would cost asks first; a game left from the lobby
+// can be rejoined by its code.
+
+import { expect, test } from "vitest";
+import type { ServerMessage } from "../src/protocol";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
+
+const arena = useArena();
+
+/** Counts a page's frames of one type that it sent. */
+function sentCount(sent: string[], type: string): number {
+  return sent.filter((t) => t === type).length;
+}
+
+test("co-op: a corner mark over every empty cell is one message, and both boards agree", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob");
+  const code = await createRoom(ada, { mode: "coop", publicRoom: false });
+  await bob.page.goto(`${arena.server.url}/#${code}`);
+  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const { puzzle } = await startGame(arena, ada, [bob]);
+  const empty = emptyCells(puzzle);
+  const before = sentCount(ada.sent, "pencil");
+  await ada.page.click(`#cell-${empty[0][0]}-${empty[0][1]}`);
+  await ada.page.keyboard.press("Control+a");
+  await ada.page.keyboard.press("Shift+5");
+  const event = await waitForMessage(bob, (m) => m.type === "coop_event" && m.change.type === "pencil");
+  expect(sentCount(ada.sent, "pencil") - before).toBe(1);
+  expect(event.type === "coop_event" && event.change.type === "pencil" && event.change.cells.length).toBe(empty.length);
+  // Every empty cell shows the mark on both screens.
+  const last = empty[empty.length - 1];
+  await waitForLabel(bob, last, "candidates 5");
+  for (const rc of empty) {
+    expect(await cellLabel(ada, rc)).toContain("candidates 5");
+    expect(await cellLabel(bob, rc)).toBe(await cellLabel(ada, rc));
+  }
+  await screenshot(bob.page, "main", "coop-marks-whole-selection");
+});
+
+test("a burst the server refuses is put back on screen and announced; what it accepted stays", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo", difficulty: "hard" });
+  const { puzzle } = await startGame(arena, ada);
+  const empty = emptyCells(puzzle);
+  // More digits at once than the server's burst (40 messages): some are refused.
+  expect(empty.length).toBeGreaterThan(45);
+  const answers: ServerMessage[] = [];
+  ada.listeners.add((m) => {
+    if (m.type === "move_accepted" || (m.type === "error" && m.cells.length > 0)) answers.push(m);
+  });
+  await ada.page.click(`#cell-${empty[0][0]}-${empty[0][1]}`);
+  await ada.page.keyboard.press("Control+a");
+  await ada.page.keyboard.press("5");
+  await expect.poll(() => answers.length, { timeout: WAIT }).toBe(empty.length);
+  const refused = new Set(answers.flatMap((m) => (m.type === "error" ? m.cells.map(([r, c]) => `${r},${c}`) : [])));
+  expect(refused.size).toBeGreaterThan(0);
+  // One toast names them all (the first three, then how many more).
+  const told = refused.size > 3 ? `and ${refused.size - 3} more` : "Not saved, put back";
+  await ada.page.waitForSelector(`#toast:has-text('${told}')`, { timeout: WAIT });
+  await screenshot(ada.page, "body", "refused-burst-put-back");
+  for (const [r, c] of empty) {
+    const label = await cellLabel(ada, [r, c]);
+    if (refused.has(`${r},${c}`)) expect(label).toMatch(/: empty/);
+    else expect(label).toMatch(/: 5/);
+  }
+});
+
+test("digits typed while the connection is down are sent after the reconnect, with the server's verdict", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo", mistakes: "penalty" });
+  const { puzzle, solution } = await startGame(arena, ada);
+  const [a, b] = emptyCells(puzzle);
+  const address = new URL(arena.server.url).host;
+  await arena.server.stop(true);
+  await ada.page.waitForSelector("#connection-banner:has-text('Connection lost')", { timeout: WAIT });
+  // Offline: one right digit, one wrong one.
+  const wrong = (solution[b[0]][b[1]] % 9) + 1;
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await ada.page.click(`#cell-${b[0]}-${b[1]}`);
+  await ada.page.keyboard.press(String(wrong));
+  await ada.page.waitForSelector("#connection-banner:has-text('2 changes will be sent when it is back')", { timeout: WAIT });
+  await screenshot(ada.page, "body", "offline-changes-kept");
+  arena.server = await startServer({ bind: address, data: arena.server.data });
+  await ada.page.click("#retry-now").catch(() => undefined);
+  await ada.page.waitForSelector("#connection-banner", { state: "hidden", timeout: WAIT });
+  const verdict = await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === b[0] && m.col === b[1]);
+  expect(verdict.type === "move_accepted" && verdict.correct).toBe(false);
+  await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === a[0] && m.col === a[1]);
+  await ada.page.waitForSelector("#toast:has-text('Sent 2 changes made while offline')", { timeout: WAIT });
+  await waitForLabel(ada, a, `: ${solution[a[0]][a[1]]}`);
+  await waitForLabel(ada, b, `: ${wrong}`);
+});
+
+test("leaving a solo game asks first; a co-op game left from the lobby is rejoined by its code", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  await startGame(arena, ada);
+  await ada.page.click("#leave");
+  await ada.page.waitForSelector("#leave-confirm:has-text('Leaving ends this game')", { timeout: WAIT });
+  await screenshot(ada.page, "main", "leave-solo-confirm");
+  await ada.page.click("#keep-playing");
+  await ada.page.waitForSelector("#leave-confirm", { state: "hidden", timeout: WAIT });
+  expect(await ada.page.locator("svg.board").count()).toBe(1);
+  await ada.page.click("#leave");
+  await ada.page.click("#leave-anyway");
+  await ada.page.waitForSelector("#create-room", { timeout: WAIT });
+
+  const code = await createRoom(ada, { mode: "coop", publicRoom: false });
+  const { puzzle, solution } = await startGame(arena, ada);
+  const [a] = emptyCells(puzzle);
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await waitForMessage(ada, (m) => m.type === "coop_event");
+  // Co-op keeps the seat: no question.
+  await ada.page.click("#leave");
+  await ada.page.waitForSelector("#create-room", { timeout: WAIT });
+  await ada.page.fill("#join-code", code);
+  await ada.page.click("#join");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  await waitForLabel(ada, a, `: ${solution[a[0]][a[1]]}`);
+});
