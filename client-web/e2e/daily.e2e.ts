@@ -2,10 +2,12 @@
 // players, on a desktop and a phone, get the same puzzle, and the lobby says when
 // the next ones arrive in the player's own time. Finishing shows the day's board;
 // back in the lobby, the streak, the stats and the all-time board have the game;
-// a third player races the first two as ghosts.
+// a third player races the first two as ghosts. A sync code moves an identity
+// (and its records) to another device, once.
 
 import { expect, test } from "vitest";
-import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, WAIT } from "./harness";
+import type { ServerMessage } from "../src/protocol";
+import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -72,4 +74,51 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   await fillByClicks(cy, puzzle, solution);
   await cy.page.waitForSelector("#ghost-rank", { timeout: WAIT });
   expect(await cy.page.textContent("#ghost-rank")).toMatch(/^Among the ghosts: #[123] of 3\.$/);
+});
+
+/** The player id of the last `welcome` a page received. */
+function lastWelcome(p: Player): string | undefined {
+  const welcomes = p.received.filter((m): m is Extract<ServerMessage, { type: "welcome" }> => m.type === "welcome");
+  return welcomes[welcomes.length - 1]?.player_id;
+}
+
+test("a sync code moves the identity to another device, once", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  const phone = await namedPlayer(arena, "Phone", { width: 390, height: 844 });
+  const adaId = lastWelcome(ada);
+  expect(adaId).toBeDefined();
+  expect(lastWelcome(phone)).not.toBe(adaId);
+  await ada.page.click("#sync-code");
+  await ada.page.waitForSelector("#sync-shown:has-text('Enter')", { timeout: WAIT });
+  const shown = (await ada.page.textContent("#sync-shown")) ?? "";
+  const code = /Enter (.+) on your other device/.exec(shown)?.[1];
+  if (!code) throw new Error(`no code in '${shown}'`);
+  await screenshot(ada.page, "main", "sync-code-shown");
+
+  // The phone enters it (in lower case: case and spaces do not matter).
+  const welcomes = phone.received.length;
+  await phone.page.fill("#redeem-code", code.toLowerCase());
+  await phone.page.click("#redeem");
+  await waitForMessage(phone, (m) => m.type === "welcome" && phone.received.indexOf(m) >= welcomes);
+  expect(lastWelcome(phone)).toBe(adaId);
+  await phone.page.waitForFunction(() => (document.querySelector("#name") as HTMLInputElement | null)?.value === "Ada", null, { timeout: WAIT });
+  await screenshotScreen(phone.page, "sync-code-redeemed-phone");
+  // The phone keeps the identity across a reload (its own token), and Ada's desktop keeps it too.
+  await phone.page.reload();
+  await phone.page.waitForSelector("#create-room", { timeout: WAIT });
+  await expect.poll(() => lastWelcome(phone), { timeout: WAIT }).toBe(adaId);
+  await ada.page.reload();
+  await ada.page.waitForSelector("#create-room", { timeout: WAIT });
+  await expect.poll(() => ada.received.filter((m) => m.type === "welcome").length, { timeout: WAIT }).toBe(2);
+  expect(lastWelcome(ada)).toBe(adaId);
+
+  // A code works once.
+  const third = await namedPlayer(arena, "Third");
+  const errors = third.received.length;
+  await third.page.fill("#redeem-code", code);
+  await third.page.click("#redeem");
+  const refused = await waitForMessage(third, (m) => m.type === "error" && third.received.indexOf(m) >= errors);
+  expect(refused.type === "error" && refused.message).toBeTruthy();
+  await third.page.waitForSelector("#toast:not([hidden])", { timeout: WAIT });
+  expect(lastWelcome(third)).not.toBe(adaId);
 });
