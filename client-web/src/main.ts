@@ -16,6 +16,7 @@ const NAME_KEY = "arena.name";
 const TOKEN_KEY = "arena.token";
 const ROOM_KEY = "arena.room";
 const THEME_KEY = "arena.theme";
+const CLEAR_MARKS_KEY = "arena.clearMarks";
 
 /** localStorage that tolerates being unavailable (private windows, quotas). */
 const storage = {
@@ -79,6 +80,7 @@ class App {
   private linkDetail?: string;
 
   constructor(root: HTMLElement) {
+    this.session.clearMarks = storage.get(CLEAR_MARKS_KEY) !== "off";
     const theme = storage.get(THEME_KEY);
     if (theme) document.documentElement.dataset.theme = theme;
     replace(
@@ -285,6 +287,7 @@ class App {
   }
 
   private render() {
+    storage.set(CLEAR_MARKS_KEY, this.session.clearMarks ? null : "off");
     const kind = this.screenKind();
     if (kind !== this.kind) {
       this.kind = kind;

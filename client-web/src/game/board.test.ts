@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { classic, samuraiFixture } from "../../test/fixtures";
 import { Board } from "./board";
+import { peersOf } from "./conflicts";
 import { geometryOf } from "./geometry";
 
 function board() {
@@ -87,4 +88,27 @@ test("arrows wrap and skip the holes of a Samurai", () => {
   expect(b.cursor).toBe(0);
   b.move(0, -1, true);
   expect(b.selection).toEqual([0, 20]);
+});
+
+test("a placed digit leaves the marks of the cells that see it, in the same undo step", () => {
+  const b = board();
+  const g = b.geometry;
+  b.clearMarksIn = (cell) => peersOf(g, cell);
+  // Marks of 3 in cell 2 (same row as 1), 14 (not a peer of 1) and 5 (same box).
+  for (const c of [2, 14, 5]) {
+    b.select(c);
+    b.enter(3, "corner");
+    b.enter(3, "centre");
+    b.enter(2, "corner");
+  }
+  b.select(1);
+  const changes = b.enter(3, "value");
+  expect(changes.map((ch) => ch.cell).sort((x, y) => x - y)).toEqual([1, 2, 5]);
+  expect([b.corner[2], b.centre[2], b.corner[5], b.corner[14], b.centre[14]]).toEqual([2, 0, 2, 6, 4]);
+  b.undo();
+  expect([b.values[1], b.corner[2], b.centre[2], b.corner[5]]).toEqual([0, 6, 4, 6]);
+  // Switched off: only the digit.
+  b.clearMarksIn = undefined;
+  b.select(1);
+  expect(b.enter(3, "value")).toHaveLength(1);
 });

@@ -29,6 +29,11 @@ export class Board {
   centre: number[];
   /** Selected cells; the last one is the cursor. */
   selection: Cell[] = [];
+  /**
+   * Where a placed digit also goes out of the pencil marks (the cells that see
+   * the placed one); none when unset. On by default in the game, an option.
+   */
+  clearMarksIn?: (cell: Cell) => Iterable<Cell>;
   private undoStack: Change[][] = [];
   private redoStack: Change[][] = [];
 
@@ -126,7 +131,18 @@ export class Board {
     const cells = this.selection.filter((c) => !this.isGiven(c));
     if (mode === "value") {
       const clear = cells.length > 0 && cells.every((c) => this.values[c] === value);
-      return this.commit(cells.map((c) => ({ ...this.cellState(c), cell: c, value: clear ? 0 : value })));
+      const targets = new Map(cells.map((c) => [c, { ...this.cellState(c), cell: c, value: clear ? 0 : value }]));
+      if (!clear && this.clearMarksIn) {
+        // One step (one undo): the digit, and the same digit out of its peers' marks.
+        const bit = 1 << (value - 1);
+        for (const c of cells) {
+          for (const p of this.clearMarksIn(c)) {
+            if (targets.has(p) || this.values[p] !== 0 || ((this.corner[p] | this.centre[p]) & bit) === 0) continue;
+            targets.set(p, { cell: p, value: 0, corner: this.corner[p] & ~bit, centre: this.centre[p] & ~bit });
+          }
+        }
+      }
+      return this.commit([...targets.values()]);
     }
     const empty = cells.filter((c) => this.values[c] === 0);
     const bit = 1 << (value - 1);

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
-import { killerFixture, samuraiFixture } from "../../test/fixtures";
+import { classic, killerFixture, samuraiFixture } from "../../test/fixtures";
 import { geometryOf } from "./geometry";
-import { boardSvg, type BoardPaint } from "./render";
+import { boardSvg, CELL, type BoardPaint } from "./render";
 
 function paint(values: number[], over: Partial<BoardPaint> = {}): BoardPaint {
   return {
@@ -55,4 +55,55 @@ test("cells say what they hold; text is escaped", () => {
   expect(svg).toContain('aria-label="Row 1, column 1: &#60;, conflict" aria-selected="true"');
   expect(svg).toContain('aria-label="Row 1, column 2: empty, candidates 1 3"');
   expect(svg).toContain('class="value entered bad"');
+});
+
+/** The x, y and font size of each `<text class="…">` of a kind, in order. */
+function texts(svg: string, cls: string): Array<{ x: number; y: number; font: number; text: string }> {
+  const re = new RegExp(`<text class="${cls}"[^>]* x="([\\d.]+)" y="([\\d.]+)" font-size="([\\d.]+)">([^<]*)</text>`, "g");
+  return [...svg.matchAll(re)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), font: Number(m[3]), text: m[4] }));
+}
+
+test("corner marks fill the corners in order; a lone 5 sits in the top-left corner, not the centre", () => {
+  const g = geometryOf(classic(3, 3));
+  const corner = g.givens.map(() => 0);
+  corner[0] = 1 << 4;
+  corner[1] = (1 << 4) | (1 << 6) | (1 << 0) | (1 << 8) | (1 << 2);
+  const svg = boardSvg(g, paint(g.givens.map(() => 0), { corner }));
+  const marks = texts(svg, "corner");
+  expect(marks[0]).toMatchObject({ text: "5" });
+  expect(marks[0].x).toBeLessThan(CELL / 3);
+  expect(marks[0].y).toBeLessThan(CELL / 3);
+  // 1, 3, 5, 7, 9 in cell 1: top-left, top-right, bottom-left, bottom-right, top-middle.
+  const second = marks.slice(1).map((m) => [m.text, Math.round((m.x - CELL) / (CELL / 6)), Math.round(m.y / (CELL / 6))]);
+  expect(second).toEqual([["1", 1, 1], ["3", 5, 1], ["5", 1, 5], ["7", 5, 5], ["9", 3, 1]]);
+});
+
+test("a corner mark and a centre mark in one cell do not overlap", () => {
+  const g = geometryOf(classic(3, 3));
+  const corner = g.givens.map(() => 0);
+  const centre = g.givens.map(() => 0);
+  corner[0] = 1 << 4;
+  centre[0] = 1 << 6;
+  const svg = boardSvg(g, paint(g.givens.map(() => 0), { corner, centre }));
+  const [c5] = texts(svg, "corner");
+  const [c7] = texts(svg, "centre");
+  const apart = Math.abs(c5.x - c7.x) > (c5.font + c7.font) * 0.4 || Math.abs(c5.y - c7.y) > (c5.font + c7.font) * 0.5;
+  expect(apart).toBe(true);
+});
+
+test("nine centre marks shrink and wrap to fit inside the cell", () => {
+  const g = geometryOf(classic(3, 3));
+  const centre = g.givens.map(() => 0);
+  centre[0] = 0x1ff;
+  centre[1] = 0b11;
+  const lines = texts(boardSvg(g, paint(g.givens.map(() => 0), { centre })), "centre");
+  const nine = lines.filter((l) => l.x < CELL);
+  expect(nine.map((l) => l.text).join("")).toBe("123456789");
+  expect(nine.length).toBeGreaterThan(1);
+  for (const l of nine) expect(l.text.length * l.font * 0.62).toBeLessThanOrEqual(CELL * 0.8 + 0.01);
+  // Two marks stay on one line, at the largest size.
+  const two = lines.filter((l) => l.x > CELL);
+  expect(two).toHaveLength(1);
+  expect(two[0].font).toBeCloseTo(CELL * 0.32);
+  expect(nine[0].font).toBeGreaterThan(two[0].font * 0.5);
 });

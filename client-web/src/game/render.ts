@@ -151,31 +151,79 @@ function valueFont(g: Geometry): number {
   return g.symbols.some((s) => s.length > 1) ? CELL * 0.45 : CELL * 0.62;
 }
 
-/** Corner marks on a k x k grid inside the cell (k = 3 up to 9 values, then 4, 5...). */
+/**
+ * Where corner marks go, in the order they fill (SudokuPad's): the four
+ * corners, then the middles of the top and bottom edges, of the left and right
+ * edges, and the centre; as fractions of the cell. A cell carrying a cage sum
+ * fills its top-left corner last.
+ */
+const CORNER_SLOTS: ReadonlyArray<readonly [number, number]> = [
+  [0.18, 0.18], [0.82, 0.18], [0.18, 0.82], [0.82, 0.82],
+  [0.5, 0.18], [0.5, 0.82], [0.18, 0.5], [0.82, 0.5], [0.5, 0.5],
+];
+const CAGE_CORNER_SLOTS = [...CORNER_SLOTS.slice(1), CORNER_SLOTS[0]];
+
+/**
+ * Corner marks: in value order, filling the corners first (a lone 5 sits in the
+ * top-left corner, never in the centre where centre marks go). Past nine marks
+ * (16x16, 25x25) they fill a k x k grid in order instead.
+ */
 function cornerMarks(g: Geometry, c: Cell, mask: number, x: number, y: number): string[] {
   if (mask === 0) return [];
-  const k = Math.ceil(Math.sqrt(g.size));
-  const step = CELL / (k + 0.4);
-  const out: string[] = [];
-  for (let v = 1; v <= g.size; v++) {
-    if ((mask & (1 << (v - 1))) === 0) continue;
-    const i = v - 1;
-    const px = x + step * 0.7 + (i % k) * step;
-    const py = y + step * 0.7 + Math.floor(i / k) * step;
-    out.push(
-      `<text class="corner" data-cell="${c}" x="${px}" y="${py}" font-size="${step * 0.8}">${escape(g.symbols[i])}</text>`,
-    );
+  const values = g.symbols.map((_, i) => i).filter((i) => (mask & (1 << i)) !== 0);
+  const caged = g.cages.some((cage) => cage.labelCell === c);
+  let places: ReadonlyArray<readonly [number, number]>;
+  let font: number;
+  if (values.length <= CORNER_SLOTS.length) {
+    places = caged ? CAGE_CORNER_SLOTS : CORNER_SLOTS;
+    font = CELL * 0.26;
+  } else {
+    const k = Math.ceil(Math.sqrt(values.length));
+    places = values.map((_, n) => [(0.7 + (n % k)) / (k + 0.4), (0.7 + Math.floor(n / k)) / (k + 0.4)] as const);
+    font = (CELL / (k + 0.4)) * 0.8;
   }
-  return out;
+  const longest = Math.max(...values.map((i) => g.symbols[i].length));
+  if (longest > 1) font *= 0.75;
+  return values.map((i, n) => {
+    const [fx, fy] = places[n];
+    return `<text class="corner" data-cell="${c}" x="${x + fx * CELL}" y="${y + fy * CELL}" font-size="${font}">${escape(g.symbols[i])}</text>`;
+  });
+}
+
+/** The widest a centre-mark line may be, and the tallest the lines together, in cell units. */
+const CENTRE_WIDTH = 0.8;
+const CENTRE_HEIGHT = 0.6;
+/** A digit's width relative to the font size (a sans-serif digit is about 0.6 em). */
+const GLYPH_WIDTH = 0.62;
+
+/**
+ * Centre marks shrink to fit the middle of the cell: on one line while they
+ * fit at a readable size, else over two or three lines, whichever shows them
+ * largest (nine marks never clip).
+ */
+export function centreLayout(symbols: string[]): { lines: string[]; font: number } {
+  const chars = symbols.join("").length;
+  let best = { lines: [symbols.join("")], font: 0 };
+  for (let count = 1; count <= 3; count++) {
+    const perLine = Math.ceil(symbols.length / count);
+    const lines: string[] = [];
+    for (let i = 0; i < symbols.length; i += perLine) lines.push(symbols.slice(i, i + perLine).join(""));
+    const widest = Math.max(...lines.map((l) => l.length), Math.ceil(chars / count));
+    const font = Math.min(CELL * 0.32, (CELL * CENTRE_WIDTH) / (GLYPH_WIDTH * widest), (CELL * CENTRE_HEIGHT) / lines.length);
+    if (font > best.font + 0.01) best = { lines, font };
+  }
+  return best;
 }
 
 function centreMarks(g: Geometry, mask: number, x: number, y: number): string[] {
   if (mask === 0) return [];
-  const symbols = g.symbols.filter((_, i) => (mask & (1 << i)) !== 0).join("");
-  const size = Math.min(CELL * 0.32, (CELL * 1.6) / Math.max(1, symbols.length));
-  return [`<text class="centre" x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${size}">${escape(symbols)}</text>`];
+  const symbols = g.symbols.filter((_, i) => (mask & (1 << i)) !== 0);
+  const { lines, font } = centreLayout(symbols);
+  const top = y + CELL / 2 - ((lines.length - 1) * font) / 2;
+  return lines.map(
+    (line, n) => `<text class="centre" x="${x + CELL / 2}" y="${top + n * font}" font-size="${font}">${escape(line)}</text>`,
+  );
 }
-
 /** What a screen reader says for a cell. */
 function cellLabel(g: Geometry, c: Cell, v: number, p: BoardPaint): string {
   const [r, col] = [Math.floor(c / g.cols) + 1, (c % g.cols) + 1];

@@ -239,3 +239,23 @@ test("an unknown server message is ignored, not fatal", () => {
   const s = session(room("race"));
   expect(s.handle({ type: "from_the_future" } as unknown as ServerMessage)).toEqual([]);
 });
+
+test("co-op: placing a digit sends the move and one pencil change for the marks it clears", () => {
+  const s = session(room("coop"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  board.select(2);
+  s.enter(3, "corner");
+  board.select(3);
+  s.enter(3, "corner");
+  board.select(1);
+  expect(s.enter(3)).toEqual([
+    { type: "move", row: 0, col: 1, value: 3 },
+    { type: "pencil", cells: [{ row: 0, col: 2, marks: 0 }, { row: 0, col: 3, marks: 0 }] },
+  ]);
+  s.clearMarks = false;
+  board.select(2);
+  s.enter(1, "corner");
+  board.select(5);
+  expect(s.enter(1)).toEqual([{ type: "move", row: 1, col: 1, value: 1 }]);
+});

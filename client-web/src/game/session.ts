@@ -127,6 +127,8 @@ export class Session {
   mode: EntryMode = "value";
   /** Whether digits the server marked wrong are shown (penalty and lives rooms only). */
   errorCheck = true;
+  /** Whether placing a digit removes it from the pencil marks of the cells that see it. */
+  clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
   /** Something the player should be told (a change put back, moves sent after a reconnect). */
@@ -311,6 +313,8 @@ export class Session {
     let game = this.game;
     if (!game || game.marksKey !== marksKeyOf(room)) {
       game = new Game(room);
+      const geometry = game.geometry;
+      game.board.clearMarksIn = (cell) => (this.clearMarks ? peersOf(geometry, cell) : []);
       const saved = this.marks?.load(game.marksKey);
       if (saved && saved.corner.length === game.board.corner.length) {
         game.board.corner = saved.corner;

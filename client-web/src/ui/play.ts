@@ -11,6 +11,7 @@ import { clock, h, replace } from "./dom";
 import { variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
+import { remainingDigits } from "../game/digits";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -56,6 +57,16 @@ export class PlayScreen {
   );
   private readonly pad = h("div", { class: "pad", role: "group", "aria-label": "Digit pad" });
   private readonly modes = h("div", { class: "modes", role: "radiogroup", "aria-label": "Input mode" });
+  private readonly clearMarks = h("input", {
+    type: "checkbox",
+    id: "auto-clear",
+    onchange: (e) => {
+      this.session.clearMarks = (e.target as HTMLInputElement).checked;
+      this.actions.changed();
+      this.focusBoard();
+    },
+  });
+  private readonly padOptions = h("label", { class: "check pad-options" }, this.clearMarks, " A placed digit clears its marks from the cells it sees");
   private readonly side = h("div", { class: "people", id: "people" });
   private readonly ghostList = h("div", { class: "people", id: "ghosts" });
   private readonly hintBox = h("p", { class: "hint", id: "hint", "aria-live": "polite" });
@@ -89,7 +100,7 @@ export class PlayScreen {
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
       this.results,
       h("div", { class: "game-body" },
-        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.leaveConfirm, this.boardBox, this.banner, this.modes, this.pad),
+        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.leaveConfirm, this.boardBox, this.banner, this.modes, this.pad, this.padOptions),
         h(
           "aside",
           { class: "side" },
@@ -187,6 +198,7 @@ export class PlayScreen {
     this.spectatorNote.textContent = note ?? "";
 
     this.updateTools();
+    if (game) this.updatePad(game);
     this.updateModes();
     this.updatePeople();
     this.updateHint();
@@ -251,18 +263,34 @@ export class PlayScreen {
           {
             type: "button",
             class: "digit",
+            "data-value": String(i + 1),
             "aria-label": `Enter ${symbol}`,
             // The board takes the focus back, so Space then switches the mode
             // instead of pressing this button again.
             onclick: () => this.act(s.enter(i + 1)),
           },
           symbol,
+          h("span", { class: "count" }),
         ),
       ),
       h("button", { type: "button", class: "action", "aria-label": "Erase", onclick: () => this.act(s.erase()) }, "⌫"),
       h("button", { type: "button", class: "action", "aria-label": "Undo", onclick: () => this.act(s.undo()) }, "↶"),
       h("button", { type: "button", class: "action", "aria-label": "Redo", onclick: () => this.act(s.redo()) }, "↷"),
     );
+  }
+
+  /** Each digit's count still to place on the pad; a digit placed everywhere is greyed out. */
+  private updatePad(game: Game) {
+    const left = remainingDigits(game.geometry, game.board.values);
+    this.pad.querySelectorAll<HTMLButtonElement>("button.digit").forEach((button) => {
+      const i = Number(button.dataset.value) - 1;
+      const n = left[i];
+      const count = button.querySelector(".count");
+      if (count) count.textContent = n === undefined ? "" : String(n);
+      button.classList.toggle("done", n === 0);
+      const symbol = game.geometry.symbols[i];
+      button.setAttribute("aria-label", n === undefined ? `Enter ${symbol}` : `Enter ${symbol}, ${n} left`);
+    });
   }
 
   private act(messages: ClientMessage[]) {
@@ -301,6 +329,8 @@ export class PlayScreen {
     );
     this.modes.hidden = !s.canPlay();
     this.pad.hidden = !s.canPlay();
+    this.padOptions.hidden = !s.canPlay();
+    this.clearMarks.checked = s.clearMarks;
   }
 
   private updateTools() {
