@@ -105,3 +105,20 @@ test("the pad counts what is left of each digit; placing one clears it from its 
   expect(await count(digit)).toBe("0");
   await screenshot(ada.page, ".board-col", "pad-counts");
 });
+
+test("in a race, filling in the candidates costs a hint that everyone sees", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob");
+  const code = await createRoom(ada, { mode: "race", publicRoom: false });
+  await bob.page.goto(`${arena.server.url}/#${code}`);
+  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const { puzzle } = await startGame(arena, ada, [bob]);
+  const [a] = emptyCells(puzzle);
+  expect(await ada.page.textContent("#fill-candidates")).toBe("Candidates (+30 s)");
+  await ada.page.click("#fill-candidates");
+  await waitForMessage(ada, (m) => m.type === "candidates_filled");
+  await waitForLabel(ada, a, "candidates");
+  await ada.page.waitForSelector("#status:has-text('Hints 1')", { timeout: WAIT });
+  await waitForMessage(bob, (m) => m.type === "progress" && m.player.name === "Ada" && m.player.hints === 1);
+  await screenshot(ada.page, "main", "race-candidates-filled");
+});

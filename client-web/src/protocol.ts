@@ -632,7 +632,7 @@ col: number, } | { "type": "rematch" } | { "type": "hint",
  * points out a mark that leaves out a cell's value. Co-op hints use
  * the team's marks, which the server has.
  */
-marks?: Array<Array<number>> | null, } | { "type": "pause" } | { "type": "resume" } | { "type": "chat", 
+marks?: Array<Array<number>> | null, } | { "type": "fill_candidates" } | { "type": "pause" } | { "type": "resume" } | { "type": "chat", 
 /**
  * The text.
  */
@@ -761,7 +761,11 @@ player: string,
 /**
  * What changed.
  */
-change: CoopChange, } | { "type": "hint", 
+change: CoopChange, } | { "type": "candidates_filled", 
+/**
+ * What it added to the time, ms.
+ */
+penalty_ms: number, } | { "type": "hint", 
 /**
  * Who asked.
  */

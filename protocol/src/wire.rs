@@ -88,6 +88,11 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         marks: Option<Vec<Vec<u32>>>,
     },
+    /// Race: fill my centre marks with every candidate the rules leave (the
+    /// client works them out from the board); it costs one hint. The server
+    /// answers `candidates_filled`. In solo and co-op the client fills them
+    /// itself, free, and sends nothing.
+    FillCandidates,
     /// Solo: stop the clock and hide the board.
     Pause,
     /// Solo: start the clock again.
@@ -621,6 +626,12 @@ pub enum ServerMessage {
         player: String,
         /// What changed.
         change: CoopChange,
+    },
+    /// Race: `fill_candidates` was charged as a hint; fill the marks now.
+    CandidatesFilled {
+        /// What it added to the time, ms.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
+        penalty_ms: u64,
     },
     /// A hint from the variant (race: to the player; co-op: to the team).
     Hint {

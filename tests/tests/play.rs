@@ -692,3 +692,35 @@ async fn race_hints_reason_from_the_marks_the_player_sends() {
     assert_eq!(hint.kind, protocol::plugin::HintKind::WrongMarks);
     assert_eq!(hint.cell, [row, col]);
 }
+
+/// Filling in every candidate is a hint in a race: charged, counted, told to
+/// the others through `progress`; refused where hints are off.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn filling_candidates_in_a_race_costs_a_hint() {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let mut with_hints = settings(2);
+    with_hints.hints = HintPolicy::Penalty { seconds: 10 };
+    started_room(&mut a, &mut [&mut b], with_hints).await;
+    a.send(&ClientMessage::FillCandidates).await;
+    let penalty = a
+        .until(|m| match m {
+            ServerMessage::CandidatesFilled { penalty_ms } => Some(penalty_ms),
+            _ => None,
+        })
+        .await;
+    assert_eq!(penalty, 10_000);
+    let seen = b
+        .until(|m| match m {
+            ServerMessage::Progress { player } if player.id == a.id => Some(player.hints),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seen, 1, "the others see it counted");
+
+    let mut c = Client::connect(addr, "Cy").await;
+    started_room(&mut c, &mut [], settings(1)).await;
+    c.send(&ClientMessage::FillCandidates).await;
+    assert_eq!(c.error().await, ErrorCode::WrongState);
+}

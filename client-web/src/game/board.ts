@@ -157,6 +157,12 @@ export class Board {
     );
   }
 
+  /** Sets the centre marks of every empty cell to `marksOf(cell)`, as one undoable step. */
+  fillCentre(marksOf: (cell: Cell) => number): Change[] {
+    const empty = this.geometry.cells.filter((c) => this.values[c] === 0);
+    return this.commit(empty.map((c) => ({ ...this.cellState(c), cell: c, centre: marksOf(c) })));
+  }
+
   /** Clears the selected cells: their values, or (where empty) their marks. */
   erase(): Change[] {
     const cells = this.selection.filter((c) => !this.isGiven(c));

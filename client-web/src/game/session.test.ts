@@ -259,3 +259,21 @@ test("co-op: placing a digit sends the move and one pencil change for the marks 
   board.select(5);
   expect(s.enter(1)).toEqual([{ type: "move", row: 1, col: 1, value: 1 }]);
 });
+
+test("filling candidates: at once in solo and co-op; in a race only once the server charged it", () => {
+  const race = session(room("race", { settings: { ...settings("race"), hints: { type: "penalty", seconds: 30 } } }));
+  expect(race.canFillCandidates()).toBe(true);
+  expect(race.fillCandidates()).toEqual([{ type: "fill_candidates" }]);
+  expect(race.game?.board.centre.every((m) => m === 0)).toBe(true);
+  race.handle({ type: "candidates_filled", penalty_ms: 30_000 });
+  // r1c2 sees the given 1 in r1c1: 2, 3 and 4 remain.
+  expect(race.game?.board.centre[1]).toBe(0b1110);
+  expect(race.game?.board.centre[0]).toBe(0);
+  expect(session(room("race")).canFillCandidates()).toBe(false);
+
+  const coop = session(room("coop", { code: "other" }));
+  expect(coop.fillCandidates()).toEqual([]);
+  expect(coop.game?.board.centre[15]).toBe(0b1111);
+  coop.undo();
+  expect(coop.game?.board.centre[15]).toBe(0);
+});

@@ -242,6 +242,9 @@ export class Session {
       case "sync_code":
         this.syncCode = { code: m.code, minutes: Math.round(m.expires_in_ms / 60000) };
         return [];
+      case "candidates_filled":
+        this.fillCandidatesNow();
+        return [];
       case "pong":
         return [];
       default:
@@ -432,6 +435,38 @@ export class Session {
   enter(value: number, mode: EntryMode = this.mode): ClientMessage[] {
     if (!this.canPlay() || !this.game) return [];
     return this.send(this.game.board.enter(value, mode));
+  }
+
+  /**
+   * Fills every empty cell's centre marks with the values its peers leave. In a
+   * race it costs a hint: the server is asked, and the marks come with its yes
+   * (`candidates_filled`); elsewhere at once, and nothing is sent.
+   */
+  fillCandidates(): ClientMessage[] {
+    if (!this.canPlay()) return [];
+    if (this.room?.settings.mode === "race") return [{ type: "fill_candidates" }];
+    this.fillCandidatesNow();
+    return [];
+  }
+
+  /** Whether filling candidates is offered: a race charges it as a hint, so it needs hints on. */
+  canFillCandidates(): boolean {
+    const room = this.room;
+    return this.canPlay() && !!room && (room.settings.mode !== "race" || room.settings.hints.type === "penalty");
+  }
+
+  private fillCandidatesNow() {
+    const game = this.game;
+    if (!game) return;
+    const g = game.geometry;
+    const values = game.board.values;
+    const all = (1 << g.size) - 1;
+    const changes = game.board.fillCentre((cell) => {
+      let mask = all;
+      for (const p of peersOf(g, cell)) if (values[p] > 0) mask &= ~(1 << (values[p] - 1));
+      return mask;
+    });
+    this.send(changes);
   }
 
   /** Clears the selection; returns what to send. */

@@ -369,6 +369,18 @@ export class PlayScreen {
       s.canPlay() && room.settings.hints.type === "penalty"
         ? h("button", { type: "button", id: "hint-button", onclick: () => this.actions.send(this.session.hintMessage()) }, `Hint (+${room.settings.hints.seconds} s)`)
         : null,
+      s.canFillCandidates()
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "fill-candidates",
+              title: "Fill every empty cell's centre marks with the digits the cells it sees leave",
+              onclick: () => this.act(s.fillCandidates()),
+            },
+            room.settings.mode === "race" && room.settings.hints.type === "penalty" ? `Candidates (+${room.settings.hints.seconds} s)` : "Candidates",
+          )
+        : null,
       room.settings.mode === "solo" && playing && room.state === "playing"
         ? h(
             "button",

@@ -372,6 +372,7 @@ async fn dispatch(
             },
         ),
         ClientMessage::Rematch => in_room(player, Command::Rematch { player: me.id }),
+        ClientMessage::FillCandidates => in_room(player, Command::FillCandidates { player: me.id }),
         ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
         ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),
         ClientMessage::Pencil { cells } => in_room(

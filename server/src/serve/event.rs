@@ -41,6 +41,8 @@ pub enum RoomEvent {
         /// Column.
         col: u32,
     },
+    /// Race: the player had every candidate filled in; it counts as a hint.
+    Candidates,
     /// Solo: the clock stopped.
     Pause,
     /// Solo: the clock runs again.

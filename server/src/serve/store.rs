@@ -248,7 +248,8 @@ CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 /// schema-2 file needs no change; an older server must not read the new kind).
 /// 4: the `records` table of finished games and `hidden_players` (created where
 /// missing; an older server would not keep them). 5: events may be `marks`
-/// (pencil marks of several cells at once; no change to older rows).
+/// (pencil marks of several cells at once) and `candidates` (a race's filled-in
+/// candidates, counted as a hint); no change to older rows.
 pub const SCHEMA_VERSION: i64 = 5;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one

@@ -275,6 +275,22 @@ impl Play {
                 }
                 Ok(())
             }
+            RoomEvent::Candidates => {
+                if self.mode != Mode::Race {
+                    return Err(wrong_state(
+                        "candidates are filled by the client outside a race",
+                    ));
+                }
+                if self.hints == HintPolicy::Off {
+                    return Err(wrong_state(
+                        "this race plays without hints, and filling candidates is one",
+                    ));
+                }
+                if self.phase != RoomState::Playing || self.players[i].done() {
+                    return Err(wrong_state("you are not racing"));
+                }
+                Ok(())
+            }
             RoomEvent::Hint { .. } => {
                 if self.hints == HintPolicy::Off {
                     return Err(wrong_state("this room plays without hints"));
@@ -377,7 +393,7 @@ impl Play {
                 self.paused_total_ms += (at_ms - began).max(0.0);
                 Applied::default()
             }
-            RoomEvent::Hint { .. } => {
+            RoomEvent::Hint { .. } | RoomEvent::Candidates => {
                 self.players[i].hints += 1;
                 Applied::default()
             }

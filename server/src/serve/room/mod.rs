@@ -192,6 +192,11 @@ pub enum Command {
         /// Player id.
         player: String,
     },
+    /// Race: fill in every candidate, charged as a hint.
+    FillCandidates {
+        /// Player id.
+        player: String,
+    },
     /// A hint request.
     Hint {
         /// Player id.

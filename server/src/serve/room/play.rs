@@ -286,6 +286,28 @@ impl Room {
         self.broadcast(&progress);
     }
 
+    /// Race: every candidate filled in, charged as a hint: stored, then the
+    /// player is told to fill them and everyone sees the hint count.
+    pub(super) async fn fill_candidates(&mut self, player: &str) {
+        let Some(i) = self.seat_or_refuse(player, "spectators have no marks") else {
+            return;
+        };
+        if !self.decide(i, &RoomEvent::Candidates)
+            || self.commit(i, RoomEvent::Candidates).await.is_none()
+        {
+            return;
+        }
+        let penalty_ms = self.play.hint_penalty_ms(1);
+        self.send_to(
+            Member::Seat(i),
+            encode(&ServerMessage::CandidatesFilled { penalty_ms }),
+        );
+        let progress = encode(&ServerMessage::Progress {
+            player: self.player_view(i),
+        });
+        self.broadcast(&progress);
+    }
+
     /// Solo: stops (`pause`) or restarts the clock; a paused board is hidden.
     pub(super) async fn pause(&mut self, player: &str, pause: bool) {
         let Some(i) = self.seat_or_refuse(player, "spectators cannot pause the game") else {

@@ -201,6 +201,7 @@ impl Room {
             Command::Pencil { player, cells } => self.pencil(&player, cells).await,
             Command::Cursor { player, row, col } => self.cursor(&player, row, col),
             Command::Hint { player, marks } => self.hint(&player, marks),
+            Command::FillCandidates { player } => self.fill_candidates(&player).await,
             Command::HintAnswered {
                 player,
                 game,

@@ -161,6 +161,16 @@ fn decide_follows_the_rules_and_never_changes_the_game() {
                             }
                         }
                     }
+                    let fill = play.decide(&model, 0, &RoomEvent::Candidates);
+                    let fill_ok = mode == Mode::Race
+                        && hints != HintPolicy::Off
+                        && phase == RoomState::Playing
+                        && !done;
+                    assert_eq!(
+                        fill.is_ok(),
+                        fill_ok,
+                        "candidates {mode:?} {phase:?} {hints:?}"
+                    );
                     let hint = play.decide(&model, 0, &RoomEvent::Hint { row: 1, col: 1 });
                     let hint_ok =
                         hints != HintPolicy::Off && phase == RoomState::Playing && !paused && !done;
@@ -218,6 +228,7 @@ fn replaying_the_stored_log_rebuilds_the_game_exactly() {
                 let event = match noise.below(10) {
                     0 => RoomEvent::Pause,
                     1 => RoomEvent::Resume,
+                    2 if noise.below(3) == 0 => RoomEvent::Candidates,
                     2 => RoomEvent::Hint { row, col },
                     3 if noise.below(2) == 0 => RoomEvent::Pencil {
                         row,
