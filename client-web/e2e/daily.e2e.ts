@@ -22,10 +22,10 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   await screenshot(ada.page, "#daily", "daily-lobby");
   await screenshotScreen(bob.page, "daily-lobby-phone");
   for (const p of [ada, bob]) {
+    // One click: the board, no waiting room.
     await p.page.click("#daily-classic-easy");
-    await p.page.waitForSelector("#start", { timeout: WAIT });
-    await p.page.click("#start");
     await p.page.waitForSelector("svg.board", { timeout: WAIT });
+    expect(await p.page.locator("#room-link").count()).toBe(0);
     expect(await p.page.textContent("h2.title")).toContain("easy");
   }
   expect(lastPuzzle(ada).grid).toEqual(lastPuzzle(bob).grid);
@@ -64,8 +64,6 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   await cy.page.waitForSelector("#daily-classic-easy", { timeout: WAIT });
   await cy.page.check("#daily-ghosts");
   await cy.page.click("#daily-classic-easy");
-  await cy.page.waitForSelector("#start", { timeout: WAIT });
-  await cy.page.click("#start");
   await cy.page.waitForSelector("#ghosts li:nth-child(2)", { timeout: WAIT });
   expect(await cy.page.textContent("#ghosts")).toMatch(/(Ada|Bob).*(Ada|Bob)/s);
   // Both ghosts solved it in seconds: their bars reach the end as the clock passes their times.

@@ -222,6 +222,11 @@ export async function createRoom(p: Player, o: CreateOptions = {}): Promise<stri
   if (o.publicRoom !== undefined) await page.setChecked("#public", o.publicRoom);
   if (o.mistakes) await page.selectOption("#mistakes", o.mistakes);
   await page.click("#create-room");
+  if ((o.mode ?? "solo") === "solo") {
+    // A solo game starts at once: no waiting room, straight to the board.
+    await page.waitForSelector("svg.board", { timeout: WAIT });
+    return new URL(page.url()).hash.slice(1);
+  }
   await page.waitForSelector("#room-link", { timeout: WAIT });
   const link = await page.inputValue("#room-link");
   return link.split("#")[1];
@@ -264,9 +269,10 @@ export interface Game {
   solution: number[][];
 }
 
-/** The host starts the room's game; waits until every player's page shows the board. */
+/** The host starts the room's game (solo games start themselves); waits until every player's page shows the board. */
 export async function startGame(arena: Arena, host: Player, others: Player[] = []): Promise<Game> {
-  await host.page.click("#start");
+  // A solo game started by itself.
+  if ((await host.page.locator("svg.board").count()) === 0) await host.page.click("#start");
   for (const p of [host, ...others]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
   const puzzle = lastPuzzle(host);
   return { puzzle, solution: solve(arena.server, puzzle) };

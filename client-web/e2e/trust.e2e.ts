@@ -6,7 +6,7 @@
 
 import { expect, test } from "vitest";
 import type { ServerMessage } from "../src/protocol";
-import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
+import { cellLabel, createRoom, emptyCells, fillByClicks, lastPuzzle, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -122,4 +122,21 @@ test("leaving a solo game asks first; a co-op game left from the lobby is rejoin
   await ada.page.click("#join");
   await ada.page.waitForSelector("svg.board", { timeout: WAIT });
   await waitForLabel(ada, a, `: ${solution[a[0]][a[1]]}`);
+});
+
+test("solo is one click from the lobby, and so is the next puzzle", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await ada.page.selectOption("#mode", "solo");
+  await ada.page.click("#create-room");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  expect(await ada.page.locator("#room-link, #start").count()).toBe(0);
+  const first = lastPuzzle(ada);
+  const { solution } = await startGame(arena, ada);
+  await fillByClicks(ada, first, solution);
+  await ada.page.waitForSelector("#rematch:has-text('New puzzle')", { timeout: WAIT });
+  await ada.page.click("#rematch");
+  await waitForMessage(ada, (m) => m.type === "room" && m.room.state === "playing" && JSON.stringify(m.room.puzzle?.grid) !== JSON.stringify(first.grid));
+  await ada.page.waitForSelector("#results", { state: "hidden", timeout: WAIT });
+  expect(await ada.page.locator("#start").count()).toBe(0);
+  await screenshot(ada.page, "main", "solo-new-puzzle");
 });

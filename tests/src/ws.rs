@@ -212,14 +212,25 @@ impl Client {
     }
 }
 
-/// Creates a room with `settings` and seats the others; returns the host's view.
+/// The state a new room with `settings` is in: a solo game starts itself.
+pub fn created_state(settings: &RoomSettings) -> RoomState {
+    if settings.mode == Mode::Solo {
+        RoomState::Playing
+    } else {
+        RoomState::Waiting
+    }
+}
+
+/// Creates a room with `settings` and seats the others; returns the host's view
+/// (a solo room's is already playing).
 pub async fn seated_room(
     host: &mut Client,
     others: &mut [&mut Client],
     settings: RoomSettings,
 ) -> RoomView {
+    let state = created_state(&settings);
     host.send(&ClientMessage::CreateRoom { settings }).await;
-    let room = host.room(RoomState::Waiting).await;
+    let room = host.room(state).await;
     for p in others.iter_mut() {
         p.send(&ClientMessage::JoinRoom {
             code: room.code.clone(),
@@ -237,9 +248,14 @@ pub async fn started_room(
     others: &mut [&mut Client],
     settings: RoomSettings,
 ) -> (String, PuzzleV1) {
+    let solo = settings.mode == Mode::Solo;
     let room = seated_room(host, others, settings).await;
-    host.send(&ClientMessage::Start).await;
-    let puzzle = host.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    let puzzle = if solo {
+        room.puzzle.clone().expect("puzzle")
+    } else {
+        host.send(&ClientMessage::Start).await;
+        host.room(RoomState::Playing).await.puzzle.expect("puzzle")
+    };
     for p in others.iter_mut() {
         p.room(RoomState::Playing).await;
     }

@@ -36,9 +36,10 @@ async fn everyone_gets_the_same_puzzle_of_the_day_and_no_rematch() {
     let mut a = Client::connect(addr, "Ada").await;
     let mut b = Client::connect(addr, "Bob").await;
     let before = Date::today_utc();
+    // A solo game starts itself: one request, and the board is there.
     let view = seated_room(&mut a, &mut [], daily("classic", Params::new(), "easy")).await;
-    a.send(&ClientMessage::Start).await;
-    let mine = a.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    assert_eq!(view.state, RoomState::Playing);
+    let mine = view.puzzle.clone().expect("puzzle");
     let (_, theirs) = started_room(&mut b, &mut [], daily("classic", Params::new(), "easy")).await;
     assert_eq!(mine.grid, theirs.grid, "one puzzle of the day for everyone");
     let after = Date::today_utc();
@@ -173,10 +174,8 @@ async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
         ghosts: true,
         ..daily("classic", Params::new(), "easy")
     };
-    let room = seated_room(&mut d, &mut [], ghosts.clone()).await;
-    assert!(room.ghosts.is_empty(), "no ghosts before the start");
-    d.send(&ClientMessage::Start).await;
-    let view = d.room(RoomState::Playing).await;
+    let view = seated_room(&mut d, &mut [], ghosts.clone()).await;
+    assert_eq!(view.state, RoomState::Playing);
     let puzzle = view.puzzle.expect("puzzle");
     let empty = puzzle.grid.iter().flatten().filter(|&&v| v == 0).count() as u32;
     assert_eq!(view.ghosts.len(), 2);

@@ -341,7 +341,7 @@ async fn leaving_a_solo_game_ends_it_but_a_race_room_waits() {
             settings: solo.clone(),
         })
         .await;
-        codes.push(a.room(RoomState::Waiting).await.code);
+        codes.push(a.room(RoomState::Playing).await.code);
     }
     a.send(&ClientMessage::LeaveRoom).await;
     a.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))

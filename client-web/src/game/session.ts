@@ -307,7 +307,9 @@ export class Session {
     }
     this.pendingRoom = undefined;
     this.room = room;
-    if (room.state === "waiting" || room.state === "countdown") this.results = undefined;
+    // A new game (a solo "New puzzle" starts straight away) has no results yet.
+    const newPuzzle = !!room.puzzle && !!this.game && this.game.marksKey !== marksKeyOf(room);
+    if (room.state === "waiting" || room.state === "countdown" || newPuzzle) this.results = undefined;
     if (!room.puzzle) {
       // Not started, or paused (a paused board is hidden): keep local marks.
       if (room.state !== "playing") this.game = undefined;

@@ -190,7 +190,9 @@ impl Room {
                 done,
             } => self.leave(&player, conn, for_good, done).await,
             Command::Ready { player, ready } => self.ready(&player, ready),
-            Command::Start { player } => self.start(&player).await,
+            Command::Start { player } => {
+                self.start(&player).await;
+            }
             Command::Move {
                 player,
                 row,
@@ -263,10 +265,20 @@ impl Room {
         }
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
+        let id = who.id.clone();
         self.play.seat(who.id.clone());
         self.seats.push(Seat::new(who, Some(link)));
-        self.send_snapshots();
+        // A solo game waits for nobody: it starts as its player sits down.
+        if !(self.starts_itself() && self.start(&id).await) {
+            self.send_snapshots();
+        }
         Ok(())
+    }
+
+    /// A solo room in its waiting state: it starts without a Start (and without
+    /// a countdown), on creation and on "New puzzle".
+    fn starts_itself(&self) -> bool {
+        self.settings.mode == Mode::Solo && self.play.phase == RoomState::Waiting
     }
 
     /// Records the host (a failed write is logged: the host is not a move).
@@ -388,31 +400,41 @@ impl Room {
         self.send_snapshots();
     }
 
-    async fn start(&mut self, player: &str) {
+    /// The host starts the game (a countdown, except in solo); whether it
+    /// started (everyone has a snapshot then).
+    async fn start(&mut self, player: &str) -> bool {
         let Some(member) = self.member(player) else {
-            return;
+            return false;
         };
         if let Err((code, why)) = self.play.check_start(player) {
-            return self.send_error(member, code, &why);
+            self.send_error(member, code, &why);
+            return false;
         }
-        let wire = now_ms() + self.countdown.as_secs_f64() * 1e3;
+        let countdown = if self.settings.mode == Mode::Solo {
+            Duration::ZERO
+        } else {
+            self.countdown
+        };
+        let wire = now_ms() + countdown.as_secs_f64() * 1e3;
         let write = Write::Start {
             room: self.code.clone(),
             start_ms: wire,
         };
         if let Err(e) = self.persist(write).await {
-            return self.send_error(
+            self.send_error(
                 member,
                 ErrorCode::Unavailable,
                 &format!("cannot save the start: {e}"),
             );
+            return false;
         }
         self.play.start(wire);
-        if self.countdown.is_zero() {
+        if countdown.is_zero() {
             self.begin_play();
         } else {
             self.send_snapshots();
         }
+        true
     }
 
     pub(super) fn begin_play(&mut self) {
@@ -494,7 +516,9 @@ impl Room {
         self.log.clear();
         self.game = game;
         self.game_no += 1;
-        self.send_snapshots();
+        if !(self.starts_itself() && self.start(&host).await) {
+            self.send_snapshots();
+        }
     }
 
     /// When the countdown ends, on this process's clock (`None` when not counting).
