@@ -2,6 +2,7 @@
 // the board; a spectator sees the players' boards and cannot type.
 
 import { expect, test } from "vitest";
+import { seatColour } from "../src/game/colours";
 import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForLabel, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
@@ -20,6 +21,20 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);
   await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
   await waitForLabel(bob, a, `: ${solution[a[0]][a[1]]}`);
+  // Ada's digit is in Ada's colour (seat 0) on both screens.
+  const fillOf = (p: Player) =>
+    p.page.evaluate(([cell]) => {
+      const hit = document.querySelector(cell);
+      const rect = hit?.getBoundingClientRect();
+      const text = [...document.querySelectorAll("svg.board text.value.entered")].find((t) => {
+        const b = t.getBoundingClientRect();
+        return rect && b.left >= rect.left && b.right <= rect.right && b.top >= rect.top && b.bottom <= rect.bottom;
+      });
+      return text ? getComputedStyle(text).fill : null;
+    }, [`#cell-${a[0]}-${a[1]}`] as const);
+  const adaColour = await ada.page.evaluate((c) => { const d = document.createElement("div"); d.style.color = c; document.body.append(d); const v = getComputedStyle(d).color; d.remove(); return v; }, seatColour(0));
+  expect(await fillOf(bob)).toBe(adaColour);
+  expect(await fillOf(ada)).toBe(adaColour);
   // Bob's corner mark reaches Ada.
   await bob.page.click(`#cell-${b[0]}-${b[1]}`);
   await bob.page.keyboard.press("Shift+7");
@@ -28,6 +43,9 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   await ada.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
   await bob.page.waitForSelector("svg.board .team-cursor", { timeout: WAIT });
   expect(await ada.page.textContent("svg.board .team-cursor title")).toBe("Bob");
+  // The cursor carries its teammate's name where everyone can read it.
+  expect(await ada.page.textContent("svg.board .cursor-name")).toBe("Bob");
+  expect(await bob.page.textContent("svg.board .cursor-name")).toBe("Ada");
   await screenshot(ada.page, "main", "coop-game");
 
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);

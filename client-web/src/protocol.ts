@@ -426,6 +426,11 @@ seq: number,
  */
 pencil: Array<Array<number>> | null, 
 /**
+ * Co-op: who put each value of the shared board (rows x cols of player
+ * ids; "" for a given or an empty cell), so each shows in its author's colour.
+ */
+authors: Array<Array<string>> | null, 
+/**
  * Solo: the clock is stopped and the board hidden.
  */
 paused: boolean, 

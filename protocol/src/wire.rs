@@ -369,6 +369,10 @@ pub struct RoomView {
     /// Co-op: pencil marks of the shared board (rows x cols bitmasks).
     #[serde(default)]
     pub pencil: Option<Vec<Vec<u32>>>,
+    /// Co-op: who put each value of the shared board (rows x cols of player
+    /// ids; "" for a given or an empty cell), so each shows in its author's colour.
+    #[serde(default)]
+    pub authors: Option<Vec<Vec<String>>>,
     /// Solo: the clock is stopped and the board hidden.
     #[serde(default)]
     pub paused: bool,

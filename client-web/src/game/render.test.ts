@@ -107,3 +107,13 @@ test("nine centre marks shrink and wrap to fit inside the cell", () => {
   expect(two[0].font).toBeCloseTo(CELL * 0.32);
   expect(nine[0].font).toBeGreaterThan(two[0].font * 0.5);
 });
+
+test("co-op: an entered value takes its author's colour; a teammate's cursor carries a name tab", () => {
+  const g = geometryOf(classic(3, 3));
+  const values = g.givens.map(() => 0);
+  values[10] = 4;
+  const svg = boardSvg(g, paint(values, { authors: new Map([[10, "#123456"]]), cursors: [{ cell: 20, colour: "#abcdef", name: "Bob" }] }));
+  expect(svg).toContain('class="value entered" style="fill:#123456"');
+  expect(svg).toContain('class="cursor-tab"');
+  expect(svg).toMatch(/class="cursor-name"[^>]*>Bob<\/text>/);
+});

@@ -30,6 +30,8 @@ export interface BoardPaint {
   hint?: Cell;
   /** The cells of the hint's pattern (and, once shown, those it changes). */
   hintArea?: Set<Cell>;
+  /** Co-op: each entered value's author's colour. */
+  authors?: Map<Cell, string>;
   /** Teammates' cursors (co-op). */
   cursors: Array<{ cell: Cell; colour: string; name: string }>;
   /** Whether the board takes input (false for spectators and finished games). */
@@ -91,9 +93,13 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
     const given = g.givens[c] !== 0;
     if (v !== 0) {
       const cls = ["value", given ? "given" : "entered"];
-      if (!given && (p.conflicts.has(c) || p.wrong.has(c))) cls.push("bad");
+      const bad = !given && (p.conflicts.has(c) || p.wrong.has(c));
+      if (bad) cls.push("bad");
+      // A conflict's red wins over the author's colour.
+      const author = !given && !bad ? p.authors?.get(c) : undefined;
+      const style = author ? ` style="fill:${author}"` : "";
       texts.push(
-        `<text class="${cls.join(" ")}" x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${valueFont(g)}">${escape(g.symbols[v - 1] ?? "?")}</text>`,
+        `<text class="${cls.join(" ")}"${style} x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${valueFont(g)}">${escape(g.symbols[v - 1] ?? "?")}</text>`,
       );
     } else {
       texts.push(...cornerMarks(g, c, p.corner[c], x, y), ...centreMarks(g, p.centre[c], x, y));
@@ -115,7 +121,15 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
   }
   const cursors = p.cursors.map(({ cell, colour, name }) => {
     const [x, y] = topLeft(g, cell);
-    return `<rect class="team-cursor" x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" style="stroke:${colour}"><title>${escape(name)}</title></rect>`;
+    // The teammate's name on a tab above the cell (below it on the top row).
+    const short = name.length > 10 ? `${name.slice(0, 9)}…` : name;
+    const tabY = y >= CELL * 0.3 ? y - CELL * 0.3 : y + CELL;
+    const width = Math.max(CELL * 0.5, short.length * CELL * 0.16 + 4);
+    return (
+      `<rect class="team-cursor" x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" style="stroke:${colour}"><title>${escape(name)}</title></rect>` +
+      `<rect class="cursor-tab" x="${x}" y="${tabY}" width="${width}" height="${CELL * 0.3}" style="fill:${colour}"/>` +
+      `<text class="cursor-name" x="${x + 2}" y="${tabY + CELL * 0.15}" font-size="${CELL * 0.22}">${escape(short)}</text>`
+    );
   });
   const selection = [...p.selection].map((c) => {
     const [x, y] = topLeft(g, c);

@@ -26,6 +26,7 @@ function room(mode: RoomSettings["mode"], over: Partial<RoomView> = {}): RoomVie
     boards: [],
     seq: 0,
     pencil: mode === "coop" ? puzzle.grid.map((r) => r.map(() => 0)) : null,
+    authors: mode === "coop" ? puzzle.grid.map((r) => r.map(() => "")) : null,
     paused: false,
     paused_ms: 0,
     ghosts: [],
@@ -276,4 +277,22 @@ test("filling candidates: at once in solo and co-op; in a race only once the ser
   expect(coop.game?.board.centre[15]).toBe(0b1111);
   coop.undo();
   expect(coop.game?.board.centre[15]).toBe(0);
+});
+
+test("co-op: each value shows in its author's colour, from the snapshot and from events", () => {
+  const authors = room("coop").puzzle?.grid.map((r) => r.map(() => "")) ?? [];
+  const board = room("coop").board?.map((r) => [...r]) ?? [];
+  board[1][1] = 2;
+  authors[1][1] = "mate";
+  const s = session(room("coop", { board, authors }));
+  const colours = (id: string) => (id === "me" ? "blue" : "red");
+  expect(s.paint(colours)?.authors?.get(5)).toBe("red");
+  s.handle({ type: "coop_event", seq: 1, player: "mate", change: { type: "value", row: 3, col: 3, value: 4 } });
+  s.game?.board.select(1);
+  s.enter(3);
+  const paint = s.paint(colours);
+  expect(paint?.authors?.get(15)).toBe("red");
+  expect(paint?.authors?.get(1)).toBe("blue");
+  expect(paint?.authors?.has(0)).toBe(false); // a given
+  expect(session(room("race")).paint(colours)?.authors).toBeUndefined();
 });

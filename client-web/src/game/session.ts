@@ -59,6 +59,8 @@ export class Game {
   watching?: string;
   /** Co-op: the last applied sequence number. */
   seq = 0;
+  /** Co-op: who put each value (player id, "" for none), as the server has it. */
+  authors: string[] = [];
   /** The key of the marks in the MarkStore. */
   readonly marksKey: string;
   /** The server's state of my board and my unanswered changes. */
@@ -200,6 +202,7 @@ export class Session {
         if (m.change.type === "value") {
           const cell = m.change.row * cols + m.change.col;
           game.ledger.values[cell] = m.change.value;
+          game.authors[cell] = m.change.value === 0 ? "" : m.player;
           confirm(cell);
         } else {
           for (const { row, col, marks } of m.change.cells) {
@@ -337,6 +340,11 @@ export class Session {
     if (room.pencil && room.settings.mode === "coop") {
       const marks = flatten(room.pencil, game.geometry);
       for (const c of game.geometry.cells) game.board.apply(c, { corner: marks[c] });
+    }
+    if (room.authors) {
+      const g = game.geometry;
+      game.authors = new Array<string>(g.rows * g.cols).fill("");
+      room.authors.forEach((row, r) => row.forEach((id, c) => r < g.rows && c < g.cols && (game.authors[r * g.cols + c] = id)));
     }
     game.ledger.reset(game.board.values, game.board.corner);
     game.seq = room.seq;
@@ -537,6 +545,19 @@ export class Session {
     return [{ type: "hint", marks }];
   }
 
+  /** Co-op: the colour of each filled cell's author (mine for a change still on its way). */
+  private authorColours(colourOf: (player: string) => string): Map<Cell, string> {
+    const out = new Map<Cell, string>();
+    const game = this.game;
+    if (!game) return out;
+    for (const c of game.geometry.cells) {
+      if (game.geometry.givens[c] !== 0 || game.board.values[c] === 0) continue;
+      const author = game.ledger.pending(c) ? this.me?.id : game.authors[c];
+      if (author) out.set(c, colourOf(author));
+    }
+    return out;
+  }
+
   /** Co-op: my cursor, for teammates. */
   cursorMessage(): ClientMessage[] {
     const game = this.game;
@@ -587,6 +608,7 @@ export class Session {
       wrong: this.errorCheck && !spectating ? game.wrong : new Set(),
       hint: hintCell,
       hintArea,
+      authors: this.room?.settings.mode === "coop" ? this.authorColours(colourOf) : undefined,
       cursors: [...game.cursors.entries()].map(([player, cell]) => ({
         cell,
         colour: colourOf(player),

@@ -97,13 +97,12 @@ impl Room {
             } else {
                 Vec::new()
             },
-            pencil: (coop && playing).then(|| {
-                let mut g = vec![vec![0u32; model.cols() as usize]; model.rows() as usize];
-                for (c, &m) in self.play.coop.pencil.iter().enumerate() {
-                    let [r, col] = model.coord(c);
-                    g[r as usize][col as usize] = m;
-                }
-                g
+            pencil: (coop && playing).then(|| layout_grid(model, &self.play.coop.pencil, 0)),
+            authors: (coop && playing).then(|| {
+                let ids: Vec<String> = (self.play.coop.authors.iter())
+                    .map(|a| a.clone().unwrap_or_default())
+                    .collect();
+                layout_grid(model, &ids, String::new())
             }),
         }
     }
@@ -183,4 +182,14 @@ impl Room {
             self.send_to(Member::Watcher(w), Arc::clone(frame));
         }
     }
+}
+
+/// One value per model cell, laid out as rows x cols (holes hold `blank`).
+fn layout_grid<T: Clone>(model: &engine::Model, cells: &[T], blank: T) -> Vec<Vec<T>> {
+    let mut g = vec![vec![blank; model.cols() as usize]; model.rows() as usize];
+    for (c, value) in cells.iter().enumerate() {
+        let [r, col] = model.coord(c);
+        g[r as usize][col as usize] = value.clone();
+    }
+    g
 }
