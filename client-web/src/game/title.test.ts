@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import type { Manifest } from "../protocol";
-import { variantTitle } from "./title";
+import { gameTitle, variantTitle } from "./title";
 
 const gattai: Manifest = {
   id: "gattai",
@@ -36,4 +36,12 @@ test("a yes/no parameter shows only when on", () => {
   expect(variantTitle(killer, { variant: "killer", params: { diagonals: true } })).toBe("Killer Sudoku (9x9, Killer-X)");
   const plain = { ...killer, params: [{ key: "diagonals", name: "Diagonals", default: false, allowed: [false, true] }] };
   expect(variantTitle(plain, { variant: "killer", params: { diagonals: true } })).toBe("Killer Sudoku (Diagonals)");
+});
+
+test("a game's title says its size unless the name does", () => {
+  const nine = { rows: 9, cols: 9, size: 9 };
+  expect(gameTitle("Windoku", nine)).toBe("Windoku 9x9");
+  expect(gameTitle("Classic Sudoku (16x16)", { rows: 16, cols: 16, size: 16 })).toBe("Classic Sudoku (16x16)");
+  expect(gameTitle("Gattai (Samurai)", { rows: 21, cols: 21, size: 9 })).toBe("Gattai (Samurai)");
+  expect(gameTitle("Windoku", undefined)).toBe("Windoku");
 });

@@ -16,3 +16,10 @@ export function variantTitle(m: Manifest | undefined, settings: { variant: strin
   });
   return labels.length ? `${m.name} (${labels.join(", ")})` : m.name;
 }
+
+/** A game's title with its grid's size where the name does not say it ("Windoku 9x9"). */
+export function gameTitle(title: string, g?: { rows: number; cols: number; size: number }): string {
+  if (!g || g.rows !== g.size || g.cols !== g.size) return title;
+  const size = `${g.size}x${g.size}`;
+  return title.includes(size) ? title : `${title} ${size}`;
+}

@@ -8,7 +8,7 @@ import type { ClientMessage } from "../protocol";
 import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
 import { clock, h, replace } from "./dom";
-import { variantTitle } from "../game/title";
+import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
 import { remainingDigits } from "../game/digits";
@@ -34,9 +34,12 @@ export class PlayScreen {
   private readonly boardBox = h("div", { class: "board-box" });
   private readonly banner = h("div", { class: "win", id: "win", role: "status", "aria-live": "polite" });
   private readonly spectatorNote = h("p", { class: "muted", id: "spectator-note", hidden: true });
+  private readonly rulesText = h("p", { id: "rules-text" });
   private readonly help = h(
     "section",
-    { class: "shortcuts", id: "shortcuts", role: "dialog", "aria-label": "Keyboard shortcuts", hidden: true },
+    { class: "shortcuts", id: "shortcuts", role: "dialog", "aria-label": "Rules and keyboard shortcuts", hidden: true },
+    h("h3", {}, "Rules"),
+    this.rulesText,
     h("h3", {}, "Keyboard shortcuts"),
     h(
       "dl",
@@ -51,7 +54,7 @@ export class PlayScreen {
         ["Escape", "clear the selection (or close this)"],
         ["Delete, Backspace", "erase"],
         ["Ctrl + Z / Ctrl + Y", "undo / redo"],
-        ["?", "show or hide these shortcuts"],
+        ["?", "show or hide the rules and these shortcuts"],
       ].flatMap(([keys, what]) => [h("dt", {}, keys), h("dd", {}, what)]),
     ),
   );
@@ -129,9 +132,10 @@ export class PlayScreen {
     );
   }
 
-  /** Shows or hides the keyboard shortcuts. */
+  /** Shows or hides the rules and keyboard shortcuts. */
   toggleHelp() {
     this.help.hidden = !this.help.hidden;
+    this.updateTools();
   }
 
   /** Hides the keyboard shortcuts or the leave question; `false` if neither was shown. */
@@ -169,7 +173,8 @@ export class PlayScreen {
     if (!room) return;
     const game = s.game;
     const variant = s.variants.find((v) => v.id === room.settings.variant);
-    this.title.textContent = `${variantTitle(variant, room.settings)} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
+    this.title.textContent = `${gameTitle(variantTitle(variant, room.settings), game?.geometry)} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
+    this.rulesText.textContent = variant?.rules ?? "";
 
     if (game !== this.boardGame) {
       this.boardGame = game;
@@ -404,6 +409,11 @@ export class PlayScreen {
             " Show mistakes",
           )
         : null,
+      h(
+        "button",
+        { type: "button", id: "help-button", "aria-label": "Rules and keyboard shortcuts", "aria-expanded": String(!this.help.hidden), onclick: () => this.toggleHelp() },
+        "?",
+      ),
       h("button", { type: "button", id: "leave", onclick: () => this.askLeave() }, "Leave"),
     );
   }

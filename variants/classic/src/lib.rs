@@ -12,6 +12,15 @@ use plugin_sdk::{params, standard_difficulties, Manifest, ParamSpec, ParamValue,
 /// The box shapes offered.
 const BOXES: [&str; 5] = ["2x2", "2x3", "3x3", "4x4", "5x5"];
 
+/// How players know each box shape: the grid's size (shown in titles).
+const BOX_LABELS: [&str; 5] = [
+    "4x4 (2x2 boxes)",
+    "Mini 6x6 (2x3 boxes)",
+    "9x9",
+    "16x16",
+    "25x25",
+];
+
 /// Classic n-Sudoku.
 struct Classic;
 
@@ -31,7 +40,7 @@ impl Variant for Classic {
                     .iter()
                     .map(|b| ParamValue::Text((*b).into()))
                     .collect(),
-                labels: Vec::new(),
+                labels: BOX_LABELS.iter().map(|l| (*l).into()).collect(),
             }],
             difficulties: standard_difficulties(),
             clues: Vec::new(),
