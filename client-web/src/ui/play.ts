@@ -103,7 +103,15 @@ export class PlayScreen {
       h("header", { class: "game-head" }, this.title, this.timer, this.status, this.tools),
       this.results,
       h("div", { class: "game-body" },
-        h("div", { class: "board-col" }, this.spectatorNote, this.help, this.leaveConfirm, this.boardBox, this.banner, this.modes, this.pad, this.padOptions),
+        h(
+          "div",
+          { class: "board-col" },
+          this.spectatorNote,
+          this.help,
+          this.leaveConfirm,
+          // Wide screens: the controls beside the board, so both fit one screen.
+          h("div", { class: "board-and-controls" }, this.boardBox, h("div", { class: "controls" }, this.banner, this.modes, this.pad, this.padOptions)),
+        ),
         h(
           "aside",
           { class: "side" },
@@ -260,6 +268,8 @@ export class PlayScreen {
     const s = this.session;
     const columns = g.size <= 9 ? Math.min(g.size, 9) : Math.ceil(Math.sqrt(g.size));
     this.pad.style.setProperty("--columns", String(Math.max(columns, 3)));
+    // Beside the board: a square keypad (3x3 for nine values, 4x4 for sixteen…).
+    this.pad.style.setProperty("--side-columns", String(Math.max(3, Math.ceil(Math.sqrt(g.size)))));
     replace(
       this.pad,
       ...g.symbols.map((symbol, i) =>

@@ -1,0 +1,71 @@
+// Everything a player needs fits one screen, on a desktop (1280x800) and on a
+// phone (390x844): nothing wider than the screen, and in a game the timer, the
+// whole board and the digit pad in view without scrolling. Big grids on a phone
+// zoom in to readable cells and follow the selection.
+
+import { expect, test } from "vitest";
+import { createRoom, namedPlayer, screenshotScreen, startGame, useArena, WAIT, type Player } from "./harness";
+
+const arena = useArena();
+
+const SCREENS = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+];
+
+/** How far the page is wider than the screen (0 when it fits). */
+function overflowX(p: Player): Promise<number> {
+  return p.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** Whether the element is wholly inside the viewport (the page not scrolled). */
+async function inView(p: Player, selector: string): Promise<boolean> {
+  return p.page.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el) return false;
+    const b = el.getBoundingClientRect();
+    return window.scrollY === 0 && b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight + 0.5 && b.right <= window.innerWidth + 0.5;
+  }, selector);
+}
+
+for (const screen of SCREENS) {
+  test(`${screen.name}: the lobby and a 9x9 game fit the screen, board, pad and timer together`, async () => {
+    const ada = await namedPlayer(arena, "Ada", { width: screen.width, height: screen.height });
+    expect(await overflowX(ada)).toBeLessThanOrEqual(0);
+    await screenshotScreen(ada.page, `layout-lobby-${screen.name}`);
+    await createRoom(ada, { mode: "solo" });
+    await startGame(arena, ada);
+    await ada.page.evaluate(() => window.scrollTo(0, 0));
+    expect(await overflowX(ada)).toBeLessThanOrEqual(0);
+    for (const part of ["svg.board", "#timer", ".pad button.digit[data-value='9']", ".pad button[aria-label='Redo']", "#leave"]) {
+      expect(await inView(ada, part), `${part} in view`).toBe(true);
+    }
+    await screenshotScreen(ada.page, `layout-game-${screen.name}`);
+  });
+}
+
+test("phone: a 16x16 grid zooms in to readable cells that follow the selection", async () => {
+  const ada = await namedPlayer(arena, "Ada", { width: 390, height: 844 });
+  await createRoom(ada, { variant: "classic", params: { box: "4x4" }, mode: "solo" });
+  await startGame(arena, ada);
+  expect(await overflowX(ada)).toBeLessThanOrEqual(0);
+  const cellWidth = () => ada.page.evaluate(() => document.querySelector("#cell-0-0")?.getBoundingClientRect().width ?? 0);
+  expect(await cellWidth()).toBeLessThan(30);
+  await ada.page.click("#zoom");
+  await ada.page.waitForSelector("#zoom[aria-pressed='true']", { timeout: WAIT });
+  expect(await cellWidth()).toBeGreaterThanOrEqual(36);
+  // Walk to the far corner with the keys: the view follows the cursor.
+  await ada.page.click("#cell-0-0");
+  for (let i = 0; i < 15; i++) {
+    await ada.page.keyboard.press("ArrowRight");
+    await ada.page.keyboard.press("ArrowDown");
+  }
+  const cursorInBox = await ada.page.evaluate(() => {
+    const box = document.querySelector(".board-box")?.getBoundingClientRect();
+    const cell = document.querySelector("#cell-15-15")?.getBoundingClientRect();
+    return !!box && !!cell && cell.left >= box.left - 1 && cell.right <= box.right + 1 && cell.top >= box.top - 1 && cell.bottom <= box.bottom + 1;
+  });
+  expect(cursorInBox).toBe(true);
+  expect(await overflowX(ada)).toBeLessThanOrEqual(0);
+  await screenshotScreen(ada.page, "layout-16x16-phone-zoomed");
+});
