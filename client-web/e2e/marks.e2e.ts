@@ -122,3 +122,23 @@ test("in a race, filling in the candidates costs a hint that everyone sees", asy
   await waitForMessage(bob, (m) => m.type === "progress" && m.player.name === "Ada" && m.player.hints === 1);
   await screenshot(ada.page, "main", "race-candidates-filled");
 });
+
+test("colour mode paints cells from SudokuPad's palette; the colours survive a reload", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  const { puzzle } = await startGame(arena, ada);
+  const [a, b] = emptyCells(puzzle);
+  await ada.page.click("[data-mode='colour']");
+  // The pad shows the palette.
+  expect(await ada.page.evaluate(() => getComputedStyle(document.querySelector(".pad button[data-value='5']") as Element).backgroundColor)).toBe("rgb(230, 161, 207)");
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.click(`#cell-${b[0]}-${b[1]}`, { modifiers: ["Control"] });
+  await ada.page.keyboard.press("5");
+  await ada.page.waitForFunction(() => document.querySelectorAll("svg.board rect.colour").length === 2, null, { timeout: WAIT });
+  // Values are untouched, and nothing went to the server.
+  expect(await cellLabel(ada, a)).toContain("empty");
+  await screenshot(ada.page, ".board-col", "colour-mode");
+  await ada.page.reload();
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  await ada.page.waitForFunction(() => document.querySelectorAll("svg.board rect.colour").length === 2, null, { timeout: WAIT });
+});

@@ -4,7 +4,7 @@
 
 import "./style.css";
 import { keyAction, nextMode } from "./game/keys";
-import { profileRequest, Session, type MarkStore } from "./game/session";
+import { profileRequest, Session, type MarkStore, type SavedMarks } from "./game/session";
 import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
@@ -40,7 +40,7 @@ const storage = {
 const marks: MarkStore = {
   load(key) {
     try {
-      const saved = JSON.parse(storage.get(`arena.marks.${key}`) ?? "null") as { corner: number[]; centre: number[] } | null;
+      const saved = JSON.parse(storage.get(`arena.marks.${key}`) ?? "null") as SavedMarks | null;
       return saved && Array.isArray(saved.corner) && Array.isArray(saved.centre) ? saved : null;
     } catch {
       return null;

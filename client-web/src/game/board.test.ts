@@ -22,7 +22,7 @@ test("the cursor starts on the first empty cell; givens never change", () => {
 test("typing a value sets it; typing it again clears it", () => {
   const b = board();
   b.select(5);
-  expect(b.enter(3, "value")).toEqual([{ cell: 5, before: { value: 0, corner: 0, centre: 0 }, after: { value: 3, corner: 0, centre: 0 } }]);
+  expect(b.enter(3, "value")).toEqual([{ cell: 5, before: { value: 0, corner: 0, centre: 0, colour: 0 }, after: { value: 3, corner: 0, centre: 0, colour: 0 } }]);
   b.enter(3, "value");
   expect(b.values[5]).toBe(0);
   expect(b.enter(5, "value")).toEqual([]); // out of range for a 4x4
@@ -64,7 +64,7 @@ test("undo and redo walk the history; a new edit drops the redo branch", () => {
   b.select(1);
   b.enter(2, "value");
   b.enter(3, "value");
-  expect(b.undo()).toEqual([{ cell: 1, before: { value: 3, corner: 0, centre: 0 }, after: { value: 2, corner: 0, centre: 0 } }]);
+  expect(b.undo()).toEqual([{ cell: 1, before: { value: 3, corner: 0, centre: 0, colour: 0 }, after: { value: 2, corner: 0, centre: 0, colour: 0 } }]);
   expect(b.values[1]).toBe(2);
   b.undo();
   expect(b.values[1]).toBe(0);
@@ -111,4 +111,22 @@ test("a placed digit leaves the marks of the cells that see it, in the same undo
   b.clearMarksIn = undefined;
   b.select(1);
   expect(b.enter(3, "value")).toHaveLength(1);
+});
+
+test("colour mode paints the selection (givens too) with palette colours; Delete in colour mode clears them", () => {
+  const b = board();
+  b.select(0);
+  b.extend(1);
+  b.enter(4, "colour");
+  expect(b.colour.slice(0, 2)).toEqual([8, 8]);
+  b.enter(9, "colour");
+  expect(b.colour[0]).toBe(8 | 256);
+  b.enter(4, "colour"); // all have 4: off
+  expect(b.colour.slice(0, 2)).toEqual([256, 256]);
+  expect(b.enter(10, "colour")).toEqual([]); // past the palette
+  expect(b.values[1]).toBe(0); // values untouched
+  b.erase("colour");
+  expect(b.colour.slice(0, 2)).toEqual([0, 0]);
+  b.undo();
+  expect(b.colour.slice(0, 2)).toEqual([256, 256]);
 });

@@ -4,12 +4,16 @@
 
 import type { Cell, Geometry } from "./geometry";
 
-/** What one cell holds. Marks are bitmasks: bit `v - 1` is candidate `v`. */
+/** What one cell holds. Marks are bitmasks: bit `v - 1` is candidate `v`; colours bit `k - 1` is palette colour `k`. */
 export interface CellState {
   value: number;
   corner: number;
   centre: number;
+  colour: number;
 }
+
+/** How many colours the colour mode offers (keys 1-9). */
+export const PALETTE_SIZE = 9;
 
 /** One cell's change, with its state before and after. */
 export interface Change {
@@ -19,7 +23,7 @@ export interface Change {
 }
 
 /** How a typed symbol is entered. */
-export type EntryMode = "value" | "corner" | "centre";
+export type EntryMode = "value" | "corner" | "centre" | "colour";
 
 /** The board of one player (or of the team, in co-op). */
 export class Board {
@@ -27,6 +31,8 @@ export class Board {
   values: number[];
   corner: number[];
   centre: number[];
+  /** Colour highlights (a player's own notes, givens included). */
+  colour: number[];
   /** Selected cells; the last one is the cursor. */
   selection: Cell[] = [];
   /**
@@ -43,6 +49,7 @@ export class Board {
     this.values = values ? [...values] : [...geometry.givens];
     this.corner = new Array<number>(n).fill(0);
     this.centre = new Array<number>(n).fill(0);
+    this.colour = new Array<number>(n).fill(0);
     const first = geometry.cells.find((c) => geometry.givens[c] === 0) ?? geometry.cells[0];
     if (first !== undefined) this.selection = [first];
   }
@@ -69,7 +76,7 @@ export class Board {
 
   /** The state of one cell. */
   cellState(cell: Cell): CellState {
-    return { value: this.values[cell], corner: this.corner[cell], centre: this.centre[cell] };
+    return { value: this.values[cell], corner: this.corner[cell], centre: this.centre[cell], colour: this.colour[cell] };
   }
 
   /** Selects nothing (typing then changes nothing). */
@@ -127,6 +134,7 @@ export class Board {
    * mark (toggled: removed if every selected empty cell has it, else added).
    */
   enter(value: number, mode: EntryMode): Change[] {
+    if (mode === "colour") return this.toggleColour(value);
     if (value < 1 || value > this.geometry.size) return [];
     const cells = this.selection.filter((c) => !this.isGiven(c));
     if (mode === "value") {
@@ -138,7 +146,7 @@ export class Board {
         for (const c of cells) {
           for (const p of this.clearMarksIn(c)) {
             if (targets.has(p) || this.values[p] !== 0 || ((this.corner[p] | this.centre[p]) & bit) === 0) continue;
-            targets.set(p, { cell: p, value: 0, corner: this.corner[p] & ~bit, centre: this.centre[p] & ~bit });
+            targets.set(p, { ...this.cellState(p), corner: this.corner[p] & ~bit, centre: this.centre[p] & ~bit, cell: p });
           }
         }
       }
@@ -163,15 +171,28 @@ export class Board {
     return this.commit(empty.map((c) => ({ ...this.cellState(c), cell: c, centre: marksOf(c) })));
   }
 
-  /** Clears the selected cells: their values, or (where empty) their marks. */
-  erase(): Change[] {
+  /** Colour `k` on the selected cells (givens too), or off if they all have it. */
+  private toggleColour(k: number): Change[] {
+    if (k < 1 || k > PALETTE_SIZE) return [];
+    const bit = 1 << (k - 1);
+    const cells = this.selection;
+    const remove = cells.length > 0 && cells.every((c) => (this.colour[c] & bit) !== 0);
+    return this.commit(cells.map((c) => ({ ...this.cellState(c), cell: c, colour: remove ? this.colour[c] & ~bit : this.colour[c] | bit })));
+  }
+
+  /**
+   * Clears the selected cells: their values, or (where empty) their marks; in
+   * colour mode their colours.
+   */
+  erase(mode?: EntryMode): Change[] {
+    if (mode === "colour") return this.commit(this.selection.map((c) => ({ ...this.cellState(c), cell: c, colour: 0 })));
     const cells = this.selection.filter((c) => !this.isGiven(c));
     const anyValue = cells.some((c) => this.values[c] !== 0);
     return this.commit(
       cells.map((c) =>
         anyValue
           ? { ...this.cellState(c), cell: c, value: 0 }
-          : { cell: c, value: this.values[c], corner: 0, centre: 0 },
+          : { ...this.cellState(c), cell: c, corner: 0, centre: 0 },
       ),
     );
   }
@@ -205,10 +226,10 @@ export class Board {
 
   private commit(targets: Array<CellState & { cell: Cell }>): Change[] {
     const changes: Change[] = [];
-    for (const { cell, value, corner, centre } of targets) {
+    for (const { cell, value, corner, centre, colour } of targets) {
       const before = this.cellState(cell);
-      const after = { value, corner, centre };
-      if (before.value === value && before.corner === corner && before.centre === centre) continue;
+      const after = { value, corner, centre, colour };
+      if (before.value === value && before.corner === corner && before.centre === centre && before.colour === colour) continue;
       this.write(cell, after);
       changes.push({ cell, before, after });
     }
@@ -223,5 +244,6 @@ export class Board {
     this.values[cell] = state.value;
     this.corner[cell] = state.corner;
     this.centre[cell] = state.centre;
+    this.colour[cell] = state.colour;
   }
 }

@@ -42,7 +42,9 @@ test("the mode switch changes what a plain digit does", () => {
   expect(keyAction(press("4", "Digit4", { shiftKey: true }), g, "centre")).toEqual({ type: "enter", value: 4, mode: "corner" });
   expect(nextMode("value")).toBe("corner");
   expect(nextMode("corner")).toBe("centre");
-  expect(nextMode("centre")).toBe("value");
+  expect(nextMode("centre")).toBe("colour");
+  expect(nextMode("colour")).toBe("value");
+  expect(keyAction(press("4", "Digit4"), g, "colour")).toEqual({ type: "enter", value: 4, mode: "colour" });
 });
 
 test("letters are not values on a 9x9", () => {

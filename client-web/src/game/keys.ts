@@ -74,7 +74,7 @@ function typedValue(e: KeyPress, g: Pick<Geometry, "symbols" | "size">): number 
   return 0;
 }
 
-/** The next entry mode after `mode` (value -> corner -> centre -> value). */
+/** The next entry mode after `mode` (value -> corner -> centre -> colour -> value). */
 export function nextMode(mode: EntryMode): EntryMode {
-  return mode === "value" ? "corner" : mode === "corner" ? "centre" : "value";
+  return mode === "value" ? "corner" : mode === "corner" ? "centre" : mode === "centre" ? "colour" : "value";
 }

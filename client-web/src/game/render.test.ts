@@ -117,3 +117,15 @@ test("co-op: an entered value takes its author's colour; a teammate's cursor car
   expect(svg).toContain('class="cursor-tab"');
   expect(svg).toMatch(/class="cursor-name"[^>]*>Bob<\/text>/);
 });
+
+test("colours fill their cells (several as stripes) under the lines", () => {
+  const g = geometryOf(classic(3, 3));
+  const colour = g.givens.map(() => 0);
+  colour[0] = 1 << 4;
+  colour[1] = (1 << 0) | (1 << 8);
+  const svg = boardSvg(g, paint(g.givens.map(() => 0), { colour, selection: new Set([0]) }));
+  expect(svg.match(/class="colour"/g)).toHaveLength(3);
+  expect(svg).toContain('style="fill:#e6a1cf"');
+  // The selected coloured cell keeps its colour (no selection fill over it).
+  expect(svg).not.toContain('class="fill selected"');
+});

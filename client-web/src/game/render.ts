@@ -17,6 +17,8 @@ export interface BoardPaint {
   values: number[];
   corner: number[];
   centre: number[];
+  /** Colour highlights (bit k - 1 = palette colour k); absent: none. */
+  colour?: number[];
   selection: Set<Cell>;
   cursor?: Cell;
   /** Cells seeing the cursor (same house, cage or pair). */
@@ -57,12 +59,27 @@ export function backgroundLayer(g: Geometry): string {
     .join("");
 }
 
-/** Highlights: selection, peers, same digit, conflicts, hint; drawn under the lines. */
+/** SudokuPad's colour palette, keys 1-9. */
+export const PALETTE = ["#d6d6d6", "#7c7c7c", "#3c3c3c", "#b3e5a1", "#e6a1cf", "#f3b27a", "#f26a6a", "#f9f07e", "#8ec5f5"];
+
+/** A cell's colours: one fill, or equal vertical stripes for several. */
+function colourFills(x: number, y: number, mask: number): string[] {
+  const colours = PALETTE.filter((_, k) => (mask & (1 << k)) !== 0);
+  const w = CELL / colours.length;
+  return colours.map((colour, i) => `<rect class="colour" x="${x + i * w}" y="${y}" width="${w}" height="${CELL}" style="fill:${colour}"/>`);
+}
+
+/** Colours, then highlights: selection, peers, same digit, conflicts, hint; drawn under the lines. */
 export function fillLayer(g: Geometry, p: BoardPaint): string {
   const fills: string[] = [];
   for (const c of g.cells) {
+    const mask = p.colour?.[c] ?? 0;
+    if (mask !== 0) fills.push(...colourFills(...topLeft(g, c), mask));
+  }
+  for (const c of g.cells) {
     const fill = fillClass(c, p.values[c], p);
-    if (!fill) continue;
+    // A coloured cell keeps its colours when selected (the outline shows the selection).
+    if (!fill || (fill === "selected" && (p.colour?.[c] ?? 0) !== 0)) continue;
     const [x, y] = topLeft(g, c);
     fills.push(`<rect class="fill ${fill}" x="${x}" y="${y}" width="${CELL}" height="${CELL}"/>`);
   }

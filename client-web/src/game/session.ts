@@ -35,10 +35,17 @@ export interface Results {
   contributions: Contribution[];
 }
 
+/** A board's own notes, kept in the browser: pencil marks and (when set) colours. */
+export interface SavedMarks {
+  corner: number[];
+  centre: number[];
+  colour?: number[];
+}
+
 /** Where per-room pencil marks are kept between page loads (race and solo marks are never sent). */
 export interface MarkStore {
-  load(key: string): { corner: number[]; centre: number[] } | null;
-  save(key: string, marks: { corner: number[]; centre: number[] }): void;
+  load(key: string): SavedMarks | null;
+  save(key: string, marks: SavedMarks): void;
 }
 
 /** The game on screen: the puzzle's geometry and my board (or the team's). */
@@ -327,6 +334,7 @@ export class Session {
       if (saved && saved.corner.length === game.board.corner.length) {
         game.board.corner = saved.corner;
         game.board.centre = saved.centre;
+        if (saved.colour?.length === game.board.colour.length) game.board.colour = saved.colour;
       }
       this.game = game;
     } else if (room.board) {
@@ -482,7 +490,7 @@ export class Session {
   /** Clears the selection; returns what to send. */
   erase(): ClientMessage[] {
     if (!this.canPlay() || !this.game) return [];
-    return this.send(this.game.board.erase());
+    return this.send(this.game.board.erase(this.mode));
   }
 
   /** Undo; returns what to send. */
@@ -525,9 +533,10 @@ export class Session {
       out.push({ type: "pencil", cells });
       game.ledger.sent(marked);
     }
-    // Only a mark change is worth a write to storage (values live on the server).
-    if (changes.some((ch) => ch.before.centre !== ch.after.centre || ch.before.corner !== ch.after.corner)) {
-      this.marks?.save(game.marksKey, { corner: game.board.corner, centre: game.board.centre });
+    // Only a mark or colour change is worth a write to storage (values live on the server).
+    const noted = (ch: Change) => ch.before.centre !== ch.after.centre || ch.before.corner !== ch.after.corner || ch.before.colour !== ch.after.colour;
+    if (changes.some(noted)) {
+      this.marks?.save(game.marksKey, { corner: game.board.corner, centre: game.board.centre, colour: game.board.colour });
     }
     return out;
   }
@@ -599,6 +608,7 @@ export class Session {
     return {
       values,
       corner: spectating ? values.map(() => 0) : board.corner,
+      colour: spectating ? values.map(() => 0) : board.colour,
       centre: spectating ? values.map(() => 0) : board.centre,
       selection: new Set(spectating ? [] : board.selection),
       cursor,

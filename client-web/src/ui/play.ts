@@ -12,6 +12,7 @@ import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
 import { remainingDigits } from "../game/digits";
+import { PALETTE } from "../game/render";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -48,7 +49,7 @@ export class PlayScreen {
         ["1-9, A-Z", "enter a value in the selected cells"],
         ["Shift + value", "corner mark"],
         ["Ctrl / Alt + value", "centre mark"],
-        ["Space", "switch Digit / Corner / Centre"],
+        ["Space", "switch Digit / Corner / Centre / Colour"],
         ["Arrows", "move (Shift or Ctrl: extend the selection)"],
         ["Ctrl + A", "select every cell"],
         ["Escape", "clear the selection (or close this)"],
@@ -302,7 +303,13 @@ export class PlayScreen {
       const n = left[i];
       const count = button.querySelector(".count");
       if (count) count.textContent = n === undefined ? "" : String(n);
-      button.classList.toggle("done", n === 0);
+      button.classList.toggle("done", n === 0 && this.session.mode !== "colour");
+      // Colour mode: the keys are the palette.
+      const swatch = this.session.mode === "colour" ? PALETTE[i] : undefined;
+      button.style.background = swatch ?? "";
+      // The dark greys need light digits.
+      button.style.color = swatch && i >= 1 && i <= 2 ? "#fff" : "";
+      button.disabled = this.session.mode === "colour" && !swatch;
       const symbol = game.geometry.symbols[i];
       button.setAttribute("aria-label", n === undefined ? `Enter ${symbol}` : `Enter ${symbol}, ${n} left`);
     });
@@ -320,6 +327,7 @@ export class PlayScreen {
       ["value", "Digit"],
       ["corner", "Corner"],
       ["centre", "Centre"],
+      ["colour", "Colour"],
     ];
     replace(
       this.modes,
