@@ -3,7 +3,7 @@
 
 import { expect, test } from "vitest";
 import { seatColour } from "../src/game/colours";
-import { createRoom, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
+import { createRoom, lastPuzzle, namedPlayer, screenshot, solve, startGame, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -29,14 +29,43 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   expect(await ada.page.textContent("#waiting-players")).toContain("Bob");
   await bob.page.click("#ready");
   await ada.page.waitForSelector("#ready-count:has-text('1 of 1 ready')", { timeout: WAIT });
+  // Bob turns sound on (off by default); his page counts the tones it plays.
+  expect(await bob.page.getAttribute("#sound", "aria-pressed")).toBe("false");
+  await bob.page.evaluate(() => {
+    const Original = window.AudioContext;
+    const w = window as unknown as { tones: number };
+    w.tones = 0;
+    window.AudioContext = class extends Original {
+      createOscillator() {
+        w.tones++;
+        return super.createOscillator();
+      }
+    };
+  });
+  await bob.page.click("#sound");
+  expect(await bob.page.getAttribute("#sound", "aria-pressed")).toBe("true");
 
-  const { puzzle, solution } = await startGame(arena, ada, [bob]);
+  await ada.page.click("#start");
+  // The countdown draws the eye: a big number, a second at a time.
+  await bob.page.waitForSelector("#countdown.pop", { timeout: WAIT });
+  expect(await bob.page.textContent("#countdown")).toMatch(/^(\d|Go!)$/);
+  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  const solution = solve(arena.server, puzzle);
+  const tones = () => bob.page.evaluate(() => (window as unknown as { tones: number }).tones);
+  expect(await tones()).toBeGreaterThan(0);
+  // Live places while racing.
+  await ada.page.waitForSelector("#people .place", { timeout: WAIT });
   expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
 
+  const before = await tones();
   await typeSolution(ada, puzzle, solution);
   await ada.page.waitForSelector("#win:has-text('Solved')", { timeout: WAIT });
-  // Bob sees Ada's progress bar full before he is done.
+  // Bob sees Ada's progress bar full before he is done, hears it, and is told.
   await bob.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("✓"), null, { timeout: WAIT });
+  await bob.page.waitForSelector("#toast:has-text('Ada finished 1st')", { timeout: WAIT });
+  expect(await bob.page.textContent(`#people li[data-player] .place`)).toBe("1st");
+  await expect.poll(tones, { timeout: WAIT }).toBeGreaterThan(before);
   await typeSolution(bob, puzzle, solution);
 
   for (const p of [ada, bob]) {
@@ -46,6 +75,8 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
     expect(ranks).toHaveLength(2);
     expect(ranks[0]).toContain("Ada");
     expect(ranks[1]).toContain("Bob");
+    // The results card: time, mistakes and hints per racer.
+    expect(await p.page.locator("#ranks thead th").allTextContents()).toEqual(["#", "Player", "Time", "Mistakes", "Hints"]);
   }
   expect(await ada.page.textContent("#results-title")).toContain("You won");
   expect(await bob.page.textContent("#results-title")).toContain("Rank 2");

@@ -11,12 +11,14 @@ import { h, replace } from "./ui/dom";
 import { HomeScreen } from "./ui/home";
 import { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
+import { Sounds } from "./ui/sound";
 
 const NAME_KEY = "arena.name";
 const TOKEN_KEY = "arena.token";
 const ROOM_KEY = "arena.room";
 const THEME_KEY = "arena.theme";
 const CLEAR_MARKS_KEY = "arena.clearMarks";
+const SOUND_KEY = "arena.sound";
 
 /** localStorage that tolerates being unavailable (private windows, quotas). */
 const storage = {
@@ -70,6 +72,8 @@ class App {
   );
   private readonly toast = h("div", { class: "toast", id: "toast", role: "status", "aria-live": "polite", hidden: true });
   private readonly content = h("div", { class: "content" });
+  private readonly sounds = new Sounds();
+  private readonly soundButton = h("button", { type: "button", class: "small", id: "sound", onclick: () => this.toggleSound() });
   private kind?: ScreenKind;
   private home?: HomeScreen;
   private roomScreen?: RoomScreen;
@@ -81,6 +85,8 @@ class App {
 
   constructor(root: HTMLElement) {
     this.session.clearMarks = storage.get(CLEAR_MARKS_KEY) !== "off";
+    this.sounds.enabled = storage.get(SOUND_KEY) === "on";
+    this.showSound();
     const theme = storage.get(THEME_KEY);
     if (theme) document.documentElement.dataset.theme = theme;
     replace(
@@ -89,7 +95,12 @@ class App {
         "header",
         { class: "top" },
         h("h1", {}, "Sudoku Arena"),
-        h("button", { type: "button", class: "small", id: "theme", "aria-label": "Switch light or dark mode", onclick: () => this.toggleTheme() }, "◐"),
+        h(
+          "div",
+          { class: "row" },
+          this.soundButton,
+          h("button", { type: "button", class: "small", id: "theme", "aria-label": "Switch light or dark mode", onclick: () => this.toggleTheme() }, "◐"),
+        ),
       ),
       this.banner,
       this.toast,
@@ -104,6 +115,7 @@ class App {
     setInterval(() => {
       this.roomScreen?.tick();
       this.play?.tick();
+      this.playCues();
       if (this.connection?.status === "offline" && this.connection.retryAt !== undefined) this.showBanner();
     }, 250);
     setInterval(() => {
@@ -177,6 +189,25 @@ class App {
     }
     this.send(replies);
     this.render();
+    this.playCues();
+  }
+
+  /** Plays (or, with sound off, drops) the session's sound cues. */
+  private playCues() {
+    for (const cue of this.session.cues.splice(0)) this.sounds.play(cue);
+  }
+
+  /** Sound on or off (off by default), remembered in this browser. */
+  private toggleSound() {
+    this.sounds.enabled = !this.sounds.enabled;
+    storage.set(SOUND_KEY, this.sounds.enabled ? "on" : null);
+    this.showSound();
+  }
+
+  private showSound() {
+    this.soundButton.textContent = this.sounds.enabled ? "🔊" : "🔇";
+    this.soundButton.setAttribute("aria-pressed", String(this.sounds.enabled));
+    this.soundButton.setAttribute("aria-label", this.sounds.enabled ? "Sound on (click to mute)" : "Sound off (click to turn on)");
   }
 
   /** Sends what it can; a board change made offline waits for the reconnect, anything else is dropped (the snapshot brings the state back). */

@@ -296,3 +296,13 @@ test("co-op: each value shows in its author's colour, from the snapshot and from
   expect(paint?.authors?.has(0)).toBe(false); // a given
   expect(session(room("race")).paint(colours)?.authors).toBeUndefined();
 });
+
+test("race: an opponent's finish is announced with their place and time, with a sound cue", () => {
+  const s = session(room("race"));
+  s.handle({ type: "progress", player: { ...mate, finished_ms: 65_000, filled: 16 } });
+  expect(s.takeNotice()).toBe("Bob finished 1st in 1:05!");
+  expect(s.cues).toEqual(["finish"]);
+  s.handle({ type: "progress", player: { ...me, finished_ms: 70_000, filled: 16 } });
+  expect(s.takeNotice()).toBe("You finished 2nd in 1:10!");
+  expect(s.cues).toEqual(["finish", "win"]);
+});

@@ -18,6 +18,8 @@ import { Board, type Change, type EntryMode } from "./board";
 import { conflicts, peersOf } from "./conflicts";
 import { coordOf, geometryOf, type Cell, type Geometry } from "./geometry";
 import { Ledger } from "./ledger";
+import { livePlaces, ordinal } from "./race";
+import { clock } from "./time";
 import type { BoardPaint } from "./render";
 
 /** A chat line. */
@@ -100,6 +102,9 @@ export function flatten(grid: number[][], g: Pick<Geometry, "rows" | "cols">): n
   return out;
 }
 
+/** A sound for an event: a countdown second, an opponent's finish, my own finish. */
+export type Cue = "tick" | "go" | "finish" | "win";
+
 /** Refusals this close together are announced as one. */
 const REFUSALS_TOLD_TOGETHER_MS = 4000;
 
@@ -142,6 +147,8 @@ export class Session {
   pendingRoom?: string;
   /** Something the player should be told (a change put back, moves sent after a reconnect). */
   notice?: string;
+  /** Sounds the page should play (if the player turned sound on), oldest first. */
+  cues: Cue[] = [];
   /** Board changes made while the connection was down, sent in order once the room's snapshot is back. */
   private unsent: ClientMessage[] = [];
   /** The cells put back lately, named, and when the last was. */
@@ -391,8 +398,16 @@ export class Session {
     const room = this.room;
     if (!room) return;
     const i = room.players.findIndex((p) => p.id === player.id);
+    const justFinished = i >= 0 && room.players[i].finished_ms === null && player.finished_ms !== null;
     if (i >= 0) room.players[i] = player;
     else room.players.push(player);
+    if (justFinished && room.settings.mode === "race") {
+      // Announced (and, with sound on, heard) as it happens.
+      const place = livePlaces(room.players).get(player.id) ?? 0;
+      const mine = player.id === this.me?.id;
+      this.notice = `${mine ? "You" : player.name} finished ${ordinal(place)} in ${clock(player.finished_ms ?? 0)}!`;
+      this.cues.push(mine ? "win" : "finish");
+    }
   }
 
   /** My own entry in the room's player list. */

@@ -34,11 +34,5 @@ export function replace(el: Element, ...children: Child[]) {
   append(el, children);
 }
 
-/** `m:ss` (or `h:mm:ss`) for a duration in ms. */
-export function clock(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const [hh, mm, ss] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
-  const two = (n: number) => String(n).padStart(2, "0");
-  return hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
-}
-
+/** `m:ss` (or `h:mm:ss`) for a duration in ms (kept with the game state, which announces times too). */
+export { clock } from "../game/time";

@@ -12,6 +12,7 @@ import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
 import { remainingDigits } from "../game/digits";
+import { livePlaces, ordinal } from "../game/race";
 import { PALETTE } from "../game/render";
 
 /** What the game screen asks the app to do. */
@@ -444,6 +445,7 @@ export class PlayScreen {
     const total = game ? game.geometry.cells.length : 0;
     const givens = game ? game.geometry.cells.filter((c) => game.geometry.givens[c] !== 0).length : 0;
     const heading = room.settings.mode === "coop" ? "Team" : room.settings.mode === "race" ? "Race" : "Player";
+    const places = livePlaces(room.players);
     replace(
       this.side,
       h("h3", {}, heading),
@@ -456,6 +458,7 @@ export class PlayScreen {
           return h(
             "li",
             { "data-player": p.id },
+            room.settings.mode === "race" ? h("span", { class: "place", "data-place": String(places.get(p.id) ?? "") }, places.has(p.id) ? ordinal(places.get(p.id) ?? 0) : "–") : null,
             h("span", { class: "dot", style: `background:${colourIn(room.players, p.id)}` }),
             room.spectator
               ? h(
@@ -620,8 +623,15 @@ export class PlayScreen {
         ? h(
             "table",
             { class: "ranks", id: "ranks" },
-            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Time"))),
-            h("tbody", {}, ...results.ranks.map((r) => h("tr", {}, h("td", {}, String(r.rank)), h("td", {}, r.name), h("td", {}, clock(r.time_ms))))),
+            h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Time"), h("th", {}, "Mistakes"), h("th", {}, "Hints"))),
+            h(
+              "tbody",
+              {},
+              ...results.ranks.map((r) => {
+                const p = room.players.find((q) => q.id === r.player);
+                return h("tr", {}, h("td", {}, String(r.rank)), h("td", {}, r.name), h("td", {}, clock(r.time_ms)), h("td", {}, String(p?.mistakes ?? 0)), h("td", {}, String(p?.hints ?? 0)));
+              }),
+            ),
           )
         : null,
       results.contributions.length > 0

@@ -105,7 +105,15 @@ export class RoomScreen {
     const room = this.session.room;
     if (room?.state === "countdown" && room.start_at !== null) {
       const left = Math.ceil((room.start_at - this.serverNow()) / 1000);
-      this.countdown.textContent = left > 0 ? `Starting in ${left}…` : "Go!";
+      const text = left > 0 ? String(left) : "Go!";
+      if (this.countdown.textContent !== text) {
+        // Each second is a new number that pops (and, with sound on, ticks).
+        this.countdown.textContent = text;
+        this.countdown.classList.remove("pop");
+        void this.countdown.offsetWidth;
+        this.countdown.classList.add("pop");
+        this.session.cues.push(left > 0 ? "tick" : "go");
+      }
     } else {
       this.countdown.textContent = "";
     }
