@@ -85,6 +85,15 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   expect(grade?.tier).toMatch(/^(easy|medium|hard|extreme)$/);
   expect(await ada.page.textContent("#puzzle-grade")).toContain(`hardest step: ${grade?.hardest}`);
   await screenshot(ada.page, "main", "race-results");
+
+  // Rematch is a vote of everyone, not the host's alone: Bob asks first.
+  await bob.page.click("#rematch");
+  await bob.page.waitForSelector("#rematch:has-text('1 of 2 ready')", { timeout: WAIT });
+  await ada.page.waitForSelector("#rematch-vote:has-text('Bob wants a rematch')", { timeout: WAIT });
+  await screenshot(ada.page, "#results", "race-rematch-vote");
+  await ada.page.click("#rematch");
+  for (const p of [ada, bob]) await waitForMessage(p, (m) => m.type === "room" && m.room.state === "waiting" && m.room.players.every((q) => !q.rematch));
+  await ada.page.waitForSelector("#start", { timeout: WAIT });
 });
 
 test("a racer who leaves forfeits: the others see 'left' in their own colour and the race ends without them", async () => {

@@ -362,7 +362,11 @@ hints: number,
 /**
  * Said they are ready (waiting rooms; the host starts when they like).
  */
-ready: boolean, };
+ready: boolean, 
+/**
+ * After a game: has voted for a rematch.
+ */
+rematch: boolean, };
 
 export type PlayerBoard = { 
 /**

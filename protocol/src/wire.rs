@@ -319,6 +319,9 @@ pub struct PlayerView {
     /// Said they are ready (waiting rooms; the host starts when they like).
     #[serde(default)]
     pub ready: bool,
+    /// After a game: has voted for a rematch.
+    #[serde(default)]
+    pub rematch: bool,
 }
 
 /// A player's board, as spectators see it.

@@ -508,10 +508,28 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
     }
     b.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
         .await;
+    // Every player votes (not only the host); the rematch waits for all.
     b.send(&ClientMessage::Rematch).await;
-    assert_eq!(b.error().await, ErrorCode::NotHost);
+    let voted = a
+        .until(|m| match m {
+            ServerMessage::Room { room } if room.players.iter().any(|p| p.rematch) => Some(*room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        voted.state,
+        RoomState::Finished,
+        "one vote of two is not enough"
+    );
+    let votes: Vec<bool> = voted.players.iter().map(|p| p.rematch).collect();
+    assert_eq!(votes, [false, true], "Bob's vote is shown");
+    let mut watcher = Client::connect(addr, "Wat").await;
+    watcher.watch(&voted.code).await;
+    watcher.send(&ClientMessage::Rematch).await;
+    assert_eq!(watcher.error().await, ErrorCode::Spectator);
     a.send(&ClientMessage::Rematch).await;
     let again = b.room(RoomState::Waiting).await;
+    assert!(again.players.iter().all(|p| !p.rematch), "votes cleared");
     assert_eq!(again.players.len(), 2, "the same players");
     assert!(
         again

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import type { PlayerView } from "../protocol";
 import { livePlaces, ordinal } from "./race";
 
-const p = (id: string, over: Partial<PlayerView> = {}): PlayerView => ({ id, name: id, filled: 30, finished_ms: null, mistakes: 0, out: false, left: false, hints: 0, ready: false, ...over });
+const p = (id: string, over: Partial<PlayerView> = {}): PlayerView => ({ id, name: id, filled: 30, finished_ms: null, mistakes: 0, out: false, left: false, hints: 0, ready: false, rematch: false, ...over });
 
 test("finishers lead by time, then racers by cells filled; ties share a place; leavers have none", () => {
   const places = livePlaces([p("a", { filled: 40 }), p("b", { finished_ms: 9000 }), p("c", { finished_ms: 5000 }), p("d", { filled: 40 }), p("e", { left: true }), p("f", { filled: 35 })]);

@@ -3,7 +3,7 @@ import { classic } from "../../test/fixtures";
 import type { PlayerView, RoomSettings, RoomView, ServerMessage } from "../protocol";
 import { Session, type MarkStore } from "./session";
 
-const me: PlayerView = { id: "me", name: "Ada", filled: 0, finished_ms: null, mistakes: 0, out: false, left: false, hints: 0, ready: false };
+const me: PlayerView = { id: "me", name: "Ada", filled: 0, finished_ms: null, mistakes: 0, out: false, left: false, hints: 0, ready: false, rematch: false };
 const mate: PlayerView = { ...me, id: "mate", name: "Bob" };
 
 function settings(mode: RoomSettings["mode"]): RoomSettings {

@@ -584,12 +584,34 @@ export class PlayScreen {
     );
   }
 
+  /** Everyone votes for a rematch; it comes once every player still here wants one. */
+  private rematchButton(): HTMLElement {
+    const s = this.session;
+    const room = s.room;
+    const players = room?.players.filter((p) => !p.left) ?? [];
+    const voted = players.filter((p) => p.rematch);
+    const mine = s.myPlayer()?.rematch ?? false;
+    if (room?.settings.mode === "solo") {
+      return h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, "New puzzle");
+    }
+    const others = voted.filter((p) => p.id !== s.me?.id).map((p) => p.name);
+    return h(
+      "span",
+      { class: "row", id: "rematch-vote" },
+      h(
+        "button",
+        { type: "button", class: "primary", id: "rematch", disabled: mine, onclick: () => this.actions.send([{ type: "rematch" }]) },
+        mine ? `Rematch: ${voted.length} of ${players.length} ready` : "Rematch",
+      ),
+      others.length > 0 ? h("span", { class: "muted" }, `${others.join(", ")} want${others.length === 1 ? "s" : ""} a rematch`) : null,
+    );
+  }
+
   private updateResults() {
     const s = this.session;
     const room = s.room;
     const me = s.myPlayer();
     const results = s.results;
-    const host = room?.host === s.me?.id;
     if (me?.finished_ms != null && !results) {
       this.banner.textContent = `Solved in ${clock(me.finished_ms)}! Waiting for the others…`;
     } else if (me?.out && !results) {
@@ -641,8 +663,7 @@ export class PlayScreen {
       h(
         "div",
         { class: "row" },
-        host && !room.settings.daily ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.actions.send([{ type: "rematch" }]) }, mode === "solo" ? "New puzzle" : "Rematch") : null,
-        !host && !room.settings.daily ? h("span", { class: "muted" }, "The host can start a rematch.") : null,
+        room.settings.daily || room.spectator ? null : this.rematchButton(),
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),
     );

@@ -229,10 +229,10 @@ impl Play {
 
     /// Whether `by` may ask for a rematch now.
     pub fn check_rematch(&self, by: &str) -> Result<(), Failure> {
-        if by != self.host {
+        if !self.players.iter().any(|p| p.id == by) {
             return Err(refuse(
-                ErrorCode::NotHost,
-                "only the host can ask for a rematch",
+                ErrorCode::Spectator,
+                "only the players vote for a rematch",
             ));
         }
         if self.phase != RoomState::Finished {

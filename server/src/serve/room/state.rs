@@ -33,6 +33,8 @@ pub(super) struct Seat {
     pub ready: bool,
     /// A hint for this seat is being worked out.
     pub hint_pending: bool,
+    /// Voted for a rematch (finished games only; not stored).
+    pub rematch_vote: bool,
 }
 
 impl Seat {
@@ -46,6 +48,7 @@ impl Seat {
             chat: chat_bucket(),
             ready: false,
             hint_pending: false,
+            rematch_vote: false,
         }
     }
 }
@@ -443,8 +446,9 @@ impl Room {
         }
     }
 
-    /// The host, after a game: a new puzzle from the variant with the same
-    /// settings, every board cleared, back to waiting for the start.
+    /// A player's vote for a rematch, after a game. Once every player still
+    /// here has voted: a new puzzle from the variant with the same settings,
+    /// every board cleared, back to waiting for the start (solo: started).
     fn rematch(&mut self, player: &str) {
         let Some(member) = self.member(player) else {
             return;
@@ -465,6 +469,18 @@ impl Room {
                 ErrorCode::WrongState,
                 "a rematch is already being prepared",
             );
+        }
+        if let Member::Seat(i) = member {
+            self.seats[i].rematch_vote = true;
+        }
+        // Everyone still here decides; who left or dropped does not hold it up.
+        let waiting_for = self
+            .seats
+            .iter()
+            .filter(|s| s.link.is_some() && !s.left && !s.rematch_vote)
+            .count();
+        if waiting_for > 0 {
+            return self.send_snapshots();
         }
         let Some(kind) = self.games.kind(&self.settings) else {
             return self.send_error(member, ErrorCode::Plugin, "the variant is gone");
@@ -513,6 +529,9 @@ impl Room {
             );
         }
         self.play.restart(game.puzzle.givens(), &game.solution);
+        for seat in &mut self.seats {
+            seat.rematch_vote = false;
+        }
         self.log.clear();
         self.game = game;
         self.game_no += 1;

@@ -26,6 +26,7 @@ impl Room {
             left: play.forfeited,
             hints: play.hints,
             ready: seat.ready,
+            rematch: seat.rematch_vote,
         }
     }
 

@@ -459,8 +459,9 @@ fn seats_the_start_and_rematches_follow_the_room_rules() {
                     };
                     assert_eq!(start, expected, "start by {by} in {phase:?}");
                     let rematch = play.check_rematch(by).err().map(|e| e.0);
-                    let expected = if !host {
-                        Some(ErrorCode::NotHost)
+                    let player = (by == "p0" && seated > 0) || (by == "p1" && seated > 1);
+                    let expected = if !player {
+                        Some(ErrorCode::Spectator)
                     } else if phase != RoomState::Finished {
                         Some(ErrorCode::WrongState)
                     } else {
