@@ -295,7 +295,16 @@ daily?: string | null,
  * players who finished the same puzzle of the day, fastest to slowest,
  * replayed as progress bars in real time (the room's `ghosts`).
  */
-ghosts: boolean, };
+ghosts: boolean, 
+/**
+ * A puzzle the players bring, as pasted: an 81-character line (dots or
+ * zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
+ * killer in the reference solver's text form. The server checks it (well
+ * formed, exactly one solution) and the room plays it, under the variant it
+ * names (`classic` for a plain line); `variant`, `params` and `difficulty`
+ * are then the puzzle's. Never in a room view.
+ */
+puzzle?: string | null, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 

@@ -212,6 +212,14 @@ pub struct RoomSettings {
     /// replayed as progress bars in real time (the room's `ghosts`).
     #[serde(default)]
     pub ghosts: bool,
+    /// A puzzle the players bring, as pasted: an 81-character line (dots or
+    /// zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
+    /// killer in the reference solver's text form. The server checks it (well
+    /// formed, exactly one solution) and the room plays it, under the variant it
+    /// names (`classic` for a plain line); `variant`, `params` and `difficulty`
+    /// are then the puzzle's. Never in a room view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<String>,
 }
 
 /// Whether a room offers hints.

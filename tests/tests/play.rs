@@ -742,3 +742,73 @@ async fn filling_candidates_in_a_race_costs_a_hint() {
     c.send(&ClientMessage::FillCandidates).await;
     assert_eq!(c.error().await, ErrorCode::WrongState);
 }
+
+/// A pasted puzzle: checked (one solution), played under the variant it names
+/// with its graded tier, never echoed, and kept off the leaderboards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_can_play_a_puzzle_they_paste() {
+    const LINE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    // 51 moves in a row: more than the default burst.
+    let addr = start_server_with(Config {
+        burst: 100,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut pasted = RoomSettings {
+        mode: Mode::Solo,
+        public: false,
+        variant: "windoku".into(),
+        params: Params::new(),
+        puzzle: Some(format!("{}{}", ".".repeat(9), &LINE[9..])),
+        ..settings(1)
+    };
+    a.send(&ClientMessage::CreateRoom {
+        settings: pasted.clone(),
+    })
+    .await;
+    let why = a
+        .until(|m| match m {
+            ServerMessage::Error { code, message, .. } => Some((code, message)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(why.0, ErrorCode::Invalid);
+    assert!(why.1.contains("more than one solution"), "{}", why.1);
+
+    pasted.puzzle = Some(LINE.into());
+    a.send(&ClientMessage::CreateRoom { settings: pasted })
+        .await;
+    let view = a.room(RoomState::Playing).await;
+    assert_eq!(view.settings.variant, "classic", "the puzzle's own variant");
+    assert!(view.settings.puzzle.is_none(), "the text is not echoed");
+    let puzzle = view.puzzle.expect("puzzle");
+    assert_eq!(puzzle.grid[0][..2], [5, 3]);
+    assert!(puzzle.solution.is_none(), "never the solution");
+    assert_eq!(
+        Some(view.settings.difficulty.as_str()),
+        puzzle.grade.as_ref().map(|g| g.tier.as_str()),
+        "the graded tier"
+    );
+    for m in solving_moves(&puzzle) {
+        a.play(&m).await;
+    }
+    a.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    a.send(&ClientMessage::Leaderboard {
+        board: protocol::wire::BoardKind::AllTime,
+        variant: "classic".into(),
+        params: Params::new(),
+        difficulty: view.settings.difficulty.clone(),
+        date: None,
+    })
+    .await;
+    let rows = a
+        .until(|m| match m {
+            ServerMessage::Leaderboard { total, .. } => Some(total),
+            _ => None,
+        })
+        .await;
+    assert_eq!(rows, 0, "a pasted puzzle is not on the boards");
+}

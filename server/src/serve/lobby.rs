@@ -245,8 +245,20 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
+        let pasted = match settings.puzzle.take() {
+            Some(text) => Some(self.pasted(text, &mut settings).await?),
+            None => None,
+        };
+        // A pasted puzzle may have named another variant.
+        let manifest = self
+            .games
+            .plugins()
+            .manifest(&settings.variant)
+            .unwrap_or(manifest);
         let kind = Kind::of(&settings, manifest);
-        let generated = if settings.daily.is_some() {
+        let generated = if let Some(puzzle) = pasted {
+            Ok(puzzle)
+        } else if settings.daily.is_some() {
             // The day is the server's (UTC), whatever the client sent.
             let today = crate::daily::Date::today_utc();
             settings.daily = Some(today.to_string());
@@ -278,6 +290,40 @@ impl Lobby {
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, link).await?;
         Ok(handle)
+    }
+
+    /// A puzzle the players brought: read and checked off the async threads (a
+    /// count to two and a grade), and the room's settings made the puzzle's own
+    /// (its variant, parameters and graded tier).
+    async fn pasted(
+        &self,
+        text: String,
+        settings: &mut RoomSettings,
+    ) -> Result<protocol::PuzzleV1, Failure> {
+        if settings.daily.is_some() {
+            return Err(invalid(String::from(
+                "the puzzle of the day is the server's, not a pasted one",
+            )));
+        }
+        let pasted = tokio::task::spawn_blocking(move || super::pasted::read_pasted(&text))
+            .await
+            .map_err(|e| (ErrorCode::Unavailable, e.to_string()))?
+            .map_err(|e| invalid(format!("pasted puzzle: {e}")))?;
+        let Some(manifest) = self.games.plugins().manifest(&pasted.variant) else {
+            return Err(invalid(format!(
+                "pasted puzzle: this server has no '{}' variant",
+                pasted.variant
+            )));
+        };
+        settings.variant = pasted.variant;
+        settings.params = pasted.params;
+        if let Some(tier) = pasted
+            .difficulty
+            .filter(|d| manifest.difficulties.contains(d))
+        {
+            settings.difficulty = tier;
+        }
+        Ok(pasted.puzzle)
     }
 
     /// The room with this code, if it is still open.

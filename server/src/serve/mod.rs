@@ -33,6 +33,7 @@ pub mod generator;
 pub mod limit;
 pub mod lobby;
 pub mod metrics;
+pub mod pasted;
 pub mod pool;
 pub mod proxy;
 pub mod records;

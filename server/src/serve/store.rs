@@ -771,6 +771,7 @@ mod tests {
             hints: HintPolicy::Off,
             daily: None,
             ghosts: false,
+            puzzle: None,
         };
         let puzzle: PuzzleV1 = serde_json::from_str(
             r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,

@@ -418,6 +418,11 @@ impl Room {
     /// must solve the puzzle at the time the server measured. Then it goes on
     /// the leaderboards.
     async fn record_finishers(&mut self) {
+        // Only puzzles generated here (they carry their seed) count: a pasted one
+        // could be practised beforehand.
+        if self.game.full.seed.is_none() {
+            return;
+        }
         for i in self.play.finishers() {
             let Some(record) = self.verified_record(i) else {
                 tracing::error!(room = %self.code, seat = i, "a finish that does not replay; not recorded");

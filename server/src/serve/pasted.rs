@@ -1,0 +1,112 @@
+//! A puzzle players bring: pasted text read like a puzzle file (an 81-character
+//! line, v1 or archive JSON, a killer's text form), checked for exactly one
+//! solution, graded where that is quick, and named by the variant it belongs to.
+
+use crate::input::{read_text, Form};
+use engine::logic::{format_rating, grade, Options};
+use engine::v1::to_v1;
+use engine::Solution;
+use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
+
+/// The largest puzzle graded before play (as generated ones are): bigger ones
+/// would hold up the room's creation.
+const GRADED_CELLS: usize = 400;
+
+/// A pasted puzzle, checked: the puzzle with its solution (for the room) and the
+/// variant, parameters and difficulty the room announces.
+#[derive(Debug)]
+pub struct Pasted {
+    /// The puzzle, its solution included (never sent to players).
+    pub puzzle: PuzzleV1,
+    /// The variant it belongs to (`classic` unless it names another).
+    pub variant: String,
+    /// That variant's parameters.
+    pub params: std::collections::BTreeMap<String, ParamValue>,
+    /// Its tier by the logical solver, if graded.
+    pub difficulty: Option<String>,
+}
+
+/// Reads and checks a pasted puzzle; `Err` says, for people, what is wrong.
+pub fn read_pasted(text: &str) -> Result<Pasted, String> {
+    let mut entries = read_text("pasted", text);
+    if entries.len() != 1 {
+        return Err(format!(
+            "paste one puzzle (found {} in the text)",
+            entries.len()
+        ));
+    }
+    let entry = entries.remove(0);
+    let loaded = entry
+        .puzzle
+        .map_err(|e| e.trim_start_matches("pasted: ").to_string())?;
+    let solution = match loaded.puzzle.solve() {
+        Solution::Unique(s) => s,
+        Solution::None => return Err("the puzzle has no solution".into()),
+        Solution::Several(_) => {
+            return Err(
+                "the puzzle has more than one solution; a fair game needs exactly one".into(),
+            )
+        }
+    };
+    let mut puzzle = to_v1(&loaded.puzzle, Some(&solution));
+    let (variant, params) = match &entry.form {
+        Some(Form::V1(original)) => (
+            original.variant.clone().unwrap_or_else(|| "classic".into()),
+            original.params.clone(),
+        ),
+        Some(Form::Killer) => ("killer".to_string(), Default::default()),
+        _ => ("classic".to_string(), Default::default()),
+    };
+    puzzle.variant = Some(variant.clone());
+    puzzle.params = params.clone();
+    let model = loaded.puzzle.model();
+    let difficulty = if model.cell_count() <= GRADED_CELLS && model.size() <= 9 {
+        let g = grade(model, loaded.puzzle.givens(), Options { uniqueness: true });
+        puzzle.grade = g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
+            tier: tier.as_str().to_string(),
+            rating: format_rating(g.rating),
+            hardest: hardest.name().to_string(),
+        });
+        g.tier.map(|t| t.as_str().to_string())
+    } else {
+        None
+    };
+    puzzle.difficulty = difficulty.clone();
+    Ok(Pasted {
+        puzzle,
+        variant,
+        params,
+        difficulty,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn a_pasted_line_is_a_classic_with_its_solution_and_grade() {
+        let p = read_pasted(LINE).expect("a good puzzle");
+        assert_eq!(p.variant, "classic");
+        assert!(p.puzzle.solution.is_some());
+        assert_eq!(p.puzzle.grid[0][0], 5);
+        assert!(p.difficulty.is_some() && p.puzzle.grade.is_some());
+    }
+
+    #[test]
+    fn bad_pastes_say_what_is_wrong() {
+        let several = format!("{}{}", ".".repeat(9), &LINE[9..]);
+        assert!(read_pasted(&several)
+            .expect_err("several")
+            .contains("more than one solution"));
+        let clash = format!("55{}", &LINE[2..]);
+        assert!(read_pasted(&clash).is_err());
+        assert!(read_pasted("hello").is_err());
+        assert!(read_pasted(&format!("{LINE}\n{LINE}"))
+            .expect_err("two")
+            .contains("paste one puzzle"));
+    }
+}
