@@ -140,3 +140,34 @@ test("solo is one click from the lobby, and so is the next puzzle", async () => 
   expect(await ada.page.locator("#start").count()).toBe(0);
   await screenshot(ada.page, "main", "solo-new-puzzle");
 });
+
+test("a pasted puzzle is checked, played, and shared as a link", async () => {
+  const LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+  const ada = await namedPlayer(arena, "Ada");
+  await ada.context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await ada.page.click("#own-puzzle summary");
+  // Two solutions: refused, with the reason, and Ada stays in the lobby.
+  await ada.page.fill("#puzzle-text", `${".".repeat(9)}${LINE.slice(9)}`);
+  await ada.page.click("#create-room");
+  await ada.page.waitForSelector("#toast:has-text('more than one solution')", { timeout: WAIT });
+  expect(await ada.page.locator("svg.board").count()).toBe(0);
+  // The real one: shared as a link, then played.
+  await ada.page.fill("#puzzle-text", LINE);
+  await ada.page.click("#puzzle-link");
+  await ada.page.waitForSelector("#puzzle-link:text-is('Copied!')", { timeout: WAIT });
+  const link = await ada.page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toContain("#puzzle=");
+  await ada.page.selectOption("#mode", "solo");
+  await ada.page.click("#create-room");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  expect(await cellLabel(ada, [0, 0])).toContain("5 (given)");
+  expect(await cellLabel(ada, [0, 2])).toContain("empty");
+  expect(await ada.page.textContent("h2.title")).toContain("Classic Sudoku");
+
+  // Bob opens the link: the lobby, with the puzzle in the box.
+  const bob = await namedPlayer(arena, "Bob");
+  await bob.page.goto(link);
+  await bob.page.waitForSelector("#own-puzzle[open]", { timeout: WAIT });
+  expect(await bob.page.inputValue("#puzzle-text")).toBe(LINE);
+  await screenshot(bob.page, "#create", "own-puzzle-shared");
+});

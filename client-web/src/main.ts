@@ -5,6 +5,7 @@
 import "./style.css";
 import { keyAction, nextMode } from "./game/keys";
 import { profileRequest, Session, type MarkStore, type SavedMarks } from "./game/session";
+import { puzzleFromHash } from "./game/puzzle-link";
 import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
@@ -106,8 +107,20 @@ class App {
       this.toast,
       this.content,
     );
-    this.session.pendingRoom = location.hash.slice(1) || storage.get(ROOM_KEY) || undefined;
+    const shared = puzzleFromHash(location.hash);
+    if (shared !== undefined) {
+      // A shared puzzle opens the lobby with it filled in (the fragment is not a room).
+      this.session.sharedPuzzle = shared;
+      history.replaceState(null, "", location.pathname);
+    }
+    this.session.pendingRoom = (shared === undefined && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
     window.addEventListener("hashchange", () => {
+      const puzzle = puzzleFromHash(location.hash);
+      if (puzzle !== undefined) {
+        this.session.sharedPuzzle = puzzle;
+        this.render();
+        return;
+      }
       const code = location.hash.slice(1);
       if (code && code !== this.session.room?.code) this.send([{ type: "join_room", code, spectator: false }]);
     });

@@ -145,6 +145,8 @@ export class Session {
   clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** A puzzle someone shared as a link, for the lobby's puzzle box. */
+  sharedPuzzle?: string;
   /** Something the player should be told (a change put back, moves sent after a reconnect). */
   notice?: string;
   /** Sounds the page should play (if the player turned sound on), oldest first. */

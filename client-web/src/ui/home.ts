@@ -2,6 +2,8 @@
 // parameters, difficulty, mode, public or private, mistakes and hints), joining by
 // code, and the list of public rooms.
 
+import { puzzleLink } from "../game/puzzle-link";
+import { copyWithFeedback } from "./clipboard";
 import { tierLabel } from "../game/tiers";
 import { variantTitle } from "../game/title";
 import { RecordsCard } from "./records";
@@ -31,6 +33,25 @@ export class HomeScreen {
     h("option", { value: "coop" }, "Co-op"),
   );
   private readonly isPublic = h("input", { type: "checkbox", id: "public", checked: true });
+  private readonly puzzleText = h("textarea", {
+    id: "puzzle-text",
+    rows: 3,
+    spellcheck: false,
+    "aria-label": "Your own puzzle",
+    placeholder: "Paste a puzzle: an 81-character line (. or 0 for empty), a v1 or archive JSON, or a killer",
+  });
+  private readonly ownPuzzle = h(
+    "details",
+    { class: "own-puzzle", id: "own-puzzle" },
+    h("summary", {}, "Play your own puzzle"),
+    this.puzzleText,
+    h(
+      "div",
+      { class: "row" },
+      h("span", { class: "muted" }, "The server checks it has exactly one solution. Games on your own puzzles stay off the leaderboards."),
+      h("button", { type: "button", class: "small", id: "puzzle-link", onclick: (e: Event) => void this.copyPuzzleLink(e.currentTarget as HTMLButtonElement) }, "Copy a link to it"),
+    ),
+  );
   private readonly maxPlayers = h("input", { type: "number", id: "max-players", min: 2, max: 8, value: 4 });
   private readonly mistakes = h(
     "select",
@@ -152,6 +173,7 @@ export class HomeScreen {
           this.mistakes,
           h("label", { for: "hints" }, "Hints"),
           this.hints,
+          this.ownPuzzle,
           h("button", { type: "submit", class: "primary", id: "create-room" }, "Create room"),
         ),
       ),
@@ -198,6 +220,11 @@ export class HomeScreen {
   /** Refreshes the parts that come from the server. */
   update() {
     const s = this.session;
+    if (s.sharedPuzzle !== undefined) {
+      this.puzzleText.value = s.sharedPuzzle;
+      this.ownPuzzle.open = true;
+      s.sharedPuzzle = undefined;
+    }
     if (document.activeElement !== this.name) this.name.value = s.me?.name ?? "";
     const ids = s.variants.map((v) => v.id).join(",");
     if (ids !== this.shownVariants) {
@@ -325,6 +352,15 @@ export class HomeScreen {
       mistakes: mode === "coop" ? { type: "none" } : mistakes,
       hints: this.hints.value === "off" ? { type: "off" } : { type: "penalty", seconds: 30 },
       ghosts: false,
+      puzzle: this.puzzleText.value.trim() || undefined,
     };
+  }
+
+  /** Copies a link that opens the lobby with this puzzle filled in. */
+  private async copyPuzzleLink(button: HTMLButtonElement) {
+    const text = this.puzzleText.value.trim();
+    if (!text) return;
+    const link = puzzleLink(`${location.origin}${location.pathname}`, text);
+    await copyWithFeedback(button, link, () => this.puzzleText.select());
   }
 }

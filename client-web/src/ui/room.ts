@@ -1,6 +1,7 @@
 // The room before the game: its code and link, who is in, the host's Start
 // button, and the countdown on the server's clock.
 
+import { copyWithFeedback } from "./clipboard";
 import type { ClientMessage } from "../protocol";
 import type { Session } from "../game/session";
 import { colourIn } from "../game/colours";
@@ -45,16 +46,7 @@ export class RoomScreen {
 
   /** Copies the invite link and says so on the button for two seconds. */
   private async copyLink(button: HTMLButtonElement) {
-    let said = "Copied!";
-    try {
-      await navigator.clipboard.writeText(this.link.value);
-    } catch {
-      // No clipboard (permissions, plain http): leave the link selected to copy by hand.
-      this.link.select();
-      said = "Select and copy";
-    }
-    button.textContent = said;
-    setTimeout(() => (button.textContent = "Copy"), 2000);
+    await copyWithFeedback(button, this.link.value, () => this.link.select());
   }
 
   /** Redraws from the session. */
