@@ -5,8 +5,10 @@
 // can be rejoined by its code.
 
 import { expect, test } from "vitest";
+import { encode } from "@msgpack/msgpack";
+import type { WebSocketRoute } from "playwright-core";
 import type { ServerMessage } from "../src/protocol";
-import { cellLabel, createRoom, emptyCells, fillByClicks, lastPuzzle, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
+import { cellLabel, createRoom, emptyCells, enterName, fillByClicks, lastPuzzle, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -170,4 +172,32 @@ test("a pasted puzzle is checked, played, and shared as a link", async () => {
   await bob.page.waitForSelector("#own-puzzle[open]", { timeout: WAIT });
   expect(await bob.page.inputValue("#puzzle-text")).toBe(LINE);
   await screenshot(bob.page, "#create", "own-puzzle-shared");
+});
+
+test("a server message type the page does not know is ignored; play goes on", async () => {
+  // The page's socket runs through a proxy that can slip in a frame from a newer server.
+  const context = await arena.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => server.send(m));
+    server.onMessage((m) => ws.send(m));
+    socket = ws;
+  });
+  await page.goto(arena.server.url);
+  const ada = { context, page, received: [], sent: [], listeners: new Set() } as Parameters<typeof enterName>[0];
+  await enterName(ada, "Ada");
+  socket?.send(Buffer.from(encode({ type: "from_the_future", detail: 1 })));
+  await ada.page.selectOption("#mode", "solo");
+  await ada.page.click("#create-room");
+  await ada.page.waitForSelector("svg.board", { timeout: WAIT });
+  const cell = await ada.page.getAttribute("svg.board", "aria-activedescendant");
+  const [, r, c] = /cell-(\d+)-(\d+)/.exec(cell ?? "") ?? [];
+  await ada.page.keyboard.press("1");
+  await waitForLabel(ada, [Number(r), Number(c)], ": 1");
+  expect(errors).toEqual([]);
+  await context.close();
 });
