@@ -72,6 +72,13 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   await fillByClicks(cy, puzzle, solution);
   await cy.page.waitForSelector("#ghost-rank", { timeout: WAIT });
   expect(await cy.page.textContent("#ghost-rank")).toMatch(/^Among the ghosts: #[123] of 3\.$/);
+
+  // A rematch against herself: the same puzzle, her own best game as the ghost.
+  await cy.page.click("#race-best");
+  await cy.page.waitForSelector("#ghosts li:has-text('Your best')", { timeout: WAIT });
+  expect(await cy.page.locator("#ghosts li").count()).toBe(1);
+  expect(lastPuzzle(cy).grid).toEqual(puzzle.grid);
+  await screenshot(cy.page, "main", "ghost-own-best");
 });
 
 /** The player id of the last `welcome` a page received. */

@@ -297,6 +297,12 @@ daily?: string | null,
  */
 ghosts: boolean, 
 /**
+ * A daily solo game against my own best recorded game of the same puzzle
+ * of the day, as a ghost named "Your best" (with `ghosts`, beside the
+ * others'): a rematch against myself.
+ */
+own_best: boolean, 
+/**
  * A puzzle the players bring, as pasted: an 81-character line (dots or
  * zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
  * killer in the reference solver's text form. The server checks it (well

@@ -212,6 +212,11 @@ pub struct RoomSettings {
     /// replayed as progress bars in real time (the room's `ghosts`).
     #[serde(default)]
     pub ghosts: bool,
+    /// A daily solo game against my own best recorded game of the same puzzle
+    /// of the day, as a ghost named "Your best" (with `ghosts`, beside the
+    /// others'): a rematch against myself.
+    #[serde(default)]
+    pub own_best: bool,
     /// A puzzle the players bring, as pasted: an 81-character line (dots or
     /// zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
     /// killer in the reference solver's text form. The server checks it (well

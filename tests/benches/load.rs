@@ -155,6 +155,7 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
         hints: HintPolicy::Off,
         daily: None,
         ghosts: false,
+        own_best: false,
         puzzle: None,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;

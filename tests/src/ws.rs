@@ -32,6 +32,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         hints: HintPolicy::Off,
         daily: None,
         ghosts: false,
+        own_best: false,
         puzzle: None,
     }
 }

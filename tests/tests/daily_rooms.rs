@@ -266,3 +266,47 @@ async fn a_sync_code_moves_the_identity_and_a_player_can_hide_from_the_boards() 
     assert_eq!(my_place(&mut other).await.3, ["(a hidden player)"]);
     assert_eq!(my_place(&mut again).await.3, ["Ada"]);
 }
+
+/// A rematch against yourself: after a daily, the same puzzle again with your
+/// own best game as a ghost ("Your best"), your own games never among the
+/// others' ghosts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_races_their_own_best_of_the_day() {
+    // Ghosts come from the stored records: a real database file.
+    let data = std::env::temp_dir().join(format!("arena-own-best-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    let mut a = Client::connect(&addr, "Ada").await;
+    let mut b = Client::connect(&addr, "Bob").await;
+    finish_daily(&addr, &mut a).await;
+    finish_daily(&addr, &mut b).await;
+    let own = RoomSettings {
+        own_best: true,
+        ..daily("classic", Params::new(), "easy")
+    };
+    let view = seated_room(&mut a, &mut [], own.clone()).await;
+    let names: Vec<&str> = view.ghosts.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, ["Your best"], "only my best, without `ghosts`");
+    a.send(&ClientMessage::LeaveRoom).await;
+    let both = RoomSettings {
+        ghosts: true,
+        ..own
+    };
+    let view = seated_room(&mut a, &mut [], both).await;
+    let names: Vec<&str> = view.ghosts.iter().map(|g| g.name.as_str()).collect();
+    assert_eq!(names, ["Your best", "Bob"], "mine first, then the others'");
+    // Someone who never played it has no best to race.
+    let mut c = Client::connect(&addr, "Cy").await;
+    let view = seated_room(
+        &mut c,
+        &mut [],
+        RoomSettings {
+            own_best: true,
+            ..daily("classic", Params::new(), "easy")
+        },
+    )
+    .await;
+    assert!(view.ghosts.is_empty());
+    server.kill().await.expect("stop");
+    let _ = std::fs::remove_dir_all(&data);
+}

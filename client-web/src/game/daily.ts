@@ -4,8 +4,8 @@
 import type { RoomSettings } from "../protocol";
 
 /** A solo room playing today's puzzle of `variant` (default parameters) at
- * `difficulty`, against the day's ghosts if asked. */
-export function dailySettings(variant: string, difficulty: string, ghosts = false): RoomSettings {
+ * `difficulty`, against the day's ghosts and/or my own best game if asked. */
+export function dailySettings(variant: string, difficulty: string, ghosts = false, ownBest = false): RoomSettings {
   return {
     variant,
     params: {},
@@ -17,6 +17,7 @@ export function dailySettings(variant: string, difficulty: string, ghosts = fals
     hints: { type: "penalty", seconds: 30 },
     daily: "today",
     ghosts,
+    own_best: ownBest,
   };
 }
 

@@ -352,6 +352,7 @@ export class HomeScreen {
       mistakes: mode === "coop" ? { type: "none" } : mistakes,
       hints: this.hints.value === "off" ? { type: "off" } : { type: "penalty", seconds: 30 },
       ghosts: false,
+      own_best: false,
       puzzle: this.puzzleText.value.trim() || undefined,
     };
   }

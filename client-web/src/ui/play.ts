@@ -11,6 +11,7 @@ import { clock, h, replace } from "./dom";
 import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
+import { dailySettings } from "../game/daily";
 import { remainingDigits } from "../game/digits";
 import { livePlaces, ordinal } from "../game/race";
 import { PALETTE } from "../game/render";
@@ -660,6 +661,18 @@ export class PlayScreen {
         ? h("ul", { class: "contributions" }, ...results.contributions.map((c) => h("li", {}, `${c.name}: ${c.cells} cells`)))
         : null,
       room.settings.daily ? this.dailyBoard(room.settings.daily) : null,
+      room.settings.daily && mine
+        ? h(
+            "button",
+            {
+              type: "button",
+              id: "race-best",
+              title: "The same puzzle again, against a ghost of your best game of it",
+              onclick: () => this.actions.send([{ type: "create_room", settings: { ...dailySettings(room.settings.variant, room.settings.difficulty, false, true), params: room.settings.params } }]),
+            },
+            "Race your best",
+          )
+        : null,
       h(
         "div",
         { class: "row" },

@@ -52,6 +52,9 @@ fn invalid(message: impl Into<String>) -> Failure {
     (ErrorCode::Invalid, message.into())
 }
 
+/// The ghost of a player's own best game of the day's puzzle.
+pub const OWN_BEST: &str = "Your best";
+
 /// The most ghosts a ghost race replays.
 const GHOSTS: usize = 5;
 
@@ -66,7 +69,9 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
     if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
         return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
     }
-    if settings.ghosts && (settings.daily.is_none() || settings.mode != Mode::Solo) {
+    if (settings.ghosts || settings.own_best)
+        && (settings.daily.is_none() || settings.mode != Mode::Solo)
+    {
         return Err("ghosts race a solo game of the puzzle of the day (daily and solo)".into());
     }
     match settings.mode {
@@ -142,7 +147,13 @@ impl Lobby {
     /// Up to [`GHOSTS`] recorded first finishes of the room's puzzle of the day,
     /// spread from the fastest to the slowest, as ghost runs (none without a
     /// database, or when it cannot be read: the game goes on without them).
-    async fn ghost_runs(&self, settings: &RoomSettings, kind: &Kind, game: &Game) -> Vec<GhostRun> {
+    async fn ghost_runs(
+        &self,
+        settings: &RoomSettings,
+        kind: &Kind,
+        game: &Game,
+        me: &str,
+    ) -> Vec<GhostRun> {
         let (Some(store), Some(date)) = (self.store.clone(), settings.daily.clone()) else {
             return Vec::new();
         };
@@ -159,17 +170,24 @@ impl Lobby {
                 return Vec::new();
             }
         };
-        super::records::pick_ghosts(records, GHOSTS)
-            .iter()
-            .map(|r| {
-                super::records::ghost_run(
-                    r,
-                    game.puzzle.model(),
-                    game.puzzle.givens(),
-                    &game.solution,
-                )
-            })
-            .collect()
+        let run = |r: &super::records::GameRecord| {
+            super::records::ghost_run(r, game.puzzle.model(), game.puzzle.givens(), &game.solution)
+        };
+        let mut runs = Vec::new();
+        if settings.own_best {
+            let best = (records.iter().filter(|r| r.player == me)).min_by_key(|r| r.time_ms);
+            if let Some(best) = best {
+                runs.push(GhostRun {
+                    name: OWN_BEST.to_string(),
+                    ..run(best)
+                });
+            }
+        }
+        if settings.ghosts {
+            let others: Vec<_> = records.into_iter().filter(|r| r.player != me).collect();
+            runs.extend(super::records::pick_ghosts(others, GHOSTS).iter().map(run));
+        }
+        runs
     }
 
     /// The manifest of a loaded variant.
@@ -269,8 +287,8 @@ impl Lobby {
         .map_err(|e| (ErrorCode::Plugin, e))?;
         let stored = generated.clone();
         let mut game = Game::from_puzzle(generated)?;
-        if settings.ghosts {
-            game.ghosts = self.ghost_runs(&settings, &kind, &game).await;
+        if settings.ghosts || settings.own_best {
+            game.ghosts = self.ghost_runs(&settings, &kind, &game, &who.id).await;
         }
         let code = new_code();
         if let Some(store) = &self.store {

@@ -771,6 +771,7 @@ mod tests {
             hints: HintPolicy::Off,
             daily: None,
             ghosts: false,
+            own_best: false,
             puzzle: None,
         };
         let puzzle: PuzzleV1 = serde_json::from_str(

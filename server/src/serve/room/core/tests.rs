@@ -33,6 +33,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         hints,
         daily: None,
         ghosts: false,
+        own_best: false,
         puzzle: None,
     }
 }
