@@ -232,3 +232,78 @@ async fn the_web_client_files_are_served_on_the_same_port() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The pool's background growth: every kind first gets its quick two, then
+/// the kinds grow one puzzle at a time in turn, each generation followed by a
+/// rest of three times its length (a quarter of one worker at most), up to the
+/// pool size; a puzzle taken is made again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_grows_in_turn_and_paced() {
+    use server::serve::generator::Generator;
+    use server::serve::metrics::Metrics;
+    use server::serve::pool::{Kind, Pool};
+    use std::time::Duration;
+    use tokio::sync::mpsc;
+    let metrics = Arc::new(Metrics::default());
+    let pool = Arc::new(Pool::new(
+        Generator::new(plugins(), Arc::clone(&metrics)),
+        None,
+        metrics,
+        5,
+    ));
+    let kinds: Vec<Kind> = ["easy", "medium", "hard"]
+        .iter()
+        .map(|d| Kind {
+            variant: "classic".into(),
+            params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+            difficulty: (*d).into(),
+        })
+        .collect();
+    // Each paced step: the kind, its held count then, the generation's time and the rest.
+    let (tx, mut rx) = mpsc::unbounded_channel::<(String, usize, Duration, Duration)>();
+    let refill = {
+        let (pool, kinds) = (Arc::clone(&pool), kinds.clone());
+        tokio::spawn(async move {
+            let watched = Arc::clone(&pool);
+            pool.refill(&kinds, move |kind, took, rest| {
+                let _ = tx.send((kind.difficulty.clone(), watched.held(kind), took, rest));
+                std::future::ready(())
+            })
+            .await;
+        })
+    };
+    let mut steps = Vec::new();
+    // 3 kinds x (5 - 2 quick) paced steps.
+    while steps.len() < 9 {
+        steps.push(rx.recv().await.expect("a paced step"));
+    }
+    for (_, _, took, rest) in &steps {
+        assert_eq!(*rest, *took * 3, "rests three times the generation");
+    }
+    let order: Vec<(&str, usize)> = steps.iter().map(|(d, n, _, _)| (d.as_str(), *n)).collect();
+    assert_eq!(
+        order,
+        [
+            ("easy", 3),
+            ("medium", 3),
+            ("hard", 3),
+            ("easy", 4),
+            ("medium", 4),
+            ("hard", 4),
+            ("easy", 5),
+            ("medium", 5),
+            ("hard", 5),
+        ],
+        "every kind had its quick two first, then one at a time in turn"
+    );
+    assert!(kinds.iter().all(|k| pool.held(k) == 5), "full");
+    // Full: nothing more until a puzzle is taken; then that one is made again.
+    assert!(rx.try_recv().is_err());
+    assert!(pool.take(&kinds[1]).await.is_some());
+    let again = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+        .await
+        .expect("refilled in time")
+        .expect("a step");
+    assert_eq!((again.0.as_str(), again.1), ("medium", 5));
+    refill.abort();
+}

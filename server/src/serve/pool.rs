@@ -150,7 +150,7 @@ impl Pool {
     }
 
     /// How many puzzles of `kind` the pool holds.
-    fn held(&self, kind: &Kind) -> usize {
+    pub fn held(&self, kind: &Kind) -> usize {
         self.puzzles.get(&kind.key()).map_or(0, |q| q.len())
     }
 
@@ -192,9 +192,21 @@ impl Pool {
             return;
         }
         let kinds = self.all_kinds();
+        self.refill(&kinds, |_, _, rest| tokio::time::sleep(rest))
+            .await;
+    }
+
+    /// The refill loop of [`Pool::refill_forever`] over `kinds`; after each
+    /// paced generation it awaits `pace(kind, took, rest)` (the real loop sleeps
+    /// `rest`; a test records the schedule). Never returns.
+    pub async fn refill<P, F>(&self, kinds: &[Kind], mut pace: P)
+    where
+        P: FnMut(&Kind, Duration, Duration) -> F,
+        F: std::future::Future<Output = ()>,
+    {
         loop {
             let quick = self.size.min(QUICK_FILL);
-            for kind in &kinds {
+            for kind in kinds {
                 while self.held(kind) < quick {
                     if self.add_one(kind).await.is_none() {
                         break;
@@ -204,13 +216,13 @@ impl Pool {
             let mut grew = true;
             while grew {
                 grew = false;
-                for kind in &kinds {
+                for kind in kinds {
                     if self.held(kind) >= self.size {
                         continue;
                     }
                     if let Some(took) = self.add_one(kind).await {
                         grew = true;
-                        tokio::time::sleep(took * PACE_REST).await;
+                        pace(kind, took, took * PACE_REST).await;
                     }
                 }
             }
