@@ -22,6 +22,8 @@ export const clientDir = resolve(here, "..");
 export const artifacts = resolve(here, "artifacts");
 /** How long any single wait may take. */
 export const WAIT = 20_000;
+// Toasts hide after 4 s but keep their text: tests wait for a toast's text with
+// `state: "attached"`, so a slow machine that looks late still sees what was said.
 
 /** The cargo profile directory holding `arena` and the plugins: $ARENA_BIN_DIR, else the debug one. */
 function profileDir(): string {

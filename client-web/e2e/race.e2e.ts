@@ -63,7 +63,7 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   await ada.page.waitForSelector("#win:has-text('Solved')", { timeout: WAIT });
   // Bob sees Ada's progress bar full before he is done, hears it, and is told.
   await bob.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("✓"), null, { timeout: WAIT });
-  await bob.page.waitForSelector("#toast:has-text('Ada finished 1st')", { timeout: WAIT });
+  await bob.page.waitForSelector("#toast:has-text('Ada finished 1st')", { state: "attached", timeout: WAIT });
   expect(await bob.page.textContent(`#people li[data-player] .place`)).toBe("1st");
   await expect.poll(tones, { timeout: WAIT }).toBeGreaterThan(before);
   await typeSolution(bob, puzzle, solution);

@@ -61,7 +61,7 @@ test("a burst the server refuses is put back on screen and announced; what it ac
   expect(refused.size).toBeGreaterThan(0);
   // One toast names them all (the first three, then how many more).
   const told = refused.size > 3 ? `and ${refused.size - 3} more` : "Not saved, put back";
-  await ada.page.waitForSelector(`#toast:has-text('${told}')`, { timeout: WAIT });
+  await ada.page.waitForSelector(`#toast:has-text('${told}')`, { state: "attached", timeout: WAIT });
   await screenshot(ada.page, "body", "refused-burst-put-back");
   for (const [r, c] of empty) {
     const label = await cellLabel(ada, [r, c]);
@@ -92,7 +92,7 @@ test("digits typed while the connection is down are sent after the reconnect, wi
   const verdict = await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === b[0] && m.col === b[1]);
   expect(verdict.type === "move_accepted" && verdict.correct).toBe(false);
   await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === a[0] && m.col === a[1]);
-  await ada.page.waitForSelector("#toast:has-text('Sent 2 changes made while offline')", { timeout: WAIT });
+  await ada.page.waitForSelector("#toast:has-text('Sent 2 changes made while offline')", { state: "attached", timeout: WAIT });
   await waitForLabel(ada, a, `: ${solution[a[0]][a[1]]}`);
   await waitForLabel(ada, b, `: ${wrong}`);
 });
@@ -151,7 +151,7 @@ test("a pasted puzzle is checked, played, and shared as a link", async () => {
   // Two solutions: refused, with the reason, and Ada stays in the lobby.
   await ada.page.fill("#puzzle-text", `${".".repeat(9)}${LINE.slice(9)}`);
   await ada.page.click("#create-room");
-  await ada.page.waitForSelector("#toast:has-text('more than one solution')", { timeout: WAIT });
+  await ada.page.waitForSelector("#toast:has-text('more than one solution')", { state: "attached", timeout: WAIT });
   expect(await ada.page.locator("svg.board").count()).toBe(0);
   // The real one: shared as a link, then played.
   await ada.page.fill("#puzzle-text", LINE);
