@@ -234,6 +234,19 @@ export async function createRoom(p: Player, o: CreateOptions = {}): Promise<stri
   return link.split("#")[1];
 }
 
+/**
+ * Ada creates a private room with `options` and Bob (on `bobViewport`) joins it
+ * by its invite link; both are then in the waiting room.
+ */
+export async function meetByLink(arena: Arena, options: CreateOptions, bobViewport?: { width: number; height: number }): Promise<[Player, Player]> {
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob", bobViewport);
+  const code = await createRoom(ada, { ...options, publicRoom: false });
+  await bob.page.goto(`${arena.server.url}/#${code}`);
+  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  return [ada, bob];
+}
+
 /** The puzzle of the last room snapshot this page received. */
 export function lastPuzzle(p: Player): PuzzleV1 {
   for (let i = p.received.length - 1; i >= 0; i--) {

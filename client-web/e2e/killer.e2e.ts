@@ -5,7 +5,7 @@
 // together.
 
 import { describe, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame } from "./harness";
+import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame, meetByLink } from "./harness";
 
 const arena = useArena();
 const PHONE = { width: 390, height: 844 };
@@ -13,11 +13,7 @@ const KILLER = { variant: "killer", params: { size: "9x9" }, difficulty: "medium
 
 /** Ada (desktop) creates a killer room, Bob (phone) joins by its link. */
 async function meet(mode: "race" | "coop"): Promise<[Player, Player]> {
-  const ada = await namedPlayer(arena, "Ada");
-  const bob = await namedPlayer(arena, "Bob", PHONE);
-  const code = await createRoom(ada, { ...KILLER, mode, publicRoom: false });
-  await bob.page.goto(`${arena.server.url}/#${code}`);
-  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const [ada, bob] = await meetByLink(arena, { ...KILLER, mode }, PHONE);
   if (mode === "race") {
     await bob.page.click("#ready");
     await ada.page.waitForSelector("#ready-count:has-text('1 of 1 ready')", { timeout: WAIT });

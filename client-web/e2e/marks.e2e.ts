@@ -4,7 +4,7 @@
 // itself from the marks of the cells that see it.
 
 import { expect, test } from "vitest";
-import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForLabel, waitForMessage, WAIT, type RC } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, useArena, waitForLabel, waitForMessage, WAIT, type RC, meetByLink } from "./harness";
 
 const arena = useArena();
 
@@ -107,11 +107,7 @@ test("the pad counts what is left of each digit; placing one clears it from its 
 });
 
 test("in a race, filling in the candidates costs a hint that everyone sees", async () => {
-  const ada = await namedPlayer(arena, "Ada");
-  const bob = await namedPlayer(arena, "Bob");
-  const code = await createRoom(ada, { mode: "race", publicRoom: false });
-  await bob.page.goto(`${arena.server.url}/#${code}`);
-  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const [ada, bob] = await meetByLink(arena, { mode: "race" });
   const { puzzle } = await startGame(arena, ada, [bob]);
   const [a] = emptyCells(puzzle);
   expect(await ada.page.textContent("#fill-candidates")).toBe("Candidates (+30 s)");

@@ -4,7 +4,7 @@
 // where the big layouts are zoomed in and the view follows the selection.
 
 import { describe, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame } from "./harness";
+import { emptyCells, fillByClicks, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame, meetByLink } from "./harness";
 
 const arena = useArena();
 const PHONE = { width: 390, height: 844 };
@@ -17,11 +17,7 @@ const SHAPES: Array<{ name: string; variant: string; params: Record<string, stri
 
 /** Ada (desktop) creates the room, Bob (phone) joins by its link. */
 async function meet(shape: (typeof SHAPES)[number], mode: "race" | "coop"): Promise<[Player, Player]> {
-  const ada = await namedPlayer(arena, "Ada");
-  const bob = await namedPlayer(arena, "Bob", PHONE);
-  const code = await createRoom(ada, { variant: shape.variant, params: shape.params, mode, publicRoom: false });
-  await bob.page.goto(`${arena.server.url}/#${code}`);
-  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const [ada, bob] = await meetByLink(arena, { variant: shape.variant, params: shape.params, mode }, PHONE);
   if (mode === "race") {
     await bob.page.click("#ready");
     await ada.page.waitForSelector("#ready-count:has-text('1 of 1 ready')", { timeout: WAIT });

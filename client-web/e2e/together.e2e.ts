@@ -3,18 +3,14 @@
 
 import { expect, test } from "vitest";
 import { seatColour } from "../src/game/colours";
-import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForLabel, waitForMessage, WAIT, type Player } from "./harness";
+import { cellLabel, createRoom, emptyCells, namedPlayer, screenshot, startGame, typeSolution, useArena, waitForLabel, waitForMessage, WAIT, type Player, meetByLink } from "./harness";
 
 const arena = useArena();
 
 
 test("co-op players see each other's entries, marks and cursors, and finish together", async () => {
-  const ada = await namedPlayer(arena, "Ada");
-  const bob = await namedPlayer(arena, "Bob");
-  const code = await createRoom(ada, { mode: "coop", publicRoom: false });
   // Bob follows the invite link.
-  await bob.page.goto(`${arena.server.url}/#${code}`);
-  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const [ada, bob] = await meetByLink(arena, { mode: "coop" });
   const { puzzle, solution } = await startGame(arena, ada, [bob]);
   const [a, b] = emptyCells(puzzle);
 

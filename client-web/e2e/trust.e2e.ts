@@ -8,7 +8,7 @@ import { expect, test } from "vitest";
 import { encode } from "@msgpack/msgpack";
 import type { WebSocketRoute } from "playwright-core";
 import type { ServerMessage } from "../src/protocol";
-import { cellLabel, createRoom, emptyCells, enterName, fillByClicks, lastPuzzle, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
+import { cellLabel, createRoom, emptyCells, enterName, fillByClicks, lastPuzzle, namedPlayer, screenshot, startGame, startServer, useArena, waitForLabel, waitForMessage, WAIT, meetByLink } from "./harness";
 
 const arena = useArena();
 
@@ -18,11 +18,7 @@ function sentCount(sent: string[], type: string): number {
 }
 
 test("co-op: a corner mark over every empty cell is one message, and both boards agree", async () => {
-  const ada = await namedPlayer(arena, "Ada");
-  const bob = await namedPlayer(arena, "Bob");
-  const code = await createRoom(ada, { mode: "coop", publicRoom: false });
-  await bob.page.goto(`${arena.server.url}/#${code}`);
-  await bob.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const [ada, bob] = await meetByLink(arena, { mode: "coop" });
   const { puzzle } = await startGame(arena, ada, [bob]);
   const empty = emptyCells(puzzle);
   const before = sentCount(ada.sent, "pencil");
