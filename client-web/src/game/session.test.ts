@@ -225,10 +225,12 @@ test("changes made offline are replayed in order on top of the reconnect snapsho
   typed.push(...s.enter(4));
   for (const m of typed) s.keepUnsent(m);
   expect(s.unsentCount()).toBe(2);
+  expect(s.game?.ledger.pendingCells()).toEqual([]); // kept, not in flight
   const replies = s.handle({ type: "room", room: room("race") });
   expect(replies).toEqual(typed);
   expect(board.values.slice(1, 3)).toEqual([3, 4]);
   expect(s.takeNotice()).toBe("Sent 2 changes made while offline.");
+  expect(s.game?.ledger.pendingCells().sort()).toEqual([1, 2]);
   // A move lost with the connection is not in the next snapshot: said so.
   s.enter(1);
   s.handle({ type: "room", room: room("race") });

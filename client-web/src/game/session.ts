@@ -289,9 +289,14 @@ export class Session {
     this.notice = `Not saved, put back (${names}): ${why}`;
   }
 
-  /** Keeps a board change the connection could not send, for after the reconnect. */
+  /** Keeps a board change the connection could not send, for after the reconnect (not in flight meanwhile). */
   keepUnsent(m: ClientMessage) {
-    if (isBoardChange(m) && this.game) this.unsent.push(m);
+    const game = this.game;
+    if (!isBoardChange(m) || !game) return;
+    this.unsent.push(m);
+    const cols = game.geometry.cols;
+    const cells = m.type === "move" ? [m.row * cols + m.col] : m.type === "pencil" ? m.cells.map((c) => c.row * cols + c.col) : [];
+    for (const c of cells) game.ledger.settle(c);
   }
 
   /** Changes waiting for the connection. */

@@ -3,10 +3,15 @@
 //! solution, graded where that is quick, and named by the variant it belongs to.
 
 use crate::input::{read_text, Form};
+use engine::generate::{uniqueness_within, Uniqueness};
 use engine::logic::{format_rating, grade, Options};
 use engine::v1::to_v1;
 use engine::Solution;
 use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
+
+/// Branch points the uniqueness check of a pasted puzzle may explore (a hard
+/// 9x9 needs a few hundred; the count to two stops at the second solution).
+const CHECK_BUDGET: usize = 200_000;
 
 /// The largest puzzle graded before play (as generated ones are): bigger ones
 /// would hold up the room's creation.
@@ -39,14 +44,23 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
     let loaded = entry
         .puzzle
         .map_err(|e| e.trim_start_matches("pasted: ").to_string())?;
-    let solution = match loaded.puzzle.solve() {
-        Solution::Unique(s) => s,
-        Solution::None => return Err("the puzzle has no solution".into()),
-        Solution::Several(_) => {
+    // Anyone can paste anything: the count is bounded, so a monster puzzle is
+    // refused rather than holding a thread.
+    let model = loaded.puzzle.model();
+    match uniqueness_within(model, loaded.puzzle.givens(), Some(CHECK_BUDGET)) {
+        Uniqueness::Unique => {}
+        Uniqueness::NoSolution => return Err("the puzzle has no solution".into()),
+        Uniqueness::Several => {
             return Err(
                 "the puzzle has more than one solution; a fair game needs exactly one".into(),
             )
         }
+        Uniqueness::Unknown => {
+            return Err("the puzzle is too hard to check here (the search ran out)".into())
+        }
+    }
+    let Solution::Unique(solution) = loaded.puzzle.solve() else {
+        return Err("the puzzle could not be solved".into());
     };
     let mut puzzle = to_v1(&loaded.puzzle, Some(&solution));
     let (variant, params) = match &entry.form {
@@ -59,7 +73,6 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
     };
     puzzle.variant = Some(variant.clone());
     puzzle.params = params.clone();
-    let model = loaded.puzzle.model();
     let difficulty = if model.cell_count() <= GRADED_CELLS && model.size() <= 9 {
         let g = grade(model, loaded.puzzle.givens(), Options { uniqueness: true });
         puzzle.grade = g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
