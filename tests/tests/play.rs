@@ -491,7 +491,12 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
-    let addr = start_server().await;
+    // Two whole grids per connection: more moves than the default burst.
+    let addr = start_server_with(Config {
+        burst: 200,
+        ..Config::default()
+    })
+    .await;
     let mut a = Client::connect(addr, "Ada").await;
     let mut b = Client::connect(addr, "Bob").await;
     let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
@@ -546,6 +551,25 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
         Some(&puzzle.grid),
         "a new puzzle"
     );
+    b.room(RoomState::Playing).await;
+    let next = fresh.puzzle.expect("puzzle");
+    for p in [&mut a, &mut b] {
+        for m in solving_moves(&next) {
+            p.play(&m).await;
+        }
+    }
+    a.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    // Ada votes; Bob leaves without voting: Ada's vote carries the rematch.
+    a.send(&ClientMessage::Rematch).await;
+    a.until(|m| match m {
+        ServerMessage::Room { room } if room.players.iter().any(|p| p.rematch) => Some(()),
+        _ => None,
+    })
+    .await;
+    b.send(&ClientMessage::LeaveRoom).await;
+    let alone = a.room(RoomState::Waiting).await;
+    assert_eq!(alone.code, fresh.code);
 }
 
 /// How long `test-misbehave` takes for a hint on its `slow-hints` puzzle.

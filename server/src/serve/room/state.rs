@@ -365,7 +365,19 @@ impl Room {
                 }
                 if self.play.phase == RoomState::Finished && self.seats.iter().all(|s| s.left) {
                     // The results are in and everyone has gone: no rematch can follow.
-                    self.close_for_good(done).await;
+                    return self.close_for_good(done).await;
+                }
+                // The one the others waited for went: their votes may now carry it.
+                let voter = (!self.rematch_pending)
+                    .then(|| {
+                        self.seats
+                            .iter()
+                            .find(|s| s.rematch_vote && s.link.is_some())
+                    })
+                    .flatten();
+                if let Some(voter) = voter {
+                    let voter = voter.who.id.clone();
+                    self.rematch(&voter);
                 }
             }
             Some(Member::Watcher(i)) => {
