@@ -13,9 +13,10 @@ use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
 /// 9x9 needs a few hundred; the count to two stops at the second solution).
 const CHECK_BUDGET: usize = 200_000;
 
-/// The largest puzzle graded before play (as generated ones are): bigger ones
-/// would hold up the room's creation.
-const GRADED_CELLS: usize = 400;
+/// The largest puzzle graded before play: a 9x9 grades in milliseconds, but a
+/// pasted Samurai can take seconds of a thread that anyone could ask for again
+/// and again, so bigger ones play ungraded (under the difficulty chosen).
+const GRADED_CELLS: usize = 81;
 
 /// A pasted puzzle, checked: the puzzle with its solution (for the room) and the
 /// variant, parameters and difficulty the room announces.
