@@ -12,6 +12,8 @@ export class Ledger {
   /** Co-op corner marks as the server last told them. */
   corner: number[];
   private readonly inFlight = new Map<Cell, number>();
+  /** Cells whose requests went out on a connection that has since dropped. */
+  private orphaned = new Set<Cell>();
 
   constructor(values: number[], corner: number[]) {
     this.values = [...values];
@@ -41,10 +43,24 @@ export class Ledger {
     return [...this.inFlight.keys()];
   }
 
-  /** A snapshot: the server's whole board; every earlier request is answered by it. */
+  /** A new connection: what went out on the old one will never be answered. */
+  orphan() {
+    for (const c of this.inFlight.keys()) this.orphaned.add(c);
+    this.inFlight.clear();
+  }
+
+  /** Whether a request on `cell` went out on a connection that dropped, unanswered. */
+  lost(cell: Cell): boolean {
+    return this.orphaned.has(cell);
+  }
+
+  /**
+   * A snapshot: the server's whole board. Requests of this connection still on
+   * their way will be answered after it; those of a dropped one are settled by it.
+   */
   reset(values: number[], corner: number[]) {
     this.values = [...values];
     this.corner = [...corner];
-    this.inFlight.clear();
+    this.orphaned.clear();
   }
 }

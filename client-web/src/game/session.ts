@@ -163,6 +163,8 @@ export class Session {
     switch (m.type) {
       case "welcome": {
         this.me = { id: m.player_id, name: m.name };
+        // A new connection: requests sent on the old one will never be answered.
+        this.game?.ledger.orphan();
         const out: ClientMessage[] = [{ type: "list_variants" }, { type: "list_rooms" }, profileRequest()];
         const code = this.pendingRoom ?? this.room?.code;
         if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
@@ -355,20 +357,19 @@ export class Session {
       // A snapshot (resume, reconnect): the server's board is the truth. A change
       // that was on its way when the connection dropped and is not in it was lost.
       const values = flatten(room.board, game.geometry);
-      const lost = game.ledger.pendingCells().filter((c) => game?.board.values[c] !== values[c]).length;
+      const lost = game.geometry.cells.filter((c) => game?.ledger.lost(c) && game.board.values[c] !== values[c]).length;
       if (lost > 0) this.notice = `${lost} change${lost === 1 ? " was" : "s were"} not saved before the connection dropped; the board shows what the server has.`;
-      for (const c of game.geometry.cells) game.board.apply(c, { value: values[c] });
+      // A cell with a request of this connection on its way keeps showing it.
+      for (const c of game.geometry.cells) if (!game.ledger.pending(c)) game.board.apply(c, { value: values[c] });
     }
-    if (room.pencil && room.settings.mode === "coop") {
-      const marks = flatten(room.pencil, game.geometry);
-      for (const c of game.geometry.cells) game.board.apply(c, { corner: marks[c] });
-    }
+    const marks = room.pencil && room.settings.mode === "coop" ? flatten(room.pencil, game.geometry) : undefined;
+    if (marks) for (const c of game.geometry.cells) if (!game.ledger.pending(c)) game.board.apply(c, { corner: marks[c] });
     if (room.authors) {
       const g = game.geometry;
       game.authors = new Array<string>(g.rows * g.cols).fill("");
       room.authors.forEach((row, r) => row.forEach((id, c) => r < g.rows && c < g.cols && (game.authors[r * g.cols + c] = id)));
     }
-    game.ledger.reset(game.board.values, game.board.corner);
+    game.ledger.reset(room.board ? flatten(room.board, game.geometry) : game.board.values, marks ?? game.board.corner);
     game.seq = room.seq;
     if (room.spectator) {
       game.boards.clear();
