@@ -331,7 +331,6 @@ class App {
   }
 
   private render() {
-    storage.set(CLEAR_MARKS_KEY, this.session.clearMarks ? null : "off");
     const kind = this.screenKind();
     if (kind !== this.kind) {
       this.kind = kind;
@@ -351,6 +350,11 @@ class App {
           changed: () => this.render(),
           leave: () => this.leave(),
           serverNow: () => this.serverNow(),
+          setClearMarks: (on) => {
+            this.session.clearMarks = on;
+            storage.set(CLEAR_MARKS_KEY, on ? null : "off");
+            this.render();
+          },
         });
         replace(this.content, this.play.el);
       }

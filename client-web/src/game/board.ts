@@ -3,6 +3,7 @@
 // changes it made, and the caller decides what to send to the server.
 
 import type { Cell, Geometry } from "./geometry";
+import { PALETTE } from "./palette";
 
 /** What one cell holds. Marks are bitmasks: bit `v - 1` is candidate `v`; colours bit `k - 1` is palette colour `k`. */
 export interface CellState {
@@ -11,9 +12,6 @@ export interface CellState {
   centre: number;
   colour: number;
 }
-
-/** How many colours the colour mode offers (keys 1-9). */
-export const PALETTE_SIZE = 9;
 
 /** One cell's change, with its state before and after. */
 export interface Change {
@@ -173,7 +171,7 @@ export class Board {
 
   /** Colour `k` on the selected cells (givens too), or off if they all have it. */
   private toggleColour(k: number): Change[] {
-    if (k < 1 || k > PALETTE_SIZE) return [];
+    if (k < 1 || k > PALETTE.length) return [];
     const bit = 1 << (k - 1);
     const cells = this.selection;
     const remove = cells.length > 0 && cells.every((c) => (this.colour[c] & bit) !== 0);

@@ -5,6 +5,7 @@
 // Pure string building, so it is the same in the page and in tests.
 
 import { cageBroken } from "./conflicts";
+import { PALETTE } from "./palette";
 import type { Cell, Geometry, Segment } from "./geometry";
 
 /** Size of one cell in SVG user units. */
@@ -58,9 +59,6 @@ export function backgroundLayer(g: Geometry): string {
     })
     .join("");
 }
-
-/** SudokuPad's colour palette, keys 1-9. */
-export const PALETTE = ["#d6d6d6", "#7c7c7c", "#3c3c3c", "#b3e5a1", "#e6a1cf", "#f3b27a", "#f26a6a", "#f9f07e", "#8ec5f5"];
 
 /** A cell's colours: one fill, or equal vertical stripes for several. */
 function colourFills(x: number, y: number, mask: number): string[] {

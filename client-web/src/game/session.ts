@@ -83,10 +83,14 @@ export class Game {
     this.ledger = new Ledger(this.board.values, this.board.corner);
   }
 
-  /** Puts `cell` back as the server has it, once no change of mine is on its way there. */
-  settle(cell: Cell, coop: boolean) {
-    if (!this.ledger.settle(cell)) return;
+  /** Shows `cell` as the server has it (its value; in co-op its shared corner marks too). */
+  showServer(cell: Cell, coop: boolean) {
     this.board.apply(cell, coop ? { value: this.ledger.values[cell], corner: this.ledger.corner[cell] } : { value: this.ledger.values[cell] });
+  }
+
+  /** An answer about `cell`: once no change of mine is on its way there, it shows what the server has. */
+  settle(cell: Cell, coop: boolean) {
+    if (this.ledger.settle(cell)) this.showServer(cell, coop);
   }
 }
 
@@ -95,11 +99,18 @@ export function marksKeyOf(room: RoomView): string {
   return `${room.code}:${room.puzzle?.grid.flat().join("") ?? ""}`;
 }
 
-/** Flattens a rows x cols grid into one entry per layout cell. */
-export function flatten(grid: number[][], g: Pick<Geometry, "rows" | "cols">): number[] {
-  const out = new Array<number>(g.rows * g.cols).fill(0);
+/** Flattens a rows x cols grid into one entry per layout cell (`blank` where the grid has none). */
+export function flatten<T = number>(grid: T[][], g: Pick<Geometry, "rows" | "cols">, blank: T = 0 as T): T[] {
+  const out = new Array<T>(g.rows * g.cols).fill(blank);
   grid.forEach((row, r) => row.forEach((v, c) => r < g.rows && c < g.cols && (out[r * g.cols + c] = v)));
   return out;
+}
+
+/** The cells a `move` or `pencil` changes; none for any other message. */
+function changedCells(m: ClientMessage, cols: number): Cell[] {
+  if (m.type === "move") return [m.row * cols + m.col];
+  if (m.type === "pencil") return m.cells.map((c) => c.row * cols + c.col);
+  return [];
 }
 
 /** A sound for an event: a countdown second, an opponent's finish, my own finish. */
@@ -215,7 +226,7 @@ export class Session {
         // way keeps showing mine (it comes later, or is refused and put back).
         const confirm = (cell: Cell) => {
           if (mine) game.settle(cell, true);
-          else if (!game.ledger.pending(cell)) game.board.apply(cell, { value: game.ledger.values[cell], corner: game.ledger.corner[cell] });
+          else if (!game.ledger.pending(cell)) game.showServer(cell, true);
         };
         if (m.change.type === "value") {
           const cell = m.change.row * cols + m.change.col;
@@ -296,9 +307,7 @@ export class Session {
     const game = this.game;
     if (!isBoardChange(m) || !game) return;
     this.unsent.push(m);
-    const cols = game.geometry.cols;
-    const cells = m.type === "move" ? [m.row * cols + m.col] : m.type === "pencil" ? m.cells.map((c) => c.row * cols + c.col) : [];
-    for (const c of cells) game.ledger.settle(c);
+    for (const c of changedCells(m, game.geometry.cols)) game.ledger.settle(c);
   }
 
   /** Changes waiting for the connection. */
@@ -342,7 +351,9 @@ export class Session {
       return [];
     }
     let game = this.game;
-    if (!game || game.marksKey !== marksKeyOf(room)) {
+    // The game on screen again (a resume, a reconnect), or a new one.
+    const isSnapshot = !!game && game.marksKey === marksKeyOf(room);
+    if (!game || !isSnapshot) {
       game = new Game(room);
       const geometry = game.geometry;
       game.board.clearMarksIn = (cell) => (this.clearMarks ? peersOf(geometry, cell) : []);
@@ -353,10 +364,11 @@ export class Session {
         if (saved.colour?.length === game.board.colour.length) game.board.colour = saved.colour;
       }
       this.game = game;
-    } else if (room.board) {
+    }
+    const values = room.board ? flatten(room.board, game.geometry) : undefined;
+    if (values && isSnapshot) {
       // A snapshot (resume, reconnect): the server's board is the truth. A change
       // that was on its way when the connection dropped and is not in it was lost.
-      const values = flatten(room.board, game.geometry);
       const lost = game.geometry.cells.filter((c) => game?.ledger.lost(c) && game.board.values[c] !== values[c]).length;
       if (lost > 0) this.notice = `${lost} change${lost === 1 ? " was" : "s were"} not saved before the connection dropped; the board shows what the server has.`;
       // A cell with a request of this connection on its way keeps showing it.
@@ -364,12 +376,8 @@ export class Session {
     }
     const marks = room.pencil && room.settings.mode === "coop" ? flatten(room.pencil, game.geometry) : undefined;
     if (marks) for (const c of game.geometry.cells) if (!game.ledger.pending(c)) game.board.apply(c, { corner: marks[c] });
-    if (room.authors) {
-      const g = game.geometry;
-      game.authors = new Array<string>(g.rows * g.cols).fill("");
-      room.authors.forEach((row, r) => row.forEach((id, c) => r < g.rows && c < g.cols && (game.authors[r * g.cols + c] = id)));
-    }
-    game.ledger.reset(room.board ? flatten(room.board, game.geometry) : game.board.values, marks ?? game.board.corner);
+    if (room.authors) game.authors = flatten(room.authors, game.geometry, "");
+    game.ledger.reset(values ?? game.board.values, marks ?? game.board.corner);
     game.seq = room.seq;
     if (room.spectator) {
       game.boards.clear();
@@ -389,14 +397,9 @@ export class Session {
     const out = this.unsent.splice(0);
     const cols = game.geometry.cols;
     for (const m of out) {
-      if (m.type === "move") {
-        const cell = m.row * cols + m.col;
-        game.board.apply(cell, { value: m.value });
-        game.ledger.sent([cell]);
-      } else if (m.type === "pencil") {
-        for (const { row, col, marks } of m.cells) game.board.apply(row * cols + col, { corner: marks });
-        game.ledger.sent(m.cells.map(({ row, col }) => row * cols + col));
-      }
+      if (m.type === "move") game.board.apply(m.row * cols + m.col, { value: m.value });
+      else if (m.type === "pencil") for (const { row, col, marks } of m.cells) game.board.apply(row * cols + col, { corner: marks });
+      game.ledger.sent(changedCells(m, cols));
     }
     this.notice = `Sent ${out.length} change${out.length === 1 ? "" : "s"} made while offline.`;
     return out;

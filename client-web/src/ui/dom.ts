@@ -33,6 +33,3 @@ export function replace(el: Element, ...children: Child[]) {
   el.replaceChildren();
   append(el, children);
 }
-
-/** `m:ss` (or `h:mm:ss`) for a duration in ms (kept with the game state, which announces times too). */
-export { clock } from "../game/time";

@@ -7,14 +7,15 @@ import type { Game, Session } from "../game/session";
 import type { ClientMessage } from "../protocol";
 import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
-import { clock, h, replace } from "./dom";
+import { h, replace } from "./dom";
+import { clock } from "../game/time";
 import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
 import { dailySettings } from "../game/daily";
 import { remainingDigits } from "../game/digits";
 import { livePlaces, ordinal } from "../game/race";
-import { PALETTE } from "../game/render";
+import { isDarkColour, PALETTE } from "../game/palette";
 
 /** What the game screen asks the app to do. */
 export interface PlayActions {
@@ -23,6 +24,8 @@ export interface PlayActions {
   changed(): void;
   leave(): void;
   serverNow(): number;
+  /** The "a placed digit clears its marks" option changed (the app remembers it). */
+  setClearMarks(on: boolean): void;
 }
 
 /** The game and results. */
@@ -67,8 +70,7 @@ export class PlayScreen {
     type: "checkbox",
     id: "auto-clear",
     onchange: (e) => {
-      this.session.clearMarks = (e.target as HTMLInputElement).checked;
-      this.actions.changed();
+      this.actions.setClearMarks((e.target as HTMLInputElement).checked);
       this.focusBoard();
     },
   });
@@ -309,8 +311,7 @@ export class PlayScreen {
       // Colour mode: the keys are the palette.
       const swatch = this.session.mode === "colour" ? PALETTE[i] : undefined;
       button.style.background = swatch ?? "";
-      // The dark greys need light digits.
-      button.style.color = swatch && i >= 1 && i <= 2 ? "#fff" : "";
+      button.style.color = swatch && isDarkColour(i + 1) ? "#fff" : "";
       button.disabled = this.session.mode === "colour" && !swatch;
       const symbol = game.geometry.symbols[i];
       button.setAttribute("aria-label", n === undefined ? `Enter ${symbol}` : `Enter ${symbol}, ${n} left`);

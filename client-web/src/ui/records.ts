@@ -4,7 +4,8 @@
 
 import type { Session } from "../game/session";
 import type { BoardKind, ClientMessage, Manifest, StatRow } from "../protocol";
-import { clock, h, replace } from "./dom";
+import { h, replace } from "./dom";
+import { clock } from "../game/time";
 
 /** The card; `update` redraws it from the session. */
 export class RecordsCard {

@@ -3,10 +3,8 @@
 //! solution, graded where that is quick, and named by the variant it belongs to.
 
 use crate::input::{read_text, Form};
-use engine::generate::{uniqueness_within, Uniqueness};
 use engine::logic::{format_rating, grade, Options};
 use engine::v1::to_v1;
-use engine::Solution;
 use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
 
 /// Branch points the uniqueness check of a pasted puzzle may explore (a hard
@@ -45,23 +43,21 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
     let loaded = entry
         .puzzle
         .map_err(|e| e.trim_start_matches("pasted: ").to_string())?;
-    // Anyone can paste anything: the count is bounded, so a monster puzzle is
-    // refused rather than holding a thread.
+    // Anyone can paste anything: one bounded count to two (keeping the solution
+    // it finds), so a monster puzzle is refused rather than holding a thread.
     let model = loaded.puzzle.model();
-    match uniqueness_within(model, loaded.puzzle.givens(), Some(CHECK_BUDGET)) {
-        Uniqueness::Unique => {}
-        Uniqueness::NoSolution => return Err("the puzzle has no solution".into()),
-        Uniqueness::Several => {
+    let count = loaded.puzzle.count_within(2, CHECK_BUDGET);
+    let solution = match (count.solutions, count.gave_up, count.first) {
+        (n, _, _) if n >= 2 => {
             return Err(
                 "the puzzle has more than one solution; a fair game needs exactly one".into(),
             )
         }
-        Uniqueness::Unknown => {
+        (_, true, _) => {
             return Err("the puzzle is too hard to check here (the search ran out)".into())
         }
-    }
-    let Solution::Unique(solution) = loaded.puzzle.solve() else {
-        return Err("the puzzle could not be solved".into());
+        (1, false, Some(solution)) => solution,
+        _ => return Err("the puzzle has no solution".into()),
     };
     let mut puzzle = to_v1(&loaded.puzzle, Some(&solution));
     let (variant, params) = match &entry.form {

@@ -368,14 +368,11 @@ impl Room {
                     return self.close_for_good(done).await;
                 }
                 // The one the others waited for went: their votes may now carry it.
-                let voter = (!self.rematch_pending)
-                    .then(|| {
-                        self.seats
-                            .iter()
-                            .find(|s| s.rematch_vote && s.link.is_some())
-                    })
-                    .flatten();
-                if let Some(voter) = voter {
+                let voter = self
+                    .seats
+                    .iter()
+                    .find(|s| s.rematch_vote && s.link.is_some());
+                if let (false, Some(voter)) = (self.rematch_pending, voter) {
                     let voter = voter.who.id.clone();
                     self.rematch(&voter);
                 }

@@ -98,13 +98,9 @@ impl Room {
             } else {
                 Vec::new()
             },
-            pencil: (coop && playing).then(|| layout_grid(model, &self.play.coop.pencil, 0)),
-            authors: (coop && playing).then(|| {
-                let ids: Vec<String> = (self.play.coop.authors.iter())
-                    .map(|a| a.clone().unwrap_or_default())
-                    .collect();
-                layout_grid(model, &ids, String::new())
-            }),
+            pencil: (coop && playing)
+                .then(|| engine::v1::to_marks_grid(model, &self.play.coop.pencil)),
+            authors: (coop && playing).then(|| self.authors_grid()),
         }
     }
 
@@ -126,6 +122,17 @@ impl Room {
         for w in 0..self.watchers.len() {
             self.send_snapshot(Member::Watcher(w));
         }
+    }
+
+    /// Co-op: who put each value, laid out as rows x cols ("" for none and in holes).
+    fn authors_grid(&self) -> Vec<Vec<String>> {
+        let model = self.game.puzzle.model();
+        let mut g = vec![vec![String::new(); model.cols() as usize]; model.rows() as usize];
+        for (c, author) in self.play.coop.authors.iter().enumerate() {
+            let [r, col] = model.coord(c);
+            g[r as usize][col as usize] = author.clone().unwrap_or_default();
+        }
+        g
     }
 
     pub(super) fn send_error(&mut self, member: Member, code: ErrorCode, message: &str) {
@@ -183,14 +190,4 @@ impl Room {
             self.send_to(Member::Watcher(w), Arc::clone(frame));
         }
     }
-}
-
-/// One value per model cell, laid out as rows x cols (holes hold `blank`).
-fn layout_grid<T: Clone>(model: &engine::Model, cells: &[T], blank: T) -> Vec<Vec<T>> {
-    let mut g = vec![vec![blank; model.cols() as usize]; model.rows() as usize];
-    for (c, value) in cells.iter().enumerate() {
-        let [r, col] = model.coord(c);
-        g[r as usize][col as usize] = value.clone();
-    }
-    g
 }
