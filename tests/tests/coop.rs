@@ -251,4 +251,19 @@ async fn a_pencil_change_is_all_or_nothing_and_a_refusal_names_its_cells() {
     let pencil = fresh.pencil.expect("shared marks");
     assert_eq!(pencil[empty[0].0 as usize][empty[0].1 as usize], 0);
     assert_eq!(pencil[empty[1].0 as usize][empty[1].1 as usize], 0b11);
+    // Refused before any room, by the connection itself: named as well.
+    let mut lone = Client::connect(addr, "Lone").await;
+    lone.send(&ClientMessage::Move {
+        row: 2,
+        col: 3,
+        value: 1,
+    })
+    .await;
+    let (code, cells) = lone
+        .until(|m| match m {
+            ServerMessage::Error { code, cells, .. } => Some((code, cells)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((code, cells), (ErrorCode::NoRoom, vec![[2, 3]]));
 }

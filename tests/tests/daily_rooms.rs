@@ -307,6 +307,17 @@ async fn a_player_races_their_own_best_of_the_day() {
     )
     .await;
     assert!(view.ghosts.is_empty());
+    // Your own best races a puzzle of the day alone.
+    c.send(&ClientMessage::LeaveRoom).await;
+    c.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            own_best: true,
+            daily: None,
+            ..daily("classic", Params::new(), "easy")
+        },
+    })
+    .await;
+    assert_eq!(c.error().await, ErrorCode::Invalid);
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
 }

@@ -801,6 +801,40 @@ async fn players_can_play_a_puzzle_they_paste() {
     assert_eq!(why.0, ErrorCode::Invalid);
     assert!(why.1.contains("more than one solution"), "{}", why.1);
 
+    // A puzzle of a variant this server does not have.
+    let house =
+        |kind: &str, cells: Vec<[u32; 2]>| serde_json::json!({"kind": kind, "cells": cells});
+    let mut houses = Vec::new();
+    for i in 0..4u32 {
+        houses.push(house("row", (0..4).map(|j| [i, j]).collect()));
+        houses.push(house("column", (0..4).map(|j| [j, i]).collect()));
+        let (r, c) = (i / 2 * 2, i % 2 * 2);
+        houses.push(house(
+            "box",
+            (0..4).map(|j| [r + j / 2, c + j % 2]).collect(),
+        ));
+    }
+    let foreign = serde_json::json!({
+        "format": "sudoku-arena/puzzle@1", "variant": "nonomino-x", "size": 4,
+        "layout": {"rows": 4, "cols": 4}, "houses": houses,
+        "grid": [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 0]],
+    });
+    a.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            puzzle: Some(foreign.to_string()),
+            ..pasted.clone()
+        },
+    })
+    .await;
+    let why = a
+        .until(|m| match m {
+            ServerMessage::Error { code, message, .. } => Some((code, message)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(why.0, ErrorCode::Invalid);
+    assert!(why.1.contains("no 'nonomino-x' variant"), "{}", why.1);
+
     pasted.puzzle = Some(LINE.into());
     a.send(&ClientMessage::CreateRoom { settings: pasted })
         .await;

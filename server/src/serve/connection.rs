@@ -199,23 +199,12 @@ async fn close(
     let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
-/// Handles one frame; returns a direct reply, if any.
+/// Handles one decoded frame; returns a direct reply, if any.
 async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
     let message = match decode(bytes) {
         Ok(m) => m,
         Err(e) => return Some(error(ErrorCode::Malformed, e)),
     };
-    let cells = message.board_cells();
-    let reply = dispatch(shared, player, message).await;
-    reply.map(|reply| naming_cells(reply, cells))
-}
-
-/// Handles one decoded message; returns a direct reply, if any.
-async fn dispatch(
-    shared: &Shared,
-    player: &mut Player,
-    message: ClientMessage,
-) -> Option<ServerMessage> {
     let me = match (&player.me, message) {
         (
             None,
@@ -363,7 +352,8 @@ async fn dispatch(
                 col,
                 value,
             },
-        ),
+        )
+        .map(|refused| naming_cells(refused, vec![[row, col]])),
         ClientMessage::Hint { marks } => in_room(
             player,
             Command::Hint {
@@ -375,13 +365,17 @@ async fn dispatch(
         ClientMessage::FillCandidates => in_room(player, Command::FillCandidates { player: me.id }),
         ClientMessage::Pause => in_room(player, Command::Pause { player: me.id }),
         ClientMessage::Resume => in_room(player, Command::Resume { player: me.id }),
-        ClientMessage::Pencil { cells } => in_room(
-            player,
-            Command::Pencil {
-                player: me.id,
-                cells,
-            },
-        ),
+        ClientMessage::Pencil { cells } => {
+            let named = cells.iter().map(|c| [c.row, c.col]).collect();
+            in_room(
+                player,
+                Command::Pencil {
+                    player: me.id,
+                    cells,
+                },
+            )
+            .map(|refused| naming_cells(refused, named))
+        }
         ClientMessage::Cursor { row, col } => in_room(
             player,
             Command::Cursor {

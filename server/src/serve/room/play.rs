@@ -38,7 +38,6 @@ impl Room {
     /// told and nothing changes (`None`).
     async fn commit(&mut self, i: usize, event: RoomEvent) -> Option<Applied> {
         let at_ms = now_ms();
-        let cells = event.cells();
         let write = Write::Event {
             room: self.code.clone(),
             seq: self.play.seq + 1,
@@ -52,7 +51,7 @@ impl Room {
                 Member::Seat(i),
                 ErrorCode::Unavailable,
                 "the move could not be saved; try again",
-                cells,
+                event.cells(),
             );
             return None;
         }
