@@ -914,7 +914,15 @@ hidden: boolean,
 /**
  * Per variant and difficulty played.
  */
-stats: Array<StatRow>, } | { "type": "pong", 
+stats: Array<StatRow>, } | { "type": "redirect", 
+/**
+ * The room.
+ */
+code: string, 
+/**
+ * Where its node takes WebSocket connections.
+ */
+url: string, } | { "type": "pong", 
 /**
  * Echo of the client's clock.
  */

@@ -751,6 +751,17 @@ pub enum ServerMessage {
         /// Per variant and difficulty played.
         stats: Vec<StatRow>,
     },
+    /// Answer to `join_room` (or `create_room`) on a server of several nodes
+    /// when the room lives on another node: reconnect to `url` (a WebSocket
+    /// URL; say `hello` with the same token) and send `join_room` for `code`
+    /// there. If `url` cannot be reached, go back to the first address and
+    /// join again: a room whose node died is taken over within seconds.
+    Redirect {
+        /// The room.
+        code: String,
+        /// Where its node takes WebSocket connections.
+        url: String,
+    },
     /// Answer to `ping`.
     Pong {
         /// Echo of the client's clock.

@@ -181,6 +181,10 @@ export class Session {
         if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
         return out;
       }
+      case "redirect":
+        // The room lives on another node: the connection moves there and joins it after `welcome`.
+        this.pendingRoom = m.code;
+        return [];
       case "variants":
         this.variants = m.variants;
         return [];

@@ -1,6 +1,8 @@
 // The WebSocket to the server: connects, says hello (with the saved token, so a
 // reload or a dropped connection resumes the same identity), reconnects with
-// exponential backoff, and keeps an estimate of the server clock's offset.
+// exponential backoff, and keeps an estimate of the server clock's offset. On a
+// server of several nodes, a `redirect` sends it to the node that holds the room;
+// a drop there brings it back to the first address, which knows where rooms live.
 
 import type { ClientMessage, ServerMessage } from "../protocol";
 import { decodeMessage, encodeMessage } from "./codec";
@@ -31,6 +33,8 @@ export class Connection {
   /** When the next reconnect attempt is due (ms since the epoch), while offline. */
   retryAt?: number;
   private socket?: WebSocket;
+  /** The node a `redirect` sent us to, until that connection drops. */
+  private redirected?: string;
   private attempt = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private pingTimer?: ReturnType<typeof setInterval>;
@@ -48,7 +52,7 @@ export class Connection {
     clearTimeout(this.timer);
     this.retryAt = undefined;
     this.setStatus("connecting");
-    const socket = new WebSocket(this.url);
+    const socket = new WebSocket(this.redirected ?? this.url);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     socket.onopen = () => {
@@ -76,10 +80,13 @@ export class Connection {
         this.clockOffset = message.server_time - (message.client_time + now) / 2;
       }
       this.onMessage(message);
+      if (message.type === "redirect") this.follow(message.url);
     };
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
       clearInterval(this.pingTimer);
+      // The next attempt goes to the first address again, which knows where rooms live now.
+      this.redirected = undefined;
       if (event.code === CLOSE_OPENED_ELSEWHERE) {
         // Reconnecting would take the seat back and close the other tab, which
         // would do the same: the newest tab plays; this one waits for a reload.
@@ -92,6 +99,16 @@ export class Connection {
       this.setStatus("offline", why);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /** Moves to another node at once (the room lives there); the session rejoins after `welcome`. */
+  private follow(url: string) {
+    const old = this.socket;
+    this.socket = undefined;
+    clearInterval(this.pingTimer);
+    old?.close();
+    this.redirected = url;
+    this.open();
   }
 
   /** Sends a message; false when offline (the caller keeps its state and waits for the snapshot). */

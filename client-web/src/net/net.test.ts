@@ -26,7 +26,9 @@ test("reconnect backoff doubles from 250 ms to a cap of 8 s, with jitter", () =>
 
 /** A socket that only records itself; tests call its `onclose`. */
 interface FakeSocket {
+  url: string;
   onclose?: (e: { code: number; reason: string }) => void;
+  onmessage?: (e: { data: ArrayBuffer }) => void;
 }
 
 /** Replaces WebSocket (and the timers) for one test; returns the sockets opened. */
@@ -40,7 +42,7 @@ function fakeSockets(): FakeSocket[] {
       binaryType = "";
       readyState = 0;
       onclose?: (e: { code: number; reason: string }) => void;
-      constructor() {
+      constructor(readonly url: string) {
         sockets.push(this);
       }
       send() {}
@@ -81,4 +83,21 @@ test("a dropped connection says when it retries, and retrying now opens at once"
   link.open();
   expect(sockets.length).toBe(2);
   expect(link.retryAt).toBeUndefined();
+});
+
+test("a redirect moves the connection to the room's node; a drop there goes back to the first address", () => {
+  const sockets = fakeSockets();
+  const seen: string[] = [];
+  const link = new Connection("ws://lb/ws", () => "Ada", { get: () => null, set: () => {} }, (m) => seen.push(m.type), () => {});
+  link.open();
+  const frame = encode({ type: "redirect", code: "abc", url: "ws://node-2/ws" });
+  sockets[0].onmessage?.({ data: frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength) as ArrayBuffer });
+  expect(seen).toEqual(["redirect"]);
+  expect(sockets.map((s) => s.url)).toEqual(["ws://lb/ws", "ws://node-2/ws"]);
+  sockets[0].onclose?.({ code: 1000, reason: "" });
+  vi.advanceTimersByTime(60_000);
+  expect(sockets.length).toBe(2);
+  sockets[1].onclose?.({ code: 1006, reason: "" });
+  vi.advanceTimersByTime(60_000);
+  expect(sockets.map((s) => s.url)).toEqual(["ws://lb/ws", "ws://node-2/ws", "ws://lb/ws"]);
 });

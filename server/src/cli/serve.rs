@@ -20,6 +20,21 @@ pub struct ServeArgs {
     /// Directory of the embedded database (`arena.db`, SQLite in WAL mode).
     #[arg(long, default_value = "data")]
     pub data: std::path::PathBuf,
+    /// A PostgreSQL URL (`postgres://user@host:port/db`) to keep everything in
+    /// instead of `--data`; several nodes can share it.
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
+    /// This node's id among the nodes sharing `--database` (unique per node).
+    #[arg(long, default_value = "1")]
+    pub node_id: String,
+    /// Where clients reach this node (`ws://host:port/ws`), sent to clients of
+    /// rooms it owns; by default the address it listens on.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// How long a room's lease lasts without renewal, in ms: when a node dies,
+    /// another takes its rooms over after this.
+    #[arg(long, default_value_t = 4000)]
+    pub lease_ms: u64,
     /// Open WebSocket connections allowed from one IP address.
     #[arg(long, default_value_t = 64)]
     pub connections_per_ip: usize,
@@ -83,6 +98,10 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             pool_size: args.pool_size,
             client_dir: Some(args.client.clone()),
             trusted_proxies: args.trusted_proxies.clone(),
+            database: args.database.clone(),
+            node_id: args.node_id.clone(),
+            public_url: args.public_url.clone(),
+            lease: Duration::from_millis(args.lease_ms.max(300)),
             synchronous: match args.synchronous {
                 SyncArg::Full => Synchronous::Full,
                 SyncArg::Normal => Synchronous::Normal,
@@ -98,8 +117,12 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             ..Config::default()
         };
         // The database is opened and checked before anything is announced.
+        let place = match &args.database {
+            Some(url) => crate::serve::store::postgres::redact(url),
+            None => args.data.display().to_string(),
+        };
         let server = Server::open(Arc::new(plugins), config)
-            .with_context(|| format!("cannot open the database in {}", args.data.display()))?;
+            .with_context(|| format!("cannot open the database in {place}"))?;
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .with_context(|| format!("cannot listen on {}", args.bind))?;

@@ -7,6 +7,7 @@
 //! their room.
 
 use super::clock::now_ms;
+use super::cluster::Found;
 use super::frame::decode;
 use super::limit::Bucket;
 use super::metrics::Metrics;
@@ -199,6 +200,33 @@ async fn close(
     let _ = tokio::time::timeout(CLOSE_GRACE, drain).await;
 }
 
+/// The room `code`, here; or the reply that sends the client to the node that
+/// has it, or says there is none.
+async fn locate(shared: &Shared, code: &str) -> Result<RoomHandle, ServerMessage> {
+    let no_room = || error(ErrorCode::NoRoom, format!("no room '{code}'"));
+    if let Some(room) = shared.lobby.get(code) {
+        return Ok(room);
+    }
+    let Some(cluster) = &shared.cluster else {
+        return Err(no_room());
+    };
+    match crate::serve::cluster::find_room(shared, cluster, code).await {
+        Ok(Found::Here(room)) => Ok(room),
+        Ok(Found::Elsewhere(url)) => Err(ServerMessage::Redirect {
+            code: code.to_string(),
+            url,
+        }),
+        Ok(Found::Missing) => Err(no_room()),
+        Err(e) => {
+            tracing::warn!(room = %code, error = %e, "cannot look the room up");
+            Err(error(
+                ErrorCode::Unavailable,
+                "the room cannot be looked up right now; try again",
+            ))
+        }
+    }
+}
+
 /// Handles one decoded frame; returns a direct reply, if any.
 async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
     let message = match decode(bytes) {
@@ -320,8 +348,9 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                     "too many join attempts; wait a moment",
                 ));
             }
-            let Some(room) = shared.lobby.get(&code) else {
-                return Some(error(ErrorCode::NoRoom, format!("no room '{code}'")));
+            let room = match locate(shared, &code).await {
+                Ok(room) => room,
+                Err(refusal) => return Some(refusal),
             };
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
             let link = Link {

@@ -215,6 +215,16 @@ impl Lobby {
         n
     }
 
+    /// Another node owns room `code` now: its players are sent to `url` and it
+    /// closes here.
+    pub fn hand_over(&self, code: &str, url: &str) {
+        if let Some((_, room)) = self.rooms.remove(code) {
+            room.send(room::Command::HandOver {
+                url: url.to_string(),
+            });
+        }
+    }
+
     fn services(&self) -> room::Services {
         room::Services {
             store: self.store.clone(),

@@ -11,7 +11,9 @@
 //! - [`limit`]: rate limits (per connection; joins per identity and per address).
 //! - [`proxy`]: the client's address, behind trusted reverse proxies.
 //! - [`metrics`]: counters served at `/metrics`.
-//! - [`store`]: the SQLite file every acknowledged change is written to first.
+//! - [`store`]: the database every acknowledged change is written to first
+//!   (an SQLite file, or PostgreSQL shared by several nodes).
+//! - [`cluster`]: several nodes on PostgreSQL: where a room lives, takeovers.
 //! - [`event`]: the typed events a room stores (schema version 2).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
 //! - [`records`]: finished games, verified by replay, and the leaderboards.
@@ -25,6 +27,7 @@
 //! call it directly.
 
 pub mod clock;
+pub mod cluster;
 pub mod connection;
 pub mod event;
 pub mod frame;
@@ -98,6 +101,17 @@ pub struct Config {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Whether a commit is synced to the disk before it is acknowledged.
     pub synchronous: store::Synchronous,
+    /// A PostgreSQL URL: the data lives there, shared with any other nodes
+    /// (instead of the SQLite file in `data_dir`).
+    pub database: Option<String>,
+    /// This node's id among the nodes sharing the database.
+    pub node_id: String,
+    /// Where clients reach this node (`ws://host:port/ws`); by default the
+    /// address it listens on.
+    pub public_url: Option<String>,
+    /// How long a room's lease lasts without renewal: a dead node's rooms are
+    /// taken over by another node after this.
+    pub lease: Duration,
 }
 
 impl Default for Config {
@@ -131,6 +145,10 @@ impl Default for Config {
             },
             trusted_proxies: Vec::new(),
             synchronous: store::Synchronous::Full,
+            database: None,
+            node_id: "1".into(),
+            public_url: None,
+            lease: Duration::from_secs(4),
         }
     }
 }
@@ -148,8 +166,12 @@ pub struct Shared {
     pub metrics: Arc<metrics::Metrics>,
     /// Becomes `true` when the server shuts down.
     pub closing: watch::Receiver<bool>,
-    /// Durable storage, when a data directory is configured.
+    /// Durable storage, when a data directory or a database is configured.
     pub store: Option<Arc<store::Store>>,
+    /// The database shared with other nodes, when there is one (PostgreSQL).
+    pub cluster: Option<Arc<store::postgres::Postgres>>,
+    /// Held while this node takes a room over (one at a time).
+    pub takeovers: tokio::sync::Mutex<()>,
     /// Open connections per client IP.
     pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
     /// `join_room` attempts per player id.
@@ -179,12 +201,7 @@ impl Server {
     pub fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
         let (closing_tx, closing) = watch::channel(false);
         let metrics = Arc::new(metrics::Metrics::default());
-        let store = match &config.data_dir {
-            Some(dir) => Some(Arc::new(
-                store::Store::open_with(dir, config.synchronous).map_err(std::io::Error::other)?,
-            )),
-            None => None,
-        };
+        let (store, cluster) = open_storage(&config).map_err(std::io::Error::other)?;
         let sessions = session::Sessions::new(store.clone());
         let generator = generator::Generator::new(plugins, Arc::clone(&metrics));
         let pool = Arc::new(pool::Pool::new(
@@ -196,7 +213,7 @@ impl Server {
         let games = games::Games::new(generator, Arc::clone(&pool), config.generate_deadline);
         let lobby = lobby::Lobby::new(games, config.clone(), Arc::clone(&metrics), store.clone());
         if let Some(store) = &store {
-            let saved = store.load().map_err(std::io::Error::other)?;
+            let saved = off_runtime(|| store.load()).map_err(std::io::Error::other)?;
             pool.restore(saved.pool);
             for record in &saved.records {
                 lobby.boards().add(record);
@@ -222,6 +239,8 @@ impl Server {
             metrics,
             closing,
             store,
+            cluster,
+            takeovers: tokio::sync::Mutex::new(()),
             per_ip: dashmap::DashMap::new(),
         });
         Ok(Server {
@@ -245,6 +264,14 @@ impl Server {
             closing_tx,
         } = self;
         let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
+        let heartbeat = shared.cluster.clone().map(|cluster| {
+            if shared.config.public_url.is_none() {
+                if let Ok(addr) = listener.local_addr() {
+                    cluster.announce(&format!("ws://{addr}/ws"));
+                }
+            }
+            tokio::spawn(cluster::run(Arc::clone(&shared), cluster))
+        });
         let metrics_server = metrics.map(|listener| {
             let app = Router::new()
                 .route("/metrics", get(render_metrics))
@@ -282,6 +309,9 @@ impl Server {
         })
         .await?;
         refill.abort();
+        if let Some(task) = heartbeat {
+            task.abort();
+        }
         if let Some(task) = metrics_server {
             let _ = task.await;
         }
@@ -298,6 +328,44 @@ impl Server {
         }
         Ok(())
     }
+}
+
+/// The store, and the cluster when the store is PostgreSQL.
+type Storage = (
+    Option<Arc<store::Store>>,
+    Option<Arc<store::postgres::Postgres>>,
+);
+
+/// The store for `config`: PostgreSQL (also returned as the cluster) when a
+/// database URL is given, else the SQLite file in the data directory, else none.
+fn open_storage(config: &Config) -> Result<Storage, String> {
+    if let Some(url) = &config.database {
+        let node = store::postgres::NodeIdentity {
+            id: config.node_id.clone(),
+            url: config.public_url.clone().unwrap_or_default(),
+            lease: config.lease,
+        };
+        let pg = Arc::new(off_runtime(|| store::postgres::Postgres::open(url, node))?);
+        let backend: Arc<dyn store::Backend> = pg.clone();
+        return Ok((Some(Arc::new(store::Store::new(backend))), Some(pg)));
+    }
+    match &config.data_dir {
+        Some(dir) => Ok((
+            Some(Arc::new(store::Store::open_with(dir, config.synchronous)?)),
+            None,
+        )),
+        None => Ok((None, None)),
+    }
+}
+
+/// Runs blocking storage work (PostgreSQL's client drives its own runtime, which
+/// must not start on an async worker) on a thread of its own, and waits.
+fn off_runtime<T: Send>(work: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+    std::thread::scope(|s| {
+        s.spawn(work)
+            .join()
+            .unwrap_or_else(|_| Err("the storage thread panicked".to_string()))
+    })
 }
 
 /// Opens the server ([`Server::open`]) and serves the game on `listener` (no

@@ -230,6 +230,12 @@ pub enum Command {
         /// Player id.
         player: String,
     },
+    /// Another node took the room over: every member is sent there and the room
+    /// closes here (nothing is written: the room lives on, on that node).
+    HandOver {
+        /// Where the new owner takes connections.
+        url: String,
+    },
 }
 
 /// A cheap, cloneable handle to a room task.

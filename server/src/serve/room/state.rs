@@ -218,7 +218,18 @@ impl Room {
             }
             Command::Pause { player } => self.pause(&player, true).await,
             Command::Resume { player } => self.pause(&player, false).await,
+            Command::HandOver { url } => self.hand_over(url),
         }
+    }
+
+    /// Sends every member to the node that owns the room now, and closes.
+    fn hand_over(&mut self, url: String) {
+        let frame = super::encode(&protocol::wire::ServerMessage::Redirect {
+            code: self.code.clone(),
+            url,
+        });
+        self.broadcast(&frame);
+        self.abandoned = true;
     }
 
     pub(super) fn member(&self, player: &str) -> Option<Member> {

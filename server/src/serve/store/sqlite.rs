@@ -1,202 +1,18 @@
-//! Durable storage in an embedded SQLite file (`DATA/arena.db`, WAL). One writer
-//! thread owns the connection: it takes every write queued so far — from every
-//! room — commits them in one transaction, then acknowledges each. A room tells a
-//! player a move is accepted only after its write is acknowledged, so an
-//! acknowledged move survives `kill -9` and, with [`Synchronous::Full`] (the
-//! default: the commit is synced to the disk first), a power loss. On start-up,
-//! [`Store::load`] returns the unfinished rooms and the pool to restore; sessions
-//! are read one at a time when their token comes back ([`Store::session`]).
+//! The embedded backend: one SQLite file (`DATA/arena.db`, WAL), the default.
+//! With [`Synchronous::Full`] (the default) a commit is synced to the disk
+//! before it is acknowledged, so an acknowledged change survives a power loss
+//! too. A background thread folds the write-ahead log into the file.
 
-use super::event::RoomEvent;
-use super::records::GameRecord;
-use super::session::Identity;
-use protocol::wire::RoomSettings;
-use protocol::PuzzleV1;
+use super::{saved_records, saved_room, to_json, Backend, Saved, Write};
+use crate::serve::event::RoomEvent;
+use crate::serve::records::GameRecord;
+use crate::serve::session::Identity;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc as std_mpsc;
-use std::sync::Arc;
-use tokio::sync::oneshot;
-
-/// One change to persist.
-#[derive(Clone, Debug)]
-pub enum Write {
-    /// A new identity (the token only as its hash).
-    Session {
-        /// SHA-256 of the token.
-        token_hash: [u8; 32],
-        /// The identity.
-        who: Identity,
-    },
-    /// A new room with its puzzle (solution included: it never leaves the server).
-    Room {
-        /// Code.
-        code: String,
-        /// Settings.
-        settings: RoomSettings,
-        /// The puzzle.
-        puzzle: Box<PuzzleV1>,
-    },
-    /// A player took seat number `seat`.
-    Seat {
-        /// Room code.
-        room: String,
-        /// Who.
-        who: Identity,
-        /// Seat order.
-        seat: u32,
-    },
-    /// A player left before the start.
-    Unseat {
-        /// Room code.
-        room: String,
-        /// Player id.
-        player: String,
-    },
-    /// The host changed.
-    Host {
-        /// Room code.
-        room: String,
-        /// Player id.
-        player: String,
-    },
-    /// The game starts at this wall-clock instant (ms since the Unix epoch).
-    Start {
-        /// Room code.
-        room: String,
-        /// Start instant.
-        start_ms: f64,
-    },
-    /// A change to the game: a value, pencil marks, a hint, a pause.
-    Event {
-        /// Room code.
-        room: String,
-        /// The room's event number.
-        seq: u64,
-        /// Player id.
-        player: String,
-        /// What happened.
-        event: RoomEvent,
-        /// Wall clock, ms since the Unix epoch.
-        at_ms: f64,
-    },
-    /// The room plays again: a new puzzle, no start, no moves; seats stay.
-    Rematch {
-        /// Room code.
-        room: String,
-        /// The new puzzle (solution included).
-        puzzle: Box<PuzzleV1>,
-    },
-    /// A pre-generated puzzle joins the pool.
-    PoolAdd {
-        /// Its seed (unique).
-        seed: String,
-        /// The pool key.
-        key: String,
-        /// The puzzle.
-        puzzle: Box<PuzzleV1>,
-    },
-    /// A pool puzzle was used.
-    PoolTake {
-        /// Its seed.
-        seed: String,
-    },
-    /// The room is over; it is not restored.
-    Finish {
-        /// Room code.
-        room: String,
-    },
-    /// A player's finished game, verified by replay (see `records`).
-    Record(Box<GameRecord>),
-    /// A player hides from public leaderboards, or shows again.
-    Hidden {
-        /// Player id.
-        player: String,
-        /// Hidden or not.
-        hidden: bool,
-    },
-}
-
-/// A stored event of a room.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SavedEvent {
-    /// Event number.
-    pub seq: u64,
-    /// Player id.
-    pub player: String,
-    /// What happened.
-    pub event: RoomEvent,
-    /// Wall clock, ms since the Unix epoch.
-    pub at_ms: f64,
-}
-
-/// An unfinished room as stored.
-#[derive(Clone, Debug)]
-pub struct SavedRoom {
-    /// Code.
-    pub code: String,
-    /// Settings.
-    pub settings: RoomSettings,
-    /// Puzzle with solution.
-    pub puzzle: PuzzleV1,
-    /// Host's player id.
-    pub host: String,
-    /// Start instant, if started.
-    pub start_ms: Option<f64>,
-    /// Seated players in seat order.
-    pub seats: Vec<Identity>,
-    /// Every move, in order.
-    pub events: Vec<SavedEvent>,
-}
-
-/// What start-up restores.
-#[derive(Debug, Default)]
-pub struct Saved {
-    /// Unfinished rooms.
-    pub rooms: Vec<SavedRoom>,
-    /// Pool puzzles: seed, key, puzzle.
-    pub pool: Vec<(String, String, PuzzleV1)>,
-    /// Every recorded game, oldest first.
-    pub records: Vec<GameRecord>,
-    /// Players hidden from public leaderboards.
-    pub hidden: Vec<String>,
-}
-
-struct Job {
-    write: Write,
-    ack: oneshot::Sender<Result<(), String>>,
-}
-
-/// The handle rooms and connections write through.
-#[derive(Debug)]
-pub struct Store {
-    path: PathBuf,
-    /// A connection for point reads (sessions), beside the writer's.
-    reader: std::sync::Mutex<Connection>,
-    jobs: std_mpsc::Sender<Job>,
-    stats: Arc<CommitStats>,
-}
-
-/// Commit counters the writer keeps (for `/metrics`).
-#[derive(Debug, Default)]
-struct CommitStats {
-    commits: AtomicU64,
-    writes: AtomicU64,
-    micros: AtomicU64,
-}
-
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job").finish_non_exhaustive()
-    }
-}
+use std::sync::Mutex;
 
 /// How often the write-ahead log is folded into the database file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Most writes committed in one transaction.
-const MAX_BATCH: usize = 1024;
 
 /// How hard a commit waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -346,8 +162,8 @@ fn check_integrity(conn: &Connection) -> Result<(), String> {
     }
 }
 
-fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
-    match write {
+fn apply(conn: &Connection, write: &Write) -> Result<(), String> {
+    let done = match write {
         Write::Session { token_hash, who } => conn
             .execute(
                 "INSERT OR REPLACE INTO sessions (token_hash, player, name) VALUES (?1, ?2, ?3)",
@@ -361,11 +177,7 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
         } => conn
             .execute(
                 "INSERT INTO rooms (code, settings, puzzle) VALUES (?1, ?2, ?3)",
-                params![
-                    code,
-                    serde_json::to_string(settings).unwrap_or_default(),
-                    serde_json::to_string(puzzle.as_ref()).unwrap_or_default()
-                ],
+                params![code, to_json(settings)?, to_json(puzzle.as_ref())?],
             )
             .map(drop),
         Write::Seat { room, who, seat } => conn
@@ -401,34 +213,23 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
         } => conn
             .execute(
                 "INSERT INTO events (room, seq, player, at_ms, event) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![
-                    room,
-                    *seq as i64,
-                    player,
-                    at_ms,
-                    serde_json::to_string(event).unwrap_or_default()
-                ],
+                params![room, *seq as i64, player, at_ms, to_json(event)?],
             )
             .map(drop),
         Write::Rematch { room, puzzle } => {
-            conn.execute("DELETE FROM events WHERE room = ?1", params![room])?;
+            if let Err(e) = conn.execute("DELETE FROM events WHERE room = ?1", params![room]) {
+                return Err(e.to_string());
+            }
             conn.execute(
                 "UPDATE rooms SET puzzle = ?2, start_ms = NULL, finished = 0 WHERE code = ?1",
-                params![
-                    room,
-                    serde_json::to_string(puzzle.as_ref()).unwrap_or_default()
-                ],
+                params![room, to_json(puzzle.as_ref())?],
             )
             .map(drop)
         }
         Write::PoolAdd { seed, key, puzzle } => conn
             .execute(
                 "INSERT OR REPLACE INTO pool (seed, key, puzzle) VALUES (?1, ?2, ?3)",
-                params![
-                    seed,
-                    key,
-                    serde_json::to_string(puzzle.as_ref()).unwrap_or_default()
-                ],
+                params![seed, key, to_json(puzzle.as_ref())?],
             )
             .map(drop),
         Write::PoolTake { seed } => conn
@@ -465,63 +266,28 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                     record.player,
                     record.daily_key(),
                     record.at_ms,
-                    serde_json::to_string(record.as_ref()).unwrap_or_default()
+                    to_json(record.as_ref())?
                 ],
             )
             .map(drop),
-    }
+    };
+    done.map_err(|e| e.to_string())
 }
 
-fn writer(mut conn: Connection, jobs: std_mpsc::Receiver<Job>, stats: Arc<CommitStats>) {
-    while let Ok(first) = jobs.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        let started = std::time::Instant::now();
-        let outcome: Result<Vec<Result<(), String>>, String> = (|| {
-            let tx = conn.transaction().map_err(|e| e.to_string())?;
-            let results = batch
-                .iter()
-                .map(|j| apply(&tx, &j.write).map_err(|e| e.to_string()))
-                .collect();
-            tx.commit().map_err(|e| e.to_string())?;
-            Ok(results)
-        })();
-        stats.commits.fetch_add(1, Ordering::Relaxed);
-        stats
-            .writes
-            .fetch_add(batch.len() as u64, Ordering::Relaxed);
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        stats.micros.fetch_add(micros, Ordering::Relaxed);
-        match outcome {
-            Ok(results) => {
-                for (job, result) in batch.into_iter().zip(results) {
-                    let _ = job.ack.send(result);
-                }
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "database commit failed");
-                for job in batch {
-                    let _ = job.ack.send(Err(e.clone()));
-                }
-            }
-        }
-    }
+/// The SQLite backend.
+#[derive(Debug)]
+pub struct Sqlite {
+    path: PathBuf,
+    /// The writer's connection (only the store's writer thread commits).
+    writer: Mutex<Connection>,
+    /// A connection for point reads (sessions, a day's records), beside the writer's.
+    reader: Mutex<Connection>,
 }
 
-impl Store {
-    /// Opens (or creates) `dir/arena.db` and starts the writer thread; every
-    /// commit is synced to the disk before it is acknowledged.
-    pub fn open(dir: &Path) -> Result<Store, String> {
-        Store::open_with(dir, Synchronous::Full)
-    }
-
-    /// [`Store::open`] with the given durability.
-    pub fn open_with(dir: &Path, sync: Synchronous) -> Result<Store, String> {
+impl Sqlite {
+    /// Opens (or creates) `dir/arena.db`, checks it, brings its schema up to
+    /// date and starts the checkpoint thread.
+    pub fn open(dir: &Path, sync: Synchronous) -> Result<Sqlite, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let path = dir.join("arena.db");
         let mut conn = open_connection(&path)?;
@@ -543,66 +309,42 @@ impl Store {
                 }
             })
             .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
-        let (jobs, rx) = std_mpsc::channel();
-        let stats = Arc::new(CommitStats::default());
-        let writer_stats = Arc::clone(&stats);
-        std::thread::Builder::new()
-            .name("arena-db-writer".into())
-            .spawn(move || writer(conn, rx, writer_stats))
-            .map_err(|e| format!("cannot start the database writer: {e}"))?;
-        let reader = std::sync::Mutex::new(open_connection(&path)?);
-        Ok(Store {
+        let reader = Mutex::new(open_connection(&path)?);
+        Ok(Sqlite {
             path,
+            writer: Mutex::new(conn),
             reader,
-            jobs,
-            stats,
         })
     }
+}
 
-    /// Commit counters in the Prometheus text format.
-    pub fn render_metrics(&self) -> String {
-        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        format!(
-            "# HELP arena_db_commits_total Database transactions committed.\n# TYPE arena_db_commits_total counter\narena_db_commits_total {}\n\
-             # HELP arena_db_writes_total Writes committed (several per transaction under load).\n# TYPE arena_db_writes_total counter\narena_db_writes_total {}\n\
-             # HELP arena_db_commit_seconds_total Time spent committing.\n# TYPE arena_db_commit_seconds_total counter\narena_db_commit_seconds_total {:.6}\n",
-            get(&self.stats.commits),
-            get(&self.stats.writes),
-            get(&self.stats.micros) as f64 / 1e6
-        )
+impl Backend for Sqlite {
+    fn describe(&self) -> String {
+        self.path.display().to_string()
     }
 
-    /// Persists `write`; returns once it is committed.
-    pub async fn write(&self, write: Write) -> Result<(), String> {
-        let (ack, done) = oneshot::channel();
-        self.jobs
-            .send(Job { write, ack })
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        done.await
-            .map_err(|_| "the database writer has stopped".to_string())?
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
+        let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        let tx = conn.transaction().map_err(|e| e.to_string())?;
+        let results = batch.iter().map(|w| apply(&tx, w)).collect();
+        tx.commit().map_err(|e| e.to_string())?;
+        Ok(results)
     }
 
-    /// Every recorded game of one daily board, oldest first (a blocking read:
-    /// call it off the async workers).
-    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
         let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
         let mut st = conn
-            .prepare("SELECT record FROM records WHERE daily_key = ?1 ORDER BY id")
+            .prepare("SELECT id, record FROM records WHERE daily_key = ?1 ORDER BY id")
             .map_err(|e| e.to_string())?;
-        let rows: Vec<String> = st
-            .query_map([daily_key], |r| r.get(0))
+        let rows: Vec<(i64, String)> = st
+            .query_map([daily_key], |r| Ok((r.get(0)?, r.get(1)?)))
             .map_err(|e| e.to_string())?
             .collect::<Result<_, _>>()
             .map_err(|e| e.to_string())?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| serde_json::from_str(r).ok())
-            .collect())
+        Ok(saved_records(rows))
     }
 
-    /// The identity whose token has this hash, if one was stored (a blocking
-    /// point read: call it off the async workers).
-    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
         let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
         let found = conn.query_row(
             "SELECT player, name FROM sessions WHERE token_hash = ?1",
@@ -621,9 +363,7 @@ impl Store {
         }
     }
 
-    /// Reads every unfinished room and the pool (call before serving). Sessions
-    /// stay in the database: [`Store::session`] finds one when its token returns.
-    pub fn load(&self) -> Result<Saved, String> {
+    fn load(&self) -> Result<Saved, String> {
         let conn = open_connection(&self.path)?;
         let err = |e: rusqlite::Error| e.to_string();
         let mut saved = Saved::default();
@@ -650,17 +390,13 @@ impl Store {
             .map_err(err)?
             .collect::<Result<_, _>>()
             .map_err(err)?;
+        let mut seats_st = conn
+            .prepare("SELECT player, name FROM seats WHERE room = ?1 ORDER BY seat")
+            .map_err(err)?;
+        let mut events_st = conn
+            .prepare("SELECT seq, player, at_ms, event FROM events WHERE room = ?1 ORDER BY seq")
+            .map_err(err)?;
         for (code, settings, puzzle, host, start_ms) in rooms {
-            let (Ok(settings), Ok(puzzle)) = (
-                serde_json::from_str(&settings),
-                serde_json::from_str(&puzzle),
-            ) else {
-                tracing::warn!(room = %code, "unreadable stored room; skipped");
-                continue;
-            };
-            let mut seats_st = conn
-                .prepare("SELECT player, name FROM seats WHERE room = ?1 ORDER BY seat")
-                .map_err(err)?;
             let seats = seats_st
                 .query_map([&code], |r| {
                     Ok(Identity {
@@ -671,47 +407,16 @@ impl Store {
                 .map_err(err)?
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
-            let mut events_st = conn
-                .prepare(
-                    "SELECT seq, player, at_ms, event FROM events WHERE room = ?1 ORDER BY seq",
-                )
-                .map_err(err)?;
-            let rows: Vec<(i64, String, f64, String)> = events_st
+            let events = events_st
                 .query_map([&code], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })
                 .map_err(err)?
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
-            let events: Result<Vec<SavedEvent>, String> = rows
-                .into_iter()
-                .map(|(seq, player, at_ms, json)| {
-                    let event =
-                        serde_json::from_str(&json).map_err(|e| format!("event {seq}: {e}"))?;
-                    Ok(SavedEvent {
-                        seq: seq as u64,
-                        player,
-                        event,
-                        at_ms,
-                    })
-                })
-                .collect();
-            let events = match events {
-                Ok(events) => events,
-                Err(e) => {
-                    tracing::warn!(room = %code, error = %e, "unreadable stored event; room skipped");
-                    continue;
-                }
-            };
-            saved.rooms.push(SavedRoom {
-                code,
-                settings,
-                puzzle,
-                host,
-                start_ms,
-                seats,
-                events,
-            });
+            saved.rooms.extend(saved_room(
+                code, &settings, &puzzle, host, start_ms, seats, events,
+            ));
         }
         let mut st = conn
             .prepare("SELECT id, record FROM records ORDER BY id")
@@ -721,12 +426,7 @@ impl Store {
             .map_err(err)?
             .collect::<Result<_, _>>()
             .map_err(err)?;
-        for (id, record) in rows {
-            match serde_json::from_str(&record) {
-                Ok(record) => saved.records.push(record),
-                Err(e) => tracing::warn!(id, error = %e, "unreadable game record; skipped"),
-            }
-        }
+        saved.records = saved_records(rows);
         let mut st = conn
             .prepare("SELECT player FROM hidden_players")
             .map_err(err)?;
@@ -742,103 +442,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::wire::{HintPolicy, MistakePolicy, Mode};
-
-    #[tokio::test]
-    async fn writes_survive_a_reopen() {
-        let dir = std::env::temp_dir().join(format!("arena-store-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::open(&dir).expect("open");
-        let who = Identity {
-            id: "p1".into(),
-            name: "Ada".into(),
-        };
-        store
-            .write(Write::Session {
-                token_hash: [7; 32],
-                who: who.clone(),
-            })
-            .await
-            .expect("session");
-        let settings = RoomSettings {
-            variant: "classic".into(),
-            params: Default::default(),
-            difficulty: "easy".into(),
-            mode: Mode::Race,
-            public: false,
-            max_players: 2,
-            mistakes: MistakePolicy::None,
-            hints: HintPolicy::Off,
-            daily: None,
-            ghosts: false,
-            own_best: false,
-            puzzle: None,
-        };
-        let puzzle: PuzzleV1 = serde_json::from_str(
-            r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,
-        )
-        .expect("puzzle");
-        store
-            .write(Write::Room {
-                code: "abc".into(),
-                settings,
-                puzzle: Box::new(puzzle),
-            })
-            .await
-            .expect("room");
-        store
-            .write(Write::Seat {
-                room: "abc".into(),
-                who: who.clone(),
-                seat: 0,
-            })
-            .await
-            .expect("seat");
-        store
-            .write(Write::Start {
-                room: "abc".into(),
-                start_ms: 5.0,
-            })
-            .await
-            .expect("start");
-        store
-            .write(Write::Event {
-                room: "abc".into(),
-                seq: 1,
-                player: "p1".into(),
-                event: RoomEvent::Value {
-                    row: 0,
-                    col: 0,
-                    value: 1,
-                },
-                at_ms: 9.0,
-            })
-            .await
-            .expect("event");
-        let reopened = Store::open(&dir).expect("reopen");
-        assert_eq!(reopened.session(&[7; 32]), Ok(Some(who.clone())));
-        assert_eq!(reopened.session(&[8; 32]), Ok(None));
-        let saved = reopened.load().expect("load");
-        let room = &saved.rooms[0];
-        assert_eq!((room.code.as_str(), room.start_ms), ("abc", Some(5.0)));
-        assert_eq!(room.seats, vec![who]);
-        assert_eq!(
-            room.events[0].event,
-            RoomEvent::Value {
-                row: 0,
-                col: 0,
-                value: 1
-            }
-        );
-        store
-            .write(Write::Finish { room: "abc".into() })
-            .await
-            .expect("finish");
-        assert!(
-            store.load().expect("load").rooms.is_empty(),
-            "finished rooms are not restored"
-        );
-    }
+    use crate::serve::store::Store;
 
     /// A fresh directory for one test.
     fn temp_dir(name: &str) -> std::path::PathBuf {

@@ -1,0 +1,430 @@
+//! Durable storage behind one trait, [`Backend`], with two real backends: an
+//! embedded SQLite file ([`sqlite`], the default) and a PostgreSQL server
+//! ([`postgres`], for several nodes). The [`Store`] in front of either runs one
+//! writer thread: it takes every write queued so far — from every room —
+//! commits them in one transaction, then acknowledges each. A room tells a
+//! player a move is accepted only after its write is acknowledged, so an
+//! acknowledged move survives `kill -9` of the server. On start-up,
+//! [`Store::load`] returns the unfinished rooms and the pool to restore;
+//! sessions are read one at a time when their token comes back
+//! ([`Store::session`]).
+
+pub mod postgres;
+pub mod sqlite;
+
+use super::event::RoomEvent;
+use super::records::GameRecord;
+use super::session::Identity;
+use protocol::wire::RoomSettings;
+use protocol::PuzzleV1;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
+use tokio::sync::oneshot;
+
+pub use sqlite::Synchronous;
+
+/// One change to persist.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A new identity (the token only as its hash).
+    Session {
+        /// SHA-256 of the token.
+        token_hash: [u8; 32],
+        /// The identity.
+        who: Identity,
+    },
+    /// A new room with its puzzle (solution included: it never leaves the server).
+    Room {
+        /// Code.
+        code: String,
+        /// Settings.
+        settings: RoomSettings,
+        /// The puzzle.
+        puzzle: Box<PuzzleV1>,
+    },
+    /// A player took seat number `seat`.
+    Seat {
+        /// Room code.
+        room: String,
+        /// Who.
+        who: Identity,
+        /// Seat order.
+        seat: u32,
+    },
+    /// A player left before the start.
+    Unseat {
+        /// Room code.
+        room: String,
+        /// Player id.
+        player: String,
+    },
+    /// The host changed.
+    Host {
+        /// Room code.
+        room: String,
+        /// Player id.
+        player: String,
+    },
+    /// The game starts at this wall-clock instant (ms since the Unix epoch).
+    Start {
+        /// Room code.
+        room: String,
+        /// Start instant.
+        start_ms: f64,
+    },
+    /// A change to the game: a value, pencil marks, a hint, a pause.
+    Event {
+        /// Room code.
+        room: String,
+        /// The room's event number.
+        seq: u64,
+        /// Player id.
+        player: String,
+        /// What happened.
+        event: RoomEvent,
+        /// Wall clock, ms since the Unix epoch.
+        at_ms: f64,
+    },
+    /// The room plays again: a new puzzle, no start, no moves; seats stay.
+    Rematch {
+        /// Room code.
+        room: String,
+        /// The new puzzle (solution included).
+        puzzle: Box<PuzzleV1>,
+    },
+    /// A pre-generated puzzle joins the pool.
+    PoolAdd {
+        /// Its seed (unique).
+        seed: String,
+        /// The pool key.
+        key: String,
+        /// The puzzle.
+        puzzle: Box<PuzzleV1>,
+    },
+    /// A pool puzzle was used.
+    PoolTake {
+        /// Its seed.
+        seed: String,
+    },
+    /// The room is over; it is not restored.
+    Finish {
+        /// Room code.
+        room: String,
+    },
+    /// A player's finished game, verified by replay (see `records`).
+    Record(Box<GameRecord>),
+    /// A player hides from public leaderboards, or shows again.
+    Hidden {
+        /// Player id.
+        player: String,
+        /// Hidden or not.
+        hidden: bool,
+    },
+}
+
+impl Write {
+    /// The room this write belongs to, if it belongs to one (only the room's
+    /// owner may make it).
+    pub fn room(&self) -> Option<&str> {
+        match self {
+            Write::Room { code: room, .. }
+            | Write::Seat { room, .. }
+            | Write::Unseat { room, .. }
+            | Write::Host { room, .. }
+            | Write::Start { room, .. }
+            | Write::Event { room, .. }
+            | Write::Rematch { room, .. }
+            | Write::Finish { room } => Some(room),
+            Write::Session { .. }
+            | Write::PoolAdd { .. }
+            | Write::PoolTake { .. }
+            | Write::Record(_)
+            | Write::Hidden { .. } => None,
+        }
+    }
+}
+
+/// A stored event of a room.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedEvent {
+    /// Event number.
+    pub seq: u64,
+    /// Player id.
+    pub player: String,
+    /// What happened.
+    pub event: RoomEvent,
+    /// Wall clock, ms since the Unix epoch.
+    pub at_ms: f64,
+}
+
+/// An unfinished room as stored.
+#[derive(Clone, Debug)]
+pub struct SavedRoom {
+    /// Code.
+    pub code: String,
+    /// Settings.
+    pub settings: RoomSettings,
+    /// Puzzle with solution.
+    pub puzzle: PuzzleV1,
+    /// Host's player id.
+    pub host: String,
+    /// Start instant, if started.
+    pub start_ms: Option<f64>,
+    /// Seated players in seat order.
+    pub seats: Vec<Identity>,
+    /// Every move, in order.
+    pub events: Vec<SavedEvent>,
+}
+
+/// What start-up restores.
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// Unfinished rooms.
+    pub rooms: Vec<SavedRoom>,
+    /// Pool puzzles: seed, key, puzzle.
+    pub pool: Vec<(String, String, PuzzleV1)>,
+    /// Every recorded game, oldest first.
+    pub records: Vec<GameRecord>,
+    /// Players hidden from public leaderboards.
+    pub hidden: Vec<String>,
+}
+
+/// What a storage backend does. Every method blocks: the [`Store`] calls
+/// `commit` on its writer thread only, and the reads are called off the async
+/// workers (`spawn_blocking`, or before serving).
+pub trait Backend: Send + Sync + 'static {
+    /// Where the data lives, for messages and logs.
+    fn describe(&self) -> String;
+    /// Applies `batch` in one transaction and commits it. One result per write:
+    /// a write the backend refuses (a room this node no longer owns) fails
+    /// alone; an error of the whole commit fails every write.
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String>;
+    /// The identity whose token has this hash, if one was stored.
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String>;
+    /// Every recorded game of one daily board, oldest first.
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String>;
+    /// The unfinished rooms this node serves, the pool, the records and the
+    /// hidden players.
+    fn load(&self) -> Result<Saved, String>;
+}
+
+/// The JSON form a value is stored in (settings, puzzles, events, records).
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    serde_json::to_string(value).map_err(|e| format!("cannot encode for storage: {e}"))
+}
+
+/// A stored event row read back; an unreadable one is an error naming it.
+fn saved_event(seq: i64, player: String, at_ms: f64, json: &str) -> Result<SavedEvent, String> {
+    let event = serde_json::from_str(json).map_err(|e| format!("event {seq}: {e}"))?;
+    Ok(SavedEvent {
+        seq: u64::try_from(seq).map_err(|_| format!("event {seq}: negative number"))?,
+        player,
+        event,
+        at_ms,
+    })
+}
+
+/// A stored room row with its seats and events, read back. `None` (with a
+/// warning) when its settings, puzzle or an event no longer read: that room
+/// is skipped, the others are restored.
+fn saved_room(
+    code: String,
+    settings: &str,
+    puzzle: &str,
+    host: String,
+    start_ms: Option<f64>,
+    seats: Vec<Identity>,
+    events: Vec<(i64, String, f64, String)>,
+) -> Option<SavedRoom> {
+    let (Ok(settings), Ok(puzzle)) = (serde_json::from_str(settings), serde_json::from_str(puzzle))
+    else {
+        tracing::warn!(room = %code, "unreadable stored room; skipped");
+        return None;
+    };
+    let events: Result<Vec<SavedEvent>, String> = events
+        .into_iter()
+        .map(|(seq, player, at_ms, json)| saved_event(seq, player, at_ms, &json))
+        .collect();
+    match events {
+        Ok(events) => Some(SavedRoom {
+            code,
+            settings,
+            puzzle,
+            host,
+            start_ms,
+            seats,
+            events,
+        }),
+        Err(e) => {
+            tracing::warn!(room = %code, error = %e, "unreadable stored event; room skipped");
+            None
+        }
+    }
+}
+
+/// Stored game records read back, oldest first; unreadable ones are skipped
+/// with a warning.
+fn saved_records(rows: Vec<(i64, String)>) -> Vec<GameRecord> {
+    rows.into_iter()
+        .filter_map(|(id, record)| match serde_json::from_str(&record) {
+            Ok(record) => Some(record),
+            Err(e) => {
+                tracing::warn!(id, error = %e, "unreadable game record; skipped");
+                None
+            }
+        })
+        .collect()
+}
+
+struct Job {
+    write: Write,
+    ack: oneshot::Sender<Result<(), String>>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job").finish_non_exhaustive()
+    }
+}
+
+/// Commit counters the writer keeps (for `/metrics`).
+#[derive(Debug, Default)]
+struct CommitStats {
+    commits: AtomicU64,
+    writes: AtomicU64,
+    micros: AtomicU64,
+}
+
+/// Most writes committed in one transaction.
+const MAX_BATCH: usize = 1024;
+
+/// The handle rooms and connections write through.
+pub struct Store {
+    backend: Arc<dyn Backend>,
+    jobs: std_mpsc::Sender<Job>,
+    stats: Arc<CommitStats>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("backend", &self.backend.describe())
+            .finish_non_exhaustive()
+    }
+}
+
+fn writer(backend: &dyn Backend, jobs: std_mpsc::Receiver<Job>, stats: &CommitStats) {
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let started = std::time::Instant::now();
+        let writes: Vec<&Write> = batch.iter().map(|j| &j.write).collect();
+        let outcome = backend.commit(&writes);
+        stats.commits.fetch_add(1, Ordering::Relaxed);
+        stats
+            .writes
+            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        stats.micros.fetch_add(micros, Ordering::Relaxed);
+        match outcome {
+            Ok(results) => {
+                for (job, result) in batch.into_iter().zip(results) {
+                    let _ = job.ack.send(result);
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "database commit failed");
+                for job in batch {
+                    let _ = job.ack.send(Err(e.clone()));
+                }
+            }
+        }
+    }
+}
+
+impl Store {
+    /// Opens (or creates) the SQLite file `dir/arena.db` with the given
+    /// durability.
+    pub fn open_with(dir: &std::path::Path, sync: Synchronous) -> Result<Store, String> {
+        Ok(Store::new(Arc::new(sqlite::Sqlite::open(dir, sync)?)))
+    }
+
+    /// [`Store::open_with`], every commit synced to the disk.
+    pub fn open(dir: &std::path::Path) -> Result<Store, String> {
+        Store::open_with(dir, Synchronous::Full)
+    }
+
+    /// A store in front of `backend`, with its writer thread started.
+    pub fn new(backend: Arc<dyn Backend>) -> Store {
+        let (jobs, rx) = std_mpsc::channel();
+        let stats = Arc::new(CommitStats::default());
+        let writer_stats = Arc::clone(&stats);
+        let writer_backend = Arc::clone(&backend);
+        // A thread that cannot start leaves the channel without a receiver: every
+        // write then fails with "the database writer has stopped".
+        if let Err(e) = std::thread::Builder::new()
+            .name("arena-db-writer".into())
+            .spawn(move || writer(writer_backend.as_ref(), rx, &writer_stats))
+        {
+            tracing::error!(error = %e, "cannot start the database writer");
+        }
+        Store {
+            backend,
+            jobs,
+            stats,
+        }
+    }
+
+    /// Where the data lives.
+    pub fn describe(&self) -> String {
+        self.backend.describe()
+    }
+
+    /// Commit counters in the Prometheus text format.
+    pub fn render_metrics(&self) -> String {
+        let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        format!(
+            "# HELP arena_db_commits_total Database transactions committed.\n# TYPE arena_db_commits_total counter\narena_db_commits_total {}\n\
+             # HELP arena_db_writes_total Writes committed (several per transaction under load).\n# TYPE arena_db_writes_total counter\narena_db_writes_total {}\n\
+             # HELP arena_db_commit_seconds_total Time spent committing.\n# TYPE arena_db_commit_seconds_total counter\narena_db_commit_seconds_total {:.6}\n",
+            get(&self.stats.commits),
+            get(&self.stats.writes),
+            get(&self.stats.micros) as f64 / 1e6
+        )
+    }
+
+    /// Persists `write`; returns once it is committed.
+    pub async fn write(&self, write: Write) -> Result<(), String> {
+        let (ack, done) = oneshot::channel();
+        self.jobs
+            .send(Job { write, ack })
+            .map_err(|_| "the database writer has stopped".to_string())?;
+        done.await
+            .map_err(|_| "the database writer has stopped".to_string())?
+    }
+
+    /// Every recorded game of one daily board, oldest first (a blocking read:
+    /// call it off the async workers).
+    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+        self.backend.daily_records(daily_key)
+    }
+
+    /// The identity whose token has this hash, if one was stored (a blocking
+    /// point read: call it off the async workers).
+    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+        self.backend.session(token_hash)
+    }
+
+    /// Reads every unfinished room and the pool (a blocking read: call it before
+    /// serving, off the async workers). Sessions stay in the database:
+    /// [`Store::session`] finds one when its token returns.
+    pub fn load(&self) -> Result<Saved, String> {
+        self.backend.load()
+    }
+}

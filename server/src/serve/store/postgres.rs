@@ -1,0 +1,708 @@
+//! The PostgreSQL backend, for several `arena serve` nodes sharing one database
+//! (`arena serve --database postgres://…`). The same tables as the SQLite file,
+//! versioned migrations applied at start (under an advisory lock, so nodes that
+//! start together migrate once), and every room row carries its owner: the node
+//! that serves it, a lease it renews, and a fencing epoch.
+//!
+//! **Fencing.** A node writes for a room only with the epoch it took the room
+//! at. Every commit locks the rows of the rooms it writes for (`FOR SHARE`) and
+//! compares their owner and epoch with the node's: a write from a node that lost
+//! the room (the other node's takeover raised the epoch) is refused inside the
+//! database transaction, so two nodes can never both accept moves for one room.
+//! A takeover's `UPDATE` waits for a commit holding that lock, so every write
+//! acknowledged before the takeover is in the log the new owner replays.
+//!
+//! Every method blocks (the `postgres` crate drives its own small runtime):
+//! call them on the store's writer thread or through `spawn_blocking`.
+
+use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, Write};
+use crate::serve::records::GameRecord;
+use crate::serve::session::Identity;
+use dashmap::DashMap;
+use postgres::{Client, GenericClient, NoTls};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The schema, one migration per version (index + 1); applied in order, each
+/// in the transaction that records it.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE sessions (
+    token_hash BYTEA PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE rooms (
+    code TEXT PRIMARY KEY, settings TEXT NOT NULL, puzzle TEXT NOT NULL,
+    host TEXT NOT NULL DEFAULT '', start_ms DOUBLE PRECISION,
+    finished BOOLEAN NOT NULL DEFAULT FALSE,
+    owner TEXT NOT NULL, epoch BIGINT NOT NULL, lease_until TIMESTAMPTZ NOT NULL);
+CREATE INDEX rooms_by_owner ON rooms (owner) WHERE NOT finished;
+CREATE INDEX rooms_by_lease ON rooms (lease_until) WHERE NOT finished;
+CREATE TABLE seats (
+    room TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,
+    PRIMARY KEY (room, player));
+CREATE TABLE pool (seed TEXT PRIMARY KEY, key TEXT NOT NULL, puzzle TEXT NOT NULL);
+CREATE TABLE events (
+    room TEXT NOT NULL, seq BIGINT NOT NULL, player TEXT NOT NULL,
+    at_ms DOUBLE PRECISION NOT NULL, event TEXT NOT NULL, PRIMARY KEY (room, seq));
+CREATE TABLE records (
+    id BIGSERIAL PRIMARY KEY, player TEXT NOT NULL, daily_key TEXT,
+    at_ms DOUBLE PRECISION NOT NULL, record TEXT NOT NULL);
+CREATE INDEX records_by_daily ON records (daily_key);
+CREATE TABLE hidden_players (player TEXT PRIMARY KEY);
+CREATE TABLE nodes (
+    id TEXT PRIMARY KEY, url TEXT NOT NULL, players INTEGER NOT NULL DEFAULT 0,
+    lease_until TIMESTAMPTZ NOT NULL);
+"];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// The advisory lock nodes take while migrating (any constant of our own).
+const MIGRATION_LOCK: i64 = 0x4152_454e_4121;
+
+/// Reader connections kept open for point reads.
+const READERS: usize = 4;
+
+/// Who this node is, among the nodes sharing the database.
+#[derive(Clone, Debug)]
+pub struct NodeIdentity {
+    /// The node's id (`--node-id`), unique among the nodes.
+    pub id: String,
+    /// Where clients reach this node (`--public-url`, `ws://host:port/ws`);
+    /// empty until [`Postgres::announce`] when it is the bound address.
+    pub url: String,
+    /// How long a room's lease lasts without renewal: a dead node's rooms are
+    /// taken over after this.
+    pub lease: Duration,
+}
+
+/// Where an unfinished room lives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Location {
+    /// The owning node's id.
+    pub owner: String,
+    /// Where clients reach it (empty if the node never announced itself).
+    pub url: String,
+    /// Whether its lease is still running (if not, any node may take it over).
+    pub live: bool,
+}
+
+/// The PostgreSQL backend.
+pub struct Postgres {
+    url: String,
+    node: NodeIdentity,
+    /// Where clients reach this node, as announced.
+    public_url: std::sync::RwLock<String>,
+    /// The writer's connection (only the store's writer thread commits).
+    writer: Mutex<Client>,
+    /// Idle connections for reads.
+    readers: Mutex<Vec<Client>>,
+    /// The rooms this node owns, with the epoch it took each at.
+    epochs: DashMap<String, i64>,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postgres")
+            .field("url", &self.describe())
+            .field("node", &self.node.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A database URL without its password, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn err(e: postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => format!("{}: {}", db.code().code(), db.message()),
+        None => e.to_string(),
+    }
+}
+
+fn connect(url: &str) -> Result<Client, String> {
+    Client::connect(url, NoTls).map_err(|e| format!("{}: {}", redact(url), err(e)))
+}
+
+/// Brings the database to [`SCHEMA_VERSION`], or refuses one written by a newer
+/// server.
+fn migrate(client: &mut Client) -> Result<(), String> {
+    let mut tx = client.transaction().map_err(err)?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .map_err(err)?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS arena_schema (version BIGINT NOT NULL)")
+        .map_err(err)?;
+    let version: i64 = tx
+        .query_one("SELECT COALESCE(MAX(version), 0) FROM arena_schema", &[])
+        .and_then(|r| r.try_get(0))
+        .map_err(err)?;
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "the database has schema version {version}, written by a newer server; this one reads up to {SCHEMA_VERSION}"
+        ));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        let to = i as i64 + 1;
+        tx.batch_execute(sql)
+            .map_err(|e| format!("migration to schema {to}: {}", err(e)))?;
+        tx.execute("INSERT INTO arena_schema (version) VALUES ($1)", &[&to])
+            .map_err(err)?;
+    }
+    tx.commit().map_err(err)
+}
+
+/// A room write refused because this node no longer owns the room.
+fn stale(room: &str) -> String {
+    format!("room {room} is served by another node now (this node's lease or epoch is stale)")
+}
+
+impl Postgres {
+    /// Connects to `url`, applies the migrations and announces this node.
+    pub fn open(url: &str, node: NodeIdentity) -> Result<Postgres, String> {
+        let mut writer = connect(url)?;
+        migrate(&mut writer).map_err(|e| format!("{}: {e}", redact(url)))?;
+        let pg = Postgres {
+            url: url.to_string(),
+            public_url: std::sync::RwLock::new(node.url.clone()),
+            node,
+            writer: Mutex::new(writer),
+            readers: Mutex::new(Vec::new()),
+            epochs: DashMap::new(),
+        };
+        pg.renew(0)?;
+        Ok(pg)
+    }
+
+    /// This node.
+    pub fn node(&self) -> &NodeIdentity {
+        &self.node
+    }
+
+    /// Sets where clients reach this node (told to the others at the next
+    /// [`Postgres::renew`]).
+    pub fn announce(&self, url: &str) {
+        *self.public_url.write().unwrap_or_else(|p| p.into_inner()) = url.to_string();
+    }
+
+    /// Runs `f` on an idle reader connection (opened if none is idle).
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
+    ) -> Result<T, String> {
+        let idle = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut client = match idle {
+            Some(c) if !c.is_closed() => c,
+            _ => connect(&self.url)?,
+        };
+        let result = f(&mut client).map_err(err);
+        let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if readers.len() < READERS && !client.is_closed() {
+            readers.push(client);
+        }
+        result
+    }
+
+    fn lease_secs(&self) -> f64 {
+        self.node.lease.as_secs_f64()
+    }
+
+    /// Renews this node's lease and the leases of every room it owns, and
+    /// reports its connected players (new rooms go to the least-loaded node).
+    pub fn renew(&self, players: usize) -> Result<(), String> {
+        let players = i32::try_from(players).unwrap_or(i32::MAX);
+        let url = self
+            .public_url
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let (id, url, lease) = (&self.node.id, &url, self.lease_secs());
+        self.read(|c| {
+            c.execute(
+                "INSERT INTO nodes (id, url, players, lease_until)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+                 ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
+                     lease_until = now() + make_interval(secs => $4)",
+                &[id, url, &players, &lease],
+            )?;
+            c.execute(
+                "UPDATE rooms SET lease_until = now() + make_interval(secs => $2)
+                 WHERE owner = $1 AND NOT finished",
+                &[id, &lease],
+            )
+            .map(drop)
+        })
+    }
+
+    /// Where the unfinished room `code` lives, if it exists.
+    pub fn locate(&self, code: &str) -> Result<Option<Location>, String> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "SELECT r.owner, COALESCE(n.url, ''), r.lease_until > now()
+                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
+                 WHERE r.code = $1 AND NOT r.finished",
+                &[&code],
+            )
+        })?;
+        row.map(|r| {
+            Ok(Location {
+                owner: r.try_get(0).map_err(err)?,
+                url: r.try_get(1).map_err(err)?,
+                live: r.try_get(2).map_err(err)?,
+            })
+        })
+        .transpose()
+    }
+
+    /// The live node with the fewest connected players (this one on a tie), with
+    /// its URL and player count.
+    pub fn least_loaded(&self) -> Result<Option<(String, String, i32)>, String> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "SELECT id, url, players FROM nodes WHERE lease_until > now()
+                 ORDER BY players, (id <> $1), id LIMIT 1",
+                &[&self.node.id],
+            )
+        })?;
+        row.map(|r| {
+            Ok((
+                r.try_get(0).map_err(err)?,
+                r.try_get(1).map_err(err)?,
+                r.try_get(2).map_err(err)?,
+            ))
+        })
+        .transpose()
+    }
+
+    /// Takes the room `code` over if its lease ran out (or this node already
+    /// owns it, as after a restart): its epoch goes up by one, so the previous
+    /// owner's writes are refused from now on, and the room is read back,
+    /// every acknowledged event included. `None` if it is finished, gone, or
+    /// owned by a live node.
+    pub fn claim(&self, code: &str) -> Result<Option<SavedRoom>, String> {
+        let (id, lease) = (&self.node.id, self.lease_secs());
+        let claimed = self.read(|c| {
+            let mut tx = c.transaction()?;
+            let row = tx.query_opt(
+                "UPDATE rooms SET owner = $2, epoch = epoch + 1,
+                     lease_until = now() + make_interval(secs => $3)
+                 WHERE code = $1 AND NOT finished AND (lease_until < now() OR owner = $2)
+                 RETURNING epoch, settings, puzzle, host, start_ms",
+                &[&code, id, &lease],
+            )?;
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let seats = read_seats(&mut tx, code)?;
+            let events = read_events(&mut tx, code)?;
+            tx.commit()?;
+            let epoch: i64 = row.try_get(0)?;
+            let settings: String = row.try_get(1)?;
+            let puzzle: String = row.try_get(2)?;
+            let host: String = row.try_get(3)?;
+            let start_ms: Option<f64> = row.try_get(4)?;
+            Ok(Some((
+                epoch, settings, puzzle, host, start_ms, seats, events,
+            )))
+        })?;
+        let Some((epoch, settings, puzzle, host, start_ms, seats, events)) = claimed else {
+            return Ok(None);
+        };
+        self.epochs.insert(code.to_string(), epoch);
+        tracing::info!(room = %code, epoch, "took the room over");
+        Ok(saved_room(
+            code.to_string(),
+            &settings,
+            &puzzle,
+            host,
+            start_ms,
+            seats,
+            events,
+        ))
+    }
+
+    /// The unfinished rooms whose lease ran out (their node died), up to
+    /// `limit`: candidates for [`Postgres::claim`].
+    pub fn expired(&self, limit: i64) -> Result<Vec<String>, String> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT code FROM rooms WHERE NOT finished AND lease_until < now()
+                 ORDER BY lease_until LIMIT $1",
+                &[&limit],
+            )
+        })?;
+        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+    }
+
+    /// The rooms this node served that another node has taken over since (its
+    /// epoch there is newer than ours, or another node owns it).
+    pub fn lost(&self) -> Result<Vec<String>, String> {
+        let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
+                &[&held],
+            )
+        })?;
+        let mut lost = Vec::new();
+        for r in rows {
+            let code: String = r.try_get(0).map_err(err)?;
+            let owner: String = r.try_get(1).map_err(err)?;
+            let epoch: i64 = r.try_get(2).map_err(err)?;
+            let finished: bool = r.try_get(3).map_err(err)?;
+            let ours = self.epochs.get(&code).map(|e| *e);
+            if finished {
+                self.epochs.remove(&code);
+            } else if owner != self.node.id || ours != Some(epoch) {
+                self.epochs.remove(&code);
+                lost.push(code);
+            }
+        }
+        Ok(lost)
+    }
+
+    /// Applies one write inside the commit's transaction: the outer error fails
+    /// the transaction, the inner one refuses this write alone (it cannot be
+    /// encoded, or it takes a pool puzzle another node took).
+    fn apply(
+        &self,
+        tx: &mut postgres::Transaction,
+        write: &Write,
+    ) -> Result<Result<(), String>, postgres::Error> {
+        let node = &self.node.id;
+        let lease = self.lease_secs();
+        match write {
+            Write::Session { token_hash, who } => tx.execute(
+                "INSERT INTO sessions (token_hash, player, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (token_hash) DO UPDATE SET player = $2, name = $3",
+                &[&&token_hash[..], &who.id, &who.name],
+            )?,
+            Write::Room {
+                code,
+                settings,
+                puzzle,
+            } => {
+                let (settings, puzzle) = match (to_json(settings), to_json(puzzle.as_ref())) {
+                    (Ok(s), Ok(p)) => (s, p),
+                    (Err(e), _) | (_, Err(e)) => return Ok(Err(e)),
+                };
+                tx.execute(
+                    "INSERT INTO rooms (code, settings, puzzle, owner, epoch, lease_until)
+                     VALUES ($1, $2, $3, $4, 1, now() + make_interval(secs => $5))",
+                    &[code, &settings, &puzzle, node, &lease],
+                )?
+            }
+            Write::Seat { room, who, seat } => {
+                let seat = i32::try_from(*seat).unwrap_or(i32::MAX);
+                tx.execute(
+                    "INSERT INTO seats (room, player, name, seat) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (room, player) DO UPDATE SET name = $3, seat = $4",
+                    &[room, &who.id, &who.name, &seat],
+                )?
+            }
+            Write::Unseat { room, player } => tx.execute(
+                "DELETE FROM seats WHERE room = $1 AND player = $2",
+                &[room, player],
+            )?,
+            Write::Host { room, player } => tx.execute(
+                "UPDATE rooms SET host = $2 WHERE code = $1",
+                &[room, player],
+            )?,
+            Write::Start { room, start_ms } => tx.execute(
+                "UPDATE rooms SET start_ms = $2 WHERE code = $1",
+                &[room, start_ms],
+            )?,
+            Write::Event {
+                room,
+                seq,
+                player,
+                event,
+                at_ms,
+            } => {
+                let event = match to_json(event) {
+                    Ok(e) => e,
+                    Err(e) => return Ok(Err(e)),
+                };
+                let seq = i64::try_from(*seq).unwrap_or(i64::MAX);
+                tx.execute(
+                    "INSERT INTO events (room, seq, player, at_ms, event) VALUES ($1, $2, $3, $4, $5)",
+                    &[room, &seq, player, at_ms, &event],
+                )?
+            }
+            Write::Rematch { room, puzzle } => {
+                let puzzle = match to_json(puzzle.as_ref()) {
+                    Ok(p) => p,
+                    Err(e) => return Ok(Err(e)),
+                };
+                tx.execute("DELETE FROM events WHERE room = $1", &[room])?;
+                tx.execute(
+                    "UPDATE rooms SET puzzle = $2, start_ms = NULL, finished = FALSE WHERE code = $1",
+                    &[room, &puzzle],
+                )?
+            }
+            Write::PoolAdd { seed, key, puzzle } => {
+                let puzzle = match to_json(puzzle.as_ref()) {
+                    Ok(p) => p,
+                    Err(e) => return Ok(Err(e)),
+                };
+                tx.execute(
+                    "INSERT INTO pool (seed, key, puzzle) VALUES ($1, $2, $3)
+                     ON CONFLICT (seed) DO UPDATE SET key = $2, puzzle = $3",
+                    &[seed, key, &puzzle],
+                )?
+            }
+            Write::PoolTake { seed } => {
+                let taken = tx.execute("DELETE FROM pool WHERE seed = $1", &[seed])?;
+                if taken == 0 {
+                    return Ok(Err(format!("pool puzzle {seed} was already taken")));
+                }
+                taken
+            }
+            Write::Finish { room } => {
+                tx.execute("UPDATE rooms SET finished = TRUE WHERE code = $1", &[room])?
+            }
+            Write::Hidden {
+                player,
+                hidden: true,
+            } => tx.execute(
+                "INSERT INTO hidden_players (player) VALUES ($1) ON CONFLICT DO NOTHING",
+                &[player],
+            )?,
+            Write::Hidden {
+                player,
+                hidden: false,
+            } => tx.execute("DELETE FROM hidden_players WHERE player = $1", &[player])?,
+            Write::Record(record) => {
+                let json = match to_json(record.as_ref()) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(Err(e)),
+                };
+                tx.execute(
+                    "INSERT INTO records (player, daily_key, at_ms, record) VALUES ($1, $2, $3, $4)",
+                    &[&record.player, &record.daily_key(), &record.at_ms, &json],
+                )?
+            }
+        };
+        Ok(Ok(()))
+    }
+
+    /// The epochs the database holds for `rooms` owned by this node, each row
+    /// locked (`FOR SHARE`) until the transaction ends: a takeover waits for
+    /// the commit, and a write after a takeover sees the new epoch.
+    fn locked_epochs(
+        &self,
+        tx: &mut postgres::Transaction,
+        rooms: &[String],
+    ) -> Result<std::collections::HashMap<String, i64>, postgres::Error> {
+        if rooms.is_empty() {
+            return Ok(Default::default());
+        }
+        let rows = tx.query(
+            "SELECT code, epoch FROM rooms WHERE code = ANY($1) AND owner = $2 AND NOT finished
+             ORDER BY code FOR SHARE",
+            &[&rooms, &self.node.id],
+        )?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
+    /// Commits `batch` in one transaction: room writes only for rooms whose
+    /// epoch this node still holds.
+    fn commit_once(
+        &self,
+        client: &mut Client,
+        batch: &[&Write],
+    ) -> Result<Vec<Result<(), String>>, postgres::Error> {
+        let mut tx = client.transaction()?;
+        let mut rooms: Vec<String> = batch
+            .iter()
+            .filter(|w| !matches!(w, Write::Room { .. }))
+            .filter_map(|w| w.room().map(str::to_string))
+            .collect();
+        rooms.sort();
+        rooms.dedup();
+        let mut current = self.locked_epochs(&mut tx, &rooms)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for write in batch {
+            let allowed = match write {
+                Write::Room { .. } => true,
+                _ => write.room().is_none_or(|room| {
+                    let held = self.epochs.get(room).map(|e| *e);
+                    held.is_some() && current.get(room).copied() == held
+                }),
+            };
+            if allowed {
+                let result = self.apply(&mut tx, write)?;
+                if let (Write::Room { code, .. }, Ok(())) = (write, &result) {
+                    // Its later writes in this batch are this node's too.
+                    current.insert(code.clone(), 1);
+                    self.epochs.insert(code.clone(), 1);
+                }
+                results.push(result);
+            } else {
+                results.push(Err(stale(write.room().unwrap_or_default())));
+            }
+        }
+        tx.commit()?;
+        Ok(results)
+    }
+}
+
+fn read_seats(c: &mut impl GenericClient, room: &str) -> Result<Vec<Identity>, postgres::Error> {
+    c.query(
+        "SELECT player, name FROM seats WHERE room = $1 ORDER BY seat",
+        &[&room],
+    )?
+    .iter()
+    .map(|r| {
+        Ok(Identity {
+            id: r.try_get(0)?,
+            name: r.try_get(1)?,
+        })
+    })
+    .collect()
+}
+
+type EventRow = (i64, String, f64, String);
+
+fn read_events(c: &mut impl GenericClient, room: &str) -> Result<Vec<EventRow>, postgres::Error> {
+    c.query(
+        "SELECT seq, player, at_ms, event FROM events WHERE room = $1 ORDER BY seq",
+        &[&room],
+    )?
+    .iter()
+    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
+    .collect()
+}
+
+impl Backend for Postgres {
+    fn describe(&self) -> String {
+        redact(&self.url)
+    }
+
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
+        let mut client = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if client.is_closed() {
+            *client = connect(&self.url)?;
+        }
+        match self.commit_once(&mut client, batch) {
+            Ok(results) => Ok(results),
+            // One statement failed and took the transaction with it: commit each
+            // write alone, so only the bad one fails.
+            Err(e) if e.as_db_error().is_some() && batch.len() > 1 => {
+                tracing::warn!(error = %err(e), "a batched write failed; committing one by one");
+                Ok(batch
+                    .iter()
+                    .map(|w| match self.commit_once(&mut client, &[*w]) {
+                        Ok(mut r) => r.pop().unwrap_or(Ok(())),
+                        Err(e) => Err(err(e)),
+                    })
+                    .collect())
+            }
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "SELECT player, name FROM sessions WHERE token_hash = $1",
+                &[&&token_hash[..]],
+            )
+        })?;
+        row.map(|r| {
+            Ok(Identity {
+                id: r.try_get(0).map_err(err)?,
+                name: r.try_get(1).map_err(err)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT id, record FROM records WHERE daily_key = $1 ORDER BY id",
+                &[&daily_key],
+            )
+        })?;
+        let rows = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
+            .map_err(err)?;
+        Ok(saved_records(rows))
+    }
+
+    /// This node's own unfinished rooms (taken again at a new epoch: a restarted
+    /// node fences off its previous run), the pool, the records, the hidden
+    /// players. Other nodes' rooms are taken over when their leases run out.
+    fn load(&self) -> Result<Saved, String> {
+        let mut saved = Saved::default();
+        let (pool, own, records, hidden) = self.read(|c| {
+            let pool = c.query("SELECT seed, key, puzzle FROM pool", &[])?;
+            let own = c.query(
+                "SELECT code FROM rooms WHERE owner = $1 AND NOT finished",
+                &[&self.node.id],
+            )?;
+            let records = c.query("SELECT id, record FROM records ORDER BY id", &[])?;
+            let hidden = c.query("SELECT player FROM hidden_players", &[])?;
+            Ok((pool, own, records, hidden))
+        })?;
+        for r in &pool {
+            let (seed, key, puzzle): (String, String, String) = (
+                r.try_get(0).map_err(err)?,
+                r.try_get(1).map_err(err)?,
+                r.try_get(2).map_err(err)?,
+            );
+            if let Ok(puzzle) = serde_json::from_str(&puzzle) {
+                saved.pool.push((seed, key, puzzle));
+            }
+        }
+        for r in &own {
+            let code: String = r.try_get(0).map_err(err)?;
+            saved.rooms.extend(self.claim(&code)?);
+        }
+        let records = records
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
+            .map_err(err)?;
+        saved.records = saved_records(records);
+        saved.hidden = hidden
+            .iter()
+            .map(|r| r.try_get(0))
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        Ok(saved)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(
+            redact("postgres://arena:secret@db:5432/arena"),
+            "postgres://arena:***@db:5432/arena"
+        );
+        assert_eq!(
+            redact("postgres://arena@127.0.0.1:5433/arena"),
+            "postgres://arena@127.0.0.1:5433/arena"
+        );
+    }
+}

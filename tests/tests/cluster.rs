@@ -1,0 +1,264 @@
+//! Several real `arena serve` nodes on one real PostgreSQL server (started by
+//! the test on loopback), with real WebSocket clients: rooms spread over nodes
+//! (a client that reaches the wrong node is redirected to the room's node),
+//! `kill -9` of a room's node mid-race (another node takes the room over and
+//! every acknowledged move is still there), and a node frozen past its lease
+//! (`SIGSTOP`) whose writes are refused once it wakes, its players sent on.
+
+use arena_tests::postgres::PgServer;
+use arena_tests::process::spawn_arena_serve;
+use arena_tests::solving_moves;
+use arena_tests::ws::{race_settings, Client};
+use protocol::wire::{
+    ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, RoomView, ServerMessage,
+};
+use std::time::{Duration, Instant};
+use tokio::process::Child;
+
+/// Rooms' leases in these tests: a dead node's rooms move after about a second.
+const LEASE_MS: &str = "1000";
+
+/// How long a client waits before asking again while a room is between nodes
+/// (its node died and its lease has not run out yet).
+const RETRY: Duration = Duration::from_millis(200);
+
+/// A running node.
+struct Node {
+    child: Child,
+    addr: String,
+}
+
+async fn start_node(database: &str, id: &str) -> Node {
+    let data = std::env::temp_dir().join(format!("arena-cluster-{}-{id}", std::process::id()));
+    let (child, addr) = spawn_arena_serve(
+        &data,
+        &[
+            "--database",
+            database,
+            "--node-id",
+            id,
+            "--lease-ms",
+            LEASE_MS,
+        ],
+    )
+    .await;
+    Node { child, addr }
+}
+
+/// Connects to a full WebSocket URL (from a `redirect`) and resumes `token`;
+/// `None` if the node does not answer in time (dead or frozen).
+async fn resume_at(url: &str, token: &str) -> Option<Client> {
+    let connect = tokio_tungstenite::connect_async(url.to_string());
+    let (ws, _) = tokio::time::timeout(Duration::from_secs(1), connect)
+        .await
+        .ok()?
+        .ok()?;
+    let mut client = Client::adopt(ws);
+    let hello = client.say_hello("resumed", Some(token.to_string()));
+    tokio::time::timeout(Duration::from_secs(2), hello)
+        .await
+        .ok()?;
+    Some(client)
+}
+
+/// What a player does to get into room `code` starting from node `entry`:
+/// join; follow a redirect; if the room's node cannot be reached, start over
+/// at the entry (as the web client does). Returns the client and the first
+/// snapshot.
+async fn join_via(entry: &str, token: &str, code: &str, spectator: bool) -> (Client, RoomView) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut url = format!("ws://{entry}/ws");
+    loop {
+        assert!(Instant::now() < deadline, "room {code} never came back");
+        let Some(mut client) = resume_at(&url, token).await else {
+            url = format!("ws://{entry}/ws");
+            tokio::time::sleep(RETRY).await;
+            continue;
+        };
+        client
+            .send(&ClientMessage::JoinRoom {
+                code: code.to_string(),
+                spectator,
+            })
+            .await;
+        let answer = client
+            .until(|m| match m {
+                ServerMessage::Room { room } => Some(Ok(*room)),
+                ServerMessage::Redirect { url, .. } => Some(Err(Some(url))),
+                ServerMessage::Error {
+                    code: ErrorCode::RateLimited | ErrorCode::Unavailable,
+                    ..
+                } => Some(Err(None)),
+                ServerMessage::Error { code, message, .. } => {
+                    panic!("joining {code:?}: {message}")
+                }
+                _ => None,
+            })
+            .await;
+        match answer {
+            Ok(room) => return (client, room),
+            Err(Some(next)) => url = next,
+            Err(None) => tokio::time::sleep(RETRY).await,
+        }
+    }
+}
+
+fn private(mode: Mode, players: u32) -> RoomSettings {
+    RoomSettings {
+        public: false,
+        mode,
+        ..race_settings(players)
+    }
+}
+
+fn cell_of(m: &ClientMessage) -> (usize, usize, u32) {
+    match m {
+        ClientMessage::Move { row, col, value } => (*row as usize, *col as usize, *value),
+        _ => unreachable!("solving moves are moves"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_spreads_over_nodes_and_survives_kill_9_of_its_node() {
+    let pg = PgServer::start();
+    let db = pg.database("race");
+    let mut n1 = start_node(&db, "n1").await;
+    let n2 = start_node(&db, "n2").await;
+    let n3 = start_node(&db, "n3").await;
+
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    let bob_token = Client::connect(&n2.addr, "Bob").await.token;
+    let cy_token = Client::connect(&n3.addr, "Cy").await.token;
+    ada.send(&ClientMessage::CreateRoom {
+        settings: private(Mode::Race, 2),
+    })
+    .await;
+    let code = ada.room(RoomState::Waiting).await.code;
+
+    // Bob and Cy reach other nodes: each is sent to n1, where the room lives.
+    let (mut bob, view) = join_via(&n2.addr, &bob_token, &code, false).await;
+    assert_eq!(view.players.len(), 2, "Bob sits in Ada's room");
+    let (mut cy, _) = join_via(&n3.addr, &cy_token, &code, true).await;
+    ada.room(RoomState::Waiting).await;
+    ada.send(&ClientMessage::Start).await;
+    let puzzle = ada.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    bob.room(RoomState::Playing).await;
+    cy.room(RoomState::Playing).await;
+    let moves = solving_moves(&puzzle);
+    let half = moves.len() / 2;
+    for m in &moves[..half] {
+        ada.play(m).await;
+    }
+    bob.play(&moves[0]).await;
+
+    // n1 dies. Everyone comes back through n3, which takes the room over.
+    let ada_token = ada.token.clone();
+    n1.child.kill().await.expect("kill -9");
+    let killed = Instant::now();
+    drop((ada, bob, cy));
+    let (mut ada, view) = join_via(&n3.addr, &ada_token, &code, false).await;
+    let back = killed.elapsed();
+    assert!(
+        back < Duration::from_secs(10),
+        "the room was back in {back:?}"
+    );
+    let board = view.board.expect("Ada's board");
+    for m in &moves[..half] {
+        let (row, col, value) = cell_of(m);
+        assert_eq!(board[row][col], value, "an acknowledged move survived");
+    }
+    let (mut bob, _) = join_via(&n2.addr, &bob_token, &code, false).await;
+    for m in &moves[half..] {
+        ada.play(m).await;
+    }
+    for m in &moves[1..] {
+        bob.play(m).await;
+    }
+    let ranks = bob
+        .until(|m| match m {
+            ServerMessage::Finished { ranks, .. } => Some(ranks),
+            _ => None,
+        })
+        .await;
+    assert_eq!(ranks.len(), 2);
+    assert_eq!(
+        ranks[0].player, ada.id,
+        "Ada finished first, across the failover"
+    );
+    drop((n2, n3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn co_op_over_nodes_and_a_frozen_owner_is_fenced() {
+    let pg = PgServer::start();
+    let db = pg.database("coop");
+    let n1 = start_node(&db, "n1").await;
+    let n2 = start_node(&db, "n2").await;
+
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    let bob_token = Client::connect(&n2.addr, "Bob").await.token;
+    ada.send(&ClientMessage::CreateRoom {
+        settings: private(Mode::Coop, 2),
+    })
+    .await;
+    let code = ada.room(RoomState::Waiting).await.code;
+    let (mut bob, _) = join_via(&n2.addr, &bob_token, &code, false).await;
+    ada.room(RoomState::Waiting).await;
+    ada.send(&ClientMessage::Start).await;
+    let puzzle = ada.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    bob.room(RoomState::Playing).await;
+    let moves = solving_moves(&puzzle);
+    ada.send(&moves[0]).await;
+    ada.until(|m| matches!(m, ServerMessage::CoopEvent { .. }).then_some(()))
+        .await;
+    let seen_by_bob = bob
+        .until(|m| match m {
+            ServerMessage::CoopEvent { player, .. } => Some(player),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        seen_by_bob, ada.id,
+        "Bob sees Ada's move through the room's node"
+    );
+
+    // n1 freezes past its lease: n2 takes the room over (Bob asks there).
+    let pid = n1.child.id().expect("pid").to_string();
+    let signal = |sig: &str| {
+        let ok = std::process::Command::new("kill")
+            .args([sig, &pid])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "kill {sig}");
+    };
+    signal("-STOP");
+    drop(bob);
+    let (mut bob, view) = join_via(&n2.addr, &bob_token, &code, false).await;
+    let (row, col, value) = cell_of(&moves[0]);
+    assert_eq!(view.board.expect("board")[row][col], value);
+
+    // n1 wakes up still thinking it owns the room: Ada's move there is not
+    // acknowledged, and she is sent to n2.
+    signal("-CONT");
+    ada.send(&moves[1]).await;
+    let url = ada
+        .until(|m| match m {
+            ServerMessage::MoveAccepted { .. } => panic!("a stale node acknowledged a move"),
+            ServerMessage::CoopEvent { .. } => panic!("a stale node applied a move"),
+            ServerMessage::Redirect { url, .. } => Some(url),
+            _ => None,
+        })
+        .await;
+    assert!(url.contains(&n2.addr), "{url} is n2");
+    let (mut ada, view) = join_via(&n2.addr, &ada.token, &code, false).await;
+    let (row1, col1, _) = cell_of(&moves[1]);
+    assert_eq!(
+        view.board.expect("board")[row1][col1],
+        0,
+        "the refused move is not there"
+    );
+    ada.send(&moves[1]).await;
+    bob.until(|m| matches!(m, ServerMessage::CoopEvent { .. }).then_some(()))
+        .await;
+    drop((n1, n2));
+}

@@ -1,0 +1,308 @@
+//! The storage suite, run against both backends: the SQLite file and a real
+//! PostgreSQL server started for the test. Whatever a room, the pool or the
+//! leaderboards write comes back after a reopen; then the PostgreSQL-only
+//! guarantees of several nodes: a room's owner holds a fencing epoch, a node
+//! takes over a room whose lease ran out, and the stale owner's writes are
+//! refused by the database.
+
+use arena_tests::postgres::PgServer;
+use protocol::wire::{HintPolicy, MistakePolicy, Mode, RoomSettings};
+use protocol::PuzzleV1;
+use server::serve::event::RoomEvent;
+use server::serve::records::GameRecord;
+use server::serve::session::Identity;
+use server::serve::store::postgres::{NodeIdentity, Postgres};
+use server::serve::store::{Backend, Store, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn settings() -> RoomSettings {
+    RoomSettings {
+        variant: "classic".into(),
+        params: Default::default(),
+        difficulty: "easy".into(),
+        mode: Mode::Race,
+        public: false,
+        max_players: 2,
+        mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
+        daily: None,
+        ghosts: false,
+        own_best: false,
+        puzzle: None,
+    }
+}
+
+fn puzzle() -> PuzzleV1 {
+    serde_json::from_str(
+        r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#,
+    )
+    .expect("puzzle")
+}
+
+fn ada() -> Identity {
+    Identity {
+        id: "p1".into(),
+        name: "Ada".into(),
+    }
+}
+
+fn record(player: &str, daily: Option<&str>) -> GameRecord {
+    GameRecord {
+        player: player.into(),
+        name: "Ada".into(),
+        variant: "classic".into(),
+        params: Default::default(),
+        difficulty: "easy".into(),
+        daily: daily.map(str::to_string),
+        mode: Mode::Solo,
+        time_ms: 61_000,
+        penalty_ms: 0,
+        mistakes: 0,
+        hints: 0,
+        at_ms: 1.0,
+        room: "abc".into(),
+        moves: Vec::new(),
+    }
+}
+
+/// Writes through `store` on a small runtime of its own (the store's reads block
+/// and are called outside it, as the server calls them off its async workers).
+fn write(store: &Store, w: Write) -> Result<(), String> {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime")
+        .block_on(store.write(w))
+}
+
+/// Every write kind, read back after `reopen`.
+fn the_suite(open: &dyn Fn() -> Store) {
+    let store = open();
+    let who = ada();
+    write(
+        &store,
+        Write::Session {
+            token_hash: [7; 32],
+            who: who.clone(),
+        },
+    )
+    .expect("session");
+    write(
+        &store,
+        Write::Room {
+            code: "abc".into(),
+            settings: settings(),
+            puzzle: Box::new(puzzle()),
+        },
+    )
+    .expect("room");
+    let room_writes = [
+        Write::Seat {
+            room: "abc".into(),
+            who: who.clone(),
+            seat: 0,
+        },
+        Write::Host {
+            room: "abc".into(),
+            player: "p1".into(),
+        },
+        Write::Start {
+            room: "abc".into(),
+            start_ms: 5.0,
+        },
+        Write::Event {
+            room: "abc".into(),
+            seq: 1,
+            player: "p1".into(),
+            event: RoomEvent::Value {
+                row: 0,
+                col: 0,
+                value: 1,
+            },
+            at_ms: 9.0,
+        },
+        Write::PoolAdd {
+            seed: "s1".into(),
+            key: "classic/easy".into(),
+            puzzle: Box::new(puzzle()),
+        },
+        Write::PoolAdd {
+            seed: "s2".into(),
+            key: "classic/easy".into(),
+            puzzle: Box::new(puzzle()),
+        },
+        Write::PoolTake { seed: "s1".into() },
+        Write::Record(Box::new(record("p1", Some("2026-11-25")))),
+        Write::Record(Box::new(record("p2", None))),
+        Write::Hidden {
+            player: "p2".into(),
+            hidden: true,
+        },
+    ];
+    for w in room_writes {
+        write(&store, w).expect("write");
+    }
+    drop(store);
+
+    let reopened = open();
+    assert_eq!(reopened.session(&[7; 32]), Ok(Some(who.clone())));
+    assert_eq!(reopened.session(&[8; 32]), Ok(None));
+    let saved = reopened.load().expect("load");
+    assert_eq!(saved.rooms.len(), 1);
+    let room = &saved.rooms[0];
+    assert_eq!((room.code.as_str(), room.start_ms), ("abc", Some(5.0)));
+    assert_eq!(
+        (room.host.as_str(), &room.seats),
+        ("p1", &vec![who.clone()])
+    );
+    assert_eq!(room.settings, settings());
+    assert_eq!(
+        room.events.iter().map(|e| &e.event).collect::<Vec<_>>(),
+        vec![&RoomEvent::Value {
+            row: 0,
+            col: 0,
+            value: 1
+        }]
+    );
+    let pool: Vec<&str> = saved.pool.iter().map(|(seed, ..)| seed.as_str()).collect();
+    assert_eq!(pool, vec!["s2"], "a taken pool puzzle is gone");
+    assert_eq!(saved.records.len(), 2);
+    assert_eq!(saved.hidden, vec!["p2".to_string()]);
+    let key = record("p1", Some("2026-11-25"))
+        .daily_key()
+        .expect("a daily key");
+    let daily = reopened.daily_records(&key).expect("daily records");
+    assert_eq!(
+        daily.iter().map(|r| r.player.as_str()).collect::<Vec<_>>(),
+        vec!["p1"]
+    );
+
+    write(
+        &reopened,
+        Write::Rematch {
+            room: "abc".into(),
+            puzzle: Box::new(puzzle()),
+        },
+    )
+    .expect("rematch");
+    let room = &reopened.load().expect("load").rooms[0];
+    assert!(room.events.is_empty() && room.start_ms.is_none());
+    write(&reopened, Write::Finish { room: "abc".into() }).expect("finish");
+    assert!(
+        reopened.load().expect("load").rooms.is_empty(),
+        "finished rooms are not restored"
+    );
+}
+
+#[test]
+fn sqlite_keeps_every_write() {
+    let dir = std::env::temp_dir().join(format!("arena-storage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    the_suite(&|| Store::open(&dir).expect("open"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn node(id: &str, lease: Duration) -> NodeIdentity {
+    NodeIdentity {
+        id: id.into(),
+        url: format!("ws://node-{id}/ws"),
+        lease,
+    }
+}
+
+#[test]
+fn postgres_keeps_every_write() {
+    let pg = PgServer::start();
+    let url = pg.database("suite");
+    the_suite(&|| {
+        let backend = Postgres::open(&url, node("a", Duration::from_secs(30))).expect("open");
+        Store::new(Arc::new(backend))
+    });
+}
+
+/// Waits (without sleeping) until `node` can take room `code` over.
+fn claim_when_expired(node: &Postgres, code: &str) -> server::serve::store::SavedRoom {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(room) = node.claim(code).expect("claim") {
+            return room;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the lease never ran out"
+        );
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn a_stale_owner_cannot_write_after_a_takeover() {
+    let pg = PgServer::start();
+    let url = pg.database("fencing");
+    // Node a's leases last 1 ms: as good as dead once it stops renewing.
+    let a = Arc::new(Postgres::open(&url, node("a", Duration::from_millis(1))).expect("a"));
+    let b = Arc::new(Postgres::open(&url, node("b", Duration::from_secs(30))).expect("b"));
+    let store_a = Store::new(a.clone());
+    write(
+        &store_a,
+        Write::Room {
+            code: "r1".into(),
+            settings: settings(),
+            puzzle: Box::new(puzzle()),
+        },
+    )
+    .expect("a creates the room");
+    let event = |seq: u64| Write::Event {
+        room: "r1".into(),
+        seq,
+        player: "p1".into(),
+        event: RoomEvent::Value {
+            row: 0,
+            col: 0,
+            value: 1,
+        },
+        at_ms: 1.0,
+    };
+    write(&store_a, event(1)).expect("the owner writes");
+    let location = b.locate("r1").expect("locate").expect("the room exists");
+    assert_eq!(location.owner, "a");
+
+    let taken = claim_when_expired(&b, "r1");
+    assert_eq!(
+        taken.events.len(),
+        1,
+        "the new owner replays every acknowledged event"
+    );
+    let location = b.locate("r1").expect("locate").expect("the room exists");
+    assert_eq!((location.owner.as_str(), location.live), ("b", true));
+    assert_eq!(location.url, "ws://node-b/ws");
+
+    let refused = write(&store_a, event(2)).expect_err("the stale owner is refused");
+    assert!(refused.contains("another node"), "{refused}");
+    assert_eq!(a.lost().expect("lost"), vec!["r1".to_string()]);
+    assert!(
+        a.claim("r1").expect("claim").is_none(),
+        "a live owner's room cannot be taken"
+    );
+    let store_b = Store::new(b.clone());
+    write(&store_b, event(2)).expect("the new owner writes");
+    let reread = b.claim("r1").expect("claim").expect("b's own room");
+    assert_eq!(reread.events.len(), 2);
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let pg = PgServer::start();
+    let url = pg.database("newer");
+    drop(Postgres::open(&url, node("a", Duration::from_secs(30))).expect("first open migrates"));
+    let backend = Postgres::open(&url, node("a", Duration::from_secs(30))).expect("reopen");
+    assert!(backend.describe().starts_with("postgres://"));
+    drop(backend);
+    let psql = std::process::Command::new("psql")
+        .args([&url, "-c", "INSERT INTO arena_schema (version) VALUES (99)"])
+        .output()
+        .expect("psql");
+    assert!(psql.status.success(), "{psql:?}");
+    let e = Postgres::open(&url, node("a", Duration::from_secs(30))).expect_err("refused");
+    assert!(e.contains("schema version 99"), "{e}");
+}
