@@ -262,3 +262,96 @@ async fn co_op_over_nodes_and_a_frozen_owner_is_fenced() {
         .await;
     drop((n1, n2));
 }
+
+/// Asks `client` with `ask` until `pick` accepts an answer: what another node
+/// published reaches this one within a heartbeat and a notification, so the
+/// client asks again (as the lobby page does) until it shows.
+async fn ask_until<T>(
+    client: &mut Client,
+    ask: &ClientMessage,
+    mut pick: impl FnMut(ServerMessage) -> Option<Option<T>>,
+) -> T {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        client.send(ask).await;
+        if let Some(found) = client.until(&mut pick).await {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "never seen: {ask:?}");
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
+    let pg = PgServer::start();
+    let db = pg.database("lobby");
+    let n1 = start_node(&db, "n1").await;
+    let n2 = start_node(&db, "n2").await;
+
+    // A public room on n1 is listed on n2.
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    ada.send(&ClientMessage::CreateRoom {
+        settings: race_settings(2),
+    })
+    .await;
+    let code = ada.room(RoomState::Waiting).await.code;
+    let mut bob = Client::connect(&n2.addr, "Bob").await;
+    ask_until(&mut bob, &ClientMessage::ListRooms, |m| match m {
+        ServerMessage::Rooms { rooms } => Some(rooms.iter().any(|r| r.code == code).then_some(())),
+        _ => None,
+    })
+    .await;
+
+    // A solo game finished on n1 is on Ada's profile on n2 (her token works there).
+    ada.send(&ClientMessage::LeaveRoom).await;
+    ada.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            max_players: 1,
+            ..private(Mode::Solo, 1)
+        },
+    })
+    .await;
+    let puzzle = ada.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    for m in &solving_moves(&puzzle) {
+        ada.play(m).await;
+    }
+    ada.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    let mut ada_on_n2 = Client::resume(&n2.addr, ada.token.clone()).await;
+    assert_eq!(ada_on_n2.id, ada.id, "one identity on every node");
+    let profile = ClientMessage::Profile { utc_offset_min: 0 };
+    let solved = ask_until(&mut ada_on_n2, &profile, |m| match m {
+        ServerMessage::Profile { stats, .. } => {
+            let solved: u32 = stats.iter().map(|s| s.solved).sum();
+            Some((solved > 0).then_some(solved))
+        }
+        _ => None,
+    })
+    .await;
+    assert_eq!(solved, 1);
+
+    // n1 carries many more players than n2: Cy's new room goes to n2, and Cy
+    // follows it there as its host.
+    let mut idle = Vec::new();
+    for _ in 0..12 {
+        idle.push(Client::open(&n1.addr).await);
+    }
+    let mut cy = Client::connect(&n1.addr, "Cy").await;
+    cy.send(&ClientMessage::CreateRoom {
+        settings: private(Mode::Race, 2),
+    })
+    .await;
+    let (moved, url) = cy
+        .until(|m| match m {
+            ServerMessage::Redirect { code, url } => Some((code, url)),
+            _ => None,
+        })
+        .await;
+    assert!(url.contains(&n2.addr), "{url} is n2, the least loaded");
+    let (_cy, view) = join_via(&n2.addr, &cy.token, &moved, false).await;
+    assert_eq!(view.players.len(), 1);
+    assert_eq!(view.players[0].id, cy.id);
+    assert_eq!(view.host, cy.id, "the creator is still its host");
+    drop((idle, n1, n2));
+}

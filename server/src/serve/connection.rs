@@ -210,7 +210,7 @@ async fn locate(shared: &Shared, code: &str) -> Result<RoomHandle, ServerMessage
     let Some(cluster) = &shared.cluster else {
         return Err(no_room());
     };
-    match crate::serve::cluster::find_room(shared, cluster, code).await {
+    match cluster.find_room(shared, code).await {
         Ok(Found::Here(room)) => Ok(room),
         Ok(Found::Elsewhere(url)) => Err(ServerMessage::Redirect {
             code: code.to_string(),
@@ -330,7 +330,12 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 .await
             {
                 Ok(room) => {
+                    let code = room.code.clone();
                     move_to(player, &me, room, rx).await;
+                    if let Some(cluster) = &shared.cluster {
+                        // The creator follows the room if it goes to a less loaded node.
+                        cluster.place(shared, &code).await;
+                    }
                     None
                 }
                 Err((code, message)) => Some(error(code, message)),

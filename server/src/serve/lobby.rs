@@ -40,6 +40,8 @@ pub struct Lobby {
     created: DashMap<String, Vec<String>>,
     /// The leaderboards.
     boards: Arc<Boards>,
+    /// The public rooms of the other nodes, as they last published them.
+    remote_rooms: std::sync::Mutex<Vec<RoomSummary>>,
 }
 
 fn new_code() -> String {
@@ -136,6 +138,7 @@ impl Lobby {
             store,
             created: DashMap::new(),
             boards: Arc::new(Boards::default()),
+            remote_rooms: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -367,6 +370,21 @@ impl Lobby {
     /// The open public rooms with someone in them (closed ones are forgotten on
     /// the way).
     pub fn public_rooms(&self) -> Vec<RoomSummary> {
+        let mut rooms = self.local_public_rooms();
+        rooms.extend(
+            self.remote_rooms
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .iter()
+                .filter(|r| self.rooms.get(&r.code).is_none())
+                .cloned(),
+        );
+        rooms.sort_by(|a, b| a.code.cmp(&b.code));
+        rooms
+    }
+
+    /// The public rooms this node serves, by code.
+    pub fn local_public_rooms(&self) -> Vec<RoomSummary> {
         self.rooms.retain(|_, h| !h.is_closed());
         let mut rooms: Vec<RoomSummary> = self
             .rooms
@@ -378,5 +396,11 @@ impl Lobby {
             .collect();
         rooms.sort_by(|a, b| a.code.cmp(&b.code));
         rooms
+    }
+
+    /// The public rooms the other nodes serve (several nodes only); joining one
+    /// redirects to its node.
+    pub fn set_remote_rooms(&self, rooms: Vec<RoomSummary>) {
+        *self.remote_rooms.lock().unwrap_or_else(|p| p.into_inner()) = rooms;
     }
 }

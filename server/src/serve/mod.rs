@@ -168,10 +168,8 @@ pub struct Shared {
     pub closing: watch::Receiver<bool>,
     /// Durable storage, when a data directory or a database is configured.
     pub store: Option<Arc<store::Store>>,
-    /// The database shared with other nodes, when there is one (PostgreSQL).
-    pub cluster: Option<Arc<store::postgres::Postgres>>,
-    /// Held while this node takes a room over (one at a time).
-    pub takeovers: tokio::sync::Mutex<()>,
+    /// This node's part among several sharing a PostgreSQL database.
+    pub cluster: Option<Arc<cluster::Cluster>>,
     /// Open connections per client IP.
     pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
     /// `join_room` attempts per player id.
@@ -201,7 +199,15 @@ impl Server {
     pub fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
         let (closing_tx, closing) = watch::channel(false);
         let metrics = Arc::new(metrics::Metrics::default());
-        let (store, cluster) = open_storage(&config).map_err(std::io::Error::other)?;
+        let (store, pg) = open_storage(&config).map_err(std::io::Error::other)?;
+        // Records after this one reach the boards through notifications.
+        let cluster = match pg {
+            Some(pg) => {
+                let last = off_runtime(|| pg.last_record()).map_err(std::io::Error::other)?;
+                Some(Arc::new(cluster::Cluster::new(pg, last)))
+            }
+            None => None,
+        };
         let sessions = session::Sessions::new(store.clone());
         let generator = generator::Generator::new(plugins, Arc::clone(&metrics));
         let pool = Arc::new(pool::Pool::new(
@@ -240,7 +246,6 @@ impl Server {
             closing,
             store,
             cluster,
-            takeovers: tokio::sync::Mutex::new(()),
             per_ip: dashmap::DashMap::new(),
         });
         Ok(Server {
@@ -267,7 +272,7 @@ impl Server {
         let heartbeat = shared.cluster.clone().map(|cluster| {
             if shared.config.public_url.is_none() {
                 if let Ok(addr) = listener.local_addr() {
-                    cluster.announce(&format!("ws://{addr}/ws"));
+                    cluster.database().announce(&format!("ws://{addr}/ws"));
                 }
             }
             tokio::spawn(cluster::run(Arc::clone(&shared), cluster))
@@ -330,13 +335,13 @@ impl Server {
     }
 }
 
-/// The store, and the cluster when the store is PostgreSQL.
+/// The store, and the PostgreSQL database when it is one.
 type Storage = (
     Option<Arc<store::Store>>,
     Option<Arc<store::postgres::Postgres>>,
 );
 
-/// The store for `config`: PostgreSQL (also returned as the cluster) when a
+/// The store for `config`: PostgreSQL (also returned on its own) when a
 /// database URL is given, else the SQLite file in the data directory, else none.
 fn open_storage(config: &Config) -> Result<Storage, String> {
     if let Some(url) = &config.database {

@@ -116,23 +116,28 @@ impl Pool {
     }
 
     /// A ready puzzle of this kind, if the pool has one (the refill is woken).
+    /// A puzzle the store will not give up (another node sharing the database
+    /// took it, or the store fails) is skipped: no puzzle is played twice.
     pub async fn take(&self, kind: &Kind) -> Option<PuzzleV1> {
-        let taken = self
-            .puzzles
-            .get_mut(&kind.key())
-            .and_then(|mut q| q.pop_front());
-        let Some((seed, puzzle)) = taken else {
-            Metrics::inc(&self.metrics.pool_misses_total);
-            return None;
-        };
-        Metrics::inc(&self.metrics.pool_hits_total);
-        self.taken.notify_one();
-        if let Some(store) = &self.store {
-            if let Err(e) = store.write(Write::PoolTake { seed }).await {
-                tracing::warn!(error = %e, "cannot drop a used puzzle from the stored pool");
+        loop {
+            let taken = self
+                .puzzles
+                .get_mut(&kind.key())
+                .and_then(|mut q| q.pop_front());
+            let Some((seed, puzzle)) = taken else {
+                Metrics::inc(&self.metrics.pool_misses_total);
+                return None;
+            };
+            self.taken.notify_one();
+            if let Some(store) = &self.store {
+                if let Err(e) = store.write(Write::PoolTake { seed }).await {
+                    tracing::warn!(error = %e, "a pool puzzle could not be taken; skipped");
+                    continue;
+                }
             }
+            Metrics::inc(&self.metrics.pool_hits_total);
+            return Some(puzzle);
         }
-        Some(puzzle)
     }
 
     /// Generates one puzzle for every kind below the target; returns how many.

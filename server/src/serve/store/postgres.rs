@@ -44,12 +44,12 @@ CREATE TABLE events (
     at_ms DOUBLE PRECISION NOT NULL, event TEXT NOT NULL, PRIMARY KEY (room, seq));
 CREATE TABLE records (
     id BIGSERIAL PRIMARY KEY, player TEXT NOT NULL, daily_key TEXT,
-    at_ms DOUBLE PRECISION NOT NULL, record TEXT NOT NULL);
+    at_ms DOUBLE PRECISION NOT NULL, record TEXT NOT NULL, node TEXT NOT NULL);
 CREATE INDEX records_by_daily ON records (daily_key);
 CREATE TABLE hidden_players (player TEXT PRIMARY KEY);
 CREATE TABLE nodes (
     id TEXT PRIMARY KEY, url TEXT NOT NULL, players INTEGER NOT NULL DEFAULT 0,
-    lease_until TIMESTAMPTZ NOT NULL);
+    lease_until TIMESTAMPTZ NOT NULL, rooms TEXT NOT NULL DEFAULT '[]');
 "];
 
 /// The schema version this build writes.
@@ -57,6 +57,25 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// The advisory lock nodes take while migrating (any constant of our own).
 const MIGRATION_LOCK: i64 = 0x4152_454e_4121;
+
+/// The channel a node notifies when its public rooms change (payload: its id).
+pub const LOBBY_CHANNEL: &str = "arena_lobby";
+
+/// The channel a node notifies when it recorded a finished game (payload: its id).
+pub const RECORDS_CHANNEL: &str = "arena_records";
+
+/// The channel notified when a player hides from the boards or shows again
+/// (payload: the player id).
+pub const HIDDEN_CHANNEL: &str = "arena_hidden";
+
+/// A notification from another node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The channel.
+    pub channel: String,
+    /// Its payload.
+    pub payload: String,
+}
 
 /// Reader connections kept open for point reads.
 const READERS: usize = 4;
@@ -262,13 +281,13 @@ impl Postgres {
         .transpose()
     }
 
-    /// The live node with the fewest connected players (this one on a tie), with
-    /// its URL and player count.
+    /// The other live node with the fewest connected players (as it last
+    /// reported them), with its URL and player count.
     pub fn least_loaded(&self) -> Result<Option<(String, String, i32)>, String> {
         let row = self.read(|c| {
             c.query_opt(
-                "SELECT id, url, players FROM nodes WHERE lease_until > now()
-                 ORDER BY players, (id <> $1), id LIMIT 1",
+                "SELECT id, url, players FROM nodes WHERE lease_until > now() AND id <> $1
+                 ORDER BY players, id LIMIT 1",
                 &[&self.node.id],
             )
         })?;
@@ -329,6 +348,25 @@ impl Postgres {
         ))
     }
 
+    /// Hands room `code`, which this node owns, to node `to` (a new epoch, and a
+    /// lease `to` renews from now on); `false` if this node no longer owns it.
+    pub fn give(&self, code: &str, to: &str) -> Result<bool, String> {
+        let Some(held) = self.epochs.get(code).map(|e| *e) else {
+            return Ok(false);
+        };
+        let lease = self.lease_secs();
+        let moved = self.read(|c| {
+            c.execute(
+                "UPDATE rooms SET owner = $3, epoch = epoch + 1,
+                     lease_until = now() + make_interval(secs => $5)
+                 WHERE code = $1 AND owner = $2 AND epoch = $4 AND NOT finished",
+                &[&code, &self.node.id, &to, &held, &lease],
+            )
+        })?;
+        self.epochs.remove(code);
+        Ok(moved == 1)
+    }
+
     /// The unfinished rooms whose lease ran out (their node died), up to
     /// `limit`: candidates for [`Postgres::claim`].
     pub fn expired(&self, limit: i64) -> Result<Vec<String>, String> {
@@ -370,6 +408,88 @@ impl Postgres {
             }
         }
         Ok(lost)
+    }
+
+    /// Publishes this node's public rooms (JSON) for the other nodes' lobbies
+    /// and tells them.
+    pub fn publish_rooms(&self, rooms_json: &str) -> Result<(), String> {
+        self.read(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "UPDATE nodes SET rooms = $2 WHERE id = $1",
+                &[&self.node.id, &rooms_json],
+            )?;
+            tx.execute("SELECT pg_notify($1, $2)", &[&LOBBY_CHANNEL, &self.node.id])?;
+            tx.commit()
+        })
+    }
+
+    /// The public rooms (JSON) the other live nodes published.
+    pub fn remote_rooms(&self) -> Result<Vec<String>, String> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
+                &[&self.node.id],
+            )
+        })?;
+        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+    }
+
+    /// The newest game record's id (0 if none).
+    pub fn last_record(&self) -> Result<i64, String> {
+        self.read(|c| {
+            c.query_one("SELECT COALESCE(MAX(id), 0) FROM records", &[])
+                .and_then(|r| r.try_get(0))
+        })
+    }
+
+    /// The game records other nodes stored after record `after`, oldest first,
+    /// with the newest id read.
+    pub fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), String> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT id, record FROM records WHERE id > $1 AND node <> $2 ORDER BY id",
+                &[&after, &self.node.id],
+            )
+        })?;
+        let rows = rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
+            .map_err(err)?;
+        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        Ok((saved_records(rows), newest))
+    }
+
+    /// Whether `player` is hidden from public boards now.
+    pub fn is_hidden(&self, player: &str) -> Result<bool, String> {
+        self.read(|c| {
+            c.query_one(
+                "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
+                &[&player],
+            )
+            .and_then(|r| r.try_get(0))
+        })
+    }
+
+    /// Listens on a connection of its own (its own thread) to the channels the
+    /// nodes notify, and hands every notification to `tell`; reconnects after
+    /// a dropped connection (telling a `LOBBY_CHANNEL` notice then, so the
+    /// caller reads everything it may have missed).
+    pub fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), String> {
+        let url = self.url.clone();
+        std::thread::Builder::new()
+            .name("arena-db-listen".into())
+            .spawn(move || {
+                while !tell.is_closed() {
+                    if let Err(e) = listen_once(&url, &tell) {
+                        tracing::warn!(error = %e, "database notifications stopped; reconnecting");
+                    }
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            })
+            .map(drop)
+            .map_err(|e| format!("cannot start the notification thread: {e}"))
     }
 
     /// Applies one write inside the commit's transaction: the outer error fails
@@ -475,23 +595,37 @@ impl Postgres {
             Write::Hidden {
                 player,
                 hidden: true,
-            } => tx.execute(
-                "INSERT INTO hidden_players (player) VALUES ($1) ON CONFLICT DO NOTHING",
-                &[player],
-            )?,
+            } => {
+                tx.execute(
+                    "INSERT INTO hidden_players (player) VALUES ($1) ON CONFLICT DO NOTHING",
+                    &[player],
+                )?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
+            }
             Write::Hidden {
                 player,
                 hidden: false,
-            } => tx.execute("DELETE FROM hidden_players WHERE player = $1", &[player])?,
+            } => {
+                tx.execute("DELETE FROM hidden_players WHERE player = $1", &[player])?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
+            }
             Write::Record(record) => {
                 let json = match to_json(record.as_ref()) {
                     Ok(r) => r,
                     Err(e) => return Ok(Err(e)),
                 };
                 tx.execute(
-                    "INSERT INTO records (player, daily_key, at_ms, record) VALUES ($1, $2, $3, $4)",
-                    &[&record.player, &record.daily_key(), &record.at_ms, &json],
-                )?
+                    "INSERT INTO records (player, daily_key, at_ms, record, node)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[
+                        &record.player,
+                        &record.daily_key(),
+                        &record.at_ms,
+                        &json,
+                        node,
+                    ],
+                )?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&RECORDS_CHANNEL, node])?
             }
         };
         Ok(Ok(()))
@@ -557,6 +691,46 @@ impl Postgres {
         }
         tx.commit()?;
         Ok(results)
+    }
+}
+
+/// One listening connection, until it drops or nobody takes notices any more.
+fn listen_once(url: &str, tell: &tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), String> {
+    use postgres::fallible_iterator::FallibleIterator;
+    let mut client = connect(url)?;
+    client
+        .batch_execute(&format!(
+            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL};"
+        ))
+        .map_err(err)?;
+    let missed = Notice {
+        channel: LOBBY_CHANNEL.into(),
+        payload: String::new(),
+    };
+    if tell.send(missed).is_err() {
+        return Ok(());
+    }
+    loop {
+        let next = client
+            .notifications()
+            .timeout_iter(Duration::from_secs(5))
+            .next();
+        match next {
+            Ok(Some(n)) => {
+                let notice = Notice {
+                    channel: n.channel().to_string(),
+                    payload: n.payload().to_string(),
+                };
+                if tell.send(notice).is_err() {
+                    return Ok(());
+                }
+            }
+            Ok(None) if client.is_closed() => return Err("the connection closed".into()),
+            // Quiet for a while: see whether anyone still listens.
+            Ok(None) if tell.is_closed() => return Ok(()),
+            Ok(None) => continue,
+            Err(e) => return Err(err(e)),
+        }
     }
 }
 
