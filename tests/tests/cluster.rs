@@ -331,6 +331,19 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     .await;
     assert_eq!(solved, 1);
 
+    // A sync code made on n1 moves Ada's identity to a device that reaches n2.
+    ada.send(&ClientMessage::SyncCode).await;
+    let sync = ada
+        .until(|m| match m {
+            ServerMessage::SyncCode { code, .. } => Some(code),
+            _ => None,
+        })
+        .await;
+    let mut device = Client::connect(&n2.addr, "Phone").await;
+    device.send(&ClientMessage::RedeemSync { code: sync }).await;
+    device.welcomed().await;
+    assert_eq!(device.id, ada.id, "the code was spent on another node");
+
     // n1 carries many more players than n2: Cy's new room goes to n2, and Cy
     // follows it there as its host.
     let mut idle = Vec::new();

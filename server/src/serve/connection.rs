@@ -280,9 +280,12 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 crate::serve::clock::now_ms(),
             ))
         }
-        ClientMessage::SyncCode => Some(ServerMessage::SyncCode {
-            code: shared.sessions.sync_code(&me),
-            expires_in_ms: crate::serve::session::SYNC_CODE_LIFE.as_millis() as u64,
+        ClientMessage::SyncCode => Some(match shared.sessions.sync_code(&me).await {
+            Ok(code) => ServerMessage::SyncCode {
+                code,
+                expires_in_ms: crate::serve::session::SYNC_CODE_LIFE.as_millis() as u64,
+            },
+            Err(e) => error(ErrorCode::Unavailable, format!("no sync code now: {e}")),
         }),
         ClientMessage::RedeemSync { code } => Some(redeem_sync(shared, player, &code).await),
         ClientMessage::HideFromBoards { hidden } => {

@@ -7,6 +7,7 @@
 //! it), and spent by its first use, which mints the other device a token of its
 //! own for the same identity.
 
+use super::store::postgres::Postgres;
 use super::store::{Store, Write};
 use dashmap::DashMap;
 use rand::rngs::OsRng;
@@ -33,6 +34,9 @@ pub struct Sessions {
     by_token: DashMap<[u8; 32], Identity>,
     /// Sync codes not yet used: the identity and when the code expires.
     sync_codes: DashMap<String, (Identity, Instant)>,
+    /// With several nodes, sync codes live in their shared database instead
+    /// (a code made on one node is spent on another).
+    shared_codes: Option<Arc<Postgres>>,
 }
 
 /// How long a sync code can be used.
@@ -58,12 +62,14 @@ pub fn hash(token: &str) -> [u8; 32] {
 }
 
 impl Sessions {
-    /// Sessions kept in `store`, or in memory without one.
-    pub fn new(store: Option<Arc<Store>>) -> Sessions {
+    /// Sessions kept in `store`, or in memory without one; sync codes in the
+    /// database shared by several nodes, if there is one.
+    pub fn new(store: Option<Arc<Store>>, shared_codes: Option<Arc<Postgres>>) -> Sessions {
         Sessions {
             store,
             by_token: DashMap::new(),
             sync_codes: DashMap::new(),
+            shared_codes,
         }
     }
 
@@ -97,16 +103,23 @@ impl Sessions {
 
     /// A one-time code that moves `who` to another device (replacing any code
     /// `who` had); valid for [`SYNC_CODE_LIFE`].
-    pub fn sync_code(&self, who: &Identity) -> String {
-        let now = Instant::now();
-        self.sync_codes
-            .retain(|_, (owner, expires)| *expires > now && owner.id != who.id);
+    pub async fn sync_code(&self, who: &Identity) -> Result<String, String> {
         let code: String = (0..SYNC_LENGTH)
             .map(|_| char::from(SYNC_ALPHABET[OsRng.next_u32() as usize % SYNC_ALPHABET.len()]))
             .collect();
+        if let Some(pg) = &self.shared_codes {
+            let (pg, stored, who) = (Arc::clone(pg), code.clone(), who.clone());
+            tokio::task::spawn_blocking(move || pg.put_sync_code(&stored, &who, SYNC_CODE_LIFE))
+                .await
+                .map_err(|e| e.to_string())??;
+            return Ok(code);
+        }
+        let now = Instant::now();
+        self.sync_codes
+            .retain(|_, (owner, expires)| *expires > now && owner.id != who.id);
         self.sync_codes
             .insert(code.clone(), (who.clone(), now + SYNC_CODE_LIFE));
-        code
+        Ok(code)
     }
 
     /// Spends a sync code: the identity it was made for and a new token of its
@@ -117,10 +130,22 @@ impl Sessions {
             .filter(|c| !c.is_whitespace() && *c != '-')
             .collect::<String>()
             .to_uppercase();
-        let Some((_, (who, expires))) = self.sync_codes.remove(&code) else {
+        let found = match &self.shared_codes {
+            Some(pg) => {
+                let pg = Arc::clone(pg);
+                tokio::task::spawn_blocking(move || pg.take_sync_code(&code))
+                    .await
+                    .map_err(|e| e.to_string())??
+            }
+            None => self
+                .sync_codes
+                .remove(&code)
+                .map(|(_, (who, expires))| (who, expires > Instant::now())),
+        };
+        let Some((who, valid)) = found else {
             return Err("no such sync code (a code works once)".into());
         };
-        if expires <= Instant::now() {
+        if !valid {
             return Err("this sync code has expired; ask for a new one".into());
         }
         let token = self.new_token(&who).await?;
@@ -155,7 +180,7 @@ mod tests {
 
     #[tokio::test]
     async fn tokens_resume_and_are_stored_hashed() {
-        let s = Sessions::new(None);
+        let s = Sessions::new(None, None);
         let (me, token) = s.create("Ada".into()).await.expect("create");
         assert_eq!(token.len(), 32);
         assert_eq!(s.resume(&token).await, Some(me));
@@ -165,10 +190,10 @@ mod tests {
 
     #[tokio::test]
     async fn a_sync_code_moves_the_identity_once() {
-        let s = Sessions::new(None);
+        let s = Sessions::new(None, None);
         let (me, token) = s.create("Ada".into()).await.expect("create");
-        let first = s.sync_code(&me);
-        let code = s.sync_code(&me);
+        let first = s.sync_code(&me).await.expect("code");
+        let code = s.sync_code(&me).await.expect("code");
         assert_eq!(code.len(), SYNC_LENGTH);
         assert!(
             s.redeem(&first).await.is_err(),

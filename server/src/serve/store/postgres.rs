@@ -47,6 +47,9 @@ CREATE TABLE records (
     at_ms DOUBLE PRECISION NOT NULL, record TEXT NOT NULL, node TEXT NOT NULL);
 CREATE INDEX records_by_daily ON records (daily_key);
 CREATE TABLE hidden_players (player TEXT PRIMARY KEY);
+CREATE TABLE sync_codes (
+    code TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL);
 CREATE TABLE nodes (
     id TEXT PRIMARY KEY, url TEXT NOT NULL, players INTEGER NOT NULL DEFAULT 0,
     lease_until TIMESTAMPTZ NOT NULL, rooms TEXT NOT NULL DEFAULT '[]');
@@ -459,6 +462,46 @@ impl Postgres {
             .map_err(err)?;
         let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
         Ok((saved_records(rows), newest))
+    }
+
+    /// Stores a sync code for `who`, valid for `life` (any code `who` had is
+    /// replaced; expired codes are dropped on the way).
+    pub fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), String> {
+        let life = life.as_secs_f64();
+        self.read(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "DELETE FROM sync_codes WHERE player = $1 OR expires_at < now()",
+                &[&who.id],
+            )?;
+            tx.execute(
+                "INSERT INTO sync_codes (code, player, name, expires_at)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
+                &[&code, &who.id, &who.name, &life],
+            )?;
+            tx.commit()
+        })
+    }
+
+    /// Spends sync code `code`: its identity, and whether it was still valid.
+    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, String> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "DELETE FROM sync_codes WHERE code = $1
+                 RETURNING player, name, expires_at > now()",
+                &[&code],
+            )
+        })?;
+        row.map(|r| {
+            Ok((
+                Identity {
+                    id: r.try_get(0).map_err(err)?,
+                    name: r.try_get(1).map_err(err)?,
+                },
+                r.try_get(2).map_err(err)?,
+            ))
+        })
+        .transpose()
     }
 
     /// Whether `player` is hidden from public boards now.
