@@ -1,11 +1,17 @@
 //! Load generator: starts the real `arena serve`, opens N WebSocket clients in R
 //! race rooms, has every player make one correct move per interval, and reports
-//! move -> opponent-update latency (p50/p99/p999), messages per second, and the
-//! server's CPU time and peak RSS (from /proc).
+//! move -> opponent-update latency (p50/p99/p999), messages per second, commits
+//! per second, and the server's CPU time and peak RSS (from /proc).
 //!
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench load --
 //! --clients 10000 --rooms 2500 --interval-ms 2000 --seconds 30`
+//!
+//! With `--postgres --nodes N` the servers are N nodes sharing a private
+//! PostgreSQL server (started here; fsync on); room r lives on node r mod N and
+//! its players connect there. Every client connects before any room is made,
+//! so the nodes carry equal loads and no new room moves between them.
 
+use arena_tests::postgres::PgServer;
 use arena_tests::process::spawn_arena_serve_with_lines;
 use arena_tests::serve::http_get;
 use arena_tests::solving_moves;
@@ -28,6 +34,10 @@ struct Args {
     seconds: u64,
     /// `arena serve --synchronous`: `full` (default) or `normal`.
     synchronous: String,
+    /// Nodes on a private PostgreSQL server instead of one on SQLite.
+    postgres: bool,
+    /// How many nodes (with `postgres`).
+    nodes: usize,
 }
 
 fn args() -> Args {
@@ -50,6 +60,8 @@ fn args() -> Args {
             .and_then(|i| raw.get(i + 1))
             .cloned()
             .unwrap_or_else(|| "full".into()),
+        postgres: raw.iter().any(|a| a == "--postgres"),
+        nodes: get("--nodes", 1).max(1) as usize,
     }
 }
 
@@ -137,20 +149,17 @@ async fn connect(addr: &str, name: &str) -> (Ws, String) {
     }
 }
 
-/// Sets up one room: the host creates it, the others join, the host starts.
-/// Returns every player's socket and id and the moves that solve the puzzle.
-async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMessage>) {
-    let mut seats = Vec::with_capacity(players);
-    for p in 0..players {
-        seats.push(connect(&addr, &format!("p{p}")).await);
-    }
+/// Sets up one room of connected players: the first creates it, the others
+/// join, the first starts. Returns every player's socket and id and the moves
+/// that solve the puzzle.
+async fn room(mut seats: Vec<(Ws, String)>) -> (Vec<(Ws, String)>, Vec<ClientMessage>) {
     let settings = RoomSettings {
         variant: "classic".into(),
         params: Params::new(),
         difficulty: "easy".into(),
         mode: Mode::Race,
         public: false,
-        max_players: players as u32,
+        max_players: seats.len() as u32,
         mistakes: MistakePolicy::None,
         hints: HintPolicy::Off,
         daily: None,
@@ -174,7 +183,13 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
         )
         .await;
         // Seated before the host starts (a start overtaking a join would close the room to it).
-        while !matches!(next(&mut seat.0).await, ServerMessage::Room { .. }) {}
+        loop {
+            match next(&mut seat.0).await {
+                ServerMessage::Room { .. } => break,
+                ServerMessage::Redirect { .. } => panic!("room {code} moved during setup"),
+                _ => {}
+            }
+        }
     }
     send(&mut seats[0].0, &ClientMessage::Start).await;
     let mut puzzle = None;
@@ -190,6 +205,37 @@ async fn room(addr: String, players: usize) -> (Vec<(Ws, String)>, Vec<ClientMes
     }
     let moves = solving_moves(&puzzle.expect("a puzzle"));
     (seats, moves)
+}
+
+/// Connects the players of one room to `addr`.
+async fn players(addr: String, n: usize) -> Vec<(Ws, String)> {
+    let mut seats = Vec::with_capacity(n);
+    for p in 0..n {
+        seats.push(connect(&addr, &format!("p{p}")).await);
+    }
+    seats
+}
+
+/// Runs `work` over `inputs`, at most 64 at a time, results in any order.
+async fn batched<I, T, F>(inputs: Vec<I>, work: impl Fn(I) -> F) -> Vec<T>
+where
+    T: Send + 'static,
+    F: std::future::Future<Output = T> + Send + 'static,
+{
+    let mut out = Vec::with_capacity(inputs.len());
+    let mut pending = tokio::task::JoinSet::new();
+    for input in inputs {
+        pending.spawn(work(input));
+        if pending.len() >= 64 {
+            if let Some(done) = pending.join_next().await {
+                out.push(done.expect("setup task"));
+            }
+        }
+    }
+    while let Some(done) = pending.join_next().await {
+        out.push(done.expect("setup task"));
+    }
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -252,7 +298,7 @@ fn main() {
         let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
         // Every simulated player connects from loopback: lift the per-address limits.
-        let options = [
+        let mut options: Vec<String> = [
             "--connections-per-ip",
             "100000",
             "--address-join-burst",
@@ -263,34 +309,65 @@ fn main() {
             &a.synchronous,
             "--metrics-bind",
             "127.0.0.1:0",
-        ];
-        let (mut server, started) = spawn_arena_serve_with_lines(&data, &options).await;
-        let addr = started.game;
-        let metrics: std::net::SocketAddr = started
-            .metrics
-            .expect("a metrics address")
-            .parse()
-            .expect("metrics address");
-        let pid = server.id().expect("pid");
+        ]
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+        let pg = a.postgres.then(|| PgServer::start_with_fsync(true));
+        let db = pg.as_ref().map(|pg| pg.database("load"));
+        let nodes = if a.postgres { a.nodes } else { 1 };
+        let mut servers = Vec::new();
+        for i in 0..nodes {
+            let mut extra = options.clone();
+            if let Some(db) = &db {
+                extra.extend(["--database".into(), db.clone(), "--node-id".into(), format!("n{i}")]);
+            }
+            let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+            let (server, started) = spawn_arena_serve_with_lines(&data.join(i.to_string()), &extra).await;
+            let metrics: std::net::SocketAddr = started
+                .metrics
+                .expect("a metrics address")
+                .parse()
+                .expect("metrics address");
+            servers.push((server, started.game, metrics));
+        }
+        options.clear();
+        let pids: Vec<u32> = servers.iter().map(|(s, ..)| s.id().expect("pid")).collect();
 
         let setup = Instant::now();
-        let mut rooms = Vec::new();
-        let mut pending = tokio::task::JoinSet::new();
-        for r in 0..a.rooms {
-            let addr = addr.clone();
-            pending.spawn(room(addr, per_room));
-            if pending.len() >= 64 || r + 1 == a.rooms {
-                while let Some(done) = pending.join_next().await {
-                    rooms.push(done.expect("room setup"));
-                }
-            }
+        let addrs: Vec<String> = (0..a.rooms).map(|r| servers[r % nodes].1.clone()).collect();
+        let connected = batched(addrs, |addr| players(addr, per_room)).await;
+        // Every node reports its players at its next heartbeat (a third of the
+        // default 4 s lease): wait for it, so that no node looks crowded.
+        if a.postgres {
+            tokio::time::sleep(Duration::from_secs(3)).await;
         }
-        eprintln!("{} rooms x {} players ready in {:.1} s", rooms.len(), per_room, setup.elapsed().as_secs_f64());
+        let rooms = batched(connected, room).await;
+        eprintln!("{} rooms x {} players on {} node(s) ready in {:.1} s", rooms.len(), per_room, nodes, setup.elapsed().as_secs_f64());
 
         let sent: Sent = Arc::new(dashmap::DashMap::new());
         let latencies = Arc::new(Mutex::new(Vec::new()));
         let frames = Arc::new(AtomicU64::new(0));
-        let cpu_before = cpu_seconds(pid);
+        let cpu_of = |pids: &[u32]| pids.iter().map(|&p| cpu_seconds(p)).sum::<f64>();
+        let counters = |names: [&'static str; 2]| {
+            let metrics: Vec<std::net::SocketAddr> = servers.iter().map(|(_, _, m)| *m).collect();
+            async move {
+                let mut sums = [0.0; 2];
+                for m in metrics {
+                    let (_, text) = http_get(m, "/metrics").await;
+                    for (sum, name) in sums.iter_mut().zip(names) {
+                        *sum += text
+                            .lines()
+                            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
+                            .unwrap_or(0.0);
+                    }
+                }
+                sums
+            }
+        };
+        let names = ["arena_db_commits_total", "arena_db_writes_total"];
+        let [commits_before, _] = counters(names).await;
+        let cpu_before = cpu_of(&pids);
         let start = Instant::now();
         let until = start + Duration::from_secs(a.seconds);
         let mut tasks = tokio::task::JoinSet::new();
@@ -305,21 +382,18 @@ fn main() {
         }
         while tasks.join_next().await.is_some() {}
         let wall = start.elapsed().as_secs_f64();
-        let cpu = cpu_seconds(pid) - cpu_before;
-        let (peak, now) = rss_mib(pid);
+        let cpu = cpu_of(&pids) - cpu_before;
+        let peak: f64 = pids.iter().map(|&p| rss_mib(p).0).sum();
+        let now: f64 = pids.iter().map(|&p| rss_mib(p).1).sum();
         let mut lat = latencies.lock().unwrap_or_else(|p| p.into_inner()).clone();
         lat.sort_unstable();
-        let (_, text) = http_get(metrics, "/metrics").await;
-        let counter = |name: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
-                .unwrap_or(0.0)
-        };
-        let per_commit = counter("arena_db_writes_total") / counter("arena_db_commits_total").max(1.0);
-        println!("| sync | clients | rooms | move every | updates timed | p50 ms | p99 ms | p999 ms | writes/commit | frames/s | server CPU | server RSS (peak) |");
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let [commits, writes] = counters(names).await;
+        let per_commit = writes / commits.max(1.0);
+        let store = if a.postgres { "postgres" } else { "sqlite" };
+        println!("| store | nodes | sync | clients | rooms | move every | updates timed | p50 ms | p99 ms | p999 ms | commits/s | writes/commit | frames/s | servers' CPU | servers' RSS (peak) |");
+        println!("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {} | {} | {} | {} ms | {} | {:.2} | {:.2} | {:.2} | {:.1} | {:.0} | {:.0}% | {:.0} MiB ({:.0}) |",
+            "| {store} | {nodes} | {} | {} | {} | {} ms | {} | {:.2} | {:.2} | {:.2} | {:.0} | {:.1} | {:.0} | {:.0}% | {:.0} MiB ({:.0}) |",
             a.synchronous,
             n,
             a.rooms,
@@ -328,13 +402,16 @@ fn main() {
             percentile(&lat, 0.5),
             percentile(&lat, 0.99),
             percentile(&lat, 0.999),
+            (commits - commits_before) / wall,
             per_commit,
             frames.load(Ordering::Relaxed) as f64 / wall,
             100.0 * cpu / wall,
             now,
             peak
         );
-        let _ = server.kill().await;
+        for (mut server, ..) in servers {
+            let _ = server.kill().await;
+        }
         let _ = std::fs::remove_dir_all(&data);
     });
 }

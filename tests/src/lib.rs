@@ -4,6 +4,7 @@
 //! The datasets (`../shared/datasets/` beside the project root) are real puzzles
 //! nobody here wrote; they are read in place, never copied into the repository.
 
+pub mod cluster;
 pub mod postgres;
 pub mod process;
 pub mod serve;

@@ -58,6 +58,12 @@ impl PgServer {
     /// Creates and starts a server (fsync off: the tests kill `arena`, never
     /// PostgreSQL, and a commit is still a commit to every other connection).
     pub fn start() -> PgServer {
+        PgServer::start_with_fsync(false)
+    }
+
+    /// Creates and starts a server; with `fsync`, every commit reaches the disk
+    /// (as in production; benchmarks use it).
+    pub fn start_with_fsync(fsync: bool) -> PgServer {
         static N: AtomicU32 = AtomicU32::new(0);
         let bin = bin_dir();
         let dir = std::env::temp_dir().join(format!(
@@ -96,9 +102,10 @@ impl PgServer {
             ],
         );
         let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync={} -c max_connections=200",
             server.port,
-            server.dir.display()
+            server.dir.display(),
+            if fsync { "on" } else { "off" }
         );
         server.run(
             "pg_ctl",

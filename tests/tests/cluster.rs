@@ -5,103 +5,15 @@
 //! every acknowledged move is still there), and a node frozen past its lease
 //! (`SIGSTOP`) whose writes are refused once it wakes, its players sent on.
 
+use arena_tests::cluster::{join_via, start_node, RETRY};
 use arena_tests::postgres::PgServer;
-use arena_tests::process::spawn_arena_serve;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
-use protocol::wire::{
-    ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, RoomView, ServerMessage,
-};
+use protocol::wire::{ClientMessage, Mode, RoomSettings, RoomState, ServerMessage};
 use std::time::{Duration, Instant};
-use tokio::process::Child;
 
 /// Rooms' leases in these tests: a dead node's rooms move after about a second.
 const LEASE_MS: &str = "1000";
-
-/// How long a client waits before asking again while a room is between nodes
-/// (its node died and its lease has not run out yet).
-const RETRY: Duration = Duration::from_millis(200);
-
-/// A running node.
-struct Node {
-    child: Child,
-    addr: String,
-}
-
-async fn start_node(database: &str, id: &str) -> Node {
-    let data = std::env::temp_dir().join(format!("arena-cluster-{}-{id}", std::process::id()));
-    let (child, addr) = spawn_arena_serve(
-        &data,
-        &[
-            "--database",
-            database,
-            "--node-id",
-            id,
-            "--lease-ms",
-            LEASE_MS,
-        ],
-    )
-    .await;
-    Node { child, addr }
-}
-
-/// Connects to a full WebSocket URL (from a `redirect`) and resumes `token`;
-/// `None` if the node does not answer in time (dead or frozen).
-async fn resume_at(url: &str, token: &str) -> Option<Client> {
-    let connect = tokio_tungstenite::connect_async(url.to_string());
-    let (ws, _) = tokio::time::timeout(Duration::from_secs(1), connect)
-        .await
-        .ok()?
-        .ok()?;
-    let mut client = Client::adopt(ws);
-    let hello = client.say_hello("resumed", Some(token.to_string()));
-    tokio::time::timeout(Duration::from_secs(2), hello)
-        .await
-        .ok()?;
-    Some(client)
-}
-
-/// What a player does to get into room `code` starting from node `entry`:
-/// join; follow a redirect; if the room's node cannot be reached, start over
-/// at the entry (as the web client does). Returns the client and the first
-/// snapshot.
-async fn join_via(entry: &str, token: &str, code: &str, spectator: bool) -> (Client, RoomView) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut url = format!("ws://{entry}/ws");
-    loop {
-        assert!(Instant::now() < deadline, "room {code} never came back");
-        let Some(mut client) = resume_at(&url, token).await else {
-            url = format!("ws://{entry}/ws");
-            tokio::time::sleep(RETRY).await;
-            continue;
-        };
-        client
-            .send(&ClientMessage::JoinRoom {
-                code: code.to_string(),
-                spectator,
-            })
-            .await;
-        let answer = client
-            .until(|m| match m {
-                ServerMessage::Room { room } => Some(Ok(*room)),
-                ServerMessage::Redirect { url, .. } => Some(Err(Some(url))),
-                ServerMessage::Error {
-                    code: ErrorCode::RateLimited | ErrorCode::Unavailable,
-                    ..
-                } => Some(Err(None)),
-                ServerMessage::Error { code, message, .. } => {
-                    panic!("joining {code:?}: {message}")
-                }
-                _ => None,
-            })
-            .await;
-        match answer {
-            Ok(room) => return (client, room),
-            Err(Some(next)) => url = next,
-            Err(None) => tokio::time::sleep(RETRY).await,
-        }
-    }
-}
 
 fn private(mode: Mode, players: u32) -> RoomSettings {
     RoomSettings {
@@ -122,9 +34,9 @@ fn cell_of(m: &ClientMessage) -> (usize, usize, u32) {
 async fn a_race_spreads_over_nodes_and_survives_kill_9_of_its_node() {
     let pg = PgServer::start();
     let db = pg.database("race");
-    let mut n1 = start_node(&db, "n1").await;
-    let n2 = start_node(&db, "n2").await;
-    let n3 = start_node(&db, "n3").await;
+    let mut n1 = start_node(&db, "n1", LEASE_MS).await;
+    let n2 = start_node(&db, "n2", LEASE_MS).await;
+    let n3 = start_node(&db, "n3", LEASE_MS).await;
 
     let mut ada = Client::connect(&n1.addr, "Ada").await;
     let bob_token = Client::connect(&n2.addr, "Bob").await.token;
@@ -192,8 +104,8 @@ async fn a_race_spreads_over_nodes_and_survives_kill_9_of_its_node() {
 async fn co_op_over_nodes_and_a_frozen_owner_is_fenced() {
     let pg = PgServer::start();
     let db = pg.database("coop");
-    let n1 = start_node(&db, "n1").await;
-    let n2 = start_node(&db, "n2").await;
+    let n1 = start_node(&db, "n1", LEASE_MS).await;
+    let n2 = start_node(&db, "n2", LEASE_MS).await;
 
     let mut ada = Client::connect(&n1.addr, "Ada").await;
     let bob_token = Client::connect(&n2.addr, "Bob").await.token;
@@ -286,8 +198,8 @@ async fn ask_until<T>(
 async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     let pg = PgServer::start();
     let db = pg.database("lobby");
-    let n1 = start_node(&db, "n1").await;
-    let n2 = start_node(&db, "n2").await;
+    let n1 = start_node(&db, "n1", LEASE_MS).await;
+    let n2 = start_node(&db, "n2", LEASE_MS).await;
 
     // A public room on n1 is listed on n2.
     let mut ada = Client::connect(&n1.addr, "Ada").await;

@@ -1,8 +1,11 @@
 //! The PostgreSQL backend, for several `arena serve` nodes sharing one database
 //! (`arena serve --database postgres://…`). The same tables as the SQLite file,
 //! versioned migrations applied at start (under an advisory lock, so nodes that
-//! start together migrate once), and every room row carries its owner: the node
-//! that serves it, a lease it renews, and a fencing epoch.
+//! start together migrate once), and every room row carries its owner — the node
+//! that serves it — and a fencing epoch. The owner's lease is its node's: a node
+//! renews one row (`nodes.lease_until`) for all its rooms, so renewing never
+//! contends with the rooms' writes; when it lapses, every room of that node may
+//! be taken over.
 //!
 //! **Fencing.** A node writes for a room only with the epoch it took the room
 //! at. Every commit locks the rows of the rooms it writes for (`FOR SHARE`) and
@@ -32,9 +35,8 @@ CREATE TABLE rooms (
     code TEXT PRIMARY KEY, settings TEXT NOT NULL, puzzle TEXT NOT NULL,
     host TEXT NOT NULL DEFAULT '', start_ms DOUBLE PRECISION,
     finished BOOLEAN NOT NULL DEFAULT FALSE,
-    owner TEXT NOT NULL, epoch BIGINT NOT NULL, lease_until TIMESTAMPTZ NOT NULL);
+    owner TEXT NOT NULL, epoch BIGINT NOT NULL);
 CREATE INDEX rooms_by_owner ON rooms (owner) WHERE NOT finished;
-CREATE INDEX rooms_by_lease ON rooms (lease_until) WHERE NOT finished;
 CREATE TABLE seats (
     room TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (room, player));
@@ -80,7 +82,7 @@ pub struct Notice {
     pub payload: String,
 }
 
-/// Reader connections kept open for point reads.
+/// Reader connections open at most (point reads, the heartbeat, takeovers).
 const READERS: usize = 4;
 
 /// Who this node is, among the nodes sharing the database.
@@ -91,7 +93,7 @@ pub struct NodeIdentity {
     /// Where clients reach this node (`--public-url`, `ws://host:port/ws`);
     /// empty until [`Postgres::announce`] when it is the bound address.
     pub url: String,
-    /// How long a room's lease lasts without renewal: a dead node's rooms are
+    /// How long the node's lease lasts without renewal: a dead node's rooms are
     /// taken over after this.
     pub lease: Duration,
 }
@@ -107,6 +109,13 @@ pub struct Location {
     pub live: bool,
 }
 
+/// The reader connections of a node: the idle ones, and how many are open.
+#[derive(Default)]
+struct Readers {
+    idle: Vec<Client>,
+    open: usize,
+}
+
 /// The PostgreSQL backend.
 pub struct Postgres {
     url: String,
@@ -115,8 +124,10 @@ pub struct Postgres {
     public_url: std::sync::RwLock<String>,
     /// The writer's connection (only the store's writer thread commits).
     writer: Mutex<Client>,
-    /// Idle connections for reads.
-    readers: Mutex<Vec<Client>>,
+    /// The reader connections.
+    readers: Mutex<Readers>,
+    /// Signalled when a reader connection is put back.
+    reader_freed: std::sync::Condvar,
     /// The rooms this node owns, with the epoch it took each at.
     epochs: DashMap<String, i64>,
 }
@@ -182,6 +193,10 @@ fn migrate(client: &mut Client) -> Result<(), String> {
     tx.commit().map_err(err)
 }
 
+/// The condition (on a `rooms` row) that its owner's lease has run out.
+const OWNER_DEAD: &str = "NOT EXISTS (SELECT 1 FROM nodes n
+    WHERE n.id = rooms.owner AND n.lease_until > now())";
+
 /// A room write refused because this node no longer owns the room.
 fn stale(room: &str) -> String {
     format!("room {room} is served by another node now (this node's lease or epoch is stale)")
@@ -197,7 +212,8 @@ impl Postgres {
             public_url: std::sync::RwLock::new(node.url.clone()),
             node,
             writer: Mutex::new(writer),
-            readers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
+            reader_freed: std::sync::Condvar::new(),
             epochs: DashMap::new(),
         };
         pg.renew(0)?;
@@ -215,21 +231,43 @@ impl Postgres {
         *self.public_url.write().unwrap_or_else(|p| p.into_inner()) = url.to_string();
     }
 
-    /// Runs `f` on an idle reader connection (opened if none is idle).
+    /// Runs `f` on a reader connection: an idle one, or a new one while fewer
+    /// than [`READERS`] are open; otherwise it waits for one to be free (the
+    /// database's connection limit is shared by every node).
     fn read<T>(
         &self,
         f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
     ) -> Result<T, String> {
-        let idle = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let mut client = match idle {
-            Some(c) if !c.is_closed() => c,
-            _ => connect(&self.url)?,
+        let idle = {
+            let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+            loop {
+                if let Some(client) = readers.idle.pop() {
+                    break Some(client);
+                }
+                if readers.open < READERS {
+                    readers.open += 1;
+                    break None;
+                }
+                readers = self
+                    .reader_freed
+                    .wait(readers)
+                    .unwrap_or_else(|p| p.into_inner());
+            }
         };
-        let result = f(&mut client).map_err(err);
+        let client = match idle {
+            Some(c) if !c.is_closed() => Ok(c),
+            _ => connect(&self.url),
+        };
+        let (result, back) = match client {
+            Ok(mut client) => (f(&mut client).map_err(err), Some(client)),
+            Err(e) => (Err(e), None),
+        };
         let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
-        if readers.len() < READERS && !client.is_closed() {
-            readers.push(client);
+        match back {
+            Some(client) if !client.is_closed() => readers.idle.push(client),
+            _ => readers.open -= 1,
         }
+        self.reader_freed.notify_one();
         result
     }
 
@@ -237,8 +275,8 @@ impl Postgres {
         self.node.lease.as_secs_f64()
     }
 
-    /// Renews this node's lease and the leases of every room it owns, and
-    /// reports its connected players (new rooms go to the least-loaded node).
+    /// Renews this node's lease (which covers every room it owns) and reports
+    /// its connected players (new rooms go to the least-loaded node).
     pub fn renew(&self, players: usize) -> Result<(), String> {
         let players = i32::try_from(players).unwrap_or(i32::MAX);
         let url = self
@@ -254,11 +292,6 @@ impl Postgres {
                  ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
                      lease_until = now() + make_interval(secs => $4)",
                 &[id, url, &players, &lease],
-            )?;
-            c.execute(
-                "UPDATE rooms SET lease_until = now() + make_interval(secs => $2)
-                 WHERE owner = $1 AND NOT finished",
-                &[id, &lease],
             )
             .map(drop)
         })
@@ -268,7 +301,7 @@ impl Postgres {
     pub fn locate(&self, code: &str) -> Result<Option<Location>, String> {
         let row = self.read(|c| {
             c.query_opt(
-                "SELECT r.owner, COALESCE(n.url, ''), r.lease_until > now()
+                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE)
                  FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
                  WHERE r.code = $1 AND NOT r.finished",
                 &[&code],
@@ -304,21 +337,22 @@ impl Postgres {
         .transpose()
     }
 
-    /// Takes the room `code` over if its lease ran out (or this node already
+    /// Takes the room `code` over if its node's lease ran out (or this node already
     /// owns it, as after a restart): its epoch goes up by one, so the previous
     /// owner's writes are refused from now on, and the room is read back,
     /// every acknowledged event included. `None` if it is finished, gone, or
     /// owned by a live node.
     pub fn claim(&self, code: &str) -> Result<Option<SavedRoom>, String> {
-        let (id, lease) = (&self.node.id, self.lease_secs());
+        let id = &self.node.id;
         let claimed = self.read(|c| {
             let mut tx = c.transaction()?;
             let row = tx.query_opt(
-                "UPDATE rooms SET owner = $2, epoch = epoch + 1,
-                     lease_until = now() + make_interval(secs => $3)
-                 WHERE code = $1 AND NOT finished AND (lease_until < now() OR owner = $2)
-                 RETURNING epoch, settings, puzzle, host, start_ms",
-                &[&code, id, &lease],
+                &format!(
+                    "UPDATE rooms SET owner = $2, epoch = epoch + 1
+                     WHERE code = $1 AND NOT finished AND (owner = $2 OR {OWNER_DEAD})
+                     RETURNING epoch, settings, puzzle, host, start_ms"
+                ),
+                &[&code, id],
             )?;
             let Some(row) = row else {
                 return Ok(None);
@@ -351,32 +385,32 @@ impl Postgres {
         ))
     }
 
-    /// Hands room `code`, which this node owns, to node `to` (a new epoch, and a
-    /// lease `to` renews from now on); `false` if this node no longer owns it.
+    /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
+    /// lease covers it from now on); `false` if this node no longer owns it.
     pub fn give(&self, code: &str, to: &str) -> Result<bool, String> {
         let Some(held) = self.epochs.get(code).map(|e| *e) else {
             return Ok(false);
         };
-        let lease = self.lease_secs();
         let moved = self.read(|c| {
             c.execute(
-                "UPDATE rooms SET owner = $3, epoch = epoch + 1,
-                     lease_until = now() + make_interval(secs => $5)
+                "UPDATE rooms SET owner = $3, epoch = epoch + 1
                  WHERE code = $1 AND owner = $2 AND epoch = $4 AND NOT finished",
-                &[&code, &self.node.id, &to, &held, &lease],
+                &[&code, &self.node.id, &to, &held],
             )
         })?;
         self.epochs.remove(code);
         Ok(moved == 1)
     }
 
-    /// The unfinished rooms whose lease ran out (their node died), up to
+    /// The unfinished rooms whose node's lease ran out (it died), up to
     /// `limit`: candidates for [`Postgres::claim`].
     pub fn expired(&self, limit: i64) -> Result<Vec<String>, String> {
         let rows = self.read(|c| {
             c.query(
-                "SELECT code FROM rooms WHERE NOT finished AND lease_until < now()
-                 ORDER BY lease_until LIMIT $1",
+                &format!(
+                    "SELECT code FROM rooms WHERE NOT finished AND {OWNER_DEAD}
+                     ORDER BY code LIMIT $1"
+                ),
                 &[&limit],
             )
         })?;
@@ -544,7 +578,6 @@ impl Postgres {
         write: &Write,
     ) -> Result<Result<(), String>, postgres::Error> {
         let node = &self.node.id;
-        let lease = self.lease_secs();
         match write {
             Write::Session { token_hash, who } => tx.execute(
                 "INSERT INTO sessions (token_hash, player, name) VALUES ($1, $2, $3)
@@ -561,9 +594,9 @@ impl Postgres {
                     (Err(e), _) | (_, Err(e)) => return Ok(Err(e)),
                 };
                 tx.execute(
-                    "INSERT INTO rooms (code, settings, puzzle, owner, epoch, lease_until)
-                     VALUES ($1, $2, $3, $4, 1, now() + make_interval(secs => $5))",
-                    &[code, &settings, &puzzle, node, &lease],
+                    "INSERT INTO rooms (code, settings, puzzle, owner, epoch)
+                     VALUES ($1, $2, $3, $4, 1)",
+                    &[code, &settings, &puzzle, node],
                 )?
             }
             Write::Seat { room, who, seat } => {
