@@ -45,6 +45,14 @@ function session(view: RoomView): Session {
   return s;
 }
 
+test("a redirect joins the room on the node it names, once welcomed there", () => {
+  const s = new Session();
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  expect(s.handle({ type: "redirect", code: "far", url: "ws://node-2/ws" })).toEqual([]);
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  expect(out).toContainEqual({ type: "join_room", code: "far", spectator: false });
+});
+
 test("welcome asks for variants, rooms and my profile, and rejoins the room from the link", () => {
   const s = new Session();
   s.pendingRoom = "xyz";
