@@ -22,7 +22,9 @@ use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, Write
 use crate::serve::records::GameRecord;
 use crate::serve::session::Identity;
 use dashmap::DashMap;
-use postgres::{Client, GenericClient, NoTls};
+use postgres::types::ToSql;
+use postgres::{Client, GenericClient, NoTls, Statement};
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -123,7 +125,7 @@ pub struct Postgres {
     /// Where clients reach this node, as announced.
     public_url: std::sync::RwLock<String>,
     /// The writer's connection (only the store's writer thread commits).
-    writer: Mutex<Client>,
+    writer: Mutex<WriterConn>,
     /// The reader connections.
     readers: Mutex<Readers>,
     /// Signalled when a reader connection is put back.
@@ -211,7 +213,10 @@ impl Postgres {
             url: url.to_string(),
             public_url: std::sync::RwLock::new(node.url.clone()),
             node,
-            writer: Mutex::new(writer),
+            writer: Mutex::new(WriterConn {
+                client: writer,
+                prepared: HashMap::new(),
+            }),
             readers: Mutex::new(Readers::default()),
             reader_freed: std::sync::Condvar::new(),
             epochs: DashMap::new(),
@@ -574,7 +579,7 @@ impl Postgres {
     /// encoded, or it takes a pool puzzle another node took).
     fn apply(
         &self,
-        tx: &mut postgres::Transaction,
+        tx: &mut Prepared,
         write: &Write,
     ) -> Result<Result<(), String>, postgres::Error> {
         let node = &self.node.id;
@@ -712,7 +717,7 @@ impl Postgres {
     /// the commit, and a write after a takeover sees the new epoch.
     fn locked_epochs(
         &self,
-        tx: &mut postgres::Transaction,
+        tx: &mut Prepared,
         rooms: &[String],
     ) -> Result<std::collections::HashMap<String, i64>, postgres::Error> {
         if rooms.is_empty() {
@@ -732,10 +737,14 @@ impl Postgres {
     /// epoch this node still holds.
     fn commit_once(
         &self,
-        client: &mut Client,
+        writer: &mut WriterConn,
         batch: &[&Write],
     ) -> Result<Vec<Result<(), String>>, postgres::Error> {
-        let mut tx = client.transaction()?;
+        let WriterConn { client, prepared } = writer;
+        let mut tx = Prepared {
+            tx: client.transaction()?,
+            prepared,
+        };
         let mut rooms: Vec<String> = batch
             .iter()
             .filter(|w| !matches!(w, Write::Room { .. }))
@@ -765,8 +774,50 @@ impl Postgres {
                 results.push(Err(stale(write.room().unwrap_or_default())));
             }
         }
-        tx.commit()?;
+        tx.tx.commit()?;
         Ok(results)
+    }
+}
+
+/// The writer's connection and the statements prepared on it (a write is then
+/// one round trip, not two).
+struct WriterConn {
+    client: Client,
+    prepared: HashMap<&'static str, Statement>,
+}
+
+/// The writer's transaction, preparing each statement once per connection.
+struct Prepared<'a, 'c> {
+    tx: postgres::Transaction<'c>,
+    prepared: &'a mut HashMap<&'static str, Statement>,
+}
+
+impl Prepared<'_, '_> {
+    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error> {
+        if let Some(st) = self.prepared.get(sql) {
+            return Ok(st.clone());
+        }
+        let st = self.tx.prepare(sql)?;
+        self.prepared.insert(sql, st.clone());
+        Ok(st)
+    }
+
+    fn execute(
+        &mut self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<u64, postgres::Error> {
+        let st = self.statement(sql)?;
+        self.tx.execute(&st, params)
+    }
+
+    fn query(
+        &mut self,
+        sql: &'static str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<postgres::Row>, postgres::Error> {
+        let st = self.statement(sql)?;
+        self.tx.query(&st, params)
     }
 }
 
@@ -843,11 +894,14 @@ impl Backend for Postgres {
     }
 
     fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
-        let mut client = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        if client.is_closed() {
-            *client = connect(&self.url)?;
+        let mut writer = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if writer.client.is_closed() {
+            *writer = WriterConn {
+                client: connect(&self.url)?,
+                prepared: HashMap::new(),
+            };
         }
-        match self.commit_once(&mut client, batch) {
+        match self.commit_once(&mut writer, batch) {
             Ok(results) => Ok(results),
             // One statement failed and took the transaction with it: commit each
             // write alone, so only the bad one fails.
@@ -855,7 +909,7 @@ impl Backend for Postgres {
                 tracing::warn!(error = %err(e), "a batched write failed; committing one by one");
                 Ok(batch
                     .iter()
-                    .map(|w| match self.commit_once(&mut client, &[*w]) {
+                    .map(|w| match self.commit_once(&mut writer, &[*w]) {
                         Ok(mut r) => r.pop().unwrap_or(Ok(())),
                         Err(e) => Err(err(e)),
                     })
