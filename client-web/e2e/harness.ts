@@ -52,12 +52,16 @@ export interface Server {
   data: string;
   /** Stops it (SIGTERM, as an operator would); `keep` leaves the data directory for a restart. */
   stop(keep?: boolean): Promise<void>;
+  /** Kills it at once (SIGKILL: no goodbye to anyone) and waits for it to be gone. */
+  kill(): Promise<void>;
 }
 
 /** Where and on what the server runs; by default an ephemeral port and a fresh data directory. */
 export interface ServerOptions {
   bind?: string;
   data?: string;
+  /** More `arena serve` arguments (e.g. `--database`, `--node-id`). */
+  extra?: string[];
 }
 
 /** Starts `arena serve`. */
@@ -70,7 +74,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     arena,
     ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0",
       // Every browser of a test run connects from loopback: one address, many new players.
-      "--address-hello-burst", "1000"],
+      "--address-hello-burst", "1000", ...(options.extra ?? [])],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   const url = await new Promise<string>((ok, fail) => {
@@ -93,8 +97,14 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     arena,
     plugins,
     data,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((ok) => child.on("exit", ok));
+      child.kill("SIGKILL");
+      await exited;
+    },
     stop: async (keep = false) => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((ok) => child.on("exit", ok));
         child.kill("SIGTERM");
         await exited;

@@ -624,23 +624,8 @@ impl Postgres {
                 "UPDATE rooms SET start_ms = $2 WHERE code = $1",
                 &[room, start_ms],
             )?,
-            Write::Event {
-                room,
-                seq,
-                player,
-                event,
-                at_ms,
-            } => {
-                let event = match to_json(event) {
-                    Ok(e) => e,
-                    Err(e) => return Ok(Err(e)),
-                };
-                let seq = i64::try_from(*seq).unwrap_or(i64::MAX);
-                tx.execute(
-                    "INSERT INTO events (room, seq, player, at_ms, event) VALUES ($1, $2, $3, $4, $5)",
-                    &[room, &seq, player, at_ms, &event],
-                )?
-            }
+            // Events are inserted together, by `EventRows`.
+            Write::Event { .. } => 0,
             Write::Rematch { room, puzzle } => {
                 let puzzle = match to_json(puzzle.as_ref()) {
                     Ok(p) => p,
@@ -754,6 +739,9 @@ impl Postgres {
         rooms.dedup();
         let mut current = self.locked_epochs(&mut tx, &rooms)?;
         let mut results = Vec::with_capacity(batch.len());
+        // Consecutive events go to the database in one statement; any other
+        // write sends them first, so the order of the batch is kept.
+        let mut events = EventRows::default();
         for write in batch {
             let allowed = match write {
                 Write::Room { .. } => true,
@@ -762,6 +750,11 @@ impl Postgres {
                     held.is_some() && current.get(room).copied() == held
                 }),
             };
+            if let (true, Write::Event { .. }) = (allowed, write) {
+                results.push(events.push(write));
+                continue;
+            }
+            events.flush(&mut tx)?;
             if allowed {
                 let result = self.apply(&mut tx, write)?;
                 if let (Write::Room { code, .. }, Ok(())) = (write, &result) {
@@ -774,8 +767,63 @@ impl Postgres {
                 results.push(Err(stale(write.room().unwrap_or_default())));
             }
         }
+        events.flush(&mut tx)?;
         tx.tx.commit()?;
         Ok(results)
+    }
+}
+
+/// Events waiting to be inserted together, column by column.
+#[derive(Default)]
+struct EventRows {
+    rooms: Vec<String>,
+    seqs: Vec<i64>,
+    players: Vec<String>,
+    at_ms: Vec<f64>,
+    events: Vec<String>,
+}
+
+impl EventRows {
+    /// Adds a `Write::Event` (anything else is ignored); its result, unless
+    /// the insert fails (which fails the transaction).
+    fn push(&mut self, write: &Write) -> Result<(), String> {
+        let Write::Event {
+            room,
+            seq,
+            player,
+            event,
+            at_ms,
+        } = write
+        else {
+            return Ok(());
+        };
+        let event = to_json(event)?;
+        self.rooms.push(room.clone());
+        self.seqs.push(i64::try_from(*seq).unwrap_or(i64::MAX));
+        self.players.push(player.clone());
+        self.at_ms.push(*at_ms);
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// Inserts the waiting events in one statement.
+    fn flush(&mut self, tx: &mut Prepared) -> Result<(), postgres::Error> {
+        if self.rooms.is_empty() {
+            return Ok(());
+        }
+        tx.execute(
+            "INSERT INTO events (room, seq, player, at_ms, event)
+             SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])",
+            &[
+                &self.rooms,
+                &self.seqs,
+                &self.players,
+                &self.at_ms,
+                &self.events,
+            ],
+        )?;
+        *self = EventRows::default();
+        Ok(())
     }
 }
 
