@@ -1,7 +1,9 @@
 //! `kill -9` the real `arena serve` process mid-race, start it again on the same
-//! data directory, and every acknowledged move is still there; players resume with
-//! their tokens and finish the game.
+//! data — the SQLite directory, or the same PostgreSQL database as the same node —
+//! and every acknowledged move is still there; players resume with their tokens
+//! and finish the game.
 
+use arena_tests::postgres::PgServer;
 use arena_tests::process::spawn_arena_serve;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
@@ -11,7 +13,22 @@ use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
 async fn acknowledged_moves_survive_kill_9() {
     let data = std::env::temp_dir().join(format!("arena-durability-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    the_race_survives_kill_9(&data, &[]).await;
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_moves_survive_kill_9_on_postgres() {
+    let pg = PgServer::start();
+    let url = pg.database("durability");
+    let data = std::env::temp_dir().join(format!("arena-durability-pg-{}", std::process::id()));
+    the_race_survives_kill_9(&data, &["--database", &url, "--node-id", "n1"]).await;
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Kills `arena serve … extra` mid-race and starts it again the same way.
+async fn the_race_survives_kill_9(data: &std::path::Path, extra: &[&str]) {
+    let (mut server, addr) = spawn_arena_serve(data, extra).await;
 
     let mut a = Client::connect(&addr, "Ada").await;
     let mut b = Client::connect(&addr, "Bob").await;
@@ -39,7 +56,7 @@ async fn acknowledged_moves_survive_kill_9() {
 
     server.kill().await.expect("kill -9");
     drop((a, b));
-    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    let (mut server, addr) = spawn_arena_serve(data, extra).await;
 
     let mut a = Client::resume(&addr, a_token).await;
     let id_again = a.id.clone();
@@ -90,5 +107,4 @@ async fn acknowledged_moves_survive_kill_9() {
         "Ada finished first, across the restart"
     );
     server.kill().await.expect("stop");
-    let _ = std::fs::remove_dir_all(&data);
 }
