@@ -171,6 +171,15 @@ impl Client {
         .await
     }
 
+    /// The ranks of the game's end (waits for `finished`).
+    pub async fn ranks(&mut self) -> Vec<protocol::wire::Rank> {
+        self.until(|m| match m {
+            ServerMessage::Finished { ranks, .. } => Some(ranks),
+            _ => None,
+        })
+        .await
+    }
+
     /// The next error's code.
     pub async fn error(&mut self) -> ErrorCode {
         self.until(|m| match m {

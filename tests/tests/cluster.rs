@@ -86,12 +86,7 @@ async fn a_race_spreads_over_nodes_and_survives_kill_9_of_its_node() {
     for m in &moves[1..] {
         bob.play(m).await;
     }
-    let ranks = bob
-        .until(|m| match m {
-            ServerMessage::Finished { ranks, .. } => Some(ranks),
-            _ => None,
-        })
-        .await;
+    let ranks = bob.ranks().await;
     assert_eq!(ranks.len(), 2);
     assert_eq!(
         ranks[0].player, ada.id,

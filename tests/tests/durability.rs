@@ -7,7 +7,7 @@ use arena_tests::postgres::PgServer;
 use arena_tests::process::spawn_arena_serve;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
-use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
+use protocol::wire::{ClientMessage, RoomSettings, RoomState};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_moves_survive_kill_9() {
@@ -95,12 +95,7 @@ async fn the_race_survives_kill_9(data: &std::path::Path, extra: &[&str]) {
     for m in &moves[1..] {
         b.play(m).await;
     }
-    let ranks = b
-        .until(|m| match m {
-            ServerMessage::Finished { ranks, .. } => Some(ranks),
-            _ => None,
-        })
-        .await;
+    let ranks = b.ranks().await;
     assert_eq!(ranks.len(), 2);
     assert_eq!(
         ranks[0].player, a_id,

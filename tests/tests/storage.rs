@@ -6,7 +6,8 @@
 //! refused by the database.
 
 use arena_tests::postgres::PgServer;
-use protocol::wire::{HintPolicy, MistakePolicy, Mode, RoomSettings};
+use arena_tests::ws::race_settings;
+use protocol::wire::{Mode, RoomSettings};
 use protocol::PuzzleV1;
 use server::serve::event::RoomEvent;
 use server::serve::records::GameRecord;
@@ -18,18 +19,8 @@ use std::time::Duration;
 
 fn settings() -> RoomSettings {
     RoomSettings {
-        variant: "classic".into(),
-        params: Default::default(),
-        difficulty: "easy".into(),
-        mode: Mode::Race,
         public: false,
-        max_players: 2,
-        mistakes: MistakePolicy::None,
-        hints: HintPolicy::Off,
-        daily: None,
-        ghosts: false,
-        own_best: false,
-        puzzle: None,
+        ..race_settings(2)
     }
 }
 

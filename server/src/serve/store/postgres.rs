@@ -494,11 +494,7 @@ impl Postgres {
                 &[&after, &self.node.id],
             )
         })?;
-        let rows = rows
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
-            .map_err(err)?;
+        let rows = record_rows(&rows)?;
         let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
         Ok((saved_records(rows), newest))
     }
@@ -909,6 +905,14 @@ fn listen_once(url: &str, tell: &tokio::sync::mpsc::UnboundedSender<Notice>) -> 
     }
 }
 
+/// `(id, record)` rows of the `records` table.
+fn record_rows(rows: &[postgres::Row]) -> Result<Vec<(i64, String)>, String> {
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect::<Result<_, postgres::Error>>()
+        .map_err(err)
+}
+
 fn read_seats(c: &mut impl GenericClient, room: &str) -> Result<Vec<Identity>, postgres::Error> {
     c.query(
         "SELECT player, name FROM seats WHERE room = $1 ORDER BY seat",
@@ -990,12 +994,7 @@ impl Backend for Postgres {
                 &[&daily_key],
             )
         })?;
-        let rows = rows
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
-            .map_err(err)?;
-        Ok(saved_records(rows))
+        Ok(saved_records(record_rows(&rows)?))
     }
 
     /// This node's own unfinished rooms (taken again at a new epoch: a restarted
@@ -1027,12 +1026,7 @@ impl Backend for Postgres {
             let code: String = r.try_get(0).map_err(err)?;
             saved.rooms.extend(self.claim(&code)?);
         }
-        let records = records
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<Vec<(i64, String)>, postgres::Error>>()
-            .map_err(err)?;
-        saved.records = saved_records(records);
+        saved.records = saved_records(record_rows(&records)?);
         saved.hidden = hidden
             .iter()
             .map(|r| r.try_get(0))
