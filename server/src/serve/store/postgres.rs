@@ -552,8 +552,8 @@ impl Postgres {
 
     /// Listens on a connection of its own (its own thread) to the channels the
     /// nodes notify, and hands every notification to `tell`; reconnects after
-    /// a dropped connection (telling a `LOBBY_CHANNEL` notice then, so the
-    /// caller reads everything it may have missed).
+    /// a dropped connection (telling a lobby and a records notice on each
+    /// connection, so the caller reads again what it may have missed).
     pub fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), String> {
         let url = self.url.clone();
         std::thread::Builder::new()
@@ -874,12 +874,16 @@ fn listen_once(url: &str, tell: &tokio::sync::mpsc::UnboundedSender<Notice>) -> 
             "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL};"
         ))
         .map_err(err)?;
-    let missed = Notice {
-        channel: LOBBY_CHANNEL.into(),
-        payload: String::new(),
-    };
-    if tell.send(missed).is_err() {
-        return Ok(());
+    // Whatever was notified while no one listened: read the room lists and the
+    // records again.
+    for channel in [LOBBY_CHANNEL, RECORDS_CHANNEL] {
+        let missed = Notice {
+            channel: channel.into(),
+            payload: String::new(),
+        };
+        if tell.send(missed).is_err() {
+            return Ok(());
+        }
     }
     loop {
         let next = client
