@@ -11,6 +11,7 @@
 //!   them is not the value (type 1); if a colour sees both colours of the
 //!   other cluster, it is false (type 2).
 
+use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 
@@ -103,6 +104,10 @@ fn step(
 /// Simple colours: a trap (4.5) or a wrap (4.6).
 pub(crate) fn simple(cx: &Ctx) -> Option<Step> {
     for value in 1..=cx.grid.size as u8 {
+        let places = cx.value_places(value);
+        if cx.known_fruitless(memo::COLOURS, value, &places) {
+            continue;
+        }
         for k in &clusters(cx, value) {
             let [a, b] = &k.colours;
             let trap = seeing_both(cx, value, a, b, &[k]);
@@ -126,6 +131,7 @@ pub(crate) fn simple(cx: &Ctx) -> Option<Step> {
                 }
             }
         }
+        cx.note_fruitless(memo::COLOURS, value, places);
     }
     None
 }
@@ -134,6 +140,10 @@ pub(crate) fn simple(cx: &Ctx) -> Option<Step> {
 /// between the two clusters at once) or type 2 (4.8).
 pub(crate) fn multi(cx: &Ctx) -> Option<Step> {
     for value in 1..=cx.grid.size as u8 {
+        let places = cx.value_places(value);
+        if cx.known_fruitless(memo::MULTI_COLOURS, value, &places) {
+            continue;
+        }
         let all = clusters(cx, value);
         for (i, k) in all.iter().enumerate() {
             for (j, l) in all.iter().enumerate() {
@@ -181,6 +191,7 @@ pub(crate) fn multi(cx: &Ctx) -> Option<Step> {
                 }
             }
         }
+        cx.note_fruitless(memo::MULTI_COLOURS, value, places);
     }
     None
 }

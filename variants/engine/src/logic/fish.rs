@@ -3,6 +3,7 @@
 //! (3), Jellyfish (4).
 
 use crate::logic::combinations::first_combination;
+use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 
@@ -92,7 +93,13 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
 pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
     let lines = cx.layout.lines.as_ref()?;
     let line_of = &cx.layout.line_of;
+    // One memo entry per fish size.
+    let search = memo::FINNED + k as u8;
     for value in 1..=cx.grid.size as u8 {
+        let places = cx.line_places(value);
+        if cx.known_fruitless(search, value, &places) {
+            continue;
+        }
         for base in 0..2 {
             let cover = 1 - base;
             // (base line group, its places, their cover lines as a mask)
@@ -110,6 +117,8 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                     bases.push((g, places, mask));
                 }
             }
+            // The fins of the combination at hand (one buffer for them all).
+            let mut fins: Vec<u32> = Vec::new();
             let found = first_combination(bases.len(), k, |pick| {
                 let union = pick.iter().fold(0u64, |m, &i| m | bases[i].2);
                 // With k lines it is a basic fish; fins span at most a box's width.
@@ -147,11 +156,12 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                         }
                         sashimi |= body == 1;
                     }
-                    let fins: Vec<u32> = pick
-                        .iter()
-                        .flat_map(|&i| bases[i].1.iter().copied())
-                        .filter(|&c| !in_cover(c))
-                        .collect();
+                    fins.clear();
+                    fins.extend(
+                        pick.iter()
+                            .flat_map(|&i| bases[i].1.iter().copied())
+                            .filter(|&c| !in_cover(c)),
+                    );
                     // A cell of a cover line must see the first fin.
                     let first = fins[0];
                     let seen = covers.iter().any(|&i| {
@@ -171,7 +181,7 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                         .iter()
                         .flat_map(|&g| cx.layout.groups[g as usize].cells.iter().copied())
                         .filter(|&c| cx.grid.has(c, value) && !in_base(c))
-                        .filter(|&c| cx.layout.sees_all(c, &fins))
+                        .filter(|&c| cx.layout.sees_all(c, fins.as_slice()))
                         .map(|c| Candidate::new(c, value))
                         .collect();
                     if eliminations.is_empty() {
@@ -203,6 +213,7 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                 return found;
             }
         }
+        cx.note_fruitless(search, value, places);
     }
     None
 }

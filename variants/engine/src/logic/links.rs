@@ -8,6 +8,7 @@
 //! end is joined only to cells that see every cell of it.
 //! Rated as Sudoku Explainer's "strong links" family.
 
+use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use protocol::HouseKind;
@@ -32,17 +33,44 @@ impl Link {
 /// The easiest chain of exactly `k` strong links (fewest tenths, then most
 /// eliminations).
 pub(crate) fn chain(cx: &Ctx, k: usize) -> Option<Step> {
+    let search = memo::STRONG_LINKS + k as u8;
     let mut best: Option<Step> = None;
     for value in 1..=cx.grid.size as u8 {
+        let places = cx.value_places(value);
+        if cx.known_fruitless(search, value, &places) {
+            continue;
+        }
         let links = strong_links(cx, value);
         let mut path: Vec<&Link> = Vec::with_capacity(k);
+        // The value's own best, then the best of all (an earlier value wins a tie).
+        let mut mine: Option<Step> = None;
         for first in &links {
             path.clear();
             path.push(first);
-            extend(cx, value, &links, k, &mut path, &mut best);
+            extend(cx, value, &links, k, &mut path, &mut mine);
+        }
+        match mine {
+            None => cx.note_fruitless(search, value, places),
+            Some(step) if best.as_ref().is_none_or(|b| ranks_before(&step, b)) => {
+                best = Some(step);
+            }
+            Some(_) => {}
         }
     }
     best
+}
+
+/// Whether `a` is easier than `b`: fewer tenths, then more eliminations.
+fn ranks_before(a: &Step, b: &Step) -> bool {
+    rank(a.rating, a.eliminations.len()) < rank(b.rating, b.eliminations.len())
+}
+
+/// How chains are ordered: fewer tenths, then more eliminations.
+fn rank(
+    rating: crate::logic::Rating,
+    eliminations: usize,
+) -> (crate::logic::Rating, std::cmp::Reverse<usize>) {
+    (rating, std::cmp::Reverse(eliminations))
 }
 
 fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
@@ -162,13 +190,9 @@ fn consider(cx: &Ctx, value: u8, path: &[&Link], best: &mut Option<Step>) {
         return;
     }
     let (technique, rating) = rate(path);
-    let better = match best {
-        None => true,
-        Some(b) => {
-            (rating, std::cmp::Reverse(eliminations.len()))
-                < (b.rating, std::cmp::Reverse(b.eliminations.len()))
-        }
-    };
+    let better = best
+        .as_ref()
+        .is_none_or(|b| rank(rating, eliminations.len()) < rank(b.rating, b.eliminations.len()));
     if better || cx.every.is_some() {
         let mut step = Step::new(technique, rating);
         for l in path {

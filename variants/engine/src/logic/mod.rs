@@ -21,6 +21,7 @@ pub(crate) mod grid;
 mod intersections;
 mod killer;
 mod links;
+mod memo;
 mod singles;
 mod step;
 mod subsets;
@@ -70,6 +71,8 @@ pub(crate) struct Ctx<'a> {
     /// Where finders record every instance they meet ([`find`]); `None` in
     /// the ladder, which wants only the first.
     pub every: Option<&'a RefCell<Vec<Step>>>,
+    /// What earlier steps of this solve learned (ladder only).
+    pub memo: Option<&'a RefCell<memo::Memo>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -81,6 +84,50 @@ impl<'a> Ctx<'a> {
             grid,
             se_limits: true,
             every: None,
+            memo: None,
+        }
+    }
+
+    /// The places of `value` in every row and column (`None` without a memo
+    /// or without lines): what a search over that value's lines depends on.
+    pub fn line_places(&self, value: u8) -> Option<Vec<u32>> {
+        self.memo?;
+        let lines = self.layout.lines.as_ref()?;
+        Some(
+            lines
+                .iter()
+                .flatten()
+                .map(|&g| self.grid.positions(&self.layout.groups[g as usize], value))
+                .collect(),
+        )
+    }
+
+    /// The cells where `value` is a candidate, a bit each (`None` without a
+    /// memo): what a search over that value's places anywhere depends on.
+    pub fn value_places(&self, value: u8) -> Option<Vec<u32>> {
+        self.memo?;
+        let mut bits = vec![0u32; self.grid.cand.len().div_ceil(32)];
+        for c in 0..self.grid.cand.len() as u32 {
+            if self.grid.has(c, value) {
+                bits[c as usize / 32] |= 1 << (c % 32);
+            }
+        }
+        Some(bits)
+    }
+
+    /// Whether `search` already found nothing for `value` at these `places`
+    /// (from [`Ctx::line_places`] or [`Ctx::value_places`]) earlier in this solve.
+    pub fn known_fruitless(&self, search: u8, value: u8, places: &Option<Vec<u32>>) -> bool {
+        match (self.memo, places) {
+            (Some(memo), Some(places)) => memo.borrow().is_fruitless(search, value, places),
+            _ => false,
+        }
+    }
+
+    /// Notes that `search` found nothing for `value` at `places`.
+    pub fn note_fruitless(&self, search: u8, value: u8, places: Option<Vec<u32>>) {
+        if let (Some(memo), Some(places)) = (self.memo, places) {
+            memo.borrow_mut().note_fruitless(search, value, places);
         }
     }
 
@@ -214,8 +261,11 @@ const LADDER: &[Rung] = &[
 ];
 
 /// The easiest step from `grid` among rungs up to tier `cap`, if any.
-fn easiest(layout: &Layout, grid: &Grid, climb: Climb) -> Option<Step> {
-    let cx = Ctx::ladder(layout, grid);
+fn easiest(layout: &Layout, grid: &Grid, climb: Climb, memo: &RefCell<memo::Memo>) -> Option<Step> {
+    let cx = Ctx {
+        memo: Some(memo),
+        ..Ctx::ladder(layout, grid)
+    };
     LADDER
         .iter()
         .filter(|r| climb.allows(r))
@@ -343,8 +393,9 @@ fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (V
     }
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
+    let memo = RefCell::new(memo::Memo::default());
     while !solved && grid.check(layout).is_ok() {
-        let Some(step) = easiest(layout, &grid, climb) else {
+        let Some(step) = easiest(layout, &grid, climb, &memo) else {
             break;
         };
         let batch = singles::batch(&Ctx::ladder(layout, &grid), &step);
@@ -380,6 +431,7 @@ pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) ->
         grid: &grid,
         se_limits: false,
         every: Some(&every),
+        memo: None,
     };
     match technique {
         Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle => {
