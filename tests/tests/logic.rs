@@ -5,7 +5,9 @@
 //! raises a puzzle's tier.
 
 use arena_tests::{classic9, classic_grids, read_dataset};
-use engine::logic::{grade, solve_within, tier, Options, Step, Technique};
+use engine::logic::{
+    grade, grade_without_dynamic_chains, solve_within, tier, Options, Step, Technique,
+};
 use engine::{Difficulty, Puzzle, Solution};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -171,4 +173,39 @@ fn killer_steps_are_true_and_solve_nearly_every_intermediate_killer() {
         "only {solved} of {} solved",
         sample.len()
     );
+}
+
+/// Rated lines with Sudoku Explainer's rating in tenths.
+fn rated_with_ratings() -> Vec<(Vec<u8>, u32)> {
+    read_dataset("rated/se-rated-dev.txt")
+        .lines()
+        .filter_map(|l| {
+            let mut fields = l.split_whitespace().skip(1);
+            let grid = fields.next()?.bytes().map(|b| b - b'0').collect();
+            let rating: f64 = fields.next()?.parse().ok()?;
+            Some((grid, (rating * 10.0).round() as u32))
+        })
+        .collect()
+}
+
+#[test]
+fn without_dynamic_chains_a_grade_is_the_same_or_unsolved() {
+    let model = classic9();
+    let puzzles = rated_with_ratings();
+    // Sudoku Explainer rates dynamic forcing chains 8.5 and up; below, the same
+    // grade; well above, the climb stops where only those chains go on.
+    let easier = puzzles.iter().filter(|(_, r)| *r <= 80).step_by(40).take(8);
+    for (givens, _) in easier {
+        let full = grade(&model, givens, OPTIONS);
+        let light = grade_without_dynamic_chains(&model, givens, OPTIONS);
+        assert_eq!(light, full, "{givens:?}");
+    }
+    let (givens, _) = puzzles
+        .iter()
+        .find(|(g, r)| {
+            *r >= 92 && grade(&model, g, OPTIONS).hardest == Some(Technique::DynamicForcingChain)
+        })
+        .expect("a puzzle that needs a dynamic forcing chain");
+    let light = grade_without_dynamic_chains(&model, givens, OPTIONS);
+    assert!(!light.solved && light.tier.is_none(), "{givens:?}");
 }

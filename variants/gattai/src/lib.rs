@@ -7,15 +7,18 @@
 //! The rules are fixed per mode, so generation is the standard one on the mode's
 //! model, with the archive's clue ranges, reaching for the requested technique
 //! tier (measured fast enough on these models, though larger than the engine's
-//! default limit) — except Samurai extreme, which keeps its clue band alone: a
-//! tier check after each removal on 369 cells took 1.2 s per puzzle there. At
+//! default limit) — except Samurai extreme, which keeps its clue band alone (a
+//! tier check after each removal on 369 cells took 1.2 s per puzzle there) and
+//! grades each try once instead: a try that is not extreme, or needs dynamic
+//! forcing chains (seconds a step on 369 cells, and no fair ask of a player),
+//! is thrown away, and the grade is handed to the SDK with the puzzle. At
 //! hard and extreme every grid must need the others (no grid taken alone has a
 //! unique solution), so a try where one does is thrown away and the next is
 //! drawn from the same stream.
 
 use plugin_sdk::engine::generate::Tiering;
 use plugin_sdk::engine::geometry::{GattaiMode, GATTAI_MODES};
-use plugin_sdk::engine::{Difficulty, Generated, Model, Puzzle, PuzzleError};
+use plugin_sdk::engine::{logic, Difficulty, Generated, Model, Puzzle, PuzzleError};
 use plugin_sdk::{
     params, standard_difficulties, ClueRange, GenerateContext, GenerateError, Manifest, ParamSpec,
     ParamValue, Params, Variant,
@@ -118,9 +121,20 @@ impl Variant for Gattai {
         for _ in 0..TRIES {
             ctx.check_deadline()?;
             let g = ctx.standard_with(&model, &mut rng, tiering)?;
-            if !independent || !a_grid_stands_alone(&model, mode, g.puzzle.givens()) {
-                return Ok(g);
+            if independent && a_grid_stands_alone(&model, mode, g.puzzle.givens()) {
+                continue;
             }
+            if tiering == Tiering::BandOnly {
+                // Graded here: an extreme Samurai needs chains, never dynamic
+                // forcing chains (seconds a step on 369 cells).
+                let options = logic::Options { uniqueness: true };
+                let grade = logic::grade_without_dynamic_chains(&model, g.puzzle.givens(), options);
+                if grade.tier != Some(Difficulty::Extreme) {
+                    continue;
+                }
+                ctx.keep_grade(g.puzzle.givens(), grade);
+            }
+            return Ok(g);
         }
         Err(GenerateError::Failed(format!(
             "no {} puzzle in {TRIES} tries where every grid needs the others",
@@ -153,6 +167,24 @@ mod tests {
             let p = Params::from([("mode".to_string(), ParamValue::Text(mode.id.into()))]);
             assert!(Gattai.model(&p).is_ok());
         }
+    }
+
+    #[test]
+    fn an_extreme_samurai_is_extreme_without_dynamic_forcing_chains() {
+        let c = ctx("samurai", Difficulty::Extreme);
+        let g = Gattai.generate(&c).expect("generated");
+        let grade = logic::grade(
+            g.puzzle.model(),
+            g.puzzle.givens(),
+            logic::Options { uniqueness: true },
+        );
+        assert_eq!(grade.tier, Some(Difficulty::Extreme));
+        assert!(grade.steps.iter().all(|s| !matches!(
+            s.technique,
+            logic::Technique::DynamicForcingChain | logic::Technique::DynamicForcingChainPlus
+        )));
+        let (lo, hi) = c.clue_range();
+        assert!((lo..=hi).contains(&g.puzzle.clue_count()));
     }
 
     #[test]

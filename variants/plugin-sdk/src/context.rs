@@ -44,6 +44,9 @@ pub struct GenerateContext {
     seed: String,
     deadline: Option<Instant>,
     clues: (usize, usize),
+    /// A grade the variant computed for the givens it returns (see
+    /// [`GenerateContext::keep_grade`]).
+    kept_grade: std::cell::RefCell<Option<(Vec<u8>, engine::logic::Grade)>>,
 }
 
 impl GenerateContext {
@@ -62,7 +65,22 @@ impl GenerateContext {
             seed: seed.into(),
             deadline,
             clues,
+            kept_grade: std::cell::RefCell::new(None),
         }
+    }
+
+    /// Hands over the grade the variant already computed for the puzzle with
+    /// `givens` it is about to return — [`engine::logic::grade`] with
+    /// uniqueness allowed, or a grade equal to it — so the SDK, which reports
+    /// every generated puzzle's grade, does not compute it again.
+    pub fn keep_grade(&self, givens: &[u8], grade: engine::logic::Grade) {
+        *self.kept_grade.borrow_mut() = Some((givens.to_vec(), grade));
+    }
+
+    /// The grade kept for exactly these `givens`, if any.
+    pub(crate) fn kept_grade(&self, givens: &[u8]) -> Option<engine::logic::Grade> {
+        let kept = self.kept_grade.borrow_mut().take()?;
+        (kept.0 == givens).then_some(kept.1)
     }
 
     /// The parameters, resolved against the manifest (every key present, every

@@ -120,7 +120,7 @@ pub fn generate(
         GenerateError::Failed(message) => Failure::error(message),
     })?;
     let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
-    puzzle.grade = grade_of(&g.puzzle);
+    puzzle.grade = grade_of(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
     puzzle.variant = Some(manifest.id.clone());
     puzzle.params = params;
     puzzle.difficulty = Some(req.difficulty.clone());
@@ -233,12 +233,15 @@ const GRADED_CELLS: usize = 400;
 
 /// The logical solver's verdict on a generated puzzle, for models with at most
 /// 9 values and [`GRADED_CELLS`] cells (larger ones would take too long here).
-fn grade_of(puzzle: &engine::Puzzle) -> Option<protocol::PuzzleGrade> {
+/// `kept`: the grade the variant already computed, if it did.
+fn grade_of(puzzle: &engine::Puzzle, kept: Option<logic::Grade>) -> Option<protocol::PuzzleGrade> {
     let model = puzzle.model();
     if model.cell_count() > GRADED_CELLS || model.size() > 9 {
         return None;
     }
-    let g = logic::grade(model, puzzle.givens(), logic::Options { uniqueness: true });
+    let g = kept.unwrap_or_else(|| {
+        logic::grade(model, puzzle.givens(), logic::Options { uniqueness: true })
+    });
     Some(protocol::PuzzleGrade {
         tier: g.tier?.as_str().to_string(),
         rating: logic::format_rating(g.rating),

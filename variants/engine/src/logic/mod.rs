@@ -155,6 +155,9 @@ struct Rung {
     unique: bool,
     rated: bool,
     tier: Difficulty,
+    /// A dynamic forcing chain: the last resort, and on large grids a search
+    /// that can take seconds.
+    dynamic: bool,
 }
 
 const fn rung(find: Finder, tier: Difficulty) -> Rung {
@@ -163,6 +166,7 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
         unique: false,
         rated: true,
         tier,
+        dynamic: false,
     }
 }
 
@@ -172,6 +176,7 @@ const fn unique(find: Finder, tier: Difficulty) -> Rung {
         unique: true,
         rated: true,
         tier,
+        dynamic: false,
     }
 }
 
@@ -184,6 +189,15 @@ const fn named(find: Finder, tier: Difficulty) -> Rung {
         unique: false,
         rated: false,
         tier,
+        dynamic: false,
+    }
+}
+
+/// A dynamic forcing chain rung (see [`Climb::dynamic`]).
+const fn dynamic(find: Finder) -> Rung {
+    Rung {
+        dynamic: true,
+        ..rung(find, Extreme)
     }
 }
 
@@ -194,6 +208,8 @@ struct Climb {
     cap: Difficulty,
     /// Only Sudoku Explainer's rungs (for ratings and the recorded solution).
     rated_only: bool,
+    /// Whether dynamic forcing chains may be used.
+    dynamic: bool,
 }
 
 impl Climb {
@@ -201,6 +217,7 @@ impl Climb {
         (self.options.uniqueness || !r.unique)
             && r.tier <= self.cap
             && (r.rated || !self.rated_only)
+            && (self.dynamic || !r.dynamic)
     }
 }
 
@@ -253,11 +270,8 @@ const LADDER: &[Rung] = &[
     rung(|cx| aligned::exclusion(cx, 3), Extreme),
     rung(|cx| chains::multiple(cx, chains::Mode::Nishio), Extreme),
     rung(|cx| chains::multiple(cx, chains::Mode::Multiple), Extreme),
-    rung(|cx| chains::multiple(cx, chains::Mode::Dynamic), Extreme),
-    rung(
-        |cx| chains::multiple(cx, chains::Mode::DynamicPlus),
-        Extreme,
-    ),
+    dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic)),
+    dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
 ];
 
 /// The easiest step from `grid` among rungs up to tier `cap`, if any.
@@ -288,6 +302,21 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
 /// steps Sudoku Explainer's order takes (for the rating and the explanation),
 /// and the tier ([`tier`]).
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
+    grade_by(model, givens, options, true)
+}
+
+/// [`grade`] without dynamic forcing chains, the ladder's last rungs, whose
+/// search on a large grid (a Samurai's 369 cells) can take seconds a step: a
+/// generator that will not offer such puzzles asks this, and the puzzle is
+/// unsolved (`solved` false) where only those chains would go on. When it does
+/// solve, the grade is [`grade`]'s (the chains come last, so they were never
+/// reached).
+pub fn grade_without_dynamic_chains(model: &Model, givens: &[u8], options: Options) -> Grade {
+    grade_by(model, givens, options, false)
+}
+
+/// [`grade`], with or without dynamic forcing chains.
+fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Grade {
     let (steps, solved) = solve(
         model,
         givens,
@@ -295,6 +324,7 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
             options,
             cap: Extreme,
             rated_only: true,
+            dynamic,
         },
     );
     let hardest = steps.iter().max_by_key(|s| s.rating);
@@ -370,6 +400,7 @@ pub fn solve_within(model: &Model, givens: &[u8], cap: Difficulty) -> (Vec<Step>
 /// Every rung up to tier `cap`, without uniqueness: what a tier means.
 fn tier_climb(cap: Difficulty) -> Climb {
     Climb {
+        dynamic: true,
         options: Options { uniqueness: false },
         cap,
         rated_only: false,
