@@ -273,7 +273,9 @@ export function waitForMessage(p: Player, match: (m: ServerMessage) => boolean):
   return new Promise((ok, fail) => {
     const timer = setTimeout(() => {
       p.listeners.delete(listener);
-      fail(new Error("timed out waiting for a server message"));
+      // Say what the server refused meanwhile: a timeout is usually a refusal.
+      const refusals = p.received.filter((m) => m.type === "error").slice(-5).map((m) => (m.type === "error" ? `${m.code}: ${m.message}` : ""));
+      fail(new Error(`timed out waiting for a server message; the last errors: ${JSON.stringify(refusals)}`));
     }, WAIT);
     const listener = (m: ServerMessage) => {
       if (!match(m)) return;

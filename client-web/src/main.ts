@@ -13,6 +13,7 @@ import { HomeScreen } from "./ui/home";
 import { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
 import { Sounds } from "./ui/sound";
+import { throttled } from "./game/throttle";
 
 const NAME_KEY = "arena.name";
 const TOKEN_KEY = "arena.token";
@@ -56,6 +57,9 @@ const marks: MarkStore = {
 
 type ScreenKind = "name" | "home" | "room" | "play";
 
+/** The shortest time between two co-op cursor messages. */
+const CURSOR_EVERY_MS = 100;
+
 class App {
   private readonly session = new Session(marks);
   private connection?: Connection;
@@ -83,6 +87,9 @@ class App {
   private leftRoom?: string;
   /** Why the connection was lost, for the banner. */
   private linkDetail?: string;
+  /** Co-op: my cursor for teammates, at most ten times a second (a fast click or a drag
+   * would otherwise spend the connection's rate limit, which moves share). */
+  private readonly sendCursor = throttled(() => this.send(this.session.cursorMessage()), CURSOR_EVERY_MS);
 
   constructor(root: HTMLElement) {
     this.session.clearMarks = storage.get(CLEAR_MARKS_KEY) !== "off";
@@ -291,7 +298,7 @@ class App {
       case "move":
         if (s.room?.spectator) return;
         game.board.move(action.dr, action.dc, action.extend);
-        this.send(s.cursorMessage());
+        this.sendCursor();
         break;
       case "enter":
         this.send(s.enter(action.value, action.mode));
@@ -350,6 +357,7 @@ class App {
           changed: () => this.render(),
           leave: () => this.leave(),
           serverNow: () => this.serverNow(),
+          cursorMoved: () => this.sendCursor(),
           setClearMarks: (on) => {
             this.session.clearMarks = on;
             storage.set(CLEAR_MARKS_KEY, on ? null : "off");

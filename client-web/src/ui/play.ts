@@ -26,6 +26,8 @@ export interface PlayActions {
   serverNow(): number;
   /** The "a placed digit clears its marks" option changed (the app remembers it). */
   setClearMarks(on: boolean): void;
+  /** My selection moved (co-op: teammates see my cursor). */
+  cursorMoved(): void;
 }
 
 /** The game and results. */
@@ -197,7 +199,7 @@ export class PlayScreen {
               if (!s.game || s.room?.spectator) return;
               if (how === "only") s.game.board.select(cell);
               else s.game.board.extend(cell, how === "toggle");
-              this.actions.send(s.cursorMessage());
+              this.actions.cursorMoved();
               this.actions.changed();
             },
           })
