@@ -269,9 +269,36 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
         })
         .await;
     assert!(url.contains(&n2.addr), "{url} is n2, the least loaded");
-    let (_cy, view) = join_via(&n2.addr, &cy.token, &moved, false).await;
+    let (cy_on_n2, view) = join_via(&n2.addr, &cy.token, &moved, false).await;
     assert_eq!(view.players.len(), 1);
     assert_eq!(view.players[0].id, cy.id);
     assert_eq!(view.host, cy.id, "the creator is still its host");
-    drop((idle, n1, n2));
+
+    // n2 stops cleanly: it gives its lease up, so n1 takes the room over at
+    // once — Cy's first join there is answered with the room, not a redirect.
+    let mut n2 = n2;
+    drop(cy_on_n2);
+    let pid = n2.child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(sent, "kill -TERM");
+    let stopped = n2.child.wait().await.expect("n2 exits");
+    assert!(stopped.success(), "a clean stop: {stopped:?}");
+    let mut cy = Client::resume(&n1.addr, cy.token.clone()).await;
+    cy.send(&ClientMessage::JoinRoom {
+        code: moved.clone(),
+        spectator: false,
+    })
+    .await;
+    let first = cy
+        .until(|m| match m {
+            ServerMessage::Room { room } => Some(Ok(room.code)),
+            ServerMessage::Redirect { url, .. } => Some(Err(url)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(first, Ok(moved), "taken over at once after a clean stop");
+    drop((idle, n1));
 }

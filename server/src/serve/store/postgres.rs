@@ -125,7 +125,7 @@ pub struct Postgres {
     /// Where clients reach this node, as announced.
     public_url: std::sync::RwLock<String>,
     /// The writer's connection (only the store's writer thread commits).
-    writer: Mutex<WriterConn>,
+    writer: Mutex<Option<WriterConn>>,
     /// The reader connections.
     readers: Mutex<Readers>,
     /// Signalled when a reader connection is put back.
@@ -213,10 +213,10 @@ impl Postgres {
             url: url.to_string(),
             public_url: std::sync::RwLock::new(node.url.clone()),
             node,
-            writer: Mutex::new(WriterConn {
+            writer: Mutex::new(Some(WriterConn {
                 client: writer,
                 prepared: HashMap::new(),
-            }),
+            })),
             readers: Mutex::new(Readers::default()),
             reader_freed: std::sync::Condvar::new(),
             epochs: DashMap::new(),
@@ -297,6 +297,20 @@ impl Postgres {
                  ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
                      lease_until = now() + make_interval(secs => $4)",
                 &[id, url, &players, &lease],
+            )
+            .map(drop)
+        })
+    }
+
+    /// Ends this node's lease at once (a clean shutdown): the other nodes take
+    /// its rooms over without waiting for the lease to run out. A write this
+    /// node still makes for one of them is refused once it is taken.
+    pub fn release(&self) -> Result<(), String> {
+        self.read(|c| {
+            c.execute(
+                "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
+                 WHERE id = $1",
+                &[&self.node.id],
             )
             .map(drop)
         })
@@ -944,20 +958,46 @@ fn read_events(c: &mut impl GenericClient, room: &str) -> Result<Vec<EventRow>, 
     .collect()
 }
 
+impl Drop for Postgres {
+    /// A client closes its connection by blocking on a runtime of its own,
+    /// which must not happen on an async worker (the server's shared state can
+    /// be dropped on one): the clients are closed on a thread of their own.
+    fn drop(&mut self) {
+        let writer = self
+            .writer
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        let readers = std::mem::take(
+            &mut self
+                .readers
+                .get_mut()
+                .unwrap_or_else(|p| p.into_inner())
+                .idle,
+        );
+        std::thread::scope(|s| {
+            s.spawn(move || drop((writer, readers)));
+        });
+    }
+}
+
 impl Backend for Postgres {
     fn describe(&self) -> String {
         redact(&self.url)
     }
 
     fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
-        let mut writer = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        if writer.client.is_closed() {
-            *writer = WriterConn {
+        let mut slot = self.writer.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
+            *slot = Some(WriterConn {
                 client: connect(&self.url)?,
                 prepared: HashMap::new(),
-            };
+            });
         }
-        match self.commit_once(&mut writer, batch) {
+        let Some(writer) = slot.as_mut() else {
+            return Err("no database connection".into());
+        };
+        match self.commit_once(writer, batch) {
             Ok(results) => Ok(results),
             // One statement failed and took the transaction with it: commit each
             // write alone, so only the bad one fails.
@@ -965,7 +1005,7 @@ impl Backend for Postgres {
                 tracing::warn!(error = %err(e), "a batched write failed; committing one by one");
                 Ok(batch
                     .iter()
-                    .map(|w| match self.commit_once(&mut writer, &[*w]) {
+                    .map(|w| match self.commit_once(writer, &[*w]) {
                         Ok(mut r) => r.pop().unwrap_or(Ok(())),
                         Err(e) => Err(err(e)),
                     })
