@@ -68,13 +68,16 @@ test("the pad counts what is left of each digit; placing one clears it from its 
   const { puzzle, solution } = await startGame(arena, ada);
   const empty = emptyCells(puzzle);
   const count = async (v: number) => (await ada.page.textContent(`.pad button[data-value='${v}'] .count`))?.trim();
-  // A digit with some of its cells empty, and one of those cells' row-mates.
-  const digit = solution[empty[0][0]][empty[0][1]];
-  const left = empty.filter(([r, c]) => solution[r][c] === digit);
-  expect(await count(digit)).toBe(String(left.length));
-  const [first] = left;
+  // An empty cell with an empty row-mate (some rows of a generated puzzle have
+  // one empty cell only), its digit, and every empty cell of that digit, it first.
+  const first = empty.find(([r, c]) => empty.some(([r2, c2]) => r2 === r && c2 !== c));
+  if (!first) throw new Error("no row with two empty cells");
   const mate = empty.find(([r, c]) => r === first[0] && c !== first[1]);
   if (!mate) throw new Error("no empty cell beside the first");
+  const digit = solution[first[0]][first[1]];
+  const others = empty.filter(([r, c]) => solution[r][c] === digit && (r !== first[0] || c !== first[1]));
+  const left = [first, ...others];
+  expect(await count(digit)).toBe(String(left.length));
   await ada.page.click(`#cell-${mate[0]}-${mate[1]}`);
   await ada.page.keyboard.press(`Shift+${digit}`);
   await waitForLabel(ada, mate, `candidates ${digit}`);
