@@ -171,6 +171,19 @@ impl Client {
         .await
     }
 
+    /// Plays every move that solves `puzzle`, each waited for.
+    pub async fn solve(&mut self, puzzle: &PuzzleV1) {
+        for m in crate::solving_moves(puzzle) {
+            self.play(&m).await;
+        }
+    }
+
+    /// Waits for the game's end (`finished`).
+    pub async fn finished(&mut self) {
+        self.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+            .await;
+    }
+
     /// The ranks of the game's end (waits for `finished`).
     pub async fn ranks(&mut self) -> Vec<protocol::wire::Rank> {
         self.until(|m| match m {

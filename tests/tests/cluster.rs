@@ -302,3 +302,46 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     assert_eq!(first, Ok(moved), "taken over at once after a clean stop");
     drop((idle, n1));
 }
+
+#[test]
+fn bad_cluster_settings_are_refused_at_start_with_a_clear_error() {
+    use arena_tests::process::run_arena;
+    let not_ws = run_arena(&[
+        "serve",
+        "--database",
+        "postgres://x@127.0.0.1:1/x",
+        "--public-url",
+        "127.0.0.1:9",
+    ]);
+    assert!(
+        !not_ws.ok && not_ws.stderr.contains("WebSocket URL"),
+        "{}",
+        not_ws.stderr
+    );
+    let no_database = run_arena(&["serve", "--public-url", "ws://a/ws"]);
+    assert!(
+        !no_database.ok && no_database.stderr.contains("needs --database"),
+        "{}",
+        no_database.stderr
+    );
+    // Nothing listens on port 1: the database cannot be reached, and says where.
+    let unreachable = run_arena(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--database",
+        "postgres://arena:secret@127.0.0.1:1/arena",
+    ]);
+    assert!(!unreachable.ok, "{}", unreachable.stderr);
+    assert!(
+        unreachable
+            .stderr
+            .contains("cannot open the database in postgres://arena:***@127.0.0.1:1/arena"),
+        "{}",
+        unreachable.stderr
+    );
+    assert!(
+        !unreachable.stderr.contains("secret"),
+        "the password never reaches a message"
+    );
+}

@@ -286,15 +286,8 @@ async fn mistake_policies_count_penalise_and_eliminate() {
         ErrorCode::WrongState,
         "out of lives: no more moves"
     );
-    for m in solving_moves(&puzzle) {
-        b.play(&m).await;
-    }
-    let ranks = b
-        .until(|m| match m {
-            ServerMessage::Finished { ranks, .. } => Some(ranks),
-            _ => None,
-        })
-        .await;
+    b.solve(&puzzle).await;
+    let ranks = b.ranks().await;
     assert_eq!(ranks.len(), 1);
     assert_eq!(ranks[0].player, b.id);
 
@@ -304,15 +297,8 @@ async fn mistake_policies_count_penalise_and_eliminate() {
     penalty.mistakes = MistakePolicy::Penalty { seconds: 30 };
     let (_, puzzle) = started_room(&mut c, &mut [], penalty).await;
     c.send(&wrong_move(&puzzle)).await;
-    for m in solving_moves(&puzzle) {
-        c.play(&m).await;
-    }
-    let ranks = c
-        .until(|m| match m {
-            ServerMessage::Finished { ranks, .. } => Some(ranks),
-            _ => None,
-        })
-        .await;
+    c.solve(&puzzle).await;
+    let ranks = c.ranks().await;
     assert!(
         ranks[0].time_ms >= 30_000,
         "penalty included: {} ms",
@@ -418,9 +404,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         Some(u32::from(values.1[cell])),
         "the hint agrees with the solution"
     );
-    for m in solving_moves(&puzzle) {
-        a.play(&m).await;
-    }
+    a.solve(&puzzle).await;
     let me = a
         .until(|m| match m {
             ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(player),
@@ -507,12 +491,9 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
         "not before the game is over"
     );
     for p in [&mut a, &mut b] {
-        for m in solving_moves(&puzzle) {
-            p.play(&m).await;
-        }
+        p.solve(&puzzle).await;
     }
-    b.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
-        .await;
+    b.finished().await;
     // Every player votes (not only the host); the rematch waits for all.
     b.send(&ClientMessage::Rematch).await;
     let voted = a
@@ -554,12 +535,9 @@ async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
     b.room(RoomState::Playing).await;
     let next = fresh.puzzle.expect("puzzle");
     for p in [&mut a, &mut b] {
-        for m in solving_moves(&next) {
-            p.play(&m).await;
-        }
+        p.solve(&next).await;
     }
-    a.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
-        .await;
+    a.finished().await;
     // Ada votes; Bob leaves without voting: Ada's vote carries the rematch.
     a.send(&ClientMessage::Rematch).await;
     a.until(|m| match m {
@@ -686,12 +664,7 @@ async fn racers_away_past_the_grace_window_forfeit_and_the_race_ends() {
     for m in &solving_moves(&puzzle) {
         a.play(m).await;
     }
-    let ranks = a
-        .until(|m| match m {
-            ServerMessage::Finished { ranks, .. } => Some(ranks),
-            _ => None,
-        })
-        .await;
+    let ranks = a.ranks().await;
     let ranked: Vec<&str> = ranks.iter().map(|r| r.player.as_str()).collect();
     assert_eq!(ranked, vec![a.id.as_str()], "leavers are not ranked");
 }
@@ -849,11 +822,8 @@ async fn players_can_play_a_puzzle_they_paste() {
         puzzle.grade.as_ref().map(|g| g.tier.as_str()),
         "the graded tier"
     );
-    for m in solving_moves(&puzzle) {
-        a.play(&m).await;
-    }
-    a.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
-        .await;
+    a.solve(&puzzle).await;
+    a.finished().await;
     a.send(&ClientMessage::Leaderboard {
         board: protocol::wire::BoardKind::AllTime,
         variant: "classic".into(),

@@ -103,6 +103,11 @@ export class Connection {
 
   /** Moves to another node at once (the room lives there); the session rejoins after `welcome`. */
   private follow(url: string) {
+    // Only a WebSocket URL is followed; anything else is a misconfigured node (the first address retries).
+    if (!/^wss?:\/\/\S+$/.test(url)) {
+      console.warn("ignored a redirect to", url);
+      return;
+    }
     const old = this.socket;
     this.socket = undefined;
     clearInterval(this.pingTimer);

@@ -101,3 +101,12 @@ test("a redirect moves the connection to the room's node; a drop there goes back
   vi.advanceTimersByTime(60_000);
   expect(sockets.map((s) => s.url)).toEqual(["ws://lb/ws", "ws://node-2/ws", "ws://lb/ws"]);
 });
+
+test("a redirect to something that is not a WebSocket URL is ignored", () => {
+  const sockets = fakeSockets();
+  const link = new Connection("ws://lb/ws", () => "Ada", { get: () => null, set: () => {} }, () => {}, () => {});
+  link.open();
+  const frame = encode({ type: "redirect", code: "abc", url: "not a url" });
+  sockets[0].onmessage?.({ data: frame.buffer.slice(frame.byteOffset, frame.byteOffset + frame.byteLength) as ArrayBuffer });
+  expect(sockets.map((s) => s.url)).toEqual(["ws://lb/ws"]);
+});

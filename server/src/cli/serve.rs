@@ -88,6 +88,16 @@ pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     if ids.is_empty() {
         anyhow::bail!("no variant plugins found (see --plugins)");
     }
+    if let Some(url) = &args.public_url {
+        if !(url.starts_with("ws://") || url.starts_with("wss://")) {
+            anyhow::bail!(
+                "--public-url must be a WebSocket URL (ws://host:port/ws or wss://…), not '{url}'"
+            );
+        }
+    }
+    if args.public_url.is_some() && args.database.is_none() {
+        anyhow::bail!("--public-url tells other nodes where this one is: it needs --database");
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let config = Config {

@@ -114,6 +114,10 @@ impl Cluster {
     /// whether it moved.
     pub async fn place(&self, shared: &Shared, code: &str) -> bool {
         let mine = shared.metrics.connections.load(Ordering::Relaxed);
+        if !crowded(mine, 0) {
+            // Not crowded even against an empty node: no need to ask the database.
+            return false;
+        }
         let least = match self.blocking(|pg| pg.least_loaded()).await {
             Ok(Some(least)) => least,
             Ok(None) => return false,
