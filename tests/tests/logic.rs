@@ -1,10 +1,11 @@
 //! The logical solver on real puzzles: every step it records is true (replaying
 //! them from the givens never removes a solution candidate and reaches the
 //! solution), the steps of a tier-capped solve (named techniques included) are
-//! true, singles-only puzzles are `easy`, and adding a correct clue never
-//! raises a puzzle's tier.
+//! true, singles-only puzzles are `easy`, adding a correct clue never
+//! raises a puzzle's tier, and a generator's tier fit agrees with the tier.
 
 use arena_tests::{classic9, classic_grids, read_dataset};
+use engine::generate::{tier_fit, TierFit};
 use engine::logic::{
     grade, grade_without_dynamic_chains, solve_within, tier, Options, Step, Technique,
 };
@@ -208,4 +209,48 @@ fn without_dynamic_chains_a_grade_is_the_same_or_unsolved() {
         .expect("a puzzle that needs a dynamic forcing chain");
     let light = grade_without_dynamic_chains(&model, givens, OPTIONS);
     assert!(!light.solved && light.tier.is_none(), "{givens:?}");
+}
+
+#[test]
+fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
+    let model = classic9();
+    // Hard and extreme puzzles (SE 4.0 and up): the fit's capped solves resume
+    // after the easier tier's steps and take the first forcing chain they
+    // find, where tier() solves from the givens; the same answer.
+    let hard: Vec<Vec<u8>> = rated_with_ratings()
+        .into_iter()
+        .filter(|(_, r)| *r >= 40)
+        .step_by(60)
+        .map(|(g, _)| g)
+        .collect();
+    for givens in &hard {
+        let t = tier(&model, givens).expect("solvable");
+        for target in [Difficulty::Medium, Difficulty::Hard, Difficulty::Extreme] {
+            let expected = match t.cmp(&target) {
+                std::cmp::Ordering::Less => TierFit::TooEasy,
+                std::cmp::Ordering::Equal => TierFit::Exact,
+                std::cmp::Ordering::Greater => TierFit::TooHard,
+            };
+            for budget in [None, Some(1_000)] {
+                let fit = tier_fit(&model, givens, target, budget);
+                assert_eq!(
+                    fit, expected,
+                    "{givens:?} {t} vs {target}, count {budget:?}"
+                );
+            }
+        }
+    }
+    // Without two of its clues, a 17-clue puzzle has several solutions: too
+    // hard for every tier, settled by the count before any chain is tried.
+    let mut open = classic_grids("classic/17-clue.txt")[0].to_vec();
+    let clues: Vec<usize> = (0..81).filter(|&c| open[c] != 0).take(2).collect();
+    for c in clues {
+        open[c] = 0;
+    }
+    for target in [Difficulty::Easy, Difficulty::Hard, Difficulty::Extreme] {
+        assert_eq!(
+            tier_fit(&model, &open, target, Some(1_000)),
+            TierFit::TooHard
+        );
+    }
 }

@@ -43,6 +43,16 @@ impl Difficulty {
         }
     }
 
+    /// The tier just below, if any.
+    pub fn easier(self) -> Option<Difficulty> {
+        match self {
+            Difficulty::Easy => None,
+            Difficulty::Medium => Some(Difficulty::Easy),
+            Difficulty::Hard => Some(Difficulty::Medium),
+            Difficulty::Extreme => Some(Difficulty::Hard),
+        }
+    }
+
     /// The 9x9 band, inclusive.
     fn band9(self) -> (usize, usize) {
         match self {

@@ -127,6 +127,81 @@ pub fn uniqueness_within(model: &Model, givens: &[u8], budget: Option<usize>) ->
     }
 }
 
+/// [`uniqueness_within`] from candidate masks (bit `v - 1` for value `v`;
+/// a placed cell: its value's bit) rather than givens: the count after sound
+/// deductions, which keep every solution, searches a far smaller space.
+fn uniqueness_of_candidates(model: &Model, candidates: &[u32], budget: usize) -> Uniqueness {
+    let mut g = General::new(&model.compiled);
+    let mut cand = candidates.to_vec();
+    if !g.propagate(&mut cand) {
+        return Uniqueness::NoSolution;
+    }
+    g.set_budget(budget);
+    g.set_keep_first(false);
+    let found = g.search(cand, 2, None);
+    match found.count {
+        0 | 1 if found.gave_up => Uniqueness::Unknown,
+        0 => Uniqueness::NoSolution,
+        1 => Uniqueness::Unique,
+        _ => Uniqueness::Several,
+    }
+}
+
+/// Where a puzzle stands against a requested tier ([`tier_fit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TierFit {
+    /// An easier tier's techniques solve it.
+    TooEasy,
+    /// It needs exactly the requested tier.
+    Exact,
+    /// The requested tier's techniques do not solve it, or it has several
+    /// solutions.
+    TooHard,
+}
+
+/// Judges `givens` against the tier `target`, for a generator that shapes a
+/// puzzle by other means than removing clues (a killer's cages). With
+/// `count_budget`, a uniqueness count of at most that many branch points runs
+/// first — from the givens, and, when that cannot tell, again from where the
+/// easier tier's techniques stopped — and a puzzle with several solutions is
+/// too hard at once: on such a puzzle the ladder would try every chain it
+/// knows before giving up. A count is a node budget, not a time:
+/// deterministic.
+pub fn tier_fit(
+    model: &Model,
+    givens: &[u8],
+    target: Difficulty,
+    count_budget: Option<usize>,
+) -> TierFit {
+    let count = |candidates: Option<&[u32]>| match (count_budget, candidates) {
+        (None, _) => Uniqueness::Unknown,
+        (Some(budget), None) => uniqueness_within(model, givens, Some(budget)),
+        (Some(budget), Some(c)) => uniqueness_of_candidates(model, c, budget),
+    };
+    let settled = |u| matches!(u, Uniqueness::Several | Uniqueness::NoSolution);
+    let first = count(None);
+    if settled(first) {
+        return TierFit::TooHard;
+    }
+    let Some(easier) = target.easier() else {
+        return match crate::logic::solves_within(model, givens, target) {
+            true => TierFit::Exact,
+            false => TierFit::TooHard,
+        };
+    };
+    let stopped = crate::logic::stop_within(model, givens, easier);
+    if stopped.solved {
+        return TierFit::TooEasy;
+    }
+    if first == Uniqueness::Unknown && settled(count(Some(&stopped.candidates))) {
+        return TierFit::TooHard;
+    }
+    match crate::logic::solves_after(model, givens, &stopped.steps, target) {
+        true => TierFit::Exact,
+        false => TierFit::TooHard,
+    }
+}
+
 /// Removes the clue in `cell` if the puzzle provably stays unique (no solution
 /// puts anything else there, found within `budget` branch points); otherwise
 /// keeps it. Whether it went.
@@ -337,12 +412,7 @@ pub fn reduce_to_tier(
     let mut order: Vec<usize> = (0..model.cell_count()).collect();
     order.shuffle(rng);
     let mut clues = givens.len();
-    let easier = match difficulty {
-        Difficulty::Easy => None,
-        Difficulty::Medium => Some(Difficulty::Easy),
-        Difficulty::Hard => Some(Difficulty::Medium),
-        Difficulty::Extreme => Some(Difficulty::Hard),
-    };
+    let easier = difficulty.easier();
     // Whether the puzzle needs its tier (something easier cannot solve it), and
     // whether the tier's techniques solve it; both hold untested when untiered.
     let needs_tier =

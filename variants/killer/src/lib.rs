@@ -17,9 +17,8 @@
 mod cages;
 
 use cages::Cages;
-use plugin_sdk::engine::generate::{random_solution, uniqueness_within, Uniqueness};
+use plugin_sdk::engine::generate::{random_solution, tier_fit, TierFit};
 use plugin_sdk::engine::geometry::{classic_builder, diagonals};
-use plugin_sdk::engine::logic::solves_within;
 use plugin_sdk::engine::{Difficulty, Generated, Model, ModelBuilder, Puzzle, PuzzleError};
 use plugin_sdk::{
     params, ClueRange, GenerateContext, GenerateError, Manifest, ParamSpec, ParamValue, Params,
@@ -84,17 +83,6 @@ impl Profile {
     }
 }
 
-/// Where a cage layout stands against the requested tier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    /// An easier tier's techniques solve it.
-    TooEasy,
-    /// It needs exactly the requested tier.
-    Exact,
-    /// The requested tier's techniques do not solve it (or it is not unique).
-    TooHard,
-}
-
 /// The rules without cages for the request's parameters.
 fn base(params: &Params) -> Result<(ModelBuilder, usize), PuzzleError> {
     let size = params::text(params, "size")?;
@@ -119,32 +107,13 @@ fn with_cages(base: &ModelBuilder, cages: &Cages) -> Result<Model, PuzzleError> 
         .build()
 }
 
-/// The tier below `d`, if any.
-fn easier(d: Difficulty) -> Option<Difficulty> {
-    match d {
-        Difficulty::Easy => None,
-        Difficulty::Medium => Some(Difficulty::Easy),
-        Difficulty::Hard => Some(Difficulty::Medium),
-        Difficulty::Extreme => Some(Difficulty::Hard),
-    }
-}
-
-/// Judges `model` (no givens) against `target`. Before an extreme solve, a
-/// quick count drops layouts with several solutions: on those the ladder
+/// Judges `model` (no givens) against `target`. Before an extreme solve,
+/// budgeted counts drop layouts with several solutions: on those the ladder
 /// would try every chain it knows before giving up.
-fn judge(model: &Model, target: Difficulty) -> Verdict {
+fn judge(model: &Model, target: Difficulty) -> TierFit {
     let empty = vec![0; model.cell_count()];
-    if target == Difficulty::Extreme
-        && uniqueness_within(model, &empty, Some(COUNT_BUDGET)) == Uniqueness::Several
-    {
-        Verdict::TooHard
-    } else if easier(target).is_some_and(|e| solves_within(model, &empty, e)) {
-        Verdict::TooEasy
-    } else if solves_within(model, &empty, target) {
-        Verdict::Exact
-    } else {
-        Verdict::TooHard
-    }
+    let budget = (target == Difficulty::Extreme).then_some(COUNT_BUDGET);
+    tier_fit(model, &empty, target, budget)
 }
 
 /// One try from a fresh solution: the puzzle if it reached the tier.
@@ -163,14 +132,14 @@ fn attempt(
     let mut cages = Cages::random(solution, side, profile.start.clone(), rng);
     let mut model = with_cages(base, &cages)?;
     let mut verdict = judge(&model, target);
-    if verdict == Verdict::TooHard {
+    if verdict == TierFit::TooHard {
         return Ok(None);
     }
     // Merges that made the puzzle too hard are not tried again: merging more
     // only takes information away.
     let mut refused: Vec<cages::Merge> = Vec::new();
     loop {
-        if verdict == Verdict::Exact && cages.count() <= enough {
+        if verdict == TierFit::Exact && cages.count() <= enough {
             return Ok(Some(model));
         }
         ctx.check_deadline()?;
@@ -186,7 +155,7 @@ fn attempt(
             next.merge(m);
             let next_model = with_cages(base, &next)?;
             let v = judge(&next_model, target);
-            if v == Verdict::TooHard {
+            if v == TierFit::TooHard {
                 refused.push(m);
             } else {
                 (cages, model, verdict, moved) = (next, next_model, v, true);
@@ -196,7 +165,7 @@ fn attempt(
         if !moved {
             // Stalled: a medium puzzle with a few more cages than planned is
             // still a medium puzzle; a harder one has not got there.
-            return Ok((verdict == Verdict::Exact).then_some(model));
+            return Ok((verdict == TierFit::Exact).then_some(model));
         }
     }
 }

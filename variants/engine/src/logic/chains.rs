@@ -351,6 +351,9 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
         Links { y: true, x: true },
     ] {
         for cell in 0..cand.len() as u32 {
+            if cx.first && best.is_some() {
+                break;
+            }
             if cand[cell as usize].count_ones() < 2 {
                 continue;
             }
@@ -375,10 +378,12 @@ struct Buffers {
 }
 
 /// Whether a chain with rating base `base` and at least `length` potentials
-/// cannot beat `best` (chains only grow as a breadth-first search goes deeper).
-fn hopeless(best: &Option<Found>, base: Rating, length: usize) -> bool {
+/// cannot beat `best` (chains only grow as a breadth-first search goes
+/// deeper), or need not: when any deduction will do ([`Ctx::first`]), one
+/// found is enough.
+fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool {
     best.as_ref()
-        .is_some_and(|b| base + length_tenths(length) > b.rating)
+        .is_some_and(|b| cx.first || base + length_tenths(length) > b.rating)
 }
 
 fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<Found>) {
@@ -393,7 +398,7 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
     b.pending_on.push(start);
     let mut length = 0;
     while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
-        if hopeless(best, cycle_base, length) {
+        if hopeless(s.cx, best, cycle_base, length) {
             b.pending_on.clear();
             b.pending_off.clear();
             break;
@@ -444,7 +449,7 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
             b.pending_off.push(start);
         }
         while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
-            if hopeless(best, forcing_base, depth) {
+            if hopeless(s.cx, best, forcing_base, depth) {
                 b.pending_on.clear();
                 b.pending_off.clear();
                 break;
@@ -755,14 +760,48 @@ fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
 pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
     let cand = &cx.grid.cand;
     let mut best: Option<Found> = None;
+    let mut assumed = OnBranches::new(cx, mode);
     for cell in 0..cand.len() as u32 {
+        if cx.first && best.is_some() {
+            break;
+        }
         let count = cand[cell as usize].count_ones();
         if !(count > 2 || (count > 1 && mode.dynamic())) {
             continue;
         }
-        multiple_for_cell(cx, cell, mode, &mut best);
+        multiple_for_cell(cx, cell, mode, &mut assumed, &mut best);
     }
     best.map(Found::into_step)
+}
+
+/// The "on" branch of every candidate, each run once per search: a cell's
+/// forcing and the house forcings of its values ask for the same branches
+/// (a candidate is a place in three or more houses).
+struct OnBranches<'a> {
+    cx: &'a Ctx<'a>,
+    mode: Mode,
+    /// By `cell * size + value - 1`.
+    runs: Vec<Option<std::rc::Rc<Branch<'a>>>>,
+}
+
+impl<'a> OnBranches<'a> {
+    fn new(cx: &'a Ctx<'a>, mode: Mode) -> OnBranches<'a> {
+        let keys = cx.grid.cand.len() * cx.grid.size as usize;
+        OnBranches {
+            cx,
+            mode,
+            runs: vec![None; keys],
+        }
+    }
+
+    /// What assuming `value` in `cell` implies.
+    fn get(&mut self, cell: u32, value: u8) -> std::rc::Rc<Branch<'a>> {
+        let key = cell as usize * self.cx.grid.size as usize + usize::from(value) - 1;
+        let (cx, mode) = (self.cx, self.mode);
+        self.runs[key]
+            .get_or_insert_with(|| std::rc::Rc::new(Branch::run(cx, cell, value, true, mode)))
+            .clone()
+    }
 }
 
 /// What one assumption implies, kept with its search so chains can be measured.
@@ -786,16 +825,25 @@ impl Branch<'_> {
     }
 }
 
-fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) {
+fn multiple_for_cell<'a>(
+    cx: &'a Ctx<'a>,
+    cell: u32,
+    mode: Mode,
+    assumed: &mut OnBranches<'a>,
+    best: &mut Option<Found>,
+) {
     let cand = &cx.grid.cand;
     let count = cand[cell as usize].count_ones();
-    let mut branches: Vec<(u8, Branch)> = Vec::new();
+    let mut branches: Vec<(u8, std::rc::Rc<Branch>)> = Vec::new();
     for value in values_of(cand[cell as usize]) {
-        let on = Branch::run(cx, cell, value, true, mode);
+        if cx.first && best.is_some() {
+            return;
+        }
+        let on = assumed.get(cell, value);
         if mode.dynamic() {
             let off = Branch::run(cx, cell, value, false, mode);
             // Contradictions: the assumption is impossible.
-            for (branch, assumed_on) in [(&on, true), (&off, false)] {
+            for (branch, assumed_on) in [(&*on, true), (&off, false)] {
                 if let Some((a, b)) = branch.outcome.contradiction {
                     let complexity = branch.search.ancestors(a) + branch.search.ancestors(b);
                     let c = Candidate::new(cell, value);
@@ -827,7 +875,7 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
             }
         }
         if mode != Mode::Nishio {
-            house_forcing(cx, cell, value, &on, mode, best);
+            house_forcing(cx, cell, value, &on, assumed, best);
         }
         branches.push((value, on));
     }
@@ -844,7 +892,7 @@ fn multiple_for_cell(cx: &Ctx, cell: u32, mode: Mode, best: &mut Option<Found>) 
     {
         return;
     }
-    let rest: Vec<&Branch> = branches[1..].iter().map(|(_, b)| b).collect();
+    let rest: Vec<&Branch> = branches[1..].iter().map(|(_, b)| &**b).collect();
     agreed(cx, mode, 5, first, &rest, best);
 }
 
@@ -881,34 +929,33 @@ fn agreed(
 
 /// House forcing: every place of `value` in a house of `cell` (the first place
 /// being `cell`) implies the same.
-fn house_forcing(
-    cx: &Ctx,
+fn house_forcing<'a>(
+    cx: &'a Ctx<'a>,
     cell: u32,
     value: u8,
     on: &Branch,
-    mode: Mode,
+    assumed: &mut OnBranches<'a>,
     best: &mut Option<Found>,
 ) {
+    let mode = assumed.mode;
     if on.outcome.contradiction.is_some() {
         return;
     }
     for &g in &cx.layout.groups_of[cell as usize] {
         let group = &cx.layout.groups[g as usize];
-        if !group.full {
+        if !group.full || (cx.first && best.is_some()) {
             continue;
         }
         let spots = group.cells_at(cx.grid.positions(group, value));
         if spots.len() < 2 || spots[0] != cell {
             continue;
         }
-        let others: Vec<Branch> = spots[1..]
-            .iter()
-            .map(|&c| Branch::run(cx, c, value, true, mode))
-            .collect();
+        let others: Vec<std::rc::Rc<Branch>> =
+            spots[1..].iter().map(|&c| assumed.get(c, value)).collect();
         if others.iter().any(|b| b.outcome.contradiction.is_some()) {
             continue;
         }
-        let rest: Vec<&Branch> = others.iter().collect();
+        let rest: Vec<&Branch> = others.iter().map(|b| &**b).collect();
         agreed(cx, mode, 6, on, &rest, best);
     }
 }

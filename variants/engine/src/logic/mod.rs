@@ -29,6 +29,7 @@ mod uniqueness;
 mod wings;
 
 use crate::difficulty::Difficulty;
+use crate::mask::bit;
 use crate::model::Model;
 use grid::{Grid, Layout};
 use std::cell::RefCell;
@@ -73,6 +74,10 @@ pub(crate) struct Ctx<'a> {
     pub every: Option<&'a RefCell<Vec<Step>>>,
     /// What earlier steps of this solve learned (ladder only).
     pub memo: Option<&'a RefCell<memo::Memo>>,
+    /// Any deduction will do: the exhaustive searches (forcing chains) stop
+    /// at the first they find instead of looking on for the easiest. For
+    /// tier checks, which ask only whether the rungs solve the puzzle.
+    pub first: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -85,6 +90,7 @@ impl<'a> Ctx<'a> {
             se_limits: true,
             every: None,
             memo: None,
+            first: false,
         }
     }
 
@@ -158,6 +164,10 @@ struct Rung {
     /// A dynamic forcing chain: the last resort, and on large grids a search
     /// that can take seconds.
     dynamic: bool,
+    /// Every deduction it finds, the last rung finds too (its chains are the
+    /// last rung's with fewer kinds of links): skipped when any deduction will
+    /// do ([`Climb::first`]), where only the rating would tell them apart.
+    subsumed: bool,
 }
 
 const fn rung(find: Finder, tier: Difficulty) -> Rung {
@@ -167,6 +177,7 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
         rated: true,
         tier,
         dynamic: false,
+        subsumed: false,
     }
 }
 
@@ -177,6 +188,7 @@ const fn unique(find: Finder, tier: Difficulty) -> Rung {
         rated: true,
         tier,
         dynamic: false,
+        subsumed: false,
     }
 }
 
@@ -190,6 +202,16 @@ const fn named(find: Finder, tier: Difficulty) -> Rung {
         rated: false,
         tier,
         dynamic: false,
+        subsumed: false,
+    }
+}
+
+/// A forcing chain rung whose deductions the last rung (dynamic forcing
+/// chains plus) also finds.
+const fn subsumed(find: Finder) -> Rung {
+    Rung {
+        subsumed: true,
+        ..rung(find, Extreme)
     }
 }
 
@@ -210,6 +232,9 @@ struct Climb {
     rated_only: bool,
     /// Whether dynamic forcing chains may be used.
     dynamic: bool,
+    /// Whether any deduction of a rung will do ([`Ctx::first`]): the steps
+    /// are not recorded for a rating or shown to a player.
+    first: bool,
 }
 
 impl Climb {
@@ -218,6 +243,7 @@ impl Climb {
             && r.tier <= self.cap
             && (r.rated || !self.rated_only)
             && (self.dynamic || !r.dynamic)
+            && !(self.first && self.dynamic && r.subsumed)
     }
 }
 
@@ -268,9 +294,12 @@ const LADDER: &[Rung] = &[
     rung(chains::cycles_and_forcing, Extreme),
     rung(|cx| als::wing(cx, 6), Extreme),
     rung(|cx| aligned::exclusion(cx, 3), Extreme),
-    rung(|cx| chains::multiple(cx, chains::Mode::Nishio), Extreme),
-    rung(|cx| chains::multiple(cx, chains::Mode::Multiple), Extreme),
-    dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic)),
+    subsumed(|cx| chains::multiple(cx, chains::Mode::Nishio)),
+    subsumed(|cx| chains::multiple(cx, chains::Mode::Multiple)),
+    Rung {
+        subsumed: true,
+        ..dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))
+    },
     dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
 ];
 
@@ -278,12 +307,33 @@ const LADDER: &[Rung] = &[
 fn easiest(layout: &Layout, grid: &Grid, climb: Climb, memo: &RefCell<memo::Memo>) -> Option<Step> {
     let cx = Ctx {
         memo: Some(memo),
+        first: climb.first,
         ..Ctx::ladder(layout, grid)
     };
     LADDER
         .iter()
-        .filter(|r| climb.allows(r))
-        .find_map(|r| (r.find)(&cx))
+        .enumerate()
+        .filter(|(_, r)| climb.allows(r))
+        .find_map(|(i, r)| {
+            let t0 = std::time::Instant::now();
+            let x = (r.find)(&cx);
+            PROF[i].fetch_add(
+                t0.elapsed().as_micros() as u64,
+                std::sync::atomic::Ordering::Relaxed,
+            );
+            x
+        })
+}
+/// prof
+pub static PROF: [std::sync::atomic::AtomicU64; 64] =
+    [const { std::sync::atomic::AtomicU64::new(0) }; 64];
+/// prof
+pub fn prof_dump() {
+    let v: Vec<u64> = PROF
+        .iter()
+        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+        .collect();
+    eprintln!("PROF {:?}", &v[..LADDER.len()]);
 }
 
 /// Applies a step's eliminations, then its placements.
@@ -325,6 +375,7 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Gr
             cap: Extreme,
             rated_only: true,
             dynamic,
+            first: false,
         },
     );
     let hardest = steps.iter().max_by_key(|s| s.rating);
@@ -392,18 +443,23 @@ pub fn solves_within(model: &Model, givens: &[u8], cap: Difficulty) -> bool {
 
 /// The steps the techniques of tiers up to `cap` take on `givens` (no
 /// uniqueness; named techniques such as finned fish included, unlike
-/// [`grade`]'s steps), and whether they solve it.
+/// [`grade`]'s steps), and whether they solve it. A forcing chain step is
+/// the first such chain found, not the easiest: what matters is whether the
+/// tier's techniques get through, and the exhaustive search for the easiest
+/// chain is most of an extreme solve's time.
 pub fn solve_within(model: &Model, givens: &[u8], cap: Difficulty) -> (Vec<Step>, bool) {
     solve(model, givens, tier_climb(cap))
 }
 
-/// Every rung up to tier `cap`, without uniqueness: what a tier means.
+/// Every rung up to tier `cap`, without uniqueness: what a tier means. Any
+/// deduction of a rung will do.
 fn tier_climb(cap: Difficulty) -> Climb {
     Climb {
         dynamic: true,
         options: Options { uniqueness: false },
         cap,
         rated_only: false,
+        first: true,
     }
 }
 
@@ -417,6 +473,45 @@ fn solve(model: &Model, givens: &[u8], climb: Climb) -> (Vec<Step>, bool) {
 /// solves on with the rungs `climb` allows; the steps taken after `known` and
 /// whether the puzzle is solved.
 fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>, bool) {
+    let (steps, grid) = run(model, givens, known, climb);
+    (steps, grid.is_solved())
+}
+
+/// Where a capped solve stopped: its steps, whether they solve the puzzle,
+/// and every cell's candidates then (a placed cell: its value's bit).
+pub(crate) struct Stopped {
+    pub steps: Vec<Step>,
+    pub solved: bool,
+    pub candidates: Vec<u32>,
+}
+
+/// [`solve_within`], with the candidates where it stopped: a generator
+/// narrows a uniqueness count with them (the steps are sound, so every
+/// solution keeps its candidates).
+pub(crate) fn stop_within(model: &Model, givens: &[u8], cap: Difficulty) -> Stopped {
+    let (steps, grid) = run(model, givens, &[], tier_climb(cap));
+    let candidates = grid
+        .values
+        .iter()
+        .zip(&grid.cand)
+        .map(|(&v, &c)| if v == 0 { c } else { bit(u32::from(v)) })
+        .collect();
+    Stopped {
+        steps,
+        solved: grid.is_solved(),
+        candidates,
+    }
+}
+
+/// Whether the techniques of tiers up to `cap` solve `givens` after `known`
+/// (steps of an easier cap's solve): [`solves_within`] without finding those
+/// steps again.
+pub(crate) fn solves_after(model: &Model, givens: &[u8], known: &[Step], cap: Difficulty) -> bool {
+    solve_after(model, givens, known, tier_climb(cap)).1
+}
+
+/// [`solve_after`], ending with the grid where the solve stopped.
+fn run(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>, Grid) {
     let layout = model.logic_layout();
     let mut grid = Grid::new(model, givens);
     for step in known {
@@ -442,7 +537,7 @@ fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (V
         }
         solved = grid.is_solved();
     }
-    (steps, solved)
+    (steps, grid)
 }
 
 /// Every instance of `technique` the ladder's finders meet in a position given
@@ -463,6 +558,7 @@ pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) ->
         se_limits: false,
         every: Some(&every),
         memo: None,
+        first: false,
     };
     match technique {
         Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle => {
