@@ -161,10 +161,11 @@ pub enum TierFit {
 
 /// Judges `givens` against the tier `target`, for a generator that shapes a
 /// puzzle by other means than removing clues (a killer's cages). With
-/// `count_budget`, a uniqueness count of at most that many branch points runs
-/// first — from the givens, and, when that cannot tell, again from where the
-/// easier tier's techniques stopped — and a puzzle with several solutions is
-/// too hard at once: on such a puzzle the ladder would try every chain it
+/// `count_budget`, uniqueness counts run before the tier's own solve — a
+/// short one (a tenth of the budget) from the givens, and, when that cannot
+/// tell, one of the whole budget from where the easier tier's techniques
+/// stopped (far fewer candidates there) — and a puzzle with several solutions
+/// is too hard at once: on such a puzzle the ladder would try every chain it
 /// knows before giving up. A count is a node budget, not a time:
 /// deterministic.
 pub fn tier_fit(
@@ -175,7 +176,7 @@ pub fn tier_fit(
 ) -> TierFit {
     let count = |candidates: Option<&[u32]>| match (count_budget, candidates) {
         (None, _) => Uniqueness::Unknown,
-        (Some(budget), None) => uniqueness_within(model, givens, Some(budget)),
+        (Some(budget), None) => uniqueness_within(model, givens, Some(budget / 10)),
         (Some(budget), Some(c)) => uniqueness_of_candidates(model, c, budget),
     };
     let settled = |u| matches!(u, Uniqueness::Several | Uniqueness::NoSolution);

@@ -312,28 +312,8 @@ fn easiest(layout: &Layout, grid: &Grid, climb: Climb, memo: &RefCell<memo::Memo
     };
     LADDER
         .iter()
-        .enumerate()
-        .filter(|(_, r)| climb.allows(r))
-        .find_map(|(i, r)| {
-            let t0 = std::time::Instant::now();
-            let x = (r.find)(&cx);
-            PROF[i].fetch_add(
-                t0.elapsed().as_micros() as u64,
-                std::sync::atomic::Ordering::Relaxed,
-            );
-            x
-        })
-}
-/// prof
-pub static PROF: [std::sync::atomic::AtomicU64; 64] =
-    [const { std::sync::atomic::AtomicU64::new(0) }; 64];
-/// prof
-pub fn prof_dump() {
-    let v: Vec<u64> = PROF
-        .iter()
-        .map(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-        .collect();
-    eprintln!("PROF {:?}", &v[..LADDER.len()]);
+        .filter(|r| climb.allows(r))
+        .find_map(|r| (r.find)(&cx))
 }
 
 /// Applies a step's eliminations, then its placements.
