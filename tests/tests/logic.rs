@@ -5,7 +5,7 @@
 //! raises a puzzle's tier, and a generator's tier fit agrees with the tier.
 
 use arena_tests::{classic9, classic_grids, read_dataset};
-use engine::generate::{tier_fit, TierFit};
+use engine::generate::{tier_fit, FitRules, TierFit};
 use engine::logic::{
     grade, grade_without_dynamic_chains, solve_within, tier, Options, Step, Technique,
 };
@@ -231,12 +231,13 @@ fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
                 std::cmp::Ordering::Equal => TierFit::Exact,
                 std::cmp::Ordering::Greater => TierFit::TooHard,
             };
-            for budget in [None, Some(1_000)] {
-                let fit = tier_fit(&model, givens, target, budget);
-                assert_eq!(
-                    fit, expected,
-                    "{givens:?} {t} vs {target}, count {budget:?}"
-                );
+            for count_budget in [None, Some(1_000)] {
+                let rules = FitRules {
+                    count_budget,
+                    dynamic_chains: true,
+                };
+                let fit = tier_fit(&model, givens, target, rules);
+                assert_eq!(fit, expected, "{givens:?} {t} vs {target}, {rules:?}");
             }
         }
     }
@@ -247,10 +248,39 @@ fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
     for c in clues {
         open[c] = 0;
     }
+    let rules = FitRules {
+        count_budget: Some(1_000),
+        dynamic_chains: true,
+    };
     for target in [Difficulty::Easy, Difficulty::Hard, Difficulty::Extreme] {
-        assert_eq!(
-            tier_fit(&model, &open, target, Some(1_000)),
-            TierFit::TooHard
-        );
+        assert_eq!(tier_fit(&model, &open, target, rules), TierFit::TooHard);
     }
+    // Without dynamic forcing chains, a puzzle that needs them is too hard
+    // for extreme; one that does not is still extreme.
+    let rules = FitRules {
+        count_budget: None,
+        dynamic_chains: false,
+    };
+    let puzzles = rated_with_ratings();
+    // Sudoku Explainer rates dynamic forcing chains 8.5 and up.
+    let needs = |dynamic: bool| {
+        puzzles
+            .iter()
+            .filter(|(_, r)| {
+                if dynamic {
+                    *r >= 92
+                } else {
+                    (70..=75).contains(r)
+                }
+            })
+            .map(|(g, _)| g)
+            .find(|g| {
+                tier(&model, g) == Some(Difficulty::Extreme)
+                    && grade_without_dynamic_chains(&model, g, OPTIONS).solved != dynamic
+            })
+            .expect("such a puzzle")
+    };
+    let fit = |g: &Vec<u8>| tier_fit(&model, g, Difficulty::Extreme, rules);
+    assert_eq!(fit(needs(true)), TierFit::TooHard);
+    assert_eq!(fit(needs(false)), TierFit::Exact);
 }

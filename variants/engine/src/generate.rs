@@ -159,22 +159,27 @@ pub enum TierFit {
     TooHard,
 }
 
-/// Judges `givens` against the tier `target`, for a generator that shapes a
-/// puzzle by other means than removing clues (a killer's cages). With
-/// `count_budget`, uniqueness counts run before the tier's own solve — a
-/// short one (a tenth of the budget) from the givens, and, when that cannot
-/// tell, one of the whole budget from where the easier tier's techniques
-/// stopped (far fewer candidates there) — and a puzzle with several solutions
-/// is too hard at once: on such a puzzle the ladder would try every chain it
-/// knows before giving up. A count is a node budget, not a time:
-/// deterministic.
-pub fn tier_fit(
-    model: &Model,
-    givens: &[u8],
-    target: Difficulty,
-    count_budget: Option<usize>,
-) -> TierFit {
-    let count = |candidates: Option<&[u32]>| match (count_budget, candidates) {
+/// How [`tier_fit`] judges a puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitRules {
+    /// Branch points for the uniqueness counts run before the tier's own
+    /// solve (`None`: no counts): a short one (a tenth of the budget) from the
+    /// givens, and, when that cannot tell, one of the whole budget from where
+    /// the easier tier's techniques stopped (far fewer candidates there). A
+    /// puzzle with several solutions is then too hard at once: on such a
+    /// puzzle the ladder would try every chain it knows before giving up. A
+    /// count is a node budget, not a time: deterministic.
+    pub count_budget: Option<usize>,
+    /// Whether the tier's solve may use dynamic forcing chains, the ladder's
+    /// last rungs (false: a puzzle only they solve is too hard). A failed
+    /// solve ends with a full pass of them, the most expensive search there is.
+    pub dynamic_chains: bool,
+}
+
+/// Judges `givens` against the tier `target` under `rules`, for a generator
+/// that shapes a puzzle by other means than removing clues (a killer's cages).
+pub fn tier_fit(model: &Model, givens: &[u8], target: Difficulty, rules: FitRules) -> TierFit {
+    let count = |candidates: Option<&[u32]>| match (rules.count_budget, candidates) {
         (None, _) => Uniqueness::Unknown,
         (Some(budget), None) => uniqueness_within(model, givens, Some(budget / 10)),
         (Some(budget), Some(c)) => uniqueness_of_candidates(model, c, budget),
@@ -184,11 +189,18 @@ pub fn tier_fit(
     if settled(first) {
         return TierFit::TooHard;
     }
+    let solves = |known: &[crate::logic::Step]| match crate::logic::solves_after(
+        model,
+        givens,
+        known,
+        target,
+        rules.dynamic_chains,
+    ) {
+        true => TierFit::Exact,
+        false => TierFit::TooHard,
+    };
     let Some(easier) = target.easier() else {
-        return match crate::logic::solves_within(model, givens, target) {
-            true => TierFit::Exact,
-            false => TierFit::TooHard,
-        };
+        return solves(&[]);
     };
     let stopped = crate::logic::stop_within(model, givens, easier);
     if stopped.solved {
@@ -197,10 +209,7 @@ pub fn tier_fit(
     if first == Uniqueness::Unknown && settled(count(Some(&stopped.candidates))) {
         return TierFit::TooHard;
     }
-    match crate::logic::solves_after(model, givens, &stopped.steps, target) {
-        true => TierFit::Exact,
-        false => TierFit::TooHard,
-    }
+    solves(&stopped.steps)
 }
 
 /// Removes the clue in `cell` if the puzzle provably stays unique (no solution

@@ -17,7 +17,7 @@
 mod cages;
 
 use cages::Cages;
-use plugin_sdk::engine::generate::{random_solution, tier_fit, TierFit};
+use plugin_sdk::engine::generate::{random_solution, tier_fit, FitRules, TierFit};
 use plugin_sdk::engine::geometry::{classic_builder, diagonals};
 use plugin_sdk::engine::{Difficulty, Generated, Model, ModelBuilder, Puzzle, PuzzleError};
 use plugin_sdk::{
@@ -75,8 +75,8 @@ impl Profile {
                 cells_per_cage: None,
             },
             Difficulty::Extreme => Profile {
-                start: if small { 2..=3 } else { 2..=4 },
-                largest: 6,
+                start: 2..=3,
+                largest: if small { 6 } else { 7 },
                 cells_per_cage: None,
             },
         }
@@ -109,11 +109,16 @@ fn with_cages(base: &ModelBuilder, cages: &Cages) -> Result<Model, PuzzleError> 
 
 /// Judges `model` (no givens) against `target`. Before an extreme solve,
 /// budgeted counts drop layouts with several solutions: on those the ladder
-/// would try every chain it knows before giving up.
+/// would try every chain it knows before giving up. An extreme killer must
+/// not need dynamic forcing chains (as Samurai's): a layout that fails the
+/// ladder ends with a full pass of them, most of the time a try takes.
 fn judge(model: &Model, target: Difficulty) -> TierFit {
     let empty = vec![0; model.cell_count()];
-    let budget = (target == Difficulty::Extreme).then_some(COUNT_BUDGET);
-    tier_fit(model, &empty, target, budget)
+    let rules = FitRules {
+        count_budget: (target == Difficulty::Extreme).then_some(COUNT_BUDGET),
+        dynamic_chains: false,
+    };
+    tier_fit(model, &empty, target, rules)
 }
 
 /// One try from a fresh solution: the puzzle if it reached the tier.

@@ -485,9 +485,19 @@ pub(crate) fn stop_within(model: &Model, givens: &[u8], cap: Difficulty) -> Stop
 
 /// Whether the techniques of tiers up to `cap` solve `givens` after `known`
 /// (steps of an easier cap's solve): [`solves_within`] without finding those
-/// steps again.
-pub(crate) fn solves_after(model: &Model, givens: &[u8], known: &[Step], cap: Difficulty) -> bool {
-    solve_after(model, givens, known, tier_climb(cap)).1
+/// steps again; without dynamic forcing chains unless `dynamic`.
+pub(crate) fn solves_after(
+    model: &Model,
+    givens: &[u8],
+    known: &[Step],
+    cap: Difficulty,
+    dynamic: bool,
+) -> bool {
+    let climb = Climb {
+        dynamic,
+        ..tier_climb(cap)
+    };
+    solve_after(model, givens, known, climb).1
 }
 
 /// [`solve_after`], ending with the grid where the solve stopped.
