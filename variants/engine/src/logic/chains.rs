@@ -19,7 +19,7 @@
 //! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
-use crate::logic::grid::Grid;
+use crate::logic::grid::{Grid, Group};
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
@@ -93,6 +93,9 @@ struct Search<'a> {
     /// Scratch for [`Search::ancestors`]: the stamp each potential was last
     /// seen with, and the current stamp.
     seen: std::cell::RefCell<(Vec<u32>, u32)>,
+    /// The "off" potentials on one node's first-parent path, by key: marked
+    /// with the current stamp by [`Search::mark_path`].
+    on_path: (Vec<u32>, u32),
 }
 
 /// A found deduction before it becomes a [`Step`].
@@ -157,6 +160,7 @@ impl<'a> Search<'a> {
             off: vec![NONE; keys],
             touched: Vec::new(),
             seen: std::cell::RefCell::new((vec![0; 2 * keys], 0)),
+            on_path: (vec![0; keys], 0),
         }
     }
 
@@ -250,18 +254,7 @@ impl<'a> Search<'a> {
             }
         }
         if links.x {
-            let groups = &self.cx.layout.groups_of[n.cell as usize];
-            let slots = &self.cx.layout.slots[n.cell as usize];
-            for (&g, &slot) in groups.iter().zip(slots) {
-                let group = &self.cx.layout.groups[g as usize];
-                if !group.full {
-                    continue;
-                }
-                let others = current.positions(group, n.value) & !(1 << slot);
-                if others.count_ones() != 1 {
-                    continue;
-                }
-                let other = group.cells[others.trailing_zeros() as usize];
+            for (group, other) in self.conjugates(current, n.cell, n.value) {
                 let mut parents = Parents::one(id);
                 if now.is_some() {
                     let gone = start.positions(group, n.value) & !current.positions(group, n.value);
@@ -279,23 +272,93 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Each full group of `cell` where `value` has exactly one other place in
+    /// `current`, with that place.
+    fn conjugates<'g>(
+        &'g self,
+        current: &'g Grid,
+        cell: u32,
+        value: u8,
+    ) -> impl Iterator<Item = (&'g Group, u32)> + 'g {
+        let layout = self.cx.layout;
+        let groups = &layout.groups_of[cell as usize];
+        let slots = &layout.slots[cell as usize];
+        groups.iter().zip(slots).filter_map(move |(&g, &slot)| {
+            let group = &layout.groups[g as usize];
+            let others = current.positions(group, value) & !(1 << slot);
+            (group.full && others.count_ones() == 1)
+                .then(|| (group, group.cells[others.trailing_zeros() as usize]))
+        })
+    }
+
+    /// [`Search::on_to_off`] on the real grid, from `t`.
+    fn static_on_to_off(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
+        let n = &self.nodes[id as usize];
+        let k = self.key(n.cell, n.value);
+        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
+        out.clear();
+        if links.y {
+            out.extend_from_slice(&t.offs[range(&t.cell_offs[k])]);
+        }
+        out.extend_from_slice(&t.offs[range(&t.peer_offs[k])]);
+    }
+
+    /// [`Search::off_to_on`] on the real grid, from `t`.
+    fn static_off_to_on(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<Node>) {
+        let n = &self.nodes[id as usize];
+        let k = self.key(n.cell, n.value);
+        out.clear();
+        let node = |cell, value| Node {
+            cell,
+            value,
+            on: true,
+            parents: Parents::one(id),
+        };
+        if links.y && t.bivalue[k] != 0 {
+            out.push(node(n.cell, t.bivalue[k]));
+        }
+        if links.x {
+            let r = &t.conjugates[k];
+            out.extend(
+                t.ons[r.start as usize..r.end as usize]
+                    .iter()
+                    .map(|&c| node(c, n.value)),
+            );
+        }
+    }
+
     fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
         let id = self.known(cell, value, false);
         (id != NONE).then_some(id)
     }
 
-    /// Whether (cell, value, on) is `id` or one of its first-parent ancestors.
-    fn on_first_path(&self, mut id: u32, cell: u32, value: u8, on: bool) -> bool {
+    /// Marks the "off" potentials among `id` and its first-parent ancestors,
+    /// for [`Search::off_on_path`] (one walk for all of a node's links).
+    fn mark_path(&mut self, mut id: u32) {
+        let (marks, stamp) = &mut self.on_path;
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            marks.fill(0);
+            *stamp = 1;
+        }
         loop {
             let n = &self.nodes[id as usize];
-            if n.cell == cell && n.value == value && n.on == on {
-                return true;
+            if !n.on {
+                let k = n.cell as usize * self.size as usize + usize::from(n.value) - 1;
+                marks[k] = *stamp;
             }
             match n.parents.first() {
                 Some(p) => id = p,
-                None => return false,
+                None => return,
             }
         }
+    }
+
+    /// Whether (cell, value) off is on the path last marked by
+    /// [`Search::mark_path`].
+    fn off_on_path(&self, cell: u32, value: u8) -> bool {
+        let (marks, stamp) = &self.on_path;
+        marks[self.key(cell, value)] == *stamp
     }
 
     /// The number of distinct potentials `id` rests on, itself included.
@@ -339,12 +402,74 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Every candidate's links in the real grid, read by key (`cell * size +
+/// value - 1`): the static chains of [`cycles_and_forcing`] follow the same
+/// links thousands of times, so they are found once per search. Each list is
+/// in the order [`Search::on_to_off`] and [`Search::off_to_on`] give it.
+struct StaticLinks {
+    /// The other values of the candidate's cell ("Y" offs): a range of `offs`.
+    cell_offs: Vec<std::ops::Range<u32>>,
+    /// The peers holding its value ("X" offs): a range of `offs`.
+    peer_offs: Vec<std::ops::Range<u32>>,
+    offs: Vec<(u32, u8)>,
+    /// The other value of its cell when the cell has two ("Y" on; 0: none).
+    bivalue: Vec<u8>,
+    /// The other place of its value in each full group with two places ("X"
+    /// ons): a range of `ons`.
+    conjugates: Vec<std::ops::Range<u32>>,
+    ons: Vec<u32>,
+}
+
+impl StaticLinks {
+    fn new(s: &Search) -> StaticLinks {
+        let keys = s.on.len();
+        let empty = 0..0;
+        let mut t = StaticLinks {
+            cell_offs: vec![empty.clone(); keys],
+            peer_offs: vec![empty.clone(); keys],
+            offs: Vec::new(),
+            bivalue: vec![0; keys],
+            conjugates: vec![empty; keys],
+            ons: Vec::new(),
+        };
+        let (cx, cand) = (s.cx, &s.cx.grid.cand);
+        for cell in 0..cand.len() as u32 {
+            for value in values_of(cand[cell as usize]) {
+                let k = s.key(cell, value);
+                let start = t.offs.len() as u32;
+                t.offs.extend(
+                    values_of(cand[cell as usize] & !bit(u32::from(value))).map(|v| (cell, v)),
+                );
+                let middle = t.offs.len() as u32;
+                let b = bit(u32::from(value));
+                t.offs.extend(
+                    cx.layout.peers[cell as usize]
+                        .iter()
+                        .filter(|&&p| cand[p as usize] & b != 0)
+                        .map(|&p| (p, value)),
+                );
+                t.cell_offs[k] = start..middle;
+                t.peer_offs[k] = middle..t.offs.len() as u32;
+                if cand[cell as usize].count_ones() == 2 {
+                    t.bivalue[k] = values_of(cand[cell as usize] & !b).next().unwrap_or(0);
+                }
+                let start = t.ons.len() as u32;
+                t.ons
+                    .extend(s.conjugates(cx.grid, cell, value).map(|(_, other)| other));
+                t.conjugates[k] = start..t.ons.len() as u32;
+            }
+        }
+        t
+    }
+}
+
 /// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
 /// Cycles", 6.5 and up).
 pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let mut best = None;
     let cand = &cx.grid.cand;
     let mut s = Search::new(cx);
+    let t = StaticLinks::new(&s);
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -361,7 +486,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
                 continue;
             }
             for value in values_of(cand[cell as usize]) {
-                unary(&mut s, cell, value, links, &mut best);
+                unary(&mut s, &t, cell, value, links, &mut best);
             }
         }
     }
@@ -386,8 +511,14 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
         .is_some_and(|b| cx.first || base + length_tenths(length) > b.rating)
 }
 
-fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<Found>) {
-    let cand = &s.cx.grid.cand;
+fn unary(
+    s: &mut Search,
+    t: &StaticLinks,
+    cell: u32,
+    value: u8,
+    links: Links,
+    best: &mut Option<Found>,
+) {
     let mut b = Buffers::default();
     let cycle_base = if links.x && links.y { 70 } else { 65 };
     let forcing_base = if links.y { 70 } else { 66 };
@@ -405,9 +536,10 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
         }
         length += 1;
         for p in std::mem::take(&mut b.pending_on) {
-            s.on_to_off(cand, p, links, &mut b.made_off);
+            s.static_on_to_off(t, p, links, &mut b.made_off);
+            s.mark_path(p);
             for &(c, v) in &b.made_off {
-                if !s.on_first_path(p, c, v, false) {
+                if !s.off_on_path(c, v) {
                     let id = s.add(c, v, false, Parents::one(p));
                     if s.known(c, v, false) == NONE {
                         s.mark(id);
@@ -418,7 +550,7 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
         }
         length += 1;
         for p in std::mem::take(&mut b.pending_off) {
-            s.off_to_on(None, p, links, &mut b.made_on);
+            s.static_off_to_on(t, p, links, &mut b.made_on);
             for node in b.made_on.drain(..) {
                 let (c, v) = (node.cell, node.value);
                 let id = s.add(c, v, true, node.parents);
@@ -456,7 +588,7 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
             }
             depth += 2;
             for p in std::mem::take(&mut b.pending_on) {
-                s.on_to_off(cand, p, links, &mut b.made_off);
+                s.static_on_to_off(t, p, links, &mut b.made_off);
                 for &(c, v) in &b.made_off {
                     if assume_on && c == cell && v == value {
                         let id = s.add(c, v, false, Parents::one(p));
@@ -471,7 +603,7 @@ fn unary(s: &mut Search, cell: u32, value: u8, links: Links, best: &mut Option<F
                 }
             }
             for p in std::mem::take(&mut b.pending_off) {
-                s.off_to_on(None, p, links.with_x(), &mut b.made_on);
+                s.static_off_to_on(t, p, links.with_x(), &mut b.made_on);
                 for node in b.made_on.drain(..) {
                     let (c, v) = (node.cell, node.value);
                     if !assume_on && c == cell && v == value {
