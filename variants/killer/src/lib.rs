@@ -5,7 +5,8 @@
 //! Generation ([`Variant::generate`]): a random solution, a random partition of
 //! it into small cages, then merges of two touching cages while the puzzle
 //! stays solvable by the technique ladder capped at the requested tier, until
-//! it needs exactly that tier. A puzzle the capped ladder solves is unique and
+//! it needs exactly that tier (extreme: without dynamic forcing chains, see
+//! `judge`). A puzzle the capped ladder solves is unique and
 //! needs no guessing, so every puzzle is fair by construction. A try that stalls
 //! (every merge makes it too hard) starts over from a fresh solution rather
 //! than search on. The levers, per difficulty ([`Profile`]): the starting cage
