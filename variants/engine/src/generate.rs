@@ -189,15 +189,13 @@ pub fn tier_fit(model: &Model, givens: &[u8], target: Difficulty, rules: FitRule
     if settled(first) {
         return TierFit::TooHard;
     }
-    let solves = |known: &[crate::logic::Step]| match crate::logic::solves_after(
-        model,
-        givens,
-        known,
-        target,
-        rules.dynamic_chains,
-    ) {
-        true => TierFit::Exact,
-        false => TierFit::TooHard,
+    let solves = |known: &[crate::logic::Step]| {
+        let dynamic = rules.dynamic_chains;
+        if crate::logic::solves_after(model, givens, known, target, dynamic) {
+            TierFit::Exact
+        } else {
+            TierFit::TooHard
+        }
     };
     let Some(easier) = target.easier() else {
         return solves(&[]);

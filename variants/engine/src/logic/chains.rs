@@ -214,17 +214,23 @@ impl<'a> Search<'a> {
         let n = &self.nodes[id as usize];
         out.clear();
         if links.y {
-            out.extend(
-                values_of(cand[n.cell as usize] & !bit(u32::from(n.value))).map(|v| (n.cell, v)),
-            );
+            out.extend(cell_offs(cand, n.cell, n.value));
         }
-        let b = bit(u32::from(n.value));
-        out.extend(
-            self.cx.layout.peers[n.cell as usize]
-                .iter()
-                .filter(|&&p| cand[p as usize] & b != 0)
-                .map(|&p| (p, n.value)),
-        );
+        out.extend(self.peer_offs(cand, n.cell, n.value));
+    }
+
+    /// The peers of `cell` holding `value` in `cand` ("X" offs).
+    fn peer_offs<'c>(
+        &'c self,
+        cand: &'c [u32],
+        cell: u32,
+        value: u8,
+    ) -> impl Iterator<Item = (u32, u8)> + 'c {
+        let b = bit(u32::from(value));
+        self.cx.layout.peers[cell as usize]
+            .iter()
+            .filter(move |&&p| cand[p as usize] & b != 0)
+            .map(move |&p| (p, value))
     }
 
     /// What turns on when `id` is off, given the scratch grid `now` of a
@@ -437,21 +443,13 @@ impl StaticLinks {
             for value in values_of(cand[cell as usize]) {
                 let k = s.key(cell, value);
                 let start = t.offs.len() as u32;
-                t.offs.extend(
-                    values_of(cand[cell as usize] & !bit(u32::from(value))).map(|v| (cell, v)),
-                );
+                t.offs.extend(cell_offs(cand, cell, value));
                 let middle = t.offs.len() as u32;
-                let b = bit(u32::from(value));
-                t.offs.extend(
-                    cx.layout.peers[cell as usize]
-                        .iter()
-                        .filter(|&&p| cand[p as usize] & b != 0)
-                        .map(|&p| (p, value)),
-                );
+                t.offs.extend(s.peer_offs(cand, cell, value));
                 t.cell_offs[k] = start..middle;
                 t.peer_offs[k] = middle..t.offs.len() as u32;
                 if cand[cell as usize].count_ones() == 2 {
-                    t.bivalue[k] = values_of(cand[cell as usize] & !b).next().unwrap_or(0);
+                    t.bivalue[k] = cell_offs(cand, cell, value).next().map_or(0, |(_, v)| v);
                 }
                 let start = t.ons.len() as u32;
                 t.ons
@@ -461,6 +459,11 @@ impl StaticLinks {
         }
         t
     }
+}
+
+/// The other values of `cell` in `cand` ("Y" offs of `value` there).
+fn cell_offs(cand: &[u32], cell: u32, value: u8) -> impl Iterator<Item = (u32, u8)> {
+    values_of(cand[cell as usize] & !bit(u32::from(value))).map(move |v| (cell, v))
 }
 
 /// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &

@@ -206,12 +206,12 @@ const fn named(find: Finder, tier: Difficulty) -> Rung {
     }
 }
 
-/// A forcing chain rung whose deductions the last rung (dynamic forcing
+/// `r`, a forcing chain rung whose deductions the last rung (dynamic forcing
 /// chains plus) also finds.
-const fn subsumed(find: Finder) -> Rung {
+const fn subsumed(r: Rung) -> Rung {
     Rung {
         subsumed: true,
-        ..rung(find, Extreme)
+        ..r
     }
 }
 
@@ -294,12 +294,15 @@ const LADDER: &[Rung] = &[
     rung(chains::cycles_and_forcing, Extreme),
     rung(|cx| als::wing(cx, 6), Extreme),
     rung(|cx| aligned::exclusion(cx, 3), Extreme),
-    subsumed(|cx| chains::multiple(cx, chains::Mode::Nishio)),
-    subsumed(|cx| chains::multiple(cx, chains::Mode::Multiple)),
-    Rung {
-        subsumed: true,
-        ..dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))
-    },
+    subsumed(rung(
+        |cx| chains::multiple(cx, chains::Mode::Nishio),
+        Extreme,
+    )),
+    subsumed(rung(
+        |cx| chains::multiple(cx, chains::Mode::Multiple),
+        Extreme,
+    )),
+    subsumed(dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))),
     dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
 ];
 
