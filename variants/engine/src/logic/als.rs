@@ -21,13 +21,22 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
         .collect();
     let mut best: Option<Step> = None;
     let mut set = Vec::with_capacity(k);
+    let mut rest = Vec::with_capacity(usable.len());
     for (i, &first) in usable.iter().enumerate() {
         set.clear();
         set.push(first);
+        // Every other cell of the set sees the first (order kept).
+        rest.clear();
+        rest.extend(
+            usable[i + 1..]
+                .iter()
+                .copied()
+                .filter(|&c| cx.layout.sees(c, first)),
+        );
         grow(
             cx,
             k,
-            &usable[i + 1..],
+            &rest,
             &mut set,
             cand[first as usize],
             &bivalue,
