@@ -25,13 +25,9 @@ fn solution_of(grid: &[u8]) -> Vec<u8> {
     }
 }
 
-/// Rated lines: `<id> <81 digits> <rating>`.
+/// The rated puzzles' grids.
 fn rated() -> Vec<Vec<u8>> {
-    read_dataset("rated/se-rated-dev.txt")
-        .lines()
-        .filter_map(|l| l.split_whitespace().nth(1))
-        .map(|d| d.bytes().map(|b| b - b'0').collect())
-        .collect()
+    rated_with_ratings().into_iter().map(|(g, _)| g).collect()
 }
 
 #[test]
@@ -176,7 +172,8 @@ fn killer_steps_are_true_and_solve_nearly_every_intermediate_killer() {
     );
 }
 
-/// Rated lines with Sudoku Explainer's rating in tenths.
+/// Rated lines (`<id> <81 digits> <rating>`) with Sudoku Explainer's rating
+/// in tenths.
 fn rated_with_ratings() -> Vec<(Vec<u8>, u32)> {
     read_dataset("rated/se-rated-dev.txt")
         .lines()
@@ -217,13 +214,14 @@ fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
     // Hard and extreme puzzles (SE 4.0 and up): the fit's capped solves resume
     // after the easier tier's steps and take the first forcing chain they
     // find, where tier() solves from the givens; the same answer.
-    let hard: Vec<Vec<u8>> = rated_with_ratings()
-        .into_iter()
+    let puzzles = rated_with_ratings();
+    let hard: Vec<&Vec<u8>> = puzzles
+        .iter()
         .filter(|(_, r)| *r >= 40)
         .step_by(60)
         .map(|(g, _)| g)
         .collect();
-    for givens in &hard {
+    for givens in hard {
         let t = tier(&model, givens).expect("solvable");
         for target in [Difficulty::Medium, Difficulty::Hard, Difficulty::Extreme] {
             let expected = match t.cmp(&target) {
@@ -261,7 +259,6 @@ fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
         count_budget: None,
         dynamic_chains: false,
     };
-    let puzzles = rated_with_ratings();
     // Sudoku Explainer rates dynamic forcing chains 8.5 and up.
     let needs = |dynamic: bool| {
         puzzles

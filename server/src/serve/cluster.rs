@@ -72,6 +72,14 @@ impl Cluster {
             .map_err(|e| format!("database task failed: {e}"))?
     }
 
+    /// Gives this node's lease up (a clean stop): the other nodes take its
+    /// rooms over now, not a lease later.
+    pub async fn release(&self) {
+        if let Err(e) = self.blocking(|pg| pg.release()).await {
+            tracing::warn!(error = %e, "cannot give up this node's lease");
+        }
+    }
+
     /// Takes room `code` over if nobody holds it, and opens it here.
     async fn take_over(&self, shared: &Shared, code: &str) -> Result<bool, String> {
         let _one_at_a_time = self.takeovers.lock().await;

@@ -335,13 +335,7 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         if let Some(cluster) = &shared.cluster {
-            // The other nodes take this node's rooms over now, not a lease later.
-            let pg = Arc::clone(cluster.database());
-            match tokio::task::spawn_blocking(move || pg.release()).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => tracing::warn!(error = %e, "cannot give up this node's lease"),
-                Err(e) => tracing::warn!(error = %e, "cannot give up this node's lease"),
-            }
+            cluster.release().await;
         }
         Ok(())
     }

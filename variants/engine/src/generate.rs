@@ -118,10 +118,15 @@ pub fn uniqueness_within(model: &Model, givens: &[u8], budget: Option<usize>) ->
             ..Query::new(2)
         },
     );
-    match count.solutions {
-        0 if count.gave_up => Uniqueness::Unknown,
+    uniqueness_of(count.solutions, count.gave_up)
+}
+
+/// What a count to 2 that found `solutions` says, `gave_up` when its budget
+/// ran out first.
+fn uniqueness_of(solutions: usize, gave_up: bool) -> Uniqueness {
+    match solutions {
+        0 | 1 if gave_up => Uniqueness::Unknown,
         0 => Uniqueness::NoSolution,
-        1 if count.gave_up => Uniqueness::Unknown,
         1 => Uniqueness::Unique,
         _ => Uniqueness::Several,
     }
@@ -139,12 +144,7 @@ fn uniqueness_of_candidates(model: &Model, candidates: &[u32], budget: usize) ->
     g.set_budget(budget);
     g.set_keep_first(false);
     let found = g.search(cand, 2, None);
-    match found.count {
-        0 | 1 if found.gave_up => Uniqueness::Unknown,
-        0 => Uniqueness::NoSolution,
-        1 => Uniqueness::Unique,
-        _ => Uniqueness::Several,
-    }
+    uniqueness_of(found.count, found.gave_up)
 }
 
 /// Where a puzzle stands against a requested tier ([`tier_fit`]).

@@ -23,8 +23,50 @@ use crate::logic::grid::{Grid, Group};
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
+use std::rc::Rc;
 
 const NONE: u32 = u32::MAX;
+
+/// The index of (cell, value) in per-candidate arrays of a grid of `size`
+/// values.
+fn key(size: u32, cell: u32, value: u8) -> usize {
+    cell as usize * size as usize + usize::from(value) - 1
+}
+
+/// Marks over a range of keys, cleared all at once by moving to a new stamp.
+struct Stamps {
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl Stamps {
+    fn new(keys: usize) -> Stamps {
+        Stamps {
+            marks: vec![0; keys],
+            stamp: 0,
+        }
+    }
+
+    /// Clears every mark.
+    fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Marks `k`; whether it was unmarked.
+    fn mark(&mut self, k: usize) -> bool {
+        let fresh = self.marks[k] != self.stamp;
+        self.marks[k] = self.stamp;
+        fresh
+    }
+
+    fn is_marked(&self, k: usize) -> bool {
+        self.marks[k] == self.stamp
+    }
+}
 
 /// One potential in a search, with the potentials that imply it.
 #[derive(Clone, Debug)]
@@ -90,12 +132,12 @@ struct Search<'a> {
     off: Vec<u32>,
     /// Keys set in `on` or `off`, to reset them.
     touched: Vec<usize>,
-    /// Scratch for [`Search::ancestors`]: the stamp each potential was last
-    /// seen with, and the current stamp.
-    seen: std::cell::RefCell<(Vec<u32>, u32)>,
-    /// The "off" potentials on one node's first-parent path, by key: marked
-    /// with the current stamp by [`Search::mark_path`].
-    on_path: (Vec<u32>, u32),
+    /// Scratch for [`Search::ancestors`]: the potentials seen (by `2 * key +
+    /// on`).
+    seen: std::cell::RefCell<Stamps>,
+    /// The "off" potentials on one node's first-parent path, by key (see
+    /// [`Search::mark_path`]).
+    on_path: Stamps,
 }
 
 /// A found deduction before it becomes a [`Step`].
@@ -159,8 +201,8 @@ impl<'a> Search<'a> {
             on: vec![NONE; keys],
             off: vec![NONE; keys],
             touched: Vec::new(),
-            seen: std::cell::RefCell::new((vec![0; 2 * keys], 0)),
-            on_path: (vec![0; keys], 0),
+            seen: std::cell::RefCell::new(Stamps::new(2 * keys)),
+            on_path: Stamps::new(keys),
         }
     }
 
@@ -175,7 +217,7 @@ impl<'a> Search<'a> {
     }
 
     fn key(&self, cell: u32, value: u8) -> usize {
-        cell as usize * self.size as usize + usize::from(value) - 1
+        key(self.size, cell, value)
     }
 
     fn add(&mut self, cell: u32, value: u8, on: bool, parents: Parents) -> u32 {
@@ -341,17 +383,11 @@ impl<'a> Search<'a> {
     /// Marks the "off" potentials among `id` and its first-parent ancestors,
     /// for [`Search::off_on_path`] (one walk for all of a node's links).
     fn mark_path(&mut self, mut id: u32) {
-        let (marks, stamp) = &mut self.on_path;
-        *stamp = stamp.wrapping_add(1);
-        if *stamp == 0 {
-            marks.fill(0);
-            *stamp = 1;
-        }
+        self.on_path.clear();
         loop {
             let n = &self.nodes[id as usize];
             if !n.on {
-                let k = n.cell as usize * self.size as usize + usize::from(n.value) - 1;
-                marks[k] = *stamp;
+                self.on_path.mark(key(self.size, n.cell, n.value));
             }
             match n.parents.first() {
                 Some(p) => id = p,
@@ -363,26 +399,18 @@ impl<'a> Search<'a> {
     /// Whether (cell, value) off is on the path last marked by
     /// [`Search::mark_path`].
     fn off_on_path(&self, cell: u32, value: u8) -> bool {
-        let (marks, stamp) = &self.on_path;
-        marks[self.key(cell, value)] == *stamp
+        self.on_path.is_marked(self.key(cell, value))
     }
 
     /// The number of distinct potentials `id` rests on, itself included.
     fn ancestors(&self, id: u32) -> usize {
-        let mut scratch = self.seen.borrow_mut();
-        let (seen, stamp) = &mut *scratch;
-        *stamp = stamp.wrapping_add(1);
-        if *stamp == 0 {
-            seen.fill(0);
-            *stamp = 1;
-        }
+        let mut seen = self.seen.borrow_mut();
+        seen.clear();
         let mut count = 0;
         let mut todo = vec![id];
         while let Some(i) = todo.pop() {
             let n = &self.nodes[i as usize];
-            let k = 2 * self.key(n.cell, n.value) + usize::from(n.on);
-            if seen[k] != *stamp {
-                seen[k] = *stamp;
+            if seen.mark(2 * self.key(n.cell, n.value) + usize::from(n.on)) {
                 count += 1;
                 todo.extend(n.parents.iter());
             }
@@ -916,7 +944,7 @@ struct OnBranches<'a> {
     cx: &'a Ctx<'a>,
     mode: Mode,
     /// By `cell * size + value - 1`.
-    runs: Vec<Option<std::rc::Rc<Branch<'a>>>>,
+    runs: Vec<Option<Rc<Branch<'a>>>>,
 }
 
 impl<'a> OnBranches<'a> {
@@ -930,11 +958,10 @@ impl<'a> OnBranches<'a> {
     }
 
     /// What assuming `value` in `cell` implies.
-    fn get(&mut self, cell: u32, value: u8) -> std::rc::Rc<Branch<'a>> {
-        let key = cell as usize * self.cx.grid.size as usize + usize::from(value) - 1;
+    fn get(&mut self, cell: u32, value: u8) -> Rc<Branch<'a>> {
         let (cx, mode) = (self.cx, self.mode);
-        self.runs[key]
-            .get_or_insert_with(|| std::rc::Rc::new(Branch::run(cx, cell, value, true, mode)))
+        self.runs[key(cx.grid.size, cell, value)]
+            .get_or_insert_with(|| Rc::new(Branch::run(cx, cell, value, true, mode)))
             .clone()
     }
 }
@@ -969,7 +996,7 @@ fn multiple_for_cell<'a>(
 ) {
     let cand = &cx.grid.cand;
     let count = cand[cell as usize].count_ones();
-    let mut branches: Vec<(u8, std::rc::Rc<Branch>)> = Vec::new();
+    let mut branches: Vec<(u8, Rc<Branch>)> = Vec::new();
     for value in values_of(cand[cell as usize]) {
         if cx.first && best.is_some() {
             return;
@@ -1085,8 +1112,7 @@ fn house_forcing<'a>(
         if spots.len() < 2 || spots[0] != cell {
             continue;
         }
-        let others: Vec<std::rc::Rc<Branch>> =
-            spots[1..].iter().map(|&c| assumed.get(c, value)).collect();
+        let others: Vec<Rc<Branch>> = spots[1..].iter().map(|&c| assumed.get(c, value)).collect();
         if others.iter().any(|b| b.outcome.contradiction.is_some()) {
             continue;
         }

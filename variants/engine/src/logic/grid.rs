@@ -336,16 +336,17 @@ impl Grid {
         })
     }
 
-    /// What each of `cells` may hold: its value's bit if placed, else its
-    /// candidates.
+    /// What `cell` may hold: its value's bit if placed, else its candidates.
+    pub fn mask(&self, cell: u32) -> u32 {
+        match self.values[cell as usize] {
+            0 => self.cand[cell as usize],
+            v => bit(u32::from(v)),
+        }
+    }
+
+    /// What each of `cells` may hold ([`Grid::mask`]).
     pub fn masks(&self, cells: &[u32]) -> Vec<u32> {
-        cells
-            .iter()
-            .map(|&c| match self.values[c as usize] {
-                0 => self.cand[c as usize],
-                v => bit(u32::from(v)),
-            })
-            .collect()
+        cells.iter().map(|&c| self.mask(c)).collect()
     }
 
     /// Whether every cell holds a value.

@@ -29,7 +29,6 @@ mod uniqueness;
 mod wings;
 
 use crate::difficulty::Difficulty;
-use crate::mask::bit;
 use crate::model::Model;
 use grid::{Grid, Layout};
 use std::cell::RefCell;
@@ -473,11 +472,8 @@ pub(crate) struct Stopped {
 /// solution keeps its candidates).
 pub(crate) fn stop_within(model: &Model, givens: &[u8], cap: Difficulty) -> Stopped {
     let (steps, grid) = run(model, givens, &[], tier_climb(cap));
-    let candidates = grid
-        .values
-        .iter()
-        .zip(&grid.cand)
-        .map(|(&v, &c)| if v == 0 { c } else { bit(u32::from(v)) })
+    let candidates = (0..grid.values.len() as u32)
+        .map(|c| grid.mask(c))
         .collect();
     Stopped {
         steps,
