@@ -44,7 +44,7 @@ const TRIES: usize = 4000;
 const MERGES_PER_STEP: usize = 12;
 
 /// Branch points the uniqueness count before a tier solve may explore; past
-/// it, the layout counts as too hard (deterministic: a node count, not a time).
+/// it, the ladder decides (deterministic: a node count, not a time).
 const COUNT_BUDGET: usize = 1_000;
 
 /// Killer Sudoku.
@@ -64,6 +64,12 @@ struct Profile {
     /// more often than its later ones (14% for the first, about 5% from the
     /// fifth on, 32 seeds), so a fresh try beats a long wait.
     refusals: usize,
+    /// Branch points a uniqueness count before the tier solve may explore
+    /// (`None`: no count). Where layouts often have several solutions (6x6
+    /// starting partitions, anything past medium), a count of microseconds
+    /// drops them before a ladder solve of a millisecond would; on a 9x9
+    /// medium layout, nearly always unique, it only adds.
+    count_budget: Option<usize>,
 }
 
 impl Profile {
@@ -76,18 +82,21 @@ impl Profile {
                 largest: if small { 3 } else { 4 },
                 cells_per_cage: Some(if small { 2.4 } else { 3.0 }),
                 refusals: usize::MAX,
+                count_budget: small.then_some(COUNT_BUDGET),
             },
             Difficulty::Hard => Profile {
                 start: 2..=3,
                 largest: 5,
                 cells_per_cage: None,
                 refusals: usize::MAX,
+                count_budget: Some(COUNT_BUDGET),
             },
             Difficulty::Extreme => Profile {
                 start: 2..=3,
                 largest: if small { 6 } else { 7 },
                 cells_per_cage: None,
                 refusals: if small { usize::MAX } else { 4 },
+                count_budget: Some(COUNT_BUDGET),
             },
         }
     }
@@ -117,15 +126,16 @@ fn with_cages(base: &ModelBuilder, cages: &Cages) -> Result<Model, PuzzleError> 
         .build()
 }
 
-/// Judges `model` (no givens) against `target`. Before an extreme solve,
-/// budgeted counts drop layouts with several solutions: on those the ladder
-/// would try every chain it knows before giving up. An extreme killer must
-/// not need dynamic forcing chains (as Samurai's): a layout that fails the
-/// ladder ends with a full pass of them, most of the time a try takes.
-fn judge(model: &Model, target: Difficulty) -> TierFit {
+/// Judges `model` (no givens) against `target`, counting first within
+/// `count_budget` ([`Profile::count_budget`]): on a layout with several
+/// solutions the ladder would try every technique it knows before giving up.
+/// An extreme killer must not need dynamic forcing chains (as Samurai's): a
+/// layout that fails the ladder ends with a full pass of them, most of the
+/// time a try takes.
+fn judge(model: &Model, target: Difficulty, count_budget: Option<usize>) -> TierFit {
     let empty = vec![0; model.cell_count()];
     let rules = FitRules {
-        count_budget: (target == Difficulty::Extreme).then_some(COUNT_BUDGET),
+        count_budget,
         dynamic_chains: false,
     };
     tier_fit(model, &empty, target, rules)
@@ -146,7 +156,7 @@ fn attempt(
     });
     let mut cages = Cages::random(solution, side, profile.start.clone(), rng);
     let mut model = with_cages(base, &cages)?;
-    let mut verdict = judge(&model, target);
+    let mut verdict = judge(&model, target, profile.count_budget);
     if verdict == TierFit::TooHard {
         return Ok(None);
     }
@@ -169,7 +179,7 @@ fn attempt(
             let mut next = cages.clone();
             next.merge(m);
             let next_model = with_cages(base, &next)?;
-            let v = judge(&next_model, target);
+            let v = judge(&next_model, target, profile.count_budget);
             if v == TierFit::TooHard {
                 refused.push(m);
                 if refused.len() >= profile.refusals {
