@@ -68,6 +68,76 @@ impl Stamps {
     }
 }
 
+thread_local! {
+    /// The scratch of [`Search::ancestors`], shared by every search of the
+    /// thread (one walk at a time) rather than allocated with each.
+    static ANCESTORS: std::cell::RefCell<Stamps> = std::cell::RefCell::new(Stamps::new(0));
+
+    /// The storage of finished searches, emptied, for the next
+    /// [`Search::new`]: a forcing-chain search runs a branch per candidate,
+    /// and allocating their storage was a fifth of its time.
+    static SPARE: std::cell::RefCell<Vec<Storage>> = const { std::cell::RefCell::new(Vec::new()) };
+
+    /// The scratch grid of [`propagate`], kept between branches.
+    static SCRATCH: std::cell::Cell<Option<Grid>> = const { std::cell::Cell::new(None) };
+}
+
+/// Spare storages kept at most (a 9x9 search's arrays take 6 KB, a
+/// Samurai's 26 KB).
+const SPARE_CAP: usize = 128;
+
+/// What a search stores: its potentials and which are known.
+#[derive(Default)]
+struct Storage {
+    nodes: Vec<Node>,
+    /// By key: the id of the potential known on, or `NONE`.
+    on: Vec<u32>,
+    /// By key: the id of the potential known off, or `NONE`.
+    off: Vec<u32>,
+    /// Keys set in `on` or `off`, to reset them.
+    touched: Vec<usize>,
+}
+
+impl Storage {
+    /// Empty storage for `keys` candidates, a spare one if one fits.
+    fn take(keys: usize) -> Storage {
+        SPARE
+            .with(|spare| {
+                let mut spare = spare.borrow_mut();
+                if spare.last().is_some_and(|s| s.on.len() != keys) {
+                    spare.clear();
+                }
+                spare.pop()
+            })
+            .unwrap_or_else(|| Storage {
+                on: vec![NONE; keys],
+                off: vec![NONE; keys],
+                ..Storage::default()
+            })
+    }
+
+    /// Forgets every potential, keeping the allocations.
+    fn clear(&mut self) {
+        for &k in &self.touched {
+            self.on[k] = NONE;
+            self.off[k] = NONE;
+        }
+        self.touched.clear();
+        self.nodes.clear();
+    }
+
+    /// Empties this storage and keeps it for the next search.
+    fn give_back(mut self) {
+        self.clear();
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_CAP {
+                spare.push(self);
+            }
+        });
+    }
+}
+
 /// One potential in a search, with the potentials that imply it.
 #[derive(Clone, Debug)]
 struct Node {
@@ -127,17 +197,16 @@ impl Links {
 struct Search<'a> {
     cx: &'a Ctx<'a>,
     size: u32,
-    nodes: Vec<Node>,
-    on: Vec<u32>,
-    off: Vec<u32>,
-    /// Keys set in `on` or `off`, to reset them.
-    touched: Vec<usize>,
-    /// Scratch for [`Search::ancestors`]: the potentials seen (by `2 * key +
-    /// on`).
-    seen: std::cell::RefCell<Stamps>,
+    store: Storage,
     /// The "off" potentials on one node's first-parent path, by key (see
-    /// [`Search::mark_path`]).
+    /// [`Search::mark_path`]; cycle searches only).
     on_path: Stamps,
+}
+
+impl Drop for Search<'_> {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.store).give_back();
+    }
 }
 
 /// A found deduction before it becomes a [`Step`].
@@ -197,23 +266,21 @@ impl<'a> Search<'a> {
         Search {
             cx,
             size,
-            nodes: Vec::new(),
-            on: vec![NONE; keys],
-            off: vec![NONE; keys],
-            touched: Vec::new(),
-            seen: std::cell::RefCell::new(Stamps::new(2 * keys)),
-            on_path: Stamps::new(keys),
+            store: Storage::take(keys),
+            on_path: Stamps::new(0),
         }
+    }
+
+    /// A search that can also look for cycles ([`Search::mark_path`]).
+    fn for_cycles(cx: &'a Ctx<'a>) -> Search<'a> {
+        let mut s = Search::new(cx);
+        s.on_path = Stamps::new(s.store.on.len());
+        s
     }
 
     /// Forgets every potential, keeping the allocations.
     fn reset(&mut self) {
-        for &k in &self.touched {
-            self.on[k] = NONE;
-            self.off[k] = NONE;
-        }
-        self.touched.clear();
-        self.nodes.clear();
+        self.store.clear();
     }
 
     fn key(&self, cell: u32, value: u8) -> usize {
@@ -221,39 +288,39 @@ impl<'a> Search<'a> {
     }
 
     fn add(&mut self, cell: u32, value: u8, on: bool, parents: Parents) -> u32 {
-        self.nodes.push(Node {
+        self.store.nodes.push(Node {
             cell,
             value,
             on,
             parents,
         });
-        (self.nodes.len() - 1) as u32
+        (self.store.nodes.len() - 1) as u32
     }
 
     /// The id known for (cell, value, on), if any.
     fn known(&self, cell: u32, value: u8, on: bool) -> u32 {
         let k = self.key(cell, value);
         if on {
-            self.on[k]
+            self.store.on[k]
         } else {
-            self.off[k]
+            self.store.off[k]
         }
     }
 
     fn mark(&mut self, id: u32) {
-        let n = &self.nodes[id as usize];
+        let n = &self.store.nodes[id as usize];
         let k = self.key(n.cell, n.value);
         if n.on {
-            self.on[k] = id;
+            self.store.on[k] = id;
         } else {
-            self.off[k] = id;
+            self.store.off[k] = id;
         }
-        self.touched.push(k);
+        self.store.touched.push(k);
     }
 
     /// What turns off when `id` is on, given candidates `cand`.
     fn on_to_off(&self, cand: &[u32], id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
-        let n = &self.nodes[id as usize];
+        let n = &self.store.nodes[id as usize];
         out.clear();
         if links.y {
             out.extend(cell_offs(cand, n.cell, n.value));
@@ -279,7 +346,7 @@ impl<'a> Search<'a> {
     /// dynamic chain (`None`: the real grid). For dynamic chains the candidates
     /// turned off on the way are hidden parents.
     fn off_to_on(&self, now: Option<&Grid>, id: u32, links: Links, out: &mut Vec<Node>) {
-        let n = &self.nodes[id as usize];
+        let n = &self.store.nodes[id as usize];
         out.clear();
         let start = self.cx.grid;
         let current = now.unwrap_or(start);
@@ -341,7 +408,7 @@ impl<'a> Search<'a> {
 
     /// [`Search::on_to_off`] on the real grid, from `t`.
     fn static_on_to_off(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
-        let n = &self.nodes[id as usize];
+        let n = &self.store.nodes[id as usize];
         let k = self.key(n.cell, n.value);
         let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
         out.clear();
@@ -353,7 +420,7 @@ impl<'a> Search<'a> {
 
     /// [`Search::off_to_on`] on the real grid, from `t`.
     fn static_off_to_on(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<Node>) {
-        let n = &self.nodes[id as usize];
+        let n = &self.store.nodes[id as usize];
         let k = self.key(n.cell, n.value);
         out.clear();
         let node = |cell, value| Node {
@@ -385,7 +452,7 @@ impl<'a> Search<'a> {
     fn mark_path(&mut self, mut id: u32) {
         self.on_path.clear();
         loop {
-            let n = &self.nodes[id as usize];
+            let n = &self.store.nodes[id as usize];
             if !n.on {
                 self.on_path.mark(key(self.size, n.cell, n.value));
             }
@@ -404,12 +471,19 @@ impl<'a> Search<'a> {
 
     /// The number of distinct potentials `id` rests on, itself included.
     fn ancestors(&self, id: u32) -> usize {
-        let mut seen = self.seen.borrow_mut();
+        ANCESTORS.with(|seen| self.count_ancestors(id, &mut seen.borrow_mut()))
+    }
+
+    /// [`Search::ancestors`] with the scratch `seen`.
+    fn count_ancestors(&self, id: u32, seen: &mut Stamps) -> usize {
+        if seen.marks.len() < 2 * self.store.on.len() {
+            *seen = Stamps::new(2 * self.store.on.len());
+        }
         seen.clear();
         let mut count = 0;
         let mut todo = vec![id];
         while let Some(i) = todo.pop() {
-            let n = &self.nodes[i as usize];
+            let n = &self.store.nodes[i as usize];
             if seen.mark(2 * self.key(n.cell, n.value) + usize::from(n.on)) {
                 count += 1;
                 todo.extend(n.parents.iter());
@@ -424,7 +498,7 @@ impl<'a> Search<'a> {
         let mut todo = ids.to_vec();
         let mut seen = std::collections::HashSet::new();
         while let Some(i) = todo.pop() {
-            let n = &self.nodes[i as usize];
+            let n = &self.store.nodes[i as usize];
             if seen.insert(i) {
                 out.push(Candidate::new(n.cell, n.value));
                 todo.extend(n.parents.iter());
@@ -456,7 +530,7 @@ struct StaticLinks {
 
 impl StaticLinks {
     fn new(s: &Search) -> StaticLinks {
-        let keys = s.on.len();
+        let keys = s.store.on.len();
         let empty = 0..0;
         let mut t = StaticLinks {
             cell_offs: vec![empty.clone(); keys],
@@ -499,8 +573,9 @@ fn cell_offs(cand: &[u32], cell: u32, value: u8) -> impl Iterator<Item = (u32, u
 pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let mut best = None;
     let cand = &cx.grid.cand;
-    let mut s = Search::new(cx);
+    let mut s = Search::for_cycles(cx);
     let t = StaticLinks::new(&s);
+    let mut buffers = Buffers::default();
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -517,7 +592,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
                 continue;
             }
             for value in values_of(cand[cell as usize]) {
-                unary(&mut s, &t, cell, value, links, &mut best);
+                unary(&mut s, &t, &mut buffers, (cell, value), links, &mut best);
             }
         }
     }
@@ -542,15 +617,16 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
         .is_some_and(|b| cx.first || base + length_tenths(length) > b.rating)
 }
 
+/// Cycles and forcing chains from `(cell, value)` over `links`, kept in
+/// `best` when easier; `b` holds no potentials before and after.
 fn unary(
     s: &mut Search,
     t: &StaticLinks,
-    cell: u32,
-    value: u8,
+    b: &mut Buffers,
+    (cell, value): (u32, u8),
     links: Links,
     best: &mut Option<Found>,
 ) {
-    let mut b = Buffers::default();
     let cycle_base = if links.x && links.y { 70 } else { 65 };
     let forcing_base = if links.y { 70 } else { 66 };
     // Cycles, from "on".
@@ -661,16 +737,19 @@ fn cycle(s: &Search, id: u32, links: Links) -> Option<Found> {
     let mut i = id;
     loop {
         chain.push(i);
-        match s.nodes[i as usize].parents.first() {
+        match s.store.nodes[i as usize].parents.first() {
             Some(p) => i = p,
             None => break,
         }
     }
-    let cells: Vec<u32> = chain.iter().map(|&i| s.nodes[i as usize].cell).collect();
+    let cells: Vec<u32> = chain
+        .iter()
+        .map(|&i| s.store.nodes[i as usize].cell)
+        .collect();
     let mut forward = std::collections::BTreeSet::new();
     let mut backward = std::collections::BTreeSet::new();
     for &i in &chain[..chain.len() - 1] {
-        let n = &s.nodes[i as usize];
+        let n = &s.store.nodes[i as usize];
         for &p in &s.cx.layout.peers[n.cell as usize] {
             if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
                 if n.on {
@@ -708,7 +787,7 @@ fn cycle(s: &Search, id: u32, links: Links) -> Option<Found> {
 /// The hint for a forcing chain ending at `id`, the start's own conjugate.
 fn forcing(s: &Search, id: u32, links: Links) -> Found {
     let complexity = s.ancestors(id);
-    let n = &s.nodes[id as usize];
+    let n = &s.store.nodes[id as usize];
     let base = if links.y { 70 } else { 66 };
     let (eliminations, placements) = if n.on {
         (Vec::new(), vec![Candidate::new(n.cell, n.value)])
@@ -775,21 +854,29 @@ struct Outcome {
 
 /// Propagates from the potentials in `start` (already added and marked).
 fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
+    // The scratch grid dynamic chains write their eliminations into.
+    let mut now = SCRATCH.take().unwrap_or_else(|| s.cx.grid.clone());
+    now.copy_from(s.cx.grid);
+    let outcome = propagate_on(s, start, mode, &mut now);
+    SCRATCH.set(Some(now));
+    outcome
+}
+
+/// [`propagate`] with the scratch grid `now`, a copy of the search's grid.
+fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Outcome {
     let links = Links {
         y: mode != Mode::Nishio,
         x: true,
     };
-    // The scratch grid dynamic chains write their eliminations into.
-    let mut now = s.cx.grid.clone();
     let mut on: Vec<u32> = start
         .iter()
         .copied()
-        .filter(|&i| s.nodes[i as usize].on)
+        .filter(|&i| s.store.nodes[i as usize].on)
         .collect();
     let mut off: Vec<u32> = start
         .iter()
         .copied()
-        .filter(|&i| !s.nodes[i as usize].on)
+        .filter(|&i| !s.store.nodes[i as usize].on)
         .collect();
     let (mut next_on, mut next_off) = (0, 0);
     let mut made_off = Vec::new();
@@ -821,8 +908,8 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
             let p = off[next_off];
             next_off += 1;
             if mode.dynamic() {
-                s.off_to_on(Some(&now), p, links, &mut made_on);
-                let n = &s.nodes[p as usize];
+                s.off_to_on(Some(now), p, links, &mut made_on);
+                let n = &s.store.nodes[p as usize];
                 let gone = Candidate::new(n.cell, n.value);
                 now.eliminate(s.cx.layout, gone);
             } else {
@@ -848,7 +935,7 @@ fn propagate(s: &mut Search, start: &[u32], mode: Mode) -> Outcome {
             continue;
         }
         if mode == Mode::DynamicPlus {
-            let more = advanced(s, &now);
+            let more = advanced(s, now);
             if !more.is_empty() {
                 for (c, v, parents) in more {
                     if s.known(c, v, false) == NONE {
@@ -1025,7 +1112,7 @@ fn multiple_for_cell<'a>(
                         break;
                     }
                     for &a in ids {
-                        let n = &on.search.nodes[a as usize];
+                        let n = &on.search.store.nodes[a as usize];
                         if let Some(b) = off.has(n.cell, n.value, on_state) {
                             let complexity = on.search.ancestors(a) + off.search.ancestors(b);
                             let found =
@@ -1071,17 +1158,15 @@ fn agreed(
 ) {
     for (ids, on_state) in [(&lead.outcome.on, true), (&lead.outcome.off, false)] {
         for &a in ids {
-            let n = &lead.search.nodes[a as usize];
+            let n = &lead.search.store.nodes[a as usize];
             let (c, v) = (n.cell, n.value);
-            let mut complexity = lead.search.ancestors(a);
-            let all = rest.iter().all(|b| match b.has(c, v, on_state) {
-                Some(id) => {
-                    complexity += b.search.ancestors(id);
-                    true
-                }
-                None => false,
-            });
-            if all {
+            // Measured only once every branch is known to reach it.
+            if rest.iter().all(|b| b.has(c, v, on_state).is_some()) {
+                let complexity = lead.search.ancestors(a)
+                    + rest
+                        .iter()
+                        .filter_map(|b| Some(b.search.ancestors(b.has(c, v, on_state)?)))
+                        .sum::<usize>();
                 let found = conclusion(cx, mode, complexity, sort_key, c, v, on_state);
                 keep(best, found, &lead.search, &[a]);
             }

@@ -322,6 +322,14 @@ impl Grid {
         }
     }
 
+    /// Makes this grid a copy of `other`, reusing its allocations.
+    pub fn copy_from(&mut self, other: &Grid) {
+        self.size = other.size;
+        self.values.clone_from(&other.values);
+        self.cand.clone_from(&other.cand);
+        self.pos.clone_from(&other.pos);
+    }
+
     /// Whether `cell` still has `value` as a candidate.
     #[inline]
     pub fn has(&self, cell: u32, value: u8) -> bool {
