@@ -28,6 +28,9 @@ impl CellSets {
     fn insert(&mut self, row: u32, cell: u32) {
         self.words[row as usize * self.stride + cell as usize / 64] |= 1 << (cell % 64);
     }
+    fn contains(&self, row: u32, cell: u32) -> bool {
+        self.words[row as usize * self.stride + cell as usize / 64] >> (cell % 64) & 1 == 1
+    }
     fn is_empty(&self, row: u32) -> bool {
         self.row(row).iter().all(|&w| w == 0)
     }
@@ -83,12 +86,15 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
             bases.push(c);
         }
     }
-    let mut is_base = vec![false; n as usize];
-    for &b in &bases {
-        is_base[b as usize] = true;
+    // Each base cell's place in `bases`, if it is one.
+    let mut rank = vec![usize::MAX; n as usize];
+    for (i, &b) in bases.iter().enumerate() {
+        rank[b as usize] = i;
     }
+    // Whether `c` is a third cell of the pair `(x, y)` (`area` below).
+    let in_area = |x: u32, y: u32, c: u32| excluders.contains(x, c) || excluders.contains(y, c);
     for (i, &a) in bases.iter().enumerate() {
-        for &b in &bases[i + 1..] {
+        for (j, &b) in bases[i + 1..].iter().enumerate() {
             // Every cell set needs two excluders common to all its cells, so a
             // pair without two cannot start a triple either.
             if excluders.common_count(&[a, b]) < 2 {
@@ -109,13 +115,25 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 while word != 0 {
                     let c = (w * 64) as u32 + word.trailing_zeros();
                     word &= word - 1;
-                    if c != a && c != b && is_base[c as usize] {
+                    if c != a && c != b && rank[c as usize] != usize::MAX {
                         area.push(c);
                     }
                 }
             }
             for &t in &area {
                 if excluders.common_count(&[a, b, t]) < 2 {
+                    continue;
+                }
+                // A triple is met from each of its pairs that has the third
+                // in its area: only the first meeting (pairs in order) tries
+                // it. Its pairs all passed the two-excluder test above.
+                let (rt, rb) = (rank[t as usize], j + i + 1);
+                let met_before = if rt < i {
+                    in_area(t, a, b) || in_area(t, b, a)
+                } else {
+                    rt < rb && in_area(a, t, b)
+                };
+                if met_before {
                     continue;
                 }
                 if let Some(step) = try_cells(cx, &[a, b, t], &excluders) {
