@@ -608,13 +608,16 @@ struct Buffers {
     made_on: Vec<Node>,
 }
 
-/// Whether a chain with rating base `base` and at least `length` potentials
+/// Whether a chain with rating base `base` and more than `length` potentials
 /// cannot beat `best` (chains only grow as a breadth-first search goes
 /// deeper), or need not: when any deduction will do ([`Ctx::first`]), one
-/// found is enough.
+/// found is enough. A chain beats `best` only with a lower rating, or the
+/// same rating and fewer potentials ([`Found::key`]; ties keep the first).
 fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool {
-    best.as_ref()
-        .is_some_and(|b| cx.first || base + length_tenths(length) > b.rating)
+    best.as_ref().is_some_and(|b| {
+        let rating = base + length_tenths(length);
+        cx.first || rating > b.rating || (rating == b.rating && length >= b.complexity)
+    })
 }
 
 /// Cycles and forcing chains from `(cell, value)` over `links`, kept in
@@ -701,6 +704,9 @@ fn unary(
                         let id = s.add(c, v, false, Parents::one(p));
                         let found = forcing(s, id, links);
                         keep(best, found, s, &[id]);
+                        // The chain ends here: one running on through the
+                        // start's negation would count only its last links.
+                        continue;
                     }
                     if s.known(c, v, false) == NONE {
                         let id = s.add(c, v, false, Parents::one(p));
@@ -714,9 +720,10 @@ fn unary(
                 for node in b.made_on.drain(..) {
                     let (c, v) = (node.cell, node.value);
                     if !assume_on && c == cell && v == value {
-                        let id = s.add(c, v, true, node.parents.clone());
+                        let id = s.add(c, v, true, node.parents);
                         let found = forcing(s, id, links);
                         keep(best, found, s, &[id]);
+                        continue;
                     }
                     if s.known(c, v, true) == NONE {
                         let id = s.add(c, v, true, node.parents);
