@@ -1,5 +1,6 @@
 //! Cage layouts over a solved grid: a random partition into small connected
-//! cages of distinct digits, and merges of two touching cages into one. The
+//! cages of distinct digits, merges of two touching cages into one, and moves
+//! of one cell to a touching cage. The
 //! generator starts from small cages (easy to reason about) and merges them
 //! while a tier-capped logical solve still succeeds.
 
@@ -30,7 +31,68 @@ pub(crate) struct Merge {
     pub gone: usize,
 }
 
+/// A cell that may leave its cage for a touching one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Move {
+    /// The cell.
+    pub cell: usize,
+    /// The cage it joins.
+    pub to: usize,
+}
+
 impl Cages {
+    /// Every cell that can move to a touching cage of fewer than `max` cells
+    /// without its digit: its own cage keeps two cells or more and stays
+    /// connected.
+    pub fn moves(&self, max: usize) -> Vec<Move> {
+        let mut out = Vec::new();
+        for (c, &from) in self.of.iter().enumerate() {
+            if self.cells[from].len() < 3 || !self.connected_without(from, c) {
+                continue;
+            }
+            for d in self.neighbours(c) {
+                let to = self.of[d];
+                let m = Move { cell: c, to };
+                if to != from
+                    && self.cells[to].len() < max
+                    && self.digits(to) & self.digit(c) == 0
+                    && !out.contains(&m)
+                {
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether cage `id` stays connected without cell `gone`.
+    fn connected_without(&self, id: usize, gone: usize) -> bool {
+        let rest: Vec<usize> = self.cells[id]
+            .iter()
+            .copied()
+            .filter(|&c| c != gone)
+            .collect();
+        let mut seen = vec![rest[0]];
+        let mut todo = vec![rest[0]];
+        while let Some(c) = todo.pop() {
+            for d in self.neighbours(c) {
+                if d != gone && self.of[d] == id && !seen.contains(&d) {
+                    seen.push(d);
+                    todo.push(d);
+                }
+            }
+        }
+        seen.len() == rest.len()
+    }
+
+    /// Moves `m.cell` into cage `m.to`.
+    pub fn shift(&mut self, m: Move) {
+        let from = self.of[m.cell];
+        self.cells[from].retain(|&c| c != m.cell);
+        self.cells[m.to].push(m.cell);
+        self.of[m.cell] = m.to;
+    }
+
     /// A random partition of the solved grid `solution` (`side` x `side`) into
     /// connected cages of distinct digits, each grown towards a size drawn from
     /// `sizes`; unless `sizes` allows one cell, a cell left alone joins a
@@ -224,6 +286,34 @@ mod tests {
             }
             assert!(seen.iter().all(|&s| s));
             assert_eq!(list.iter().map(|(_, s)| s).sum::<u32>(), 40);
+        }
+    }
+
+    #[test]
+    fn a_move_keeps_every_cage_connected_with_distinct_digits() {
+        for seed in 0..20 {
+            let mut cages = Cages::random(&SOLVED, 4, 3..=3, &mut rng_for(&seed.to_string()));
+            for m in cages.moves(4) {
+                let mut next = cages.clone();
+                let from = next.of[m.cell];
+                next.shift(m);
+                assert_eq!(next.of[m.cell], m.to);
+                assert!(next.cells[from].len() >= 2, "a cage left with one cell");
+                for id in [from, m.to] {
+                    let cells = &next.cells[id];
+                    assert!(next.connected_without(id, usize::MAX), "cage {id} split");
+                    assert_eq!(
+                        next.digits(id).count_ones() as usize,
+                        cells.len(),
+                        "repeated digit"
+                    );
+                    assert!(cells.len() <= 4);
+                }
+                assert_eq!(next.list().iter().map(|(_, s)| s).sum::<u32>(), 40);
+            }
+            if let Some(&m) = cages.moves(4).first() {
+                cages.shift(m);
+            }
         }
     }
 
