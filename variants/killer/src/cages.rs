@@ -47,19 +47,24 @@ impl Cages {
     pub fn moves(&self, max: usize) -> Vec<Move> {
         let mut out = Vec::new();
         for (c, &from) in self.of.iter().enumerate() {
-            if self.cells[from].len() < 3 || !self.connected_without(from, c) {
+            if self.cells[from].len() < 3 {
                 continue;
             }
+            let start = out.len();
             for d in self.neighbours(c) {
                 let to = self.of[d];
                 let m = Move { cell: c, to };
                 if to != from
                     && self.cells[to].len() < max
                     && self.digits(to) & self.digit(c) == 0
-                    && !out.contains(&m)
+                    && !out[start..].contains(&m)
                 {
                     out.push(m);
                 }
+            }
+            // Only a cell with somewhere to go is checked for splitting its cage.
+            if out.len() > start && !self.connected_without(from, c) {
+                out.truncate(start);
             }
         }
         out

@@ -138,6 +138,18 @@ fn with_cages(base: &ModelBuilder, cages: &Cages) -> Result<Model, PuzzleError> 
         .build()
 }
 
+/// The model of `cages` and its verdict against `target` ([`judge`]).
+fn judged(
+    base: &ModelBuilder,
+    cages: &Cages,
+    target: Difficulty,
+    count_budget: Option<usize>,
+) -> Result<(Model, TierFit), GenerateError> {
+    let model = with_cages(base, cages)?;
+    let verdict = judge(&model, target, count_budget);
+    Ok((model, verdict))
+}
+
 /// Judges `model` (no givens) against `target`, counting first within
 /// `count_budget` ([`Profile::count_budget`]): on a layout with several
 /// solutions the ladder would try every technique it knows before giving up.
@@ -167,8 +179,7 @@ fn attempt(
         ((side * side) as f64 / per).ceil() as usize
     });
     let mut cages = Cages::random(solution, side, profile.start.clone(), rng);
-    let mut model = with_cages(base, &cages)?;
-    let mut verdict = judge(&model, target, profile.count_budget);
+    let (mut model, mut verdict) = judged(base, &cages, target, profile.count_budget)?;
     if verdict == TierFit::TooHard {
         return Ok(None);
     }
@@ -191,8 +202,7 @@ fn attempt(
         for m in merges {
             let mut next = cages.clone();
             next.merge(m);
-            let next_model = with_cages(base, &next)?;
-            let v = judge(&next_model, target, profile.count_budget);
+            let (next_model, v) = judged(base, &next, target, profile.count_budget)?;
             if v == TierFit::TooHard {
                 refused.push(m);
                 if refused.len() >= profile.refusals {
@@ -212,8 +222,7 @@ fn attempt(
             for m in options {
                 let mut next = cages.clone();
                 next.shift(m);
-                let next_model = with_cages(base, &next)?;
-                let v = judge(&next_model, target, profile.count_budget);
+                let (next_model, v) = judged(base, &next, target, profile.count_budget)?;
                 if v != TierFit::TooHard {
                     (cages, model, verdict, moved) = (next, next_model, v, true);
                     shifts += 1;
