@@ -213,6 +213,82 @@ fn narrow_by_bounds(sum: u32, local: &mut [u32]) -> Result<bool, ()> {
     Ok(changed)
 }
 
+/// Implied cages that are largest considered: more cells have many digit
+/// sets and narrow little.
+const MAX_IMPLIED: usize = 4;
+
+/// Cages the 45 rule implies over each full house of `size` cells (a house
+/// holds every value once, so its cells add up to `size * (size + 1) / 2`):
+/// the cells left over by the cages inside the house add up to the rest
+/// ("innies"), and the cells outside it of the cages covering it add up to
+/// what those cages hold beyond the house ("outies", when those cells are
+/// mutually peers, so their digits differ). Only sets of at most
+/// [`MAX_IMPLIED`] cells that are not already cages. The solvers narrow them
+/// as any cage: they add no rule, only reach sooner what the cages imply.
+pub(crate) fn implied_by_houses(
+    houses: &[&[u32]],
+    cages: &[(&[u32], u32)],
+    size: u32,
+    are_peers: impl Fn(u32, u32) -> bool,
+) -> Vec<CageTable> {
+    let total = size * (size + 1) / 2;
+    let mut found: Vec<(Vec<u32>, u32)> = Vec::new();
+    let mut add = |mut cells: Vec<u32>, sum: u32| {
+        cells.sort_unstable();
+        let known = |c: &[u32]| {
+            let mut c = c.to_vec();
+            c.sort_unstable();
+            c == cells
+        };
+        if !cells.is_empty()
+            && cells.len() <= MAX_IMPLIED
+            && !cages.iter().any(|(c, _)| known(c))
+            && !found.iter().any(|(c, _)| *c == cells)
+        {
+            found.push((cells, sum));
+        }
+    };
+    for house in houses {
+        let inside = |cells: &[u32]| cells.iter().all(|c| house.contains(c));
+        let touching = |cells: &[u32]| cells.iter().any(|c| house.contains(c));
+        let inner_sum: u32 = cages
+            .iter()
+            .filter(|(c, _)| inside(c))
+            .map(|(_, s)| s)
+            .sum();
+        let left: Vec<u32> = house
+            .iter()
+            .copied()
+            .filter(|&x| !cages.iter().any(|(c, _)| inside(c) && c.contains(&x)))
+            .collect();
+        if inner_sum < total {
+            add(left, total - inner_sum);
+        }
+        let covering: Vec<&(&[u32], u32)> = cages.iter().filter(|(c, _)| touching(c)).collect();
+        let covered = |x: &u32| covering.iter().any(|(c, _)| c.contains(x));
+        if !house.iter().all(covered) {
+            continue;
+        }
+        let outside: Vec<u32> = covering
+            .iter()
+            .flat_map(|(c, _)| c.iter().copied())
+            .filter(|x| !house.contains(x))
+            .collect();
+        let outer_sum: u32 = covering.iter().map(|(_, s)| s).sum();
+        let distinct = outside
+            .iter()
+            .enumerate()
+            .all(|(i, &a)| outside[i + 1..].iter().all(|&b| are_peers(a, b)));
+        if distinct && outer_sum > total {
+            add(outside, outer_sum - total);
+        }
+    }
+    found
+        .into_iter()
+        .map(|(cells, sum)| CageTable::new(&cells, sum, size))
+        .collect()
+}
+
 /// Every set of `k` different values in 1..=`size` adding up to `sum`, as bitmasks,
 /// or `None` if there are more than `cap`.
 pub fn combinations(k: u32, sum: u32, size: u32, cap: usize) -> Option<Vec<u32>> {
@@ -317,6 +393,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_45_rule_gives_innies_and_outies() {
+        // A 4-value house r1 (cells 0-3, adding up to 10): the cage {0, 1} = 3
+        // inside it leaves {2, 3} = 7; the cages covering it reach out to
+        // cells 6 and 7 (row r2), which hold 3 + 5 + 6 - 10 = 4.
+        let house: &[u32] = &[0, 1, 2, 3];
+        let cages: [(&[u32], u32); 3] = [(&[0, 1], 3), (&[2, 6], 5), (&[3, 7], 6)];
+        let same_row = |a: u32, b: u32| a / 4 == b / 4;
+        let implied = |peers: &dyn Fn(u32, u32) -> bool| -> Vec<(Vec<u32>, u32)> {
+            implied_by_houses(&[house], &cages, 4, peers)
+                .into_iter()
+                .map(|t| (t.cells, t.sum))
+                .collect()
+        };
+        assert_eq!(implied(&same_row), vec![(vec![2, 3], 7), (vec![6, 7], 4)]);
+        // Outies whose digits may repeat give no cage.
+        assert_eq!(implied(&|_, _| false), vec![(vec![2, 3], 7)]);
     }
 
     #[test]

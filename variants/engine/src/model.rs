@@ -471,11 +471,22 @@ fn compile(model: &Model) -> Compiled {
             });
         }
     }
-    let cages = model
+    let mut cages: Vec<CageTable> = model
         .cages
         .iter()
         .map(|c| CageTable::new(&c.cells, c.sum, model.size))
         .collect();
+    if !cages.is_empty() {
+        let houses: Vec<&[u32]> = full.iter().map(|h| &h.cells[..]).collect();
+        let real: Vec<(&[u32], u32)> = model.cages.iter().map(|c| (&c.cells[..], c.sum)).collect();
+        let are_peers = |a: u32, b: u32| {
+            let range = peer_start[a as usize] as usize..peer_start[a as usize + 1] as usize;
+            peers[range].binary_search(&b).is_ok()
+        };
+        cages.extend(crate::cage::implied_by_houses(
+            &houses, &real, model.size, are_peers,
+        ));
+    }
     Compiled {
         full: full_mask(model.size),
         peer_start,
