@@ -197,6 +197,17 @@ impl Layout {
         self.sees[a as usize * self.stride + b as usize / 64] >> (b % 64) & 1 == 1
     }
 
+    /// The cells `a` sees, as a bit set of [`Layout::set_words`] words (bit
+    /// `b % 64` of word `b / 64` for cell `b`).
+    pub fn seen_by(&self, a: u32) -> &[u64] {
+        &self.sees[a as usize * self.stride..][..self.stride]
+    }
+
+    /// The words of a bit set over the cells ([`Layout::seen_by`]).
+    pub fn set_words(&self) -> usize {
+        self.stride
+    }
+
     /// Whether `c` sees every cell of `cells` (and is none of them).
     pub fn sees_all(&self, c: u32, cells: &[u32]) -> bool {
         cells.iter().all(|&o| self.sees(c, o))
