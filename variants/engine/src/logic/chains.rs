@@ -318,6 +318,34 @@ impl<'a> Search<'a> {
         self.store.touched.push(k);
     }
 
+    /// The key of node `id`'s candidate.
+    fn key_of(&self, id: u32) -> usize {
+        let n = &self.store.nodes[id as usize];
+        self.key(n.cell, n.value)
+    }
+
+    /// Adds potential `pot` (on or off) implied by `parent`, marked known
+    /// when it is the first of its kind; its id.
+    fn add_static(&mut self, pot: Pot, on: bool, parent: u32) -> u32 {
+        let id = self.add(pot.cell, pot.value, on, Parents::one(parent));
+        let known = if on {
+            &mut self.store.on
+        } else {
+            &mut self.store.off
+        };
+        if known[pot.key as usize] == NONE {
+            known[pot.key as usize] = id;
+            self.store.touched.push(pot.key as usize);
+        }
+        id
+    }
+
+    /// Whether a potential of `pot` (on or off) is known.
+    fn is_known(&self, pot: Pot, on: bool) -> bool {
+        let known = if on { &self.store.on } else { &self.store.off };
+        known[pot.key as usize] != NONE
+    }
+
     /// What turns off when `id` is on, given candidates `cand`.
     fn on_to_off(&self, cand: &[u32], id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
         let n = &self.store.nodes[id as usize];
@@ -406,49 +434,13 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// [`Search::on_to_off`] on the real grid, from `t`.
-    fn static_on_to_off(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
-        let n = &self.store.nodes[id as usize];
-        let k = self.key(n.cell, n.value);
-        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
-        out.clear();
-        if links.y {
-            out.extend_from_slice(&t.offs[range(&t.cell_offs[k])]);
-        }
-        out.extend_from_slice(&t.offs[range(&t.peer_offs[k])]);
-    }
-
-    /// [`Search::off_to_on`] on the real grid, from `t`.
-    fn static_off_to_on(&self, t: &StaticLinks, id: u32, links: Links, out: &mut Vec<Node>) {
-        let n = &self.store.nodes[id as usize];
-        let k = self.key(n.cell, n.value);
-        out.clear();
-        let node = |cell, value| Node {
-            cell,
-            value,
-            on: true,
-            parents: Parents::one(id),
-        };
-        if links.y && t.bivalue[k] != 0 {
-            out.push(node(n.cell, t.bivalue[k]));
-        }
-        if links.x {
-            let r = &t.conjugates[k];
-            out.extend(
-                t.ons[r.start as usize..r.end as usize]
-                    .iter()
-                    .map(|&c| node(c, n.value)),
-            );
-        }
-    }
-
     fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
         let id = self.known(cell, value, false);
         (id != NONE).then_some(id)
     }
 
-    /// Marks the "off" potentials among `id` and its first-parent ancestors,
-    /// for [`Search::off_on_path`] (one walk for all of a node's links).
+    /// Marks the "off" potentials among `id` and its first-parent ancestors
+    /// in `on_path`, by key (one walk for all of a node's links).
     fn mark_path(&mut self, mut id: u32) {
         self.on_path.clear();
         loop {
@@ -461,12 +453,6 @@ impl<'a> Search<'a> {
                 None => return,
             }
         }
-    }
-
-    /// Whether (cell, value) off is on the path last marked by
-    /// [`Search::mark_path`].
-    fn off_on_path(&self, cell: u32, value: u8) -> bool {
-        self.on_path.is_marked(self.key(cell, value))
     }
 
     /// The number of distinct potentials `id` rests on, itself included.
@@ -510,6 +496,14 @@ impl<'a> Search<'a> {
     }
 }
 
+/// A candidate of the real grid with its key (`cell * size + value - 1`).
+#[derive(Clone, Copy, Debug)]
+struct Pot {
+    cell: u32,
+    value: u8,
+    key: u32,
+}
+
 /// Every candidate's links in the real grid, read by key (`cell * size +
 /// value - 1`): the static chains of [`cycles_and_forcing`] follow the same
 /// links thousands of times, so they are found once per search. Each list is
@@ -519,13 +513,13 @@ struct StaticLinks {
     cell_offs: Vec<std::ops::Range<u32>>,
     /// The peers holding its value ("X" offs): a range of `offs`.
     peer_offs: Vec<std::ops::Range<u32>>,
-    offs: Vec<(u32, u8)>,
-    /// The other value of its cell when the cell has two ("Y" on; 0: none).
-    bivalue: Vec<u8>,
+    offs: Vec<Pot>,
+    /// The other value of its cell when the cell has two ("Y" on).
+    bivalue: Vec<Option<Pot>>,
     /// The other place of its value in each full group with two places ("X"
     /// ons): a range of `ons`.
     conjugates: Vec<std::ops::Range<u32>>,
-    ons: Vec<u32>,
+    ons: Vec<Pot>,
 }
 
 impl StaticLinks {
@@ -536,30 +530,73 @@ impl StaticLinks {
             cell_offs: vec![empty.clone(); keys],
             peer_offs: vec![empty.clone(); keys],
             offs: Vec::new(),
-            bivalue: vec![0; keys],
+            bivalue: vec![None; keys],
             conjugates: vec![empty; keys],
             ons: Vec::new(),
         };
         let (cx, cand) = (s.cx, &s.cx.grid.cand);
+        let pot = |(cell, value): (u32, u8)| Pot {
+            cell,
+            value,
+            key: s.key(cell, value) as u32,
+        };
         for cell in 0..cand.len() as u32 {
             for value in values_of(cand[cell as usize]) {
                 let k = s.key(cell, value);
                 let start = t.offs.len() as u32;
-                t.offs.extend(cell_offs(cand, cell, value));
+                t.offs.extend(cell_offs(cand, cell, value).map(pot));
                 let middle = t.offs.len() as u32;
-                t.offs.extend(s.peer_offs(cand, cell, value));
+                t.offs.extend(s.peer_offs(cand, cell, value).map(pot));
                 t.cell_offs[k] = start..middle;
                 t.peer_offs[k] = middle..t.offs.len() as u32;
                 if cand[cell as usize].count_ones() == 2 {
-                    t.bivalue[k] = cell_offs(cand, cell, value).next().map_or(0, |(_, v)| v);
+                    t.bivalue[k] = cell_offs(cand, cell, value).next().map(pot);
                 }
                 let start = t.ons.len() as u32;
-                t.ons
-                    .extend(s.conjugates(cx.grid, cell, value).map(|(_, other)| other));
+                t.ons.extend(
+                    s.conjugates(cx.grid, cell, value)
+                        .map(|(_, other)| pot((other, value))),
+                );
                 t.conjugates[k] = start..t.ons.len() as u32;
             }
         }
         t
+    }
+
+    /// What turns off when the candidate of key `k` is on, over `links`
+    /// ([`Search::on_to_off`] on the real grid).
+    fn on_to_off(&self, k: usize, links: Links) -> impl Iterator<Item = Pot> + '_ {
+        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
+        let own = if links.y {
+            &self.offs[range(&self.cell_offs[k])]
+        } else {
+            &[]
+        };
+        own.iter()
+            .chain(&self.offs[range(&self.peer_offs[k])])
+            .copied()
+    }
+
+    /// What turns on when the candidate of key `k` is off, over `links`
+    /// ([`Search::off_to_on`] on the real grid).
+    fn off_to_on(&self, k: usize, links: Links) -> impl Iterator<Item = Pot> + '_ {
+        let r = &self.conjugates[k];
+        let houses = if links.x {
+            &self.ons[r.start as usize..r.end as usize]
+        } else {
+            &[]
+        };
+        self.bivalue[k]
+            .filter(|_| links.y)
+            .into_iter()
+            .chain(houses.iter().copied())
+    }
+
+    /// Whether the candidate of key `k` has a strong link of `links`: the
+    /// other value of its bivalue cell, or the other place of its value in a
+    /// house.
+    fn has_strong_link(&self, k: usize, links: Links) -> bool {
+        (links.y && self.bivalue[k].is_some()) || (links.x && !self.conjugates[k].is_empty())
     }
 }
 
@@ -599,13 +636,36 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     best.map(Found::into_step)
 }
 
-/// Reusable buffers for one breadth-first search.
+/// Reusable buffers for one breadth-first search: the potentials of the
+/// level being followed and of the next.
 #[derive(Default)]
 struct Buffers {
     pending_on: Vec<u32>,
     pending_off: Vec<u32>,
-    made_off: Vec<(u32, u8)>,
-    made_on: Vec<Node>,
+    level: Vec<u32>,
+}
+
+impl Buffers {
+    /// Moves the pending potentials of one state (`on`) into `level`, for
+    /// following while the next level gathers in the pending list.
+    fn next_level(&mut self, on: bool) {
+        let pending = if on {
+            &mut self.pending_on
+        } else {
+            &mut self.pending_off
+        };
+        self.level.clear();
+        std::mem::swap(&mut self.level, pending);
+    }
+
+    fn clear(&mut self) {
+        self.pending_on.clear();
+        self.pending_off.clear();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.pending_on.is_empty() && self.pending_off.is_empty()
+    }
 }
 
 /// Whether a chain with rating base `base` and more than `length` potentials
@@ -632,45 +692,45 @@ fn unary(
 ) {
     let cycle_base = if links.x && links.y { 70 } else { 65 };
     let forcing_base = if links.y { 70 } else { 66 };
-    // Cycles, from "on".
+    let start_key = s.key(cell, value);
+    // Cycles, from "on": a cycle comes back to the start through a strong
+    // link, so a start with none has none.
     s.reset();
     let start = s.add(cell, value, true, Parents::none());
     s.mark(start);
-    b.pending_on.push(start);
+    if t.has_strong_link(start_key, links) {
+        b.pending_on.push(start);
+    }
     let mut length = 0;
-    while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
+    while !b.is_empty() {
         if hopeless(s.cx, best, cycle_base, length) {
-            b.pending_on.clear();
-            b.pending_off.clear();
+            b.clear();
             break;
         }
         length += 1;
-        for p in std::mem::take(&mut b.pending_on) {
-            s.static_on_to_off(t, p, links, &mut b.made_off);
+        b.next_level(true);
+        for &p in &b.level {
             s.mark_path(p);
-            for &(c, v) in &b.made_off {
-                if !s.off_on_path(c, v) {
-                    let id = s.add(c, v, false, Parents::one(p));
-                    if s.known(c, v, false) == NONE {
-                        s.mark(id);
-                    }
+            for pot in t.on_to_off(s.key_of(p), links) {
+                if !s.on_path.is_marked(pot.key as usize) {
+                    let id = s.add_static(pot, false, p);
                     b.pending_off.push(id);
                 }
             }
         }
         length += 1;
-        for p in std::mem::take(&mut b.pending_off) {
-            s.static_off_to_on(t, p, links, &mut b.made_on);
-            for node in b.made_on.drain(..) {
-                let (c, v) = (node.cell, node.value);
-                let id = s.add(c, v, true, node.parents);
-                if length >= 4 && c == cell && v == value {
+        b.next_level(false);
+        for &p in &b.level {
+            for pot in t.off_to_on(s.key_of(p), links) {
+                if length >= 4 && pot.key as usize == start_key {
+                    let id = s.add(pot.cell, pot.value, true, Parents::one(p));
                     if let Some(found) = cycle(s, id, links) {
                         keep(best, found, s, &[id]);
                     }
+                    continue;
                 }
-                if s.known(c, v, true) == NONE {
-                    s.mark(id);
+                if !s.is_known(pot, true) {
+                    let id = s.add_static(pot, true, p);
                     b.pending_on.push(id);
                 }
             }
@@ -690,44 +750,40 @@ fn unary(
         } else {
             b.pending_off.push(start);
         }
-        while !b.pending_on.is_empty() || !b.pending_off.is_empty() {
+        while !b.is_empty() {
             if hopeless(s.cx, best, forcing_base, depth) {
-                b.pending_on.clear();
-                b.pending_off.clear();
+                b.clear();
                 break;
             }
             depth += 2;
-            for p in std::mem::take(&mut b.pending_on) {
-                s.static_on_to_off(t, p, links, &mut b.made_off);
-                for &(c, v) in &b.made_off {
-                    if assume_on && c == cell && v == value {
-                        let id = s.add(c, v, false, Parents::one(p));
+            b.next_level(true);
+            for &p in &b.level {
+                for pot in t.on_to_off(s.key_of(p), links) {
+                    if assume_on && pot.key as usize == start_key {
+                        let id = s.add(pot.cell, pot.value, false, Parents::one(p));
                         let found = forcing(s, id, links);
                         keep(best, found, s, &[id]);
                         // The chain ends here: one running on through the
                         // start's negation would count only its last links.
                         continue;
                     }
-                    if s.known(c, v, false) == NONE {
-                        let id = s.add(c, v, false, Parents::one(p));
-                        s.mark(id);
+                    if !s.is_known(pot, false) {
+                        let id = s.add_static(pot, false, p);
                         b.pending_off.push(id);
                     }
                 }
             }
-            for p in std::mem::take(&mut b.pending_off) {
-                s.static_off_to_on(t, p, links.with_x(), &mut b.made_on);
-                for node in b.made_on.drain(..) {
-                    let (c, v) = (node.cell, node.value);
-                    if !assume_on && c == cell && v == value {
-                        let id = s.add(c, v, true, node.parents);
+            b.next_level(false);
+            for &p in &b.level {
+                for pot in t.off_to_on(s.key_of(p), links.with_x()) {
+                    if !assume_on && pot.key as usize == start_key {
+                        let id = s.add(pot.cell, pot.value, true, Parents::one(p));
                         let found = forcing(s, id, links);
                         keep(best, found, s, &[id]);
                         continue;
                     }
-                    if s.known(c, v, true) == NONE {
-                        let id = s.add(c, v, true, node.parents);
-                        s.mark(id);
+                    if !s.is_known(pot, true) {
+                        let id = s.add_static(pot, true, p);
                         b.pending_on.push(id);
                     }
                 }
