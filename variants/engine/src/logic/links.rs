@@ -41,13 +41,14 @@ pub(crate) fn chain(cx: &Ctx, k: usize) -> Option<Step> {
             continue;
         }
         let links = strong_links(cx, value);
-        let mut path: Vec<&Link> = Vec::with_capacity(k);
+        let net = Net::new(cx, value, &links);
+        let mut path: Vec<usize> = Vec::with_capacity(k);
         // The value's own best, then the best of all (an earlier value wins a tie).
         let mut mine: Option<Step> = None;
-        for first in &links {
+        for first in 0..links.len() {
             path.clear();
             path.push(first);
-            extend(cx, value, &links, k, &mut path, &mut mine);
+            extend(cx, value, &net, k, &mut path, &mut mine);
         }
         match mine {
             None => cx.note_fruitless(search, value, places),
@@ -145,50 +146,119 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
     }
 }
 
-fn extend<'l>(
+/// A value's strong links with what chains of them need, as bit sets of
+/// cells ([`Layout::seen_by`]): each link's cells and the cells that see
+/// every cell of each end, and which links may follow which.
+///
+/// [`Layout::seen_by`]: crate::logic::grid::Layout::seen_by
+struct Net<'l> {
+    links: &'l [Link],
+    /// The cells holding the value.
+    places: Vec<u64>,
+    /// By link: its cells.
+    cells: Vec<Vec<u64>>,
+    /// By link: the cells seeing all of its start, and all of its end.
+    seen_from: Vec<Vec<u64>>,
+    seen_to: Vec<Vec<u64>>,
+    /// By link: the links whose start every cell of its end sees, in order.
+    next: Vec<Vec<usize>>,
+}
+
+impl<'l> Net<'l> {
+    fn new(cx: &Ctx, value: u8, links: &'l [Link]) -> Net<'l> {
+        let words = cx.layout.set_words();
+        let set = |cells: &mut dyn Iterator<Item = u32>| {
+            let mut set = vec![0u64; words];
+            for c in cells {
+                set[c as usize / 64] |= 1 << (c % 64);
+            }
+            set
+        };
+        let seen_by_all = |cells: &[u32]| {
+            let mut set = vec![u64::MAX; words];
+            for &c in cells {
+                for (s, w) in set.iter_mut().zip(cx.layout.seen_by(c)) {
+                    *s &= w;
+                }
+            }
+            set
+        };
+        let n = cx.grid.cand.len() as u32;
+        Net {
+            links,
+            places: set(&mut (0..n).filter(|&c| cx.grid.has(c, value))),
+            cells: links.iter().map(|l| set(&mut l.cells().copied())).collect(),
+            seen_from: links.iter().map(|l| seen_by_all(&l.from)).collect(),
+            seen_to: links.iter().map(|l| seen_by_all(&l.to)).collect(),
+            next: links
+                .iter()
+                .map(|last| {
+                    (0..links.len())
+                        .filter(|&j| {
+                            last.to
+                                .iter()
+                                .all(|&a| links[j].from.iter().all(|&b| cx.layout.sees(a, b)))
+                        })
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Every chain of `k` links that `path` (link indices) starts, each weighed
+/// by [`consider`].
+fn extend(
     cx: &Ctx,
     value: u8,
-    links: &'l [Link],
+    net: &Net,
     k: usize,
-    path: &mut Vec<&'l Link>,
+    path: &mut Vec<usize>,
     best: &mut Option<Step>,
 ) {
     if path.len() == k {
-        consider(cx, value, path, best);
+        consider(cx, value, net, path, best);
         return;
     }
     let Some(&last) = path.last() else { return };
-    for next in links {
-        let used = path
-            .iter()
-            .any(|l| l.group == next.group || l.cells().any(|c| next.cells().any(|n| n == c)));
-        let joined = last
-            .to
-            .iter()
-            .all(|&a| next.from.iter().all(|&b| cx.layout.sees(a, b)));
-        if !used && joined {
+    for &next in &net.next[last] {
+        let group = net.links[next].group;
+        let used = path.iter().any(|&l| {
+            net.links[l].group == group
+                || net.cells[l]
+                    .iter()
+                    .zip(&net.cells[next])
+                    .any(|(a, b)| a & b != 0)
+        });
+        if !used {
             path.push(next);
-            extend(cx, value, links, k, path, best);
+            extend(cx, value, net, k, path, best);
             path.pop();
         }
     }
 }
 
-fn consider(cx: &Ctx, value: u8, path: &[&Link], best: &mut Option<Step>) {
-    let (start, end) = (&path[0].from, &path[path.len() - 1].to);
-    let on_chain = |c: u32| path.iter().any(|l| l.cells().any(|&x| x == c));
-    let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
-        .filter(|&c| {
-            cx.grid.has(c, value)
-                && !on_chain(c)
-                && cx.layout.sees_all(c, start)
-                && cx.layout.sees_all(c, end)
-        })
-        .map(|c| Candidate::new(c, value))
-        .collect();
-    if eliminations.is_empty() {
+/// Keeps the chain of links `indices` in `best` when it eliminates anything
+/// and ranks before it.
+fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option<Step>) {
+    let (first, last) = (indices[0], indices[indices.len() - 1]);
+    // The places outside the chain that see every cell of both its ends.
+    let mut targets = net.places.clone();
+    for (w, t) in targets.iter_mut().enumerate() {
+        *t &= net.seen_from[first][w] & net.seen_to[last][w];
+        for &l in indices {
+            *t &= !net.cells[l][w];
+        }
+    }
+    if targets.iter().all(|&t| t == 0) {
         return;
     }
+    let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
+        .filter(|&c| targets[c as usize / 64] >> (c % 64) & 1 == 1)
+        .map(|c| Candidate::new(c, value))
+        .collect();
+    let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
+    let path = path.as_slice();
     let (technique, rating) = rate(path);
     let better = best
         .as_ref()
