@@ -5,6 +5,7 @@
 //! that way the whole pattern is locked. Sudoku Explainer's WXYZ-Wing (k = 3),
 //! VWXYZ-Wing (4), UVWXYZ-Wing (5) and TUVWXYZ-Wing (6).
 
+use crate::logic::cells::CellSet;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
@@ -19,12 +20,21 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
     let bivalue: Vec<u32> = (0..n)
         .filter(|&c| cand[c as usize].count_ones() == 2)
         .collect();
-    let mut best: Option<Step> = None;
-    let mut set = Vec::with_capacity(k);
+    let mut search = Search {
+        k,
+        bivalue,
+        places: (1..=cx.grid.size as u8)
+            .map(|v| CellSet::holding(cx.layout, cx.grid, v))
+            .collect(),
+        set: Vec::with_capacity(k),
+        seeing: vec![CellSet::empty(cx.layout); k],
+        best: None,
+    };
     let mut rest = Vec::with_capacity(usable.len());
     for (i, &first) in usable.iter().enumerate() {
-        set.clear();
-        set.push(first);
+        search.set.clear();
+        search.set.push(first);
+        search.seeing[0] = CellSet::seeing_all(cx.layout, &[first]);
         // Every other cell of the set sees the first (order kept).
         rest.clear();
         rest.extend(
@@ -33,45 +43,53 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
                 .copied()
                 .filter(|&c| cx.layout.sees(c, first)),
         );
-        grow(
-            cx,
-            k,
-            &rest,
-            &mut set,
-            cand[first as usize],
-            &bivalue,
-            &mut best,
-        );
+        grow(cx, &mut search, &rest, cand[first as usize]);
     }
-    best
+    search.best
 }
 
-fn grow(
-    cx: &Ctx,
+/// One ALS-wing search: the sets being grown and what they are checked
+/// against.
+struct Search {
+    /// The ALS size.
     k: usize,
-    rest: &[u32],
-    set: &mut Vec<u32>,
-    union: u32,
-    bivalue: &[u32],
-    best: &mut Option<Step>,
-) {
-    if set.len() == k {
-        if union.count_ones() as usize == k + 1 {
-            with_bivalue(cx, set, union, bivalue, best);
+    /// The bivalue cells.
+    bivalue: Vec<u32>,
+    /// By value - 1: the cells holding it.
+    places: Vec<CellSet>,
+    /// The cells of the set so far.
+    set: Vec<u32>,
+    /// By depth: the cells seeing every cell of the set's first depth + 1.
+    seeing: Vec<CellSet>,
+    best: Option<Step>,
+}
+
+/// Grows the set with cells of `rest` (each seeing its first cell) while it
+/// holds at most `k + 1` values; `union` is its values so far.
+fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32) {
+    let depth = s.set.len();
+    if depth == s.k {
+        if union.count_ones() as usize == s.k + 1 {
+            with_bivalue(cx, s, union);
         }
         return;
     }
     for (i, &c) in rest.iter().enumerate() {
         let u = union | cx.grid.cand[c as usize];
-        if u.count_ones() as usize <= k + 1 && cx.layout.sees_all(c, set) {
-            set.push(c);
-            grow(cx, k, &rest[i + 1..], set, u, bivalue, best);
-            set.pop();
+        if u.count_ones() as usize <= s.k + 1 && s.seeing[depth - 1].contains(c) {
+            s.set.push(c);
+            // depth < k here: the set's cells so far see the next one's.
+            let (done, next) = s.seeing.split_at_mut(depth);
+            next[0].copy_from(&done[depth - 1]);
+            next[0].keep(cx.layout.seen_by(c));
+            grow(cx, s, &rest[i + 1..], u);
+            s.set.pop();
         }
     }
 }
 
-fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut Option<Step>) {
+fn with_bivalue(cx: &Ctx, s: &mut Search, union: u32) {
+    let (als, bivalue, best) = (&s.set, &s.bivalue, &mut s.best);
     let cand = &cx.grid.cand;
     let holding = |v: u8| -> Vec<u32> {
         als.iter()
@@ -90,7 +108,18 @@ fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut O
             .map(|&v| holding(v).iter().all(|&c| cx.layout.sees(c, yz)))
             .collect();
         let mut eliminations = Vec::new();
-        let outside = |c: u32| !als.contains(&c) && c != yz;
+        let mut pattern = CellSet::of(cx.layout, als.iter().copied());
+        pattern.insert(yz);
+        // Candidates of `v` outside the pattern that see every cell of `seen`.
+        let mut eliminate = |v: u8, seen: &[u32]| {
+            if seen.is_empty() {
+                return;
+            }
+            let mut targets = CellSet::seeing_all(cx.layout, seen);
+            targets.keep_set(&s.places[usize::from(v) - 1]);
+            targets.remove(&pattern);
+            eliminations.extend(targets.iter().map(|c| Candidate::new(c, v)));
+        };
         for i in 0..values.len() {
             if !linked[i] {
                 continue;
@@ -98,17 +127,17 @@ fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut O
             let z = values[1 - i];
             let mut seen = holding(z);
             seen.push(yz);
-            eliminate(cx, z, &seen, &outside, &mut eliminations);
+            eliminate(z, &seen);
         }
         if linked.iter().all(|&l| l) {
             // Doubly linked: every other ALS value is locked in the ALS.
             for v in values_of(union & !m) {
-                eliminate(cx, v, &holding(v), &outside, &mut eliminations);
+                eliminate(v, &holding(v));
             }
             for &x in &values {
                 let mut seen = holding(x);
                 seen.push(yz);
-                eliminate(cx, x, &seen, &outside, &mut eliminations);
+                eliminate(x, &seen);
             }
         }
         eliminations.sort();
@@ -133,24 +162,6 @@ fn with_bivalue(cx: &Ctx, als: &[u32], union: u32, bivalue: &[u32], best: &mut O
         step.eliminations = eliminations;
         if let Some(step) = cx.offer(step) {
             *best = Some(step);
-        }
-    }
-}
-
-/// Candidates of `v` in cells passing `outside` that see every cell of `seen`.
-fn eliminate(
-    cx: &Ctx,
-    v: u8,
-    seen: &[u32],
-    outside: &impl Fn(u32) -> bool,
-    out: &mut Vec<Candidate>,
-) {
-    if seen.is_empty() {
-        return;
-    }
-    for c in 0..cx.grid.cand.len() as u32 {
-        if cx.grid.has(c, v) && outside(c) && cx.layout.sees_all(c, seen) {
-            out.push(Candidate::new(c, v));
         }
     }
 }

@@ -2,6 +2,7 @@
 //! reverse) cannot go anywhere else in those columns. X-Wing (k = 2), Swordfish
 //! (3), Jellyfish (4).
 
+use crate::logic::cells::CellSet;
 use crate::logic::combinations::first_combination;
 use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
@@ -84,24 +85,6 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
     None
 }
 
-/// `cells` as a bit set of `words` words (see [`Layout::seen_by`]).
-///
-/// [`Layout::seen_by`]: crate::logic::grid::Layout::seen_by
-fn cell_set(words: usize, cells: &[u32]) -> Vec<u64> {
-    let mut set = vec![0; words];
-    for &c in cells {
-        set[c as usize / 64] |= 1 << (c % 64);
-    }
-    set
-}
-
-/// Adds the cells of `other` to `set`.
-fn union_into(set: &mut [u64], other: &[u64]) {
-    for (s, o) in set.iter_mut().zip(other) {
-        *s |= o;
-    }
-}
-
 /// Finned and sashimi fish of size `k` (not in Sudoku Explainer, which finds
 /// them as chains): the value's places in `k` base lines lie in `k` cover lines
 /// except for some "fins"; either the fish stands (and the cover lines lose the
@@ -113,30 +96,30 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
     let line_of = &cx.layout.line_of;
     // One memo entry per fish size.
     let search = memo::FINNED + k as u8;
-    let words = cx.layout.set_words();
-    // Each line's cells as a bit set, by orientation and line (built at the
-    // first value whose search is not known fruitless).
-    let line_cells = |o: usize| -> Vec<Vec<u64>> {
+    let layout = cx.layout;
+    // Each line's cells, by orientation and line (built at the first value
+    // whose search is not known fruitless).
+    let line_cells = |o: usize| -> Vec<CellSet> {
         lines[o]
             .iter()
-            .map(|&g| cell_set(words, &cx.layout.groups[g as usize].cells))
+            .map(|&g| CellSet::of(layout, layout.groups[g as usize].cells.iter().copied()))
             .collect()
     };
-    let mut built: Option<[Vec<Vec<u64>>; 2]> = None;
+    let mut built: Option<[Vec<CellSet>; 2]> = None;
     // Scratch sets: the base lines' cells, the cover lines', what a
     // combination could eliminate.
-    let (mut base_cells, mut cover_cells, mut reach) =
-        (vec![0; words], vec![0; words], vec![0; words]);
+    let (mut base_cells, mut cover_cells, mut reach) = (
+        CellSet::empty(layout),
+        CellSet::empty(layout),
+        CellSet::empty(layout),
+    );
     for value in 1..=cx.grid.size as u8 {
         let places = cx.line_places(value);
         if cx.known_fruitless(search, value, &places) {
             continue;
         }
         let line_cells = &*built.get_or_insert_with(|| [line_cells(0), line_cells(1)]);
-        let mut value_cells = vec![0; words];
-        for c in (0..cx.grid.values.len() as u32).filter(|&c| cx.grid.has(c, value)) {
-            value_cells[c as usize / 64] |= 1 << (c % 64);
-        }
+        let value_cells = CellSet::holding(layout, cx.grid, value);
         for base in 0..2 {
             let cover = 1 - base;
             // (base line group, its places, their cover lines as a mask)
@@ -179,10 +162,10 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                     let line = u32::from(line_of[base][c as usize]);
                     line < 64 && base_mask >> line & 1 == 1
                 };
-                base_cells.fill(0);
+                base_cells.clear();
                 for &i in pick {
                     let line = line_of[base][bases[i].1[0] as usize] as usize;
-                    union_into(&mut base_cells, &line_cells[base][line]);
+                    base_cells.add(&line_cells[base][line]);
                 }
                 first_combination(width, k, |covers| {
                     let cover_mask = covers.iter().fold(0u64, |m, &i| m | 1 << spread[i]);
@@ -207,19 +190,17 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                     // Some cell of a cover line, outside the base lines,
                     // must hold the value and see every fin (bit sets: most
                     // combinations fail here).
-                    cover_cells.fill(0);
+                    cover_cells.clear();
                     for &i in covers {
-                        union_into(&mut cover_cells, &line_cells[cover][spread[i] as usize]);
+                        cover_cells.add(&line_cells[cover][spread[i] as usize]);
                     }
-                    for (w, r) in reach.iter_mut().enumerate() {
-                        *r = cover_cells[w] & value_cells[w] & !base_cells[w];
-                    }
+                    reach.copy_from(&cover_cells);
+                    reach.keep_set(&value_cells);
+                    reach.remove(&base_cells);
                     for &f in &fins {
-                        for (r, s) in reach.iter_mut().zip(cx.layout.seen_by(f)) {
-                            *r &= s;
-                        }
+                        reach.keep(layout.seen_by(f));
                     }
-                    if reach.iter().all(|&r| r == 0) {
+                    if reach.is_empty() {
                         return None;
                     }
                     let cover_groups: Vec<u32> = covers

@@ -8,6 +8,7 @@
 //! end is joined only to cells that see every cell of it.
 //! Rated as Sudoku Explainer's "strong links" family.
 
+use crate::logic::cells::CellSet;
 use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
@@ -146,50 +147,40 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
     }
 }
 
-/// A value's strong links with what chains of them need, as bit sets of
-/// cells ([`Layout::seen_by`]): each link's cells and the cells that see
-/// every cell of each end, and which links may follow which.
-///
-/// [`Layout::seen_by`]: crate::logic::grid::Layout::seen_by
+/// A value's strong links with what chains of them need: each link's cells
+/// and the cells that see every cell of each end, and which links may follow
+/// which.
 struct Net<'l> {
     links: &'l [Link],
     /// The cells holding the value.
-    places: Vec<u64>,
+    places: CellSet,
     /// By link: its cells.
-    cells: Vec<Vec<u64>>,
+    cells: Vec<CellSet>,
     /// By link: the cells seeing all of its start, and all of its end.
-    seen_from: Vec<Vec<u64>>,
-    seen_to: Vec<Vec<u64>>,
+    seen_from: Vec<CellSet>,
+    seen_to: Vec<CellSet>,
     /// By link: the links whose start every cell of its end sees, in order.
     next: Vec<Vec<usize>>,
 }
 
 impl<'l> Net<'l> {
     fn new(cx: &Ctx, value: u8, links: &'l [Link]) -> Net<'l> {
-        let words = cx.layout.set_words();
-        let set = |cells: &mut dyn Iterator<Item = u32>| {
-            let mut set = vec![0u64; words];
-            for c in cells {
-                set[c as usize / 64] |= 1 << (c % 64);
-            }
-            set
-        };
-        let seen_by_all = |cells: &[u32]| {
-            let mut set = vec![u64::MAX; words];
-            for &c in cells {
-                for (s, w) in set.iter_mut().zip(cx.layout.seen_by(c)) {
-                    *s &= w;
-                }
-            }
-            set
-        };
-        let n = cx.grid.cand.len() as u32;
+        let layout = cx.layout;
         Net {
             links,
-            places: set(&mut (0..n).filter(|&c| cx.grid.has(c, value))),
-            cells: links.iter().map(|l| set(&mut l.cells().copied())).collect(),
-            seen_from: links.iter().map(|l| seen_by_all(&l.from)).collect(),
-            seen_to: links.iter().map(|l| seen_by_all(&l.to)).collect(),
+            places: CellSet::holding(layout, cx.grid, value),
+            cells: links
+                .iter()
+                .map(|l| CellSet::of(layout, l.cells().copied()))
+                .collect(),
+            seen_from: links
+                .iter()
+                .map(|l| CellSet::seeing_all(layout, &l.from))
+                .collect(),
+            seen_to: links
+                .iter()
+                .map(|l| CellSet::seeing_all(layout, &l.to))
+                .collect(),
             next: links
                 .iter()
                 .map(|last| {
@@ -197,7 +188,7 @@ impl<'l> Net<'l> {
                         .filter(|&j| {
                             last.to
                                 .iter()
-                                .all(|&a| links[j].from.iter().all(|&b| cx.layout.sees(a, b)))
+                                .all(|&a| links[j].from.iter().all(|&b| layout.sees(a, b)))
                         })
                         .collect()
                 })
@@ -223,13 +214,9 @@ fn extend(
     let Some(&last) = path.last() else { return };
     for &next in &net.next[last] {
         let group = net.links[next].group;
-        let used = path.iter().any(|&l| {
-            net.links[l].group == group
-                || net.cells[l]
-                    .iter()
-                    .zip(&net.cells[next])
-                    .any(|(a, b)| a & b != 0)
-        });
+        let used = path
+            .iter()
+            .any(|&l| net.links[l].group == group || net.cells[l].meets(&net.cells[next]));
         if !used {
             path.push(next);
             extend(cx, value, net, k, path, best);
@@ -244,19 +231,15 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
     let (first, last) = (indices[0], indices[indices.len() - 1]);
     // The places outside the chain that see every cell of both its ends.
     let mut targets = net.places.clone();
-    for (w, t) in targets.iter_mut().enumerate() {
-        *t &= net.seen_from[first][w] & net.seen_to[last][w];
-        for &l in indices {
-            *t &= !net.cells[l][w];
-        }
+    targets.keep_set(&net.seen_from[first]);
+    targets.keep_set(&net.seen_to[last]);
+    for &l in indices {
+        targets.remove(&net.cells[l]);
     }
-    if targets.iter().all(|&t| t == 0) {
+    if targets.is_empty() {
         return;
     }
-    let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
-        .filter(|&c| targets[c as usize / 64] >> (c % 64) & 1 == 1)
-        .map(|c| Candidate::new(c, value))
-        .collect();
+    let eliminations: Vec<Candidate> = targets.iter().map(|c| Candidate::new(c, value)).collect();
     let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
     let path = path.as_slice();
     let (technique, rating) = rate(path);

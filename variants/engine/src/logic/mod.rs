@@ -12,6 +12,7 @@
 
 mod aligned;
 mod als;
+mod cells;
 mod chains;
 mod colouring;
 mod combinations;
