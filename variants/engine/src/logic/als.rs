@@ -28,6 +28,7 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
             .collect(),
         set: Vec::with_capacity(k),
         seeing: vec![CellSet::empty(cx.layout); k],
+        seeing_holders: vec![CellSet::empty(cx.layout); cx.grid.size as usize],
         best: None,
     };
     let mut rest = Vec::with_capacity(usable.len());
@@ -61,6 +62,8 @@ struct Search {
     set: Vec<u32>,
     /// By depth: the cells seeing every cell of the set's first depth + 1.
     seeing: Vec<CellSet>,
+    /// By value - 1: the cells seeing every cell of the full set holding it.
+    seeing_holders: Vec<CellSet>,
     best: Option<Step>,
 }
 
@@ -88,56 +91,63 @@ fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32) {
     }
 }
 
+/// Every wing of the full set `s.set` (holding the values `union`) with a
+/// bivalue cell, kept in `s.best` when easier.
 fn with_bivalue(cx: &Ctx, s: &mut Search, union: u32) {
-    let (als, bivalue, best) = (&s.set, &s.bivalue, &mut s.best);
     let cand = &cx.grid.cand;
-    let holding = |v: u8| -> Vec<u32> {
-        als.iter()
-            .copied()
-            .filter(|&c| cand[c as usize] & bit(u32::from(v)) != 0)
-            .collect()
-    };
-    for &yz in bivalue {
+    let mut prepared = false;
+    for &yz in &s.bivalue {
         let m = cand[yz as usize];
+        let als = &s.set;
         if m & union != m || als.contains(&yz) || !als.iter().any(|&c| cx.layout.sees(c, yz)) {
             continue;
         }
-        let values: Vec<u8> = values_of(m).collect();
-        let linked: Vec<bool> = values
-            .iter()
-            .map(|&v| holding(v).iter().all(|&c| cx.layout.sees(c, yz)))
-            .collect();
-        let mut eliminations = Vec::new();
-        let mut pattern = CellSet::of(cx.layout, als.iter().copied());
-        pattern.insert(yz);
-        // Candidates of `v` outside the pattern that see every cell of `seen`.
-        let mut eliminate = |v: u8, seen: &[u32]| {
-            if seen.is_empty() {
-                return;
+        if !prepared {
+            // By value: the cells seeing every cell of the set holding it.
+            for v in values_of(union) {
+                let seeing = &mut s.seeing_holders[usize::from(v) - 1];
+                seeing.fill();
+                for &c in als
+                    .iter()
+                    .filter(|&&c| cand[c as usize] & bit(u32::from(v)) != 0)
+                {
+                    seeing.keep(cx.layout.seen_by(c));
+                }
             }
-            let mut targets = CellSet::seeing_all(cx.layout, seen);
+            prepared = true;
+        }
+        let seeing = |v: u8| &s.seeing_holders[usize::from(v) - 1];
+        let values = [values_of(m).next(), values_of(m).nth(1)].map(|v| v.unwrap_or(0));
+        // A value is linked when every cell of the set holding it sees yz.
+        let linked = values.map(|v| seeing(v).contains(yz));
+        if !linked[0] && !linked[1] {
+            continue;
+        }
+        let mut eliminations = Vec::new();
+        // Candidates of `v` that see every cell of the set holding it, and
+        // yz too when `with_yz` (none of the pattern's cells: a cell does not
+        // see itself, the set's other cells do not hold `v`, and yz holds
+        // `v` only where it is seen).
+        let mut eliminate = |v: u8, with_yz: bool| {
+            let mut targets = seeing(v).clone();
+            if with_yz {
+                targets.keep(cx.layout.seen_by(yz));
+            }
             targets.keep_set(&s.places[usize::from(v) - 1]);
-            targets.remove(&pattern);
             eliminations.extend(targets.iter().map(|c| Candidate::new(c, v)));
         };
-        for i in 0..values.len() {
-            if !linked[i] {
-                continue;
+        for i in 0..2 {
+            if linked[i] {
+                eliminate(values[1 - i], true);
             }
-            let z = values[1 - i];
-            let mut seen = holding(z);
-            seen.push(yz);
-            eliminate(z, &seen);
         }
-        if linked.iter().all(|&l| l) {
+        if linked[0] && linked[1] {
             // Doubly linked: every other ALS value is locked in the ALS.
             for v in values_of(union & !m) {
-                eliminate(v, &holding(v));
+                eliminate(v, false);
             }
             for &x in &values {
-                let mut seen = holding(x);
-                seen.push(yz);
-                eliminate(x, &seen);
+                eliminate(x, true);
             }
         }
         eliminations.sort();
@@ -145,6 +155,7 @@ fn with_bivalue(cx: &Ctx, s: &mut Search, union: u32) {
         if eliminations.is_empty() {
             continue;
         }
+        let (als, best) = (&s.set, &mut s.best);
         let (technique, rating) = rate(als, cand);
         if cx.every.is_none()
             && best.as_ref().is_some_and(|b| {

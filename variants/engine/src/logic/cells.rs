@@ -61,6 +61,11 @@ impl CellSet {
         self.0.fill(0);
     }
 
+    /// Makes this every cell again ([`CellSet::all`]).
+    pub fn fill(&mut self) {
+        self.0.fill(u64::MAX);
+    }
+
     /// Sets this set to `other`'s cells.
     pub fn copy_from(&mut self, other: &CellSet) {
         self.0.copy_from_slice(&other.0);
