@@ -225,12 +225,18 @@ const MAX_IMPLIED: usize = 4;
 /// mutually peers, so their digits differ). Only sets of at most
 /// [`MAX_IMPLIED`] cells that are not already cages. The solvers narrow them
 /// as any cage: they add no rule, only reach sooner what the cages imply.
+/// None when two cages share a cell (their sums would be counted twice).
 pub(crate) fn implied_by_houses(
     houses: &[&[u32]],
     cages: &[(&[u32], u32)],
     size: u32,
     are_peers: impl Fn(u32, u32) -> bool,
 ) -> Vec<CageTable> {
+    let mut caged: Vec<u32> = cages.iter().flat_map(|(c, _)| c.iter().copied()).collect();
+    caged.sort_unstable();
+    if caged.windows(2).any(|w| w[0] == w[1]) {
+        return Vec::new();
+    }
     let total = size * (size + 1) / 2;
     let mut found: Vec<(Vec<u32>, u32)> = Vec::new();
     let mut add = |mut cells: Vec<u32>, sum: u32| {
@@ -412,6 +418,9 @@ mod tests {
         assert_eq!(implied(&same_row), vec![(vec![2, 3], 7), (vec![6, 7], 4)]);
         // Outies whose digits may repeat give no cage.
         assert_eq!(implied(&|_, _| false), vec![(vec![2, 3], 7)]);
+        // Cages sharing a cell imply nothing.
+        let overlapping: [(&[u32], u32); 2] = [(&[0, 1], 3), (&[1, 2], 5)];
+        assert!(implied_by_houses(&[house], &overlapping, 4, same_row).is_empty());
     }
 
     #[test]
