@@ -35,7 +35,8 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
     for (i, &first) in usable.iter().enumerate() {
         search.set.clear();
         search.set.push(first);
-        search.seeing[0] = CellSet::seeing_all(cx.layout, &[first]);
+        search.seeing[0].fill();
+        search.seeing[0].keep(cx.layout.seen_by(first));
         // Every other cell of the set sees the first (order kept).
         rest.clear();
         rest.extend(
