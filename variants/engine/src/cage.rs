@@ -232,60 +232,75 @@ pub(crate) fn implied_by_houses(
     size: u32,
     are_peers: impl Fn(u32, u32) -> bool,
 ) -> Vec<CageTable> {
-    let mut caged: Vec<u32> = cages.iter().flat_map(|(c, _)| c.iter().copied()).collect();
-    caged.sort_unstable();
-    if caged.windows(2).any(|w| w[0] == w[1]) {
-        return Vec::new();
+    // The cage of each cell; none when two cages share a cell.
+    let cells = cages
+        .iter()
+        .flat_map(|(c, _)| c.iter())
+        .chain(houses.iter().flat_map(|h| h.iter()))
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut cage_of = vec![usize::MAX; cells];
+    for (i, (c, _)) in cages.iter().enumerate() {
+        for &x in c.iter() {
+            if cage_of[x as usize] != usize::MAX {
+                return Vec::new();
+            }
+            cage_of[x as usize] = i;
+        }
     }
     let total = size * (size + 1) / 2;
     let mut found: Vec<(Vec<u32>, u32)> = Vec::new();
     let mut add = |mut cells: Vec<u32>, sum: u32| {
         cells.sort_unstable();
-        let known = |c: &[u32]| {
-            let mut c = c.to_vec();
-            c.sort_unstable();
-            c == cells
-        };
-        if !cells.is_empty()
-            && cells.len() <= MAX_IMPLIED
-            && !cages.iter().any(|(c, _)| known(c))
-            && !found.iter().any(|(c, _)| *c == cells)
-        {
+        // Already a cage: all its cells in one cage of as many cells.
+        let cage = cage_of[cells[0] as usize];
+        let known = cage != usize::MAX
+            && cages[cage].0.len() == cells.len()
+            && cells.iter().all(|&c| cage_of[c as usize] == cage);
+        if cells.len() <= MAX_IMPLIED && !known && !found.iter().any(|(c, _)| *c == cells) {
             found.push((cells, sum));
         }
     };
+    // By cage: how many of its cells the house at hand holds.
+    let mut in_house = vec![0usize; cages.len()];
     for house in houses {
-        let inside = |cells: &[u32]| cells.iter().all(|c| house.contains(c));
-        let touching = |cells: &[u32]| cells.iter().any(|c| house.contains(c));
-        let inner_sum: u32 = cages
-            .iter()
-            .filter(|(c, _)| inside(c))
-            .map(|(_, s)| s)
+        in_house.fill(0);
+        for &x in house.iter() {
+            if let Some(n) = in_house.get_mut(cage_of[x as usize]) {
+                *n += 1;
+            }
+        }
+        let inside = |i: usize| in_house[i] == cages[i].0.len();
+        // Innies: the cells no inner cage covers.
+        let inner_sum: u32 = (0..cages.len())
+            .filter(|&i| inside(i))
+            .map(|i| cages[i].1)
             .sum();
         let left: Vec<u32> = house
             .iter()
             .copied()
-            .filter(|&x| !cages.iter().any(|(c, _)| inside(c) && c.contains(&x)))
+            .filter(|&x| cage_of[x as usize] == usize::MAX || !inside(cage_of[x as usize]))
             .collect();
-        if inner_sum < total {
+        if !left.is_empty() && inner_sum < total {
             add(left, total - inner_sum);
         }
-        let covering: Vec<&(&[u32], u32)> = cages.iter().filter(|(c, _)| touching(c)).collect();
-        let covered = |x: &u32| covering.iter().any(|(c, _)| c.contains(x));
-        if !house.iter().all(covered) {
+        // Outies: when cages cover the whole house, their cells outside it.
+        if house.iter().any(|&x| cage_of[x as usize] == usize::MAX) {
             continue;
         }
+        let covering = (0..cages.len()).filter(|&i| in_house[i] > 0 && !inside(i));
         let outside: Vec<u32> = covering
-            .iter()
-            .flat_map(|(c, _)| c.iter().copied())
+            .clone()
+            .flat_map(|i| cages[i].0.iter().copied())
             .filter(|x| !house.contains(x))
             .collect();
-        let outer_sum: u32 = covering.iter().map(|(_, s)| s).sum();
+        let outer_sum: u32 = covering.map(|i| cages[i].1).sum::<u32>() + inner_sum;
         let distinct = outside
             .iter()
             .enumerate()
             .all(|(i, &a)| outside[i + 1..].iter().all(|&b| are_peers(a, b)));
-        if distinct && outer_sum > total {
+        if !outside.is_empty() && distinct && outer_sum > total {
             add(outside, outer_sum - total);
         }
     }

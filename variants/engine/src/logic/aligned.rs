@@ -4,61 +4,16 @@
 //! with no candidate. A candidate that appears in no possible combination is
 //! false. Aligned Pair Exclusion (6.2) and Aligned Triple Exclusion (7.5).
 
+use crate::logic::cells::CellSet;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
-/// Cell sets as rows of 64-bit words, one row per cell.
-struct CellSets {
-    stride: usize,
-    words: Vec<u64>,
-}
-
-impl CellSets {
-    fn new(cells: usize) -> CellSets {
-        let stride = cells.div_ceil(64);
-        CellSets {
-            stride,
-            words: vec![0; cells * stride],
-        }
-    }
-    fn row(&self, c: u32) -> &[u64] {
-        &self.words[c as usize * self.stride..(c as usize + 1) * self.stride]
-    }
-    fn insert(&mut self, row: u32, cell: u32) {
-        self.words[row as usize * self.stride + cell as usize / 64] |= 1 << (cell % 64);
-    }
-    fn contains(&self, row: u32, cell: u32) -> bool {
-        self.words[row as usize * self.stride + cell as usize / 64] >> (cell % 64) & 1 == 1
-    }
-    fn is_empty(&self, row: u32) -> bool {
-        self.row(row).iter().all(|&w| w == 0)
-    }
-    /// The cells in every one of `rows`.
-    fn common(&self, rows: &[u32]) -> Vec<u32> {
-        let mut out = Vec::new();
-        for w in 0..self.stride {
-            let mut word = rows.iter().fold(u64::MAX, |m, &r| {
-                m & self.words[r as usize * self.stride + w]
-            });
-            while word != 0 {
-                out.push((w * 64) as u32 + word.trailing_zeros());
-                word &= word - 1;
-            }
-        }
-        out
-    }
-    /// How many cells are in every one of `rows`.
-    fn common_count(&self, rows: &[u32]) -> u32 {
-        (0..self.stride)
-            .map(|w| {
-                rows.iter()
-                    .fold(u64::MAX, |m, &r| {
-                        m & self.words[r as usize * self.stride + w]
-                    })
-                    .count_ones()
-            })
-            .sum()
+/// The cells in every one of the sets `rows` of `excluders`, in `out`.
+fn common_into(out: &mut CellSet, excluders: &[CellSet], rows: &[u32]) {
+    out.fill();
+    for &r in rows {
+        out.keep_set(&excluders[r as usize]);
     }
 }
 
@@ -68,7 +23,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     let n = cand.len() as u32;
     // Base cells and the cells that may exclude combinations for each.
     let mut bases: Vec<u32> = Vec::new();
-    let mut excluders = CellSets::new(n as usize);
+    let mut excluders = vec![CellSet::empty(cx.layout); n as usize];
     for c in 0..n {
         if cand[c as usize].count_ones() < 2 {
             continue;
@@ -79,10 +34,10 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
         }
         for &p in peers {
             if (2..=degree as u32).contains(&cand[p as usize].count_ones()) {
-                excluders.insert(c, p);
+                excluders[c as usize].insert(p);
             }
         }
-        if !excluders.is_empty(c) {
+        if !excluders[c as usize].is_empty() {
             bases.push(c);
         }
     }
@@ -92,12 +47,17 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
         rank[b as usize] = i;
     }
     // Whether `c` is a third cell of the pair `(x, y)` (`area` below).
-    let in_area = |x: u32, y: u32, c: u32| excluders.contains(x, c) || excluders.contains(y, c);
+    let in_area = |x: u32, y: u32, c: u32| {
+        excluders[x as usize].contains(c) || excluders[y as usize].contains(c)
+    };
+    // Scratch: the excluders common to a set of cells, the area of a pair.
+    let (mut common, mut area) = (CellSet::empty(cx.layout), CellSet::empty(cx.layout));
     for (i, &a) in bases.iter().enumerate() {
         for (j, &b) in bases[i + 1..].iter().enumerate() {
             // Every cell set needs two excluders common to all its cells, so a
             // pair without two cannot start a triple either.
-            if excluders.common_count(&[a, b]) < 2 {
+            common_into(&mut common, &excluders, &[a, b]);
+            if common.len() < 2 {
                 continue;
             }
             if degree == 2 {
@@ -109,19 +69,14 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 continue;
             }
             // Third cells: base cells among the excluders of either.
-            let mut area: Vec<u32> = Vec::new();
-            for w in 0..excluders.stride {
-                let mut word = excluders.row(a)[w] | excluders.row(b)[w];
-                while word != 0 {
-                    let c = (w * 64) as u32 + word.trailing_zeros();
-                    word &= word - 1;
-                    if c != a && c != b && rank[c as usize] != usize::MAX {
-                        area.push(c);
-                    }
+            area.copy_from(&excluders[a as usize]);
+            area.add(&excluders[b as usize]);
+            for t in area.iter() {
+                if t == a || t == b || rank[t as usize] == usize::MAX {
+                    continue;
                 }
-            }
-            for &t in &area {
-                if excluders.common_count(&[a, b, t]) < 2 {
+                common_into(&mut common, &excluders, &[a, b, t]);
+                if common.len() < 2 {
                     continue;
                 }
                 // A triple is met from each of its pairs that has the third
@@ -147,9 +102,11 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     None
 }
 
-fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSets) -> Option<Step> {
+fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[CellSet]) -> Option<Step> {
     let cand = &cx.grid.cand;
-    let common = excluders.common(cells);
+    let mut set = CellSet::empty(cx.layout);
+    common_into(&mut set, excluders, cells);
+    let common: Vec<u32> = set.iter().collect();
     if common.len() < 2 {
         return None;
     }

@@ -103,6 +103,11 @@ impl CellSet {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
 
+    /// How many cells.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }

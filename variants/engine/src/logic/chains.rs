@@ -297,25 +297,35 @@ impl<'a> Search<'a> {
         (self.store.nodes.len() - 1) as u32
     }
 
+    /// The ids known on (or off), by key.
+    fn known_ids(&self, on: bool) -> &[u32] {
+        if on {
+            &self.store.on
+        } else {
+            &self.store.off
+        }
+    }
+
+    /// Records `id` as the potential known for key `k` in state `on`.
+    fn set_known(&mut self, k: usize, on: bool, id: u32) {
+        let ids = if on {
+            &mut self.store.on
+        } else {
+            &mut self.store.off
+        };
+        ids[k] = id;
+        self.store.touched.push(k);
+    }
+
     /// The id known for (cell, value, on), if any.
     fn known(&self, cell: u32, value: u8, on: bool) -> u32 {
-        let k = self.key(cell, value);
-        if on {
-            self.store.on[k]
-        } else {
-            self.store.off[k]
-        }
+        self.known_ids(on)[self.key(cell, value)]
     }
 
     fn mark(&mut self, id: u32) {
         let n = &self.store.nodes[id as usize];
-        let k = self.key(n.cell, n.value);
-        if n.on {
-            self.store.on[k] = id;
-        } else {
-            self.store.off[k] = id;
-        }
-        self.store.touched.push(k);
+        let (k, on) = (self.key(n.cell, n.value), n.on);
+        self.set_known(k, on, id);
     }
 
     /// The key of node `id`'s candidate.
@@ -328,22 +338,15 @@ impl<'a> Search<'a> {
     /// when it is the first of its kind; its id.
     fn add_static(&mut self, pot: Pot, on: bool, parent: u32) -> u32 {
         let id = self.add(pot.cell, pot.value, on, Parents::one(parent));
-        let known = if on {
-            &mut self.store.on
-        } else {
-            &mut self.store.off
-        };
-        if known[pot.key as usize] == NONE {
-            known[pot.key as usize] = id;
-            self.store.touched.push(pot.key as usize);
+        if !self.is_known(pot, on) {
+            self.set_known(pot.key as usize, on, id);
         }
         id
     }
 
     /// Whether a potential of `pot` (on or off) is known.
     fn is_known(&self, pot: Pot, on: bool) -> bool {
-        let known = if on { &self.store.on } else { &self.store.off };
-        known[pot.key as usize] != NONE
+        self.known_ids(on)[pot.key as usize] != NONE
     }
 
     /// What turns off when `id` is on, given candidates `cand`.

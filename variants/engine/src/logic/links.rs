@@ -166,6 +166,20 @@ struct Net<'l> {
 impl<'l> Net<'l> {
     fn new(cx: &Ctx, value: u8, links: &'l [Link]) -> Net<'l> {
         let layout = cx.layout;
+        let seen_to: Vec<CellSet> = links
+            .iter()
+            .map(|l| CellSet::seeing_all(layout, &l.to))
+            .collect();
+        // A link follows another when every cell of its start sees the
+        // other's whole end.
+        let next = seen_to
+            .iter()
+            .map(|end| {
+                (0..links.len())
+                    .filter(|&j| links[j].from.iter().all(|&b| end.contains(b)))
+                    .collect()
+            })
+            .collect();
         Net {
             links,
             places: CellSet::holding(layout, cx.grid, value),
@@ -177,22 +191,8 @@ impl<'l> Net<'l> {
                 .iter()
                 .map(|l| CellSet::seeing_all(layout, &l.from))
                 .collect(),
-            seen_to: links
-                .iter()
-                .map(|l| CellSet::seeing_all(layout, &l.to))
-                .collect(),
-            next: links
-                .iter()
-                .map(|last| {
-                    (0..links.len())
-                        .filter(|&j| {
-                            last.to
-                                .iter()
-                                .all(|&a| links[j].from.iter().all(|&b| layout.sees(a, b)))
-                        })
-                        .collect()
-                })
-                .collect(),
+            seen_to,
+            next,
         }
     }
 }
