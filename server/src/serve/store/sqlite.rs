@@ -14,6 +14,13 @@ use std::sync::Mutex;
 /// How often the write-ahead log is folded into the database file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Frames (pages) the write-ahead log may hold after a passive checkpoint before
+/// it is truncated (about 16 MiB of 4 KiB pages). Under writes that never pause,
+/// a passive checkpoint never sees the whole log folded in, so SQLite never
+/// starts the log over: the file and its index (mapped into memory) would grow
+/// with every commit.
+const WAL_TRUNCATE_FRAMES: i64 = 4096;
+
 /// How hard a commit waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Synchronous {
@@ -141,6 +148,24 @@ fn open_connection(path: &Path) -> Result<Connection, String> {
     conn.execute_batch(SCHEMA)
         .map_err(|e| format!("{}: schema: {e}", path.display()))?;
     Ok(conn)
+}
+
+/// Folds the write-ahead log into the database file without blocking the writer
+/// (PASSIVE); when the log is still longer than [`WAL_TRUNCATE_FRAMES`] after
+/// that, folds in the rest and empties it (TRUNCATE: commits wait for the
+/// moment that takes, most of the log being folded in already). Returns the
+/// frames left in the log.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<i64> {
+    let frames_left = |mode: &str| {
+        conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
+            r.get::<_, i64>(1)
+        })
+    };
+    let left = frames_left("PASSIVE")?;
+    if left > WAL_TRUNCATE_FRAMES {
+        return frames_left("TRUNCATE");
+    }
+    Ok(left)
 }
 
 /// SQLite's quick check over the whole file: a damaged page is an error now,
@@ -304,7 +329,7 @@ impl Sqlite {
             .name("arena-db-checkpoint".into())
             .spawn(move || loop {
                 std::thread::sleep(CHECKPOINT_EVERY);
-                if let Err(e) = checkpointer.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
+                if let Err(e) = checkpoint(&checkpointer) {
                     tracing::warn!(error = %e, "database checkpoint failed");
                 }
             })
@@ -506,6 +531,37 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .expect("version");
         assert_eq!(version, SCHEMA_VERSION);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_long_write_ahead_log_is_emptied_by_the_checkpoint() {
+        let dir = temp_dir("wal");
+        let store = Sqlite::open(&dir, Synchronous::Normal).expect("open");
+        let writer = open_connection(&store.path).expect("writer");
+        // One page-sized row per frame, more frames than the log may keep.
+        let page = "x".repeat(4000);
+        writer.execute_batch("BEGIN").expect("begin");
+        for seed in 0..WAL_TRUNCATE_FRAMES + 500 {
+            writer
+                .execute(
+                    "INSERT INTO pool (seed, key, puzzle) VALUES (?1, 'k', ?2)",
+                    params![seed.to_string(), page],
+                )
+                .expect("insert");
+        }
+        writer.execute_batch("COMMIT").expect("commit");
+        let wal = dir.join("arena.db-wal");
+        let before = std::fs::metadata(&wal).expect("wal").len();
+        assert!(before > 4096 * WAL_TRUNCATE_FRAMES as u64, "{before} bytes");
+        let left =
+            checkpoint(&open_connection(&store.path).expect("checkpointer")).expect("checkpoint");
+        assert_eq!(left, 0);
+        assert_eq!(std::fs::metadata(&wal).expect("wal").len(), 0);
+        let rows: i64 = writer
+            .query_row("SELECT COUNT(*) FROM pool", [], |r| r.get(0))
+            .expect("count");
+        assert_eq!(rows, WAL_TRUNCATE_FRAMES + 500);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
