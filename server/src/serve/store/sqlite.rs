@@ -15,11 +15,19 @@ use std::sync::Mutex;
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Frames (pages) the write-ahead log may hold after a passive checkpoint before
-/// it is truncated (about 16 MiB of 4 KiB pages). Under writes that never pause,
-/// a passive checkpoint never sees the whole log folded in, so SQLite never
-/// starts the log over: the file and its index (mapped into memory) would grow
-/// with every commit.
-const WAL_TRUNCATE_FRAMES: i64 = 4096;
+/// the writer is made to start it over (about 16 MiB of 4 KiB pages). Under
+/// writes that never pause, a passive checkpoint never sees the whole log folded
+/// in, so SQLite never starts the log over: the file and its index (mapped into
+/// memory) would grow with every commit.
+const WAL_RESTART_FRAMES: i64 = 4096;
+
+/// How long a checkpoint that restarts the log waits for the writer and readers.
+const CHECKPOINT_PATIENCE: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// The size, in bytes, the write-ahead log file is cut back to when it is
+/// started over (`journal_size_limit`): room for [`WAL_RESTART_FRAMES`] and a
+/// second of heavy writes, so it is seldom cut and regrown.
+const WAL_SIZE_LIMIT: i64 = 64 << 20;
 
 /// How hard a commit waits for the disk.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -151,21 +159,22 @@ fn open_connection(path: &Path) -> Result<Connection, String> {
 }
 
 /// Folds the write-ahead log into the database file without blocking the writer
-/// (PASSIVE); when the log is still longer than [`WAL_TRUNCATE_FRAMES`] after
-/// that, folds in the rest and empties it (TRUNCATE: commits wait for the
-/// moment that takes, most of the log being folded in already). Returns the
-/// frames left in the log.
-fn checkpoint(conn: &Connection) -> rusqlite::Result<i64> {
-    let frames_left = |mode: &str| {
+/// (PASSIVE); when the log is still longer than [`WAL_RESTART_FRAMES`] after
+/// that, folds in the rest and waits for readers to leave it (RESTART: commits
+/// wait for the moment that takes, most of the log being folded in already), so
+/// the next commit writes from the log's start again. The file keeps its size
+/// (overwriting it in place keeps commits' syncs cheap); `journal_size_limit`
+/// trims it back to [`WAL_RESTART_FRAMES`] pages when it grew past them.
+fn checkpoint(conn: &Connection) -> rusqlite::Result<()> {
+    let frames_in_log = |mode: &str| {
         conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |r| {
             r.get::<_, i64>(1)
         })
     };
-    let left = frames_left("PASSIVE")?;
-    if left > WAL_TRUNCATE_FRAMES {
-        return frames_left("TRUNCATE");
+    if frames_in_log("PASSIVE")? > WAL_RESTART_FRAMES {
+        frames_in_log("RESTART")?;
     }
-    Ok(left)
+    Ok(())
 }
 
 /// SQLite's quick check over the whole file: a damaged page is an error now,
@@ -322,9 +331,16 @@ impl Sqlite {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
         // block the writer), so a commit never waits behind one.
-        conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        conn.execute_batch(&format!(
+            "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"
+        ))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         let checkpointer = open_connection(&path)?;
+        // A restart blocks commits while it waits for readers: it gives up soon
+        // (and is tried again at the next checkpoint) rather than stall them.
+        checkpointer
+            .busy_timeout(CHECKPOINT_PATIENCE)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         std::thread::Builder::new()
             .name("arena-db-checkpoint".into())
             .spawn(move || loop {
@@ -535,14 +551,14 @@ mod tests {
     }
 
     #[test]
-    fn a_long_write_ahead_log_is_emptied_by_the_checkpoint() {
+    fn a_long_write_ahead_log_is_started_over_after_the_checkpoint() {
         let dir = temp_dir("wal");
         let store = Sqlite::open(&dir, Synchronous::Normal).expect("open");
         let writer = open_connection(&store.path).expect("writer");
         // One page-sized row per frame, more frames than the log may keep.
         let page = "x".repeat(4000);
         writer.execute_batch("BEGIN").expect("begin");
-        for seed in 0..WAL_TRUNCATE_FRAMES + 500 {
+        for seed in 0..WAL_RESTART_FRAMES + 500 {
             writer
                 .execute(
                     "INSERT INTO pool (seed, key, puzzle) VALUES (?1, 'k', ?2)",
@@ -551,17 +567,24 @@ mod tests {
                 .expect("insert");
         }
         writer.execute_batch("COMMIT").expect("commit");
-        let wal = dir.join("arena.db-wal");
-        let before = std::fs::metadata(&wal).expect("wal").len();
-        assert!(before > 4096 * WAL_TRUNCATE_FRAMES as u64, "{before} bytes");
-        let left =
-            checkpoint(&open_connection(&store.path).expect("checkpointer")).expect("checkpoint");
-        assert_eq!(left, 0);
-        assert_eq!(std::fs::metadata(&wal).expect("wal").len(), 0);
+        let frames = |conn: &Connection| {
+            conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get::<_, i64>(1))
+                .expect("frames")
+        };
+        assert!(frames(&writer) > WAL_RESTART_FRAMES);
+        checkpoint(&open_connection(&store.path).expect("checkpointer")).expect("checkpoint");
+        writer
+            .execute(
+                "INSERT INTO pool (seed, key, puzzle) VALUES ('next', 'k', 'p')",
+                [],
+            )
+            .expect("insert");
+        // The next commit wrote from the log's start.
+        assert!(frames(&writer) < 10, "{}", frames(&writer));
         let rows: i64 = writer
             .query_row("SELECT COUNT(*) FROM pool", [], |r| r.get(0))
             .expect("count");
-        assert_eq!(rows, WAL_TRUNCATE_FRAMES + 500);
+        assert_eq!(rows, WAL_RESTART_FRAMES + 501);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
