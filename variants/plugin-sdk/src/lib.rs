@@ -25,6 +25,24 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `arena_eager_commit` option (its number in `mimalloc.h`, v2 and v3).
+const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+
+/// Sets the plugin's allocator options, once, before its first allocation (the
+/// entry point [`export_variant!`] defines calls it first): arenas are committed
+/// as they are used. Committed eagerly, on a system whose transparent huge pages
+/// are always on, every plugin's first allocations made whole 2 MiB pages
+/// resident: the server idled at 59 MiB instead of 21 with the bundled plugins,
+/// and held 37 MiB more at 10,000 clients.
+pub fn configure_allocator() {
+    static CONFIGURED: std::sync::Once = std::sync::Once::new();
+    CONFIGURED.call_once(|| {
+        // SAFETY: called once, before this library allocates (options are not
+        // thread-safe to set while others allocate).
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) }
+    });
+}
+
 pub mod context;
 pub mod ffi;
 pub mod ops;
@@ -182,7 +200,19 @@ macro_rules! export_variant {
         /// The plugin entry point (see `plugin-abi`).
         #[no_mangle]
         pub extern "C" fn sudoku_arena_plugin_v1() -> *const $crate::plugin_abi::PluginHeader {
+            $crate::configure_allocator();
             &__SUDOKU_ARENA_HEADER
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_allocator_commits_arenas_as_used() {
+        super::configure_allocator();
+        // SAFETY: reading an option is always allowed.
+        let eager = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_ARENA_EAGER_COMMIT) };
+        assert_eq!(eager, 0);
+    }
 }
