@@ -45,7 +45,12 @@ pub fn model_from_v1(p: &PuzzleV1) -> Result<Model, PuzzleError> {
 
 /// Reads a v1 object: rules, givens and the optional solution, all validated.
 pub fn from_v1(p: &PuzzleV1) -> Result<Loaded, PuzzleError> {
-    let model = Arc::new(model_from_v1(p)?);
+    from_v1_with_model(p, Arc::new(model_from_v1(p)?))
+}
+
+/// [`from_v1`] with the model of its rules already built ([`model_from_v1`] of
+/// an object with the same rules), so puzzles with equal rules can share one.
+pub fn from_v1_with_model(p: &PuzzleV1, model: Arc<Model>) -> Result<Loaded, PuzzleError> {
     let givens = read_grid(&model, &p.grid, "grid", true)?;
     let clues = givens.iter().filter(|&&g| g != 0).count();
     if let Some(stated) = p.clue_count {

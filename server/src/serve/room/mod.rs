@@ -12,6 +12,7 @@
 //! - `view`: what each member sees, and sending it.
 
 mod core;
+pub mod models;
 mod play;
 mod state;
 mod view;
@@ -93,8 +94,7 @@ impl Game {
     /// The game for a puzzle with its solution: the engine's view, and the
     /// public view without the solution.
     pub fn from_puzzle(puzzle: PuzzleV1) -> Result<Game, Failure> {
-        let loaded =
-            engine::v1::from_v1(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
+        let loaded = models::load(&puzzle).map_err(|e| (ErrorCode::Plugin, e.to_string()))?;
         let solution = loaded.solution.ok_or_else(|| {
             (
                 ErrorCode::Plugin,
