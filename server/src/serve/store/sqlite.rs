@@ -332,7 +332,8 @@ impl Sqlite {
         conn.execute_batch(sync.pragma())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
-        // block the writer), so a commit never waits behind one.
+        // block the writer), so a commit never waits behind one; the writer only
+        // folds in the last few frames when the log is to start over.
         conn.execute_batch(&format!(
             "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"
         ))
