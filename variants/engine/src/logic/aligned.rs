@@ -61,7 +61,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 continue;
             }
             if degree == 2 {
-                if let Some(step) = try_cells(cx, &[a, b], &excluders) {
+                if let Some(step) = try_cells(cx, &[a, b], &common) {
                     if let Some(step) = cx.offer(step) {
                         return Some(step);
                     }
@@ -91,7 +91,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 if met_before {
                     continue;
                 }
-                if let Some(step) = try_cells(cx, &[a, b, t], &excluders) {
+                if let Some(step) = try_cells(cx, &[a, b, t], &common) {
                     if let Some(step) = cx.offer(step) {
                         return Some(step);
                     }
@@ -102,11 +102,11 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     None
 }
 
-fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[CellSet]) -> Option<Step> {
+/// The aligned exclusion over `cells` (2 or 3), whose common excluders are
+/// `excluders`, if it eliminates anything.
+fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSet) -> Option<Step> {
     let cand = &cx.grid.cand;
-    let mut set = CellSet::empty(cx.layout);
-    common_into(&mut set, excluders, cells);
-    let common: Vec<u32> = set.iter().collect();
+    let common: Vec<u32> = excluders.iter().collect();
     if common.len() < 2 {
         return None;
     }
@@ -124,6 +124,8 @@ fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[CellSet]) -> Option<Step> {
     } else {
         1
     };
+    // Every candidate of every cell allowed: nothing left to find.
+    let all = [cand[cells[0] as usize], cand[cells[1] as usize], third];
     for v0 in values_of(cand[cells[0] as usize]) {
         for v1 in values_of(cand[cells[1] as usize]) {
             if v0 == v1 && clash[0][1] {
@@ -142,6 +144,9 @@ fn try_cells(cx: &Ctx, cells: &[u32], excluders: &[CellSet]) -> Option<Step> {
                     allowed[0] |= bit(u32::from(v0));
                     allowed[1] |= bit(u32::from(v1));
                     allowed[2] |= bit(u32::from(v2));
+                    if allowed == all {
+                        return None;
+                    }
                 }
             }
         }
