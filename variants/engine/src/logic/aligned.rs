@@ -50,18 +50,19 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     let in_area = |x: u32, y: u32, c: u32| {
         excluders[x as usize].contains(c) || excluders[y as usize].contains(c)
     };
-    // Scratch: the excluders common to a set of cells, the area of a pair.
+    // Scratch: the excluders common to a pair, to a triple, the area of a pair.
+    let mut pair = CellSet::empty(cx.layout);
     let (mut common, mut area) = (CellSet::empty(cx.layout), CellSet::empty(cx.layout));
     for (i, &a) in bases.iter().enumerate() {
         for (j, &b) in bases[i + 1..].iter().enumerate() {
             // Every cell set needs two excluders common to all its cells, so a
             // pair without two cannot start a triple either.
-            common_into(&mut common, &excluders, &[a, b]);
-            if common.len() < 2 {
+            common_into(&mut pair, &excluders, &[a, b]);
+            if pair.len() < 2 {
                 continue;
             }
             if degree == 2 {
-                if let Some(step) = try_cells(cx, &[a, b], &common) {
+                if let Some(step) = try_cells(cx, &[a, b], &pair) {
                     if let Some(step) = cx.offer(step) {
                         return Some(step);
                     }
@@ -75,7 +76,8 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 if t == a || t == b || rank[t as usize] == usize::MAX {
                     continue;
                 }
-                common_into(&mut common, &excluders, &[a, b, t]);
+                common.copy_from(&pair);
+                common.keep_set(&excluders[t as usize]);
                 if common.len() < 2 {
                     continue;
                 }
