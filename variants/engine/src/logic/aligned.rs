@@ -9,14 +9,6 @@ use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
-/// The cells in every one of the sets `rows` of `excluders`, in `out`.
-fn common_into(out: &mut CellSet, excluders: &[CellSet], rows: &[u32]) {
-    out.fill();
-    for &r in rows {
-        out.keep_set(&excluders[r as usize]);
-    }
-}
-
 /// The first aligned exclusion over `degree` (2 or 3) cells.
 pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     let cand = &cx.grid.cand;
@@ -57,7 +49,8 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
         for (j, &b) in bases[i + 1..].iter().enumerate() {
             // Every cell set needs two excluders common to all its cells, so a
             // pair without two cannot start a triple either.
-            common_into(&mut pair, &excluders, &[a, b]);
+            pair.copy_from(&excluders[a as usize]);
+            pair.keep_set(&excluders[b as usize]);
             if pair.len() < 2 {
                 continue;
             }
@@ -104,14 +97,11 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     None
 }
 
-/// The aligned exclusion over `cells` (2 or 3), whose common excluders are
-/// `excluders`, if it eliminates anything.
+/// The aligned exclusion over `cells` (2 or 3), whose common excluders (two
+/// or more) are `excluders`, if it eliminates anything.
 fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSet) -> Option<Step> {
     let cand = &cx.grid.cand;
     let common: Vec<u32> = excluders.iter().collect();
-    if common.len() < 2 {
-        return None;
-    }
     let blockers: Vec<u32> = common.iter().map(|&e| cand[e as usize]).collect();
     // Which pairs of the set see each other (may not share a value).
     let mut clash = [[false; 3]; 3];

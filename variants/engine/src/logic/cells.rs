@@ -49,14 +49,17 @@ impl CellSet {
         set
     }
 
+    /// Adds cell `c`.
     pub fn insert(&mut self, c: u32) {
         self.0[c as usize / 64] |= 1 << (c % 64);
     }
 
+    /// Whether cell `c` is in the set.
     pub fn contains(&self, c: u32) -> bool {
         self.0[c as usize / 64] >> (c % 64) & 1 == 1
     }
 
+    /// Makes this no cell again ([`CellSet::empty`]).
     pub fn clear(&mut self) {
         self.0.fill(0);
     }
@@ -108,6 +111,7 @@ impl CellSet {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// Whether no cell is in the set.
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }

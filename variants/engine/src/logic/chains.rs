@@ -661,11 +661,13 @@ impl Buffers {
         std::mem::swap(&mut self.level, pending);
     }
 
+    /// Drops every pending potential (a search cut short).
     fn clear(&mut self) {
         self.pending_on.clear();
         self.pending_off.clear();
     }
 
+    /// Whether no potential is pending: the search is over.
     fn is_empty(&self) -> bool {
         self.pending_on.is_empty() && self.pending_off.is_empty()
     }
