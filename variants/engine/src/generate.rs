@@ -189,16 +189,16 @@ pub fn tier_fit(model: &Model, givens: &[u8], target: Difficulty, rules: FitRule
     if settled(first) {
         return TierFit::TooHard;
     }
-    let solves = |known: &[crate::logic::Step]| {
+    let solves = |after: Option<&crate::logic::Stopped>| {
         let dynamic = rules.dynamic_chains;
-        if crate::logic::solves_after(model, givens, known, target, dynamic) {
+        if crate::logic::solves_after(model, givens, after, target, dynamic) {
             TierFit::Exact
         } else {
             TierFit::TooHard
         }
     };
     let Some(easier) = target.easier() else {
-        return solves(&[]);
+        return solves(None);
     };
     let stopped = crate::logic::stop_within(model, givens, easier);
     if stopped.solved {
@@ -207,7 +207,7 @@ pub fn tier_fit(model: &Model, givens: &[u8], target: Difficulty, rules: FitRule
     if first == Uniqueness::Unknown && settled(count(Some(&stopped.candidates))) {
         return TierFit::TooHard;
     }
-    solves(&stopped.steps)
+    solves(Some(&stopped))
 }
 
 /// Removes the clue in `cell` if the puzzle provably stays unique (no solution

@@ -168,6 +168,11 @@ struct Rung {
     /// last rung's with fewer kinds of links): skipped when any deduction will
     /// do ([`Climb::first`]), where only the rating would tell them apart.
     subsumed: bool,
+    /// A direct form of a later rung of the same tier (its eliminations
+    /// only where they leave a single): skipped when any deduction will do,
+    /// where it only finds sooner what that rung, or a naked set of the
+    /// complement, finds too.
+    direct: bool,
 }
 
 const fn rung(find: Finder, tier: Difficulty) -> Rung {
@@ -178,6 +183,7 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
         tier,
         dynamic: false,
         subsumed: false,
+        direct: false,
     }
 }
 
@@ -189,6 +195,7 @@ const fn unique(find: Finder, tier: Difficulty) -> Rung {
         tier,
         dynamic: false,
         subsumed: false,
+        direct: false,
     }
 }
 
@@ -203,6 +210,7 @@ const fn named(find: Finder, tier: Difficulty) -> Rung {
         tier,
         dynamic: false,
         subsumed: false,
+        direct: false,
     }
 }
 
@@ -213,6 +221,11 @@ const fn subsumed(r: Rung) -> Rung {
         subsumed: true,
         ..r
     }
+}
+
+/// `r`, the direct form of a later rung ([`Rung::direct`]).
+const fn direct(r: Rung) -> Rung {
+    Rung { direct: true, ..r }
 }
 
 /// A dynamic forcing chain rung (see [`Climb::dynamic`]).
@@ -235,6 +248,10 @@ struct Climb {
     /// Whether any deduction of a rung will do ([`Ctx::first`]): the steps
     /// are not recorded for a rating or shown to a player.
     first: bool,
+    /// Rungs of this tier and below are known to find nothing in the grid
+    /// searched: a solve that goes on where one capped at that tier stopped
+    /// skips them in its first search ([`solves_after`]).
+    exhausted: Option<Difficulty>,
 }
 
 impl Climb {
@@ -244,6 +261,8 @@ impl Climb {
             && (r.rated || !self.rated_only)
             && (self.dynamic || !r.dynamic)
             && !(self.first && self.dynamic && r.subsumed)
+            && !(self.first && r.direct)
+            && self.exhausted.is_none_or(|t| r.tier > t)
     }
 }
 
@@ -254,11 +273,11 @@ use Difficulty::{Easy, Extreme, Hard, Medium};
 const LADDER: &[Rung] = &[
     rung(singles::full_house, Easy),
     rung(singles::hidden_single, Easy),
-    rung(intersections::direct, Medium),
-    rung(|cx| subsets::hidden(cx, 2, true), Medium),
+    direct(rung(intersections::direct, Medium)),
+    direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
     rung(singles::naked_single, Easy),
     rung(killer::combinations, Medium),
-    rung(|cx| subsets::hidden(cx, 3, true), Medium),
+    direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
     rung(intersections::locked, Medium),
     rung(killer::required_values, Medium),
     rung(killer::rule_45, Medium),
@@ -359,6 +378,7 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Gr
             rated_only: true,
             dynamic,
             first: false,
+            exhausted: None,
         },
     );
     let hardest = steps.iter().max_by_key(|s| s.rating);
@@ -443,6 +463,7 @@ fn tier_climb(cap: Difficulty) -> Climb {
         cap,
         rated_only: false,
         first: true,
+        exhausted: None,
     }
 }
 
@@ -460,9 +481,10 @@ fn solve_after(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (V
     (steps, grid.is_solved())
 }
 
-/// Where a capped solve stopped: its steps, whether they solve the puzzle,
-/// and every cell's candidates then (a placed cell: its value's bit).
+/// Where a capped solve stopped: its cap, its steps, whether they solve the
+/// puzzle, and every cell's candidates then (a placed cell: its value's bit).
 pub(crate) struct Stopped {
+    pub cap: Difficulty,
     pub steps: Vec<Step>,
     pub solved: bool,
     pub candidates: Vec<u32>,
@@ -477,26 +499,31 @@ pub(crate) fn stop_within(model: &Model, givens: &[u8], cap: Difficulty) -> Stop
         .map(|c| grid.mask(c))
         .collect();
     Stopped {
+        cap,
         steps,
         solved: grid.is_solved(),
         candidates,
     }
 }
 
-/// Whether the techniques of tiers up to `cap` solve `givens` after `known`
-/// (steps of an easier cap's solve): [`solves_within`] without finding those
-/// steps again; without dynamic forcing chains unless `dynamic`.
+/// Whether the techniques of tiers up to `cap` solve `givens`, going on
+/// where a solve capped at an easier tier stopped (`after`, if any):
+/// [`solves_within`] without finding its steps again, nor searching again
+/// with its rungs where it found nothing; without dynamic forcing chains
+/// unless `dynamic`.
 pub(crate) fn solves_after(
     model: &Model,
     givens: &[u8],
-    known: &[Step],
+    after: Option<&Stopped>,
     cap: Difficulty,
     dynamic: bool,
 ) -> bool {
     let climb = Climb {
         dynamic,
+        exhausted: after.map(|s| s.cap),
         ..tier_climb(cap)
     };
+    let known = after.map_or(&[][..], |s| &s.steps);
     solve_after(model, givens, known, climb).1
 }
 
@@ -510,10 +537,13 @@ fn run(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>
     let mut steps = Vec::new();
     let mut solved = grid.is_solved();
     let memo = RefCell::new(memo::Memo::default());
+    // Only the first search may skip what `known` is known to exhaust.
+    let mut now = climb;
     while !solved && grid.check(layout).is_ok() {
-        let Some(step) = easiest(layout, &grid, climb, &memo) else {
+        let Some(step) = easiest(layout, &grid, now, &memo) else {
             break;
         };
+        now.exhausted = None;
         let batch = singles::batch(&Ctx::ladder(layout, &grid), &step);
         for step in batch {
             let still_open = step
