@@ -19,7 +19,9 @@
 //! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
+use crate::logic::forcing_scan::Scan;
 use crate::logic::grid::{Grid, Group};
+use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
@@ -31,41 +33,6 @@ const NONE: u32 = u32::MAX;
 /// values.
 fn key(size: u32, cell: u32, value: u8) -> usize {
     cell as usize * size as usize + usize::from(value) - 1
-}
-
-/// Marks over a range of keys, cleared all at once by moving to a new stamp.
-struct Stamps {
-    marks: Vec<u32>,
-    stamp: u32,
-}
-
-impl Stamps {
-    fn new(keys: usize) -> Stamps {
-        Stamps {
-            marks: vec![0; keys],
-            stamp: 0,
-        }
-    }
-
-    /// Clears every mark.
-    fn clear(&mut self) {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.marks.fill(0);
-            self.stamp = 1;
-        }
-    }
-
-    /// Marks `k`; whether it was unmarked.
-    fn mark(&mut self, k: usize) -> bool {
-        let fresh = self.marks[k] != self.stamp;
-        self.marks[k] = self.stamp;
-        fresh
-    }
-
-    fn is_marked(&self, k: usize) -> bool {
-        self.marks[k] == self.stamp
-    }
 }
 
 thread_local! {
@@ -1079,12 +1046,23 @@ pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
     let cand = &cx.grid.cand;
     let mut best: Option<Found> = None;
     let mut assumed = OnBranches::new(cx, mode);
+    // Nishio and multiple chains search only from cells the scan finds
+    // something at (see forcing_scan); dynamic ones from every cell.
+    let mut scan = matches!(mode, Mode::Nishio | Mode::Multiple).then(|| Scan::new(cx));
     for cell in 0..cand.len() as u32 {
         if cx.first && best.is_some() {
             break;
         }
         let count = cand[cell as usize].count_ones();
         if !(count > 2 || (count > 1 && mode.dynamic())) {
+            continue;
+        }
+        let promising = match (&mut scan, mode) {
+            (Some(scan), Mode::Nishio) => scan.nishio_at(cell),
+            (Some(scan), _) => scan.multiple_at(cell),
+            (None, _) => true,
+        };
+        if !promising {
             continue;
         }
         multiple_for_cell(cx, cell, mode, &mut assumed, &mut best);
@@ -1325,6 +1303,98 @@ mod tests {
     use crate::geometry::classic;
     use crate::logic::{grade, Options};
     use crate::text::parse_line;
+
+    /// Searches every cell of `grid` with the Nishio and multiple forcing
+    /// chains and asks the scan about it: the scan must pass every cell the
+    /// search finds something at. The cells found and the cells passed over.
+    fn scan_against_search(layout: &crate::logic::grid::Layout, grid: &Grid) -> (usize, usize) {
+        let cx = Ctx::ladder(layout, grid);
+        let mut scan = Scan::new(&cx);
+        let (mut found, mut passed) = (0, 0);
+        for mode in [Mode::Nishio, Mode::Multiple] {
+            let mut assumed = OnBranches::new(&cx, mode);
+            for cell in 0..grid.cand.len() as u32 {
+                let count = grid.cand[cell as usize].count_ones();
+                if !(count > 2 || (count > 1 && mode.dynamic())) {
+                    continue;
+                }
+                let mut best = None;
+                multiple_for_cell(&cx, cell, mode, &mut assumed, &mut best);
+                let promising = match mode {
+                    Mode::Nishio => scan.nishio_at(cell),
+                    _ => scan.multiple_at(cell),
+                };
+                if best.is_some() {
+                    assert!(
+                        promising,
+                        "{mode:?} finds something at cell {cell}, the scan passed it"
+                    );
+                    found += 1;
+                } else if !promising {
+                    passed += 1;
+                }
+            }
+        }
+        (found, passed)
+    }
+
+    /// The scan ahead of Nishio and multiple forcing chains never passes over
+    /// a cell the full search finds something at: every fourth position along
+    /// the solutions of hard classic puzzles and of a killer.
+    #[test]
+    fn the_forcing_scan_passes_no_cell_the_search_finds_something_at() {
+        let classic9 = classic(3, 3).expect("9x9");
+        let solution =
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+        let digits: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        // A killer: each row cut into cages of 2, 3, 2 and 2 cells.
+        let killer = [0u32..2, 2..5, 5..7, 7..9]
+            .iter()
+            .flat_map(|span| (0..9u32).map(move |r| (r, span.clone())))
+            .fold(
+                crate::geometry::classic_builder(3, 3).expect("9x9"),
+                |b, (r, span)| {
+                    let sum = span
+                        .clone()
+                        .map(|c| u32::from(digits[(r * 9 + c) as usize]))
+                        .sum();
+                    b.cage(span.map(|c| [r, c]).collect(), sum)
+                },
+            )
+            .build()
+            .expect("killer");
+        let mut puzzles = vec![(&killer, vec![0u8; 81])];
+        for line in [
+            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+            "600008940900006100070040000200610000000000200089002000000060005000000030800001600",
+            "100007090030020008009600500005300900010080002600004000300000010040000007007000300",
+        ] {
+            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+            puzzles.push((&classic9, givens));
+        }
+        let (mut found, mut passed) = (0, 0);
+        for (model, givens) in puzzles {
+            let layout = model.logic_layout();
+            let mut grid = Grid::new(model, &givens);
+            let g = grade(model, &givens, Options::default());
+            for (i, step) in g.steps.iter().enumerate() {
+                if i % 4 == 0 {
+                    let (f, p) = scan_against_search(layout, &grid);
+                    found += f;
+                    passed += p;
+                }
+                crate::logic::apply(model, &mut grid, step);
+            }
+            let (f, p) = scan_against_search(layout, &grid);
+            found += f;
+            passed += p;
+        }
+        eprintln!("found at {found} cells, passed over {passed}");
+        assert!(
+            found > 20 && passed > 100,
+            "found at {found} cells, passed over {passed}"
+        );
+    }
 
     /// A static chain is rated by its length: at least as many potentials as
     /// the candidates it shows. A forcing chain's search once ran on through

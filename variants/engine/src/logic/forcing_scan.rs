@@ -1,0 +1,288 @@
+//! A quick scan ahead of the Nishio and multiple forcing-chain searches
+//! ([`chains::multiple`](crate::logic::chains)): the same propagation as
+//! their branches, without recording how each potential was reached, tells
+//! which cells can give those searches anything at all. They then search
+//! only from those cells and find exactly what they found before. At most
+//! positions no cell gives anything, and proving that was most of their time.
+//!
+//! - Nishio: a branch follows house links of its one value, writing each
+//!   "off" into a scratch copy of that value's places (as a dynamic chain
+//!   does), and a cell gives something when assuming one of its candidates on
+//!   or off reaches a contradiction. The scan takes the branch's steps in the
+//!   search's own order, so it meets a contradiction exactly when the search
+//!   does.
+//! - Multiple forcing chains: a branch follows every static link (the
+//!   closure does not depend on the order); a cell gives something when all
+//!   its values, or all places of one of its values in a house, agree on an
+//!   elimination or a placement.
+
+use crate::logic::stamps::Stamps;
+use crate::logic::Ctx;
+use crate::mask::{bit, values_of};
+
+/// What a static branch implies: its on and off candidates as bits by key
+/// (`cell * size + value - 1`), or that it contradicts itself.
+struct Closure {
+    on: Vec<u64>,
+    off: Vec<u64>,
+    contradiction: bool,
+}
+
+/// The scan of one position.
+pub(crate) struct Scan<'a> {
+    cx: &'a Ctx<'a>,
+    /// Nishio: cells known on, known off, and written off in the scratch.
+    on: Stamps,
+    off: Stamps,
+    gone: Stamps,
+    /// Nishio: the value's places in each group, as the branch goes.
+    places: Vec<u32>,
+    /// Nishio: the potentials still to follow, and the ones an "off" makes.
+    ons: Vec<u32>,
+    offs: Vec<u32>,
+    made: Vec<u32>,
+    /// Multiple: each candidate's static "on" branch, run once per scan.
+    closures: Vec<Option<Closure>>,
+    /// Multiple: candidates a conclusion can place (an empty cell with other
+    /// candidates) and remove (any candidate), by key.
+    placeable: Vec<u64>,
+    present: Vec<u64>,
+}
+
+impl<'a> Scan<'a> {
+    /// A scan of the position `cx` sees.
+    pub fn new(cx: &'a Ctx<'a>) -> Scan<'a> {
+        let grid = cx.grid;
+        let cells = grid.cand.len();
+        let keys = cells * grid.size as usize;
+        let words = keys.div_ceil(64);
+        let (mut placeable, mut present) = (vec![0u64; words], vec![0u64; words]);
+        for (c, &cand) in grid.cand.iter().enumerate() {
+            for v in values_of(cand) {
+                let k = c * grid.size as usize + usize::from(v) - 1;
+                present[k / 64] |= 1 << (k % 64);
+                if cand.count_ones() > 1 {
+                    placeable[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        Scan {
+            cx,
+            on: Stamps::new(cells),
+            off: Stamps::new(cells),
+            gone: Stamps::new(cells),
+            places: Vec::new(),
+            ons: Vec::new(),
+            offs: Vec::new(),
+            made: Vec::new(),
+            closures: (0..keys).map(|_| None).collect(),
+            placeable,
+            present,
+        }
+    }
+
+    /// Whether a Nishio search from `cell` can find anything: assuming one of
+    /// its candidates on or off reaches a contradiction.
+    pub fn nishio_at(&mut self, cell: u32) -> bool {
+        values_of(self.cx.grid.cand[cell as usize]).any(|v| {
+            self.nishio_contradicts(cell, v, true) || self.nishio_contradicts(cell, v, false)
+        })
+    }
+
+    /// Whether assuming `value` in `cell` on (or off) reaches a contradiction
+    /// along the house links of `value`, in the order a Nishio branch takes
+    /// them: every pending "on" first, then one "off" (written into the
+    /// scratch places once followed).
+    fn nishio_contradicts(&mut self, cell: u32, value: u8, on: bool) -> bool {
+        let (layout, grid) = (self.cx.layout, self.cx.grid);
+        let b = bit(u32::from(value));
+        self.on.clear();
+        self.off.clear();
+        self.gone.clear();
+        self.places.clear();
+        self.places
+            .extend(layout.groups.iter().map(|g| grid.positions(g, value)));
+        self.ons.clear();
+        self.offs.clear();
+        if on {
+            self.on.mark(cell as usize);
+            self.ons.push(cell);
+        } else {
+            self.off.mark(cell as usize);
+            self.offs.push(cell);
+        }
+        let (mut next_on, mut next_off) = (0, 0);
+        loop {
+            if let Some(&p) = self.ons.get(next_on) {
+                next_on += 1;
+                for &q in &layout.peers[p as usize] {
+                    if grid.cand[q as usize] & b == 0 || self.gone.is_marked(q as usize) {
+                        continue;
+                    }
+                    if self.on.is_marked(q as usize) {
+                        return true;
+                    }
+                    if self.off.mark(q as usize) {
+                        self.offs.push(q);
+                    }
+                }
+                continue;
+            }
+            let Some(&p) = self.offs.get(next_off) else {
+                return false;
+            };
+            next_off += 1;
+            let (groups, slots) = (&layout.groups_of[p as usize], &layout.slots[p as usize]);
+            self.made.clear();
+            for (&g, &slot) in groups.iter().zip(slots) {
+                let group = &layout.groups[g as usize];
+                let others = self.places[g as usize] & !(1 << slot);
+                if group.full && others.count_ones() == 1 {
+                    self.made
+                        .push(group.cells[others.trailing_zeros() as usize]);
+                }
+            }
+            if self.gone.mark(p as usize) {
+                for (&g, &slot) in groups.iter().zip(slots) {
+                    self.places[g as usize] &= !(1 << slot);
+                }
+            }
+            for i in 0..self.made.len() {
+                let q = self.made[i];
+                if self.off.is_marked(q as usize) {
+                    return true;
+                }
+                if self.on.mark(q as usize) {
+                    self.ons.push(q);
+                }
+            }
+        }
+    }
+
+    /// Whether a multiple forcing chain search from `cell` can find anything:
+    /// a house forcing led by `cell` (its first place of a value in a full
+    /// house) or its cell forcing agrees on an elimination or a placement.
+    pub fn multiple_at(&mut self, cell: u32) -> bool {
+        let (layout, grid) = (self.cx.layout, self.cx.grid);
+        let size = grid.size as usize;
+        let values: Vec<u8> = values_of(grid.cand[cell as usize]).collect();
+        let mut leads = Vec::with_capacity(values.len());
+        for &value in &values {
+            let lead = cell as usize * size + usize::from(value) - 1;
+            self.close(lead);
+            leads.push(lead);
+            if self.contradicts(lead) {
+                continue;
+            }
+            for &g in &layout.groups_of[cell as usize] {
+                let group = &layout.groups[g as usize];
+                let spots = group.cells_at(grid.positions(group, value));
+                if !group.full || spots.len() < 2 || spots[0] != cell {
+                    continue;
+                }
+                let keys: Vec<usize> = spots
+                    .iter()
+                    .map(|&c| c as usize * size + usize::from(value) - 1)
+                    .collect();
+                for &k in &keys {
+                    self.close(k);
+                }
+                if !keys.iter().any(|&k| self.contradicts(k)) && self.agree(&keys) {
+                    return true;
+                }
+            }
+        }
+        !leads.iter().any(|&k| self.contradicts(k)) && self.agree(&leads)
+    }
+
+    /// Whether the branch of key `k` (already closed) contradicts itself.
+    fn contradicts(&self, k: usize) -> bool {
+        self.closures[k].as_ref().is_some_and(|c| c.contradiction)
+    }
+
+    /// Whether the branches of `keys` (closed, none contradicting itself) all
+    /// imply a placement or an elimination still to make.
+    fn agree(&self, keys: &[usize]) -> bool {
+        let closures: Vec<&Closure> = keys
+            .iter()
+            .filter_map(|&k| self.closures[k].as_ref())
+            .collect();
+        (0..self.present.len()).any(|w| {
+            let on = closures.iter().fold(self.placeable[w], |m, c| m & c.on[w]);
+            let off = closures.iter().fold(self.present[w], |m, c| m & c.off[w]);
+            on | off != 0
+        })
+    }
+
+    /// Runs the static "on" branch of key `k`, once.
+    fn close(&mut self, k: usize) {
+        if self.closures[k].is_none() {
+            self.closures[k] = Some(self.closure(k));
+        }
+    }
+
+    /// Everything assuming key `k` on implies through static links: from an
+    /// on, the cell's other values and the value in its peers turn off; from
+    /// an off, the other value of a bivalue cell and the other place of a
+    /// value with two places in a full group turn on.
+    fn closure(&self, k: usize) -> Closure {
+        let (layout, grid) = (self.cx.layout, self.cx.grid);
+        let size = grid.size as usize;
+        let words = self.present.len();
+        let mut closure = Closure {
+            on: vec![0; words],
+            off: vec![0; words],
+            contradiction: false,
+        };
+        let mut todo: Vec<(usize, bool)> = vec![(k, true)];
+        closure.on[k / 64] |= 1 << (k % 64);
+        // Adds a potential; false on a contradiction.
+        let add = |closure: &mut Closure, todo: &mut Vec<(usize, bool)>, k: usize, on| {
+            let (w, b) = (k / 64, 1u64 << (k % 64));
+            let (mine, theirs) = if on {
+                (&mut closure.on, &closure.off)
+            } else {
+                (&mut closure.off, &closure.on)
+            };
+            if theirs[w] & b != 0 {
+                return false;
+            }
+            if mine[w] & b == 0 {
+                mine[w] |= b;
+                todo.push((k, on));
+            }
+            true
+        };
+        while let Some((k, on)) = todo.pop() {
+            let (cell, value) = (k / size, (k % size) as u8 + 1);
+            let cand = grid.cand[cell];
+            let key = |c: usize, v: u8| c * size + usize::from(v) - 1;
+            let ok = if on {
+                values_of(cand & !bit(u32::from(value)))
+                    .all(|v| add(&mut closure, &mut todo, key(cell, v), false))
+                    && layout.peers[cell]
+                        .iter()
+                        .filter(|&&p| grid.has(p, value))
+                        .all(|&p| add(&mut closure, &mut todo, key(p as usize, value), false))
+            } else {
+                let bivalue = cand.count_ones() == 2;
+                let other = values_of(cand & !bit(u32::from(value))).next();
+                let groups = layout.groups_of[cell].iter().zip(&layout.slots[cell]);
+                (!bivalue || other.is_none_or(|v| add(&mut closure, &mut todo, key(cell, v), true)))
+                    && groups
+                        .filter_map(|(&g, &slot)| {
+                            let group = &layout.groups[g as usize];
+                            let others = grid.positions(group, value) & !(1 << slot);
+                            (group.full && others.count_ones() == 1)
+                                .then(|| group.cells[others.trailing_zeros() as usize])
+                        })
+                        .all(|c| add(&mut closure, &mut todo, key(c as usize, value), true))
+            };
+            if !ok {
+                closure.contradiction = true;
+                break;
+            }
+        }
+        closure
+    }
+}
