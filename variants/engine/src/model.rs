@@ -275,37 +275,43 @@ impl ModelBuilder {
         for (i, &[r, c]) in active.iter().enumerate() {
             cell_at[(r * cols + c) as usize] = i as u32;
         }
-        let resolve = |what: &str, cells: &[Coord]| -> Result<Vec<u32>, PuzzleError> {
-            let mut out = Vec::with_capacity(cells.len());
-            for &[r, c] in cells {
-                if r >= rows || c >= cols {
-                    return Err(PuzzleError::new(format!(
-                        "{what}: cell [{r},{c}] is outside the {rows}x{cols} layout"
-                    )));
+        // `what` names the list in an error (built only then).
+        let resolve =
+            |what: &dyn Fn() -> String, cells: &[Coord]| -> Result<Vec<u32>, PuzzleError> {
+                let mut out = Vec::with_capacity(cells.len());
+                for &[r, c] in cells {
+                    if r >= rows || c >= cols {
+                        return Err(PuzzleError::new(format!(
+                            "{}: cell [{r},{c}] is outside the {rows}x{cols} layout",
+                            what()
+                        )));
+                    }
+                    let idx = cell_at[(r * cols + c) as usize];
+                    if idx == NO_CELL {
+                        return Err(PuzzleError::new(format!(
+                            "{}: cell [{r},{c}] is not an active cell",
+                            what()
+                        )));
+                    }
+                    if out.contains(&idx) {
+                        return Err(PuzzleError::new(format!(
+                            "{}: cell [{r},{c}] is repeated",
+                            what()
+                        )));
+                    }
+                    out.push(idx);
                 }
-                let idx = cell_at[(r * cols + c) as usize];
-                if idx == NO_CELL {
-                    return Err(PuzzleError::new(format!(
-                        "{what}: cell [{r},{c}] is not an active cell"
-                    )));
-                }
-                if out.contains(&idx) {
-                    return Err(PuzzleError::new(format!(
-                        "{what}: cell [{r},{c}] is repeated"
-                    )));
-                }
-                out.push(idx);
-            }
-            Ok(out)
-        };
+                Ok(out)
+            };
 
         let mut houses = Vec::with_capacity(self.houses.len());
         for (i, (kind, cells)) in self.houses.iter().enumerate() {
-            let what = format!("house {i} ({})", kind_name(*kind));
+            let what = || format!("house {i} ({})", kind_name(*kind));
             let cells = resolve(&what, cells)?;
             if cells.len() > size as usize {
                 return Err(PuzzleError::new(format!(
-                    "{what} has {} cells but only {size} values exist",
+                    "{} has {} cells but only {size} values exist",
+                    what(),
                     cells.len()
                 )));
             }
@@ -313,25 +319,24 @@ impl ModelBuilder {
         }
         let mut cages = Vec::with_capacity(self.cages.len());
         for (i, (cells, sum)) in self.cages.iter().enumerate() {
-            let what = format!("cage {i}");
-            let cells = resolve(&what, cells)?;
+            let cells = resolve(&|| format!("cage {i}"), cells)?;
             let k = cells.len() as u32;
             if k == 0 || k > size {
                 return Err(PuzzleError::new(format!(
-                    "{what} has {k} cells; a cage needs 1..={size}"
+                    "cage {i} has {k} cells; a cage needs 1..={size}"
                 )));
             }
             let (lo, hi) = (k * (k + 1) / 2, k * (2 * size - k + 1) / 2);
             if *sum < lo || *sum > hi {
                 return Err(PuzzleError::new(format!(
-                    "{what}: sum {sum} is impossible for {k} different values in 1..={size} (possible: {lo}..={hi})"
+                    "cage {i}: sum {sum} is impossible for {k} different values in 1..={size} (possible: {lo}..={hi})"
                 )));
             }
             cages.push(ModelCage { cells, sum: *sum });
         }
         let mut different = Vec::with_capacity(self.different.len());
         for (i, pair) in self.different.iter().enumerate() {
-            let cells = resolve(&format!("different pair {i}"), pair)?;
+            let cells = resolve(&|| format!("different pair {i}"), pair)?;
             different.push([cells[0], cells[1]]);
         }
 
@@ -393,14 +398,22 @@ pub fn kind_name(kind: HouseKind) -> &'static str {
 
 fn compile(model: &Model) -> Compiled {
     let n = model.cell_count();
-    let mut peer_sets: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // Each cell's peers as a bit set (`words` per cell): sorted and without
+    // repeats as they come out.
+    let words = n.div_ceil(64);
+    let mut peer_bits = vec![0u64; n * words];
+    let mut group_bits = vec![0u64; words];
     let mut link = |group: &[u32]| {
+        group_bits.fill(0);
+        for &c in group {
+            group_bits[c as usize / 64] |= 1 << (c % 64);
+        }
         for &a in group {
-            for &b in group {
-                if a != b {
-                    peer_sets[a as usize].push(b);
-                }
+            let row = &mut peer_bits[a as usize * words..][..words];
+            for (w, g) in row.iter_mut().zip(&group_bits) {
+                *w |= g;
             }
+            row[a as usize / 64] &= !(1 << (a % 64));
         }
     };
     for h in &model.houses {
@@ -415,10 +428,14 @@ fn compile(model: &Model) -> Compiled {
     let mut peer_start = Vec::with_capacity(n + 1);
     let mut peers = Vec::new();
     peer_start.push(0);
-    for mut set in peer_sets {
-        set.sort_unstable();
-        set.dedup();
-        peers.extend_from_slice(&set);
+    for row in peer_bits.chunks(words.max(1)).take(n) {
+        for (w, &bits) in row.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                peers.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
         peer_start.push(peers.len() as u32);
     }
     let mut full_house_start = vec![0];
@@ -434,10 +451,29 @@ fn compile(model: &Model) -> Compiled {
         .iter()
         .filter(|h| h.cells.len() == model.size as usize)
         .collect();
+    // Each full house's cells as a bit set, to find the pairs sharing cells.
+    let house_bits: Vec<Vec<u64>> = full
+        .iter()
+        .map(|h| {
+            let mut bits = vec![0u64; words];
+            for &c in &h.cells {
+                bits[c as usize / 64] |= 1 << (c % 64);
+            }
+            bits
+        })
+        .collect();
     let mut locked = Vec::new();
     let mut locked_cells = Vec::new();
     for (i, a) in full.iter().enumerate() {
-        for b in &full[i + 1..] {
+        for (j, b) in full.iter().enumerate().skip(i + 1) {
+            let common: u32 = house_bits[i]
+                .iter()
+                .zip(&house_bits[j])
+                .map(|(x, y)| (x & y).count_ones())
+                .sum();
+            if common < 2 || common as usize == a.cells.len() {
+                continue;
+            }
             let shared: Vec<u32> = a
                 .cells
                 .iter()

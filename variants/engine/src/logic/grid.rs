@@ -34,16 +34,6 @@ impl Group {
         matches!(self.kind, HouseKind::Row | HouseKind::Column)
     }
 
-    /// The positions (bit `i` for the `i`-th cell) of this group's cells that
-    /// are in `other`.
-    pub fn positions_in(&self, other: &Group) -> u32 {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| other.cells.contains(c))
-            .fold(0, |m, (i, _)| m | 1 << i)
-    }
-
     /// The cells at the positions in `mask` (bit `i` for the `i`-th cell).
     pub fn cells_at(&self, mask: u32) -> Vec<u32> {
         self.cells
@@ -125,7 +115,11 @@ impl Layout {
             cells: c.cells.clone(),
             full: c.cells.len() == model.size() as usize,
             sum: Some(c.sum),
-            table: Some(CageTable::new(&c.cells, c.sum, model.size())),
+            // The model compiled the same table for its cage `i`.
+            table: Some(match model.compiled.cages.get(i) {
+                Some(table) => table.clone(),
+                None => CageTable::new(&c.cells, c.sum, model.size()),
+            }),
         }));
         let mut groups_of = vec![Vec::new(); n];
         let mut slots = vec![Vec::new(); n];
@@ -146,22 +140,7 @@ impl Layout {
             .filter(|&g| groups[g as usize].full)
             .collect();
         let (lines, line_of) = fish_lines(&groups, &full_groups, n);
-        let mut crossings = Vec::new();
-        for &a in &full_groups {
-            for &b in &full_groups {
-                let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
-                let a_in_b = ga.positions_in(gb);
-                if a != b && a_in_b.count_ones() >= 2 {
-                    let b_in_a = gb.positions_in(ga);
-                    crossings.push(Crossing {
-                        a,
-                        b,
-                        a_in_b,
-                        b_in_a,
-                    });
-                }
-            }
-        }
+        let crossings = crossings(&groups, &full_groups, &groups_of, &slots);
         let classic = model.cages().is_empty()
             && model.different().is_empty()
             && model.is_full_layout()
@@ -212,6 +191,50 @@ impl Layout {
     pub fn sees_all(&self, c: u32, cells: &[u32]) -> bool {
         cells.iter().all(|&o| self.sees(c, o))
     }
+}
+
+/// The ordered pairs of `full_groups` sharing two or more cells, by first
+/// group then second (found through the groups of each cell, not by testing
+/// every pair).
+fn crossings(
+    groups: &[Group],
+    full_groups: &[u32],
+    groups_of: &[Vec<u32>],
+    slots: &[Vec<u8>],
+) -> Vec<Crossing> {
+    let is_full = |g: u32| groups[g as usize].full;
+    // Per other group: the positions of the shared cells in `a`, and in it.
+    let mut shared = vec![(0u32, 0u32); groups.len()];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut out = Vec::new();
+    for &a in full_groups {
+        for (i, &c) in groups[a as usize].cells.iter().enumerate() {
+            for (&b, &slot) in groups_of[c as usize].iter().zip(&slots[c as usize]) {
+                if b != a && is_full(b) {
+                    let entry = &mut shared[b as usize];
+                    if entry.0 == 0 {
+                        touched.push(b);
+                    }
+                    entry.0 |= 1 << i;
+                    entry.1 |= 1 << slot;
+                }
+            }
+        }
+        touched.sort_unstable();
+        for &b in &touched {
+            let (a_in_b, b_in_a) = std::mem::take(&mut shared[b as usize]);
+            if a_in_b.count_ones() >= 2 {
+                out.push(Crossing {
+                    a,
+                    b,
+                    a_in_b,
+                    b_in_a,
+                });
+            }
+        }
+        touched.clear();
+    }
+    out
 }
 
 /// The full rows and columns for fish, and each cell's line positions.

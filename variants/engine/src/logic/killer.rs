@@ -8,6 +8,7 @@
 //! spots a cage's combinations about as early as a naked single.
 
 use crate::cage::CageTable;
+use crate::logic::cells::CellSet;
 use crate::logic::grid::{Group, Layout};
 use crate::logic::step::{CageFacts, Candidate, Step, Technique};
 use crate::logic::Ctx;
@@ -116,26 +117,34 @@ pub(crate) fn virtual_cages(layout: &Layout, size: u32) -> Vec<VirtualCage> {
         return Vec::new();
     }
     let mut out = Vec::new();
+    // The region's cells, and the cells of the cages wholly inside it.
+    let (mut inside, mut covered) = (CellSet::empty(layout), CellSet::empty(layout));
     for (region, houses) in regions(layout) {
         let region_total = total * houses.len() as u32;
-        let inside = |c: &u32| region.contains(c);
+        inside.clear();
+        covered.clear();
+        for &c in &region {
+            inside.insert(c);
+        }
         let (mut inner_sum, mut touching_sum) = (0, 0);
-        let mut covered: Vec<u32> = Vec::new();
         let mut outies: Vec<u32> = Vec::new();
         for cage in &cages {
             let sum = cage.sum.unwrap_or(0);
-            if cage.cells.iter().all(inside) {
+            let within = cage.cells.iter().filter(|&&c| inside.contains(c)).count();
+            if within == cage.cells.len() {
                 inner_sum += sum;
-                covered.extend(&cage.cells);
-            } else if cage.cells.iter().any(inside) {
+                for &c in &cage.cells {
+                    covered.insert(c);
+                }
+            } else if within > 0 {
                 touching_sum += sum;
-                outies.extend(cage.cells.iter().copied().filter(|c| !inside(c)));
+                outies.extend(cage.cells.iter().copied().filter(|&c| !inside.contains(c)));
             }
         }
         let innies: Vec<u32> = region
             .iter()
             .copied()
-            .filter(|c| !covered.contains(c))
+            .filter(|&c| !covered.contains(c))
             .collect();
         let derived = [
             (innies, region_total.checked_sub(inner_sum)),
