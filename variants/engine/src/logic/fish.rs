@@ -106,13 +106,12 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
             .collect()
     };
     let mut built: Option<[Vec<CellSet>; 2]> = None;
-    // Scratch sets: the base lines' cells, the cover lines', what a
-    // combination could eliminate.
-    let (mut base_cells, mut cover_cells, mut reach) = (
-        CellSet::empty(layout),
-        CellSet::empty(layout),
-        CellSet::empty(layout),
-    );
+    // Scratch sets: the base lines' cells, what a combination could
+    // eliminate, and per line of a combination's span the cells that could
+    // lose the value if that line's places were fins (they hold the value,
+    // lie outside the base lines and see each of those places).
+    let (mut base_cells, mut reach) = (CellSet::empty(layout), CellSet::empty(layout));
+    let mut fin_reach: Vec<CellSet> = (0..7).map(|_| CellSet::empty(layout)).collect();
     for value in 1..=cx.grid.size as u8 {
         let places = cx.line_places(value);
         if cx.known_fruitless(search, value, &places) {
@@ -167,6 +166,16 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                     let line = line_of[base][bases[i].1[0] as usize] as usize;
                     base_cells.add(&line_cells[base][line]);
                 }
+                for set in &mut fin_reach[..width] {
+                    set.copy_from(&value_cells);
+                    set.remove(&base_cells);
+                }
+                for &c in pick.iter().flat_map(|&i| &bases[i].1) {
+                    let line = u32::from(line_of[cover][c as usize]);
+                    if let Some(j) = spread[..width].iter().position(|&l| l == line) {
+                        fin_reach[j].keep(layout.seen_by(c));
+                    }
+                }
                 first_combination(width, k, |covers| {
                     let cover_mask = covers.iter().fold(0u64, |m, &i| m | 1 << spread[i]);
                     let in_cover = |c: u32| {
@@ -181,28 +190,25 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                         }
                         sashimi |= body == 1;
                     }
+                    // Some cell of a cover line, outside the base lines,
+                    // must hold the value and see every fin, the places on
+                    // the lines of the span not covered (bit sets: most
+                    // combinations fail here).
+                    reach.fill();
+                    for (j, set) in fin_reach[..width].iter().enumerate() {
+                        if !covers.contains(&j) {
+                            reach.keep_set(set);
+                        }
+                    }
+                    if !reach.iter().any(in_cover) {
+                        return None;
+                    }
                     fins.clear();
                     fins.extend(
                         pick.iter()
                             .flat_map(|&i| bases[i].1.iter().copied())
                             .filter(|&c| !in_cover(c)),
                     );
-                    // Some cell of a cover line, outside the base lines,
-                    // must hold the value and see every fin (bit sets: most
-                    // combinations fail here).
-                    cover_cells.clear();
-                    for &i in covers {
-                        cover_cells.add(&line_cells[cover][spread[i] as usize]);
-                    }
-                    reach.copy_from(&cover_cells);
-                    reach.keep_set(&value_cells);
-                    reach.remove(&base_cells);
-                    for &f in &fins {
-                        reach.keep(layout.seen_by(f));
-                    }
-                    if reach.is_empty() {
-                        return None;
-                    }
                     let cover_groups: Vec<u32> = covers
                         .iter()
                         .map(|&i| lines[cover][spread[i] as usize])
