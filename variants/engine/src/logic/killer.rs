@@ -10,16 +10,22 @@
 use crate::cage::CageTable;
 use crate::logic::cells::CellSet;
 use crate::logic::grid::{Group, Layout};
+use crate::logic::memo::CageSearch;
 use crate::logic::step::{CageFacts, Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
 /// The first cage whose sum rules out some of its cells' candidates.
 pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
-    for group in &cx.layout.groups {
+    for (index, group) in cx.layout.groups.iter().enumerate() {
         let Some(table) = &group.table else { continue };
+        if cx.cage_known_fruitless(CageSearch::Combinations, index, &group.cells) {
+            continue;
+        }
         let eliminations = narrowed(cx, &group.cells, table);
-        if !eliminations.is_empty() {
+        if eliminations.is_empty() {
+            cx.note_cage_fruitless(CageSearch::Combinations, index, &group.cells);
+        } else {
             let mut step = Step::new(Technique::CageCombination, 24);
             step.pattern = pattern(cx, &group.cells);
             step.eliminations = eliminations;
@@ -189,8 +195,18 @@ fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
     cx.layout
         .virtual_cages
         .iter()
-        .filter(|v| (v.houses.len() > 1) == several)
-        .find_map(|v| virtual_cage(cx, v).and_then(|step| cx.offer(step)))
+        .enumerate()
+        .filter(|(_, v)| (v.houses.len() > 1) == several)
+        .find_map(|(index, v)| {
+            if cx.cage_known_fruitless(CageSearch::Rule45, index, &v.cells) {
+                return None;
+            }
+            let found = virtual_cage(cx, v);
+            if found.is_none() {
+                cx.note_cage_fruitless(CageSearch::Rule45, index, &v.cells);
+            }
+            found.and_then(|step| cx.offer(step))
+        })
 }
 
 /// The regions the 45 rule reads, with their houses: each full house that is

@@ -3,6 +3,8 @@
 //! nothing for a value, it finds nothing again while that value's places in
 //! every row and column stay as they were. Each step removes candidates of one
 //! or two values, so most values' searches are skipped at the next step.
+//! Likewise what a cage (real or virtual) gives depends on nothing but its
+//! cells' candidates and values.
 
 use std::collections::HashMap;
 
@@ -16,10 +18,26 @@ pub(crate) const COLOURS: u8 = 30;
 /// See [`FINNED`].
 pub(crate) const MULTI_COLOURS: u8 = 31;
 
+/// Cage searches with a memo of their cells: the cage combinations of each
+/// group, the 45 rule of each virtual cage.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CageSearch {
+    Combinations = 0,
+    Rule45 = 1,
+}
+
 /// Searches that found nothing, by (search, value), with the places they saw.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     fruitless: HashMap<(u8, u8), Vec<u32>>,
+    /// By cage search, then cage index: its cells' states (candidates and
+    /// value, [`cell_state`]) when it last found nothing there (empty: never).
+    cages: [Vec<Vec<u32>>; 2],
+}
+
+/// What a cage search reads of a cell: its candidates and its value.
+pub(crate) fn cell_state(cand: u32, value: u8) -> u32 {
+    cand | u32::from(value) << 27
 }
 
 impl Memo {
@@ -34,5 +52,33 @@ impl Memo {
     /// Records that search `search` found nothing for `value` at `places`.
     pub fn note_fruitless(&mut self, search: u8, value: u8, places: Vec<u32>) {
         self.fruitless.insert((search, value), places);
+    }
+
+    /// Whether `search` found nothing at cage `index` when its cells were in
+    /// the states `now` gives, in order.
+    pub fn is_cage_fruitless(
+        &self,
+        search: CageSearch,
+        index: usize,
+        now: impl ExactSizeIterator<Item = u32>,
+    ) -> bool {
+        self.cages[search as usize]
+            .get(index)
+            .is_some_and(|seen| seen.len() == now.len() && seen.iter().copied().eq(now))
+    }
+
+    /// Records that `search` found nothing at cage `index` in the states `now`.
+    pub fn note_cage_fruitless(
+        &mut self,
+        search: CageSearch,
+        index: usize,
+        now: impl Iterator<Item = u32>,
+    ) {
+        let seen = &mut self.cages[search as usize];
+        if seen.len() <= index {
+            seen.resize(index + 1, Vec::new());
+        }
+        seen[index].clear();
+        seen[index].extend(now);
     }
 }

@@ -139,6 +139,36 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Whether cage search `search` found nothing at cage `index`, whose
+    /// cells are `cells`, since they last changed (always false without a
+    /// memo).
+    pub fn cage_known_fruitless(
+        &self,
+        search: memo::CageSearch,
+        index: usize,
+        cells: &[u32],
+    ) -> bool {
+        self.memo.is_some_and(|memo| {
+            memo.borrow()
+                .is_cage_fruitless(search, index, self.cage_states(cells))
+        })
+    }
+
+    /// Notes that cage search `search` found nothing at cage `index`.
+    pub fn note_cage_fruitless(&self, search: memo::CageSearch, index: usize, cells: &[u32]) {
+        if let Some(memo) = self.memo {
+            memo.borrow_mut()
+                .note_cage_fruitless(search, index, self.cage_states(cells));
+        }
+    }
+
+    /// The states of `cells` a cage search reads.
+    fn cage_states<'c>(&'c self, cells: &'c [u32]) -> impl ExactSizeIterator<Item = u32> + 'c {
+        cells
+            .iter()
+            .map(|&c| memo::cell_state(self.grid.cand[c as usize], self.grid.values[c as usize]))
+    }
+
     /// Hands a found step over. In the ladder it comes straight back, for
     /// the finder to return; when every instance is wanted it is recorded and
     /// `None` tells the finder to search on.
