@@ -41,10 +41,13 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
 /// A value every possible digit set of a cage holds must be in the cage, so no
 /// cell seeing all the cage cells that may hold it can (cage pointing, 2.6).
 pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
-    for group in &cx.layout.groups {
+    for (index, group) in cx.layout.groups.iter().enumerate() {
         let Some(combos) = group.table.as_ref().and_then(|t| t.combos.as_deref()) else {
             continue;
         };
+        if cx.cage_known_fruitless(CageSearch::Pointing, index, &group.cells) {
+            continue;
+        }
         let local = cx.grid.masks(&group.cells);
         let Some(required) = required_of(&local, combos) else {
             continue;
@@ -76,6 +79,7 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
                 }
             }
         }
+        cx.note_cage_fruitless(CageSearch::Pointing, index, &group.cells);
     }
     None
 }

@@ -4,7 +4,9 @@
 //! every row and column stay as they were. Each step removes candidates of one
 //! or two values, so most values' searches are skipped at the next step.
 //! Likewise what a cage (real or virtual) gives depends on nothing but its
-//! cells' candidates and values.
+//! cells' candidates and values — or, for cage pointing, on those and on
+//! candidates outside it, which a solve only ever removes: a cage that pointed
+//! at nothing points at nothing while its cells stay as they were.
 
 use std::collections::HashMap;
 
@@ -18,12 +20,13 @@ pub(crate) const COLOURS: u8 = 30;
 /// See [`FINNED`].
 pub(crate) const MULTI_COLOURS: u8 = 31;
 
-/// Cage searches with a memo of their cells: the cage combinations of each
-/// group, the 45 rule of each virtual cage.
+/// Cage searches with a memo of their cells: the cage combinations and cage
+/// pointing of each group, the 45 rule of each virtual cage.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum CageSearch {
     Combinations = 0,
     Rule45 = 1,
+    Pointing = 2,
 }
 
 /// Searches that found nothing, by (search, value), with the places they saw.
@@ -32,7 +35,7 @@ pub(crate) struct Memo {
     fruitless: HashMap<(u8, u8), Vec<u32>>,
     /// By cage search, then cage index: its cells' states (candidates and
     /// value, [`cell_state`]) when it last found nothing there (empty: never).
-    cages: [Vec<Vec<u32>>; 2],
+    cages: [Vec<Vec<u32>>; 3],
 }
 
 /// What a cage search reads of a cell: its candidates and its value.
