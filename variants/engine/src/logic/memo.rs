@@ -24,8 +24,11 @@ pub(crate) const MULTI_COLOURS: u8 = 31;
 /// pointing of each group, the 45 rule of each virtual cage.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum CageSearch {
+    /// Cage combinations (`killer::combinations`), by group.
     Combinations = 0,
+    /// The 45 rule (`killer::rule_45` and over lines), by virtual cage.
     Rule45 = 1,
+    /// Cage pointing (`killer::required_values`), by group.
     Pointing = 2,
 }
 
