@@ -17,6 +17,7 @@
 use arena_tests::built_plugin_dir;
 use protocol::plugin::{GenerateRequest, Manifest};
 use server::plugins::{PluginHost, TestPlugins};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The value after `flag` in the arguments, for each time it appears.
@@ -28,6 +29,15 @@ fn values_of(flag: &str) -> Vec<String> {
         .collect()
 }
 
+/// The plugins of `dir`, refused ones reported on stderr.
+fn load_host(dir: &Path) -> PluginHost {
+    let (host, refused) = PluginHost::load(&[dir.to_path_buf()], 2, TestPlugins::Skip);
+    for r in &refused {
+        eprintln!("refused {}: {}", r.path.display(), r.reason);
+    }
+    host
+}
+
 fn main() {
     let seeds = match values_of("--seeds").first() {
         Some(n) => n.parse().expect("--seeds N"),
@@ -37,33 +47,24 @@ fn main() {
     let only = values_of("--variant");
     let difficulties = values_of("--difficulty");
     let dir = built_plugin_dir();
-    let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 2, TestPlugins::Skip);
-    for r in &refused {
-        eprintln!("refused {}: {}", r.path.display(), r.reason);
-    }
+    let host = load_host(&dir);
     println!(
         "Generation through the plugin host, {seeds} seeds each (\"bench-<i>\"), plugins from {}",
         dir.display()
     );
     let against = values_of("--against").first().map(|other| {
-        let other = std::path::PathBuf::from(other);
-        let (host, refused) = PluginHost::load(std::slice::from_ref(&other), 2, TestPlugins::Skip);
-        for r in &refused {
-            eprintln!("refused {}: {}", r.path.display(), r.reason);
-        }
-        println!(
-            "compared, seed by seed in alternating order, with the plugins in {}",
-            other.display()
-        );
-        host
+        println!("compared, seed by seed in alternating order, with the plugins in {other}");
+        load_host(Path::new(other))
     });
-    if against.is_some() {
-        println!("| variant | params | difficulty | clues min / median / max | graded at tier | median ms | worst ms | other median ms | ratio | same puzzles |");
-        println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|");
-    } else {
-        println!("| variant | params | difficulty | clues min / median / max | graded at tier | median ms | worst ms |");
-        println!("|---|---|---|---:|---:|---:|---:|");
-    }
+    let (more_columns, more_rules) = match against {
+        Some(_) => (
+            " other median ms | ratio | same puzzles |",
+            "---:|---:|---:|",
+        ),
+        None => ("", ""),
+    };
+    println!("| variant | params | difficulty | clues min / median / max | graded at tier | median ms | worst ms |{more_columns}");
+    println!("|---|---|---|---:|---:|---:|---:|{more_rules}");
     let manifests: Vec<Manifest> = host
         .manifests()
         .filter(|m| m.id != "test-misbehave")

@@ -20,7 +20,7 @@
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
 use crate::logic::forcing_scan::Scan;
-use crate::logic::grid::{Grid, Group};
+use crate::logic::grid::{candidate_key as key, Grid, Group};
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
@@ -28,12 +28,6 @@ use crate::mask::{bit, values_of};
 use std::rc::Rc;
 
 const NONE: u32 = u32::MAX;
-
-/// The index of (cell, value) in per-candidate arrays of a grid of `size`
-/// values.
-fn key(size: u32, cell: u32, value: u8) -> usize {
-    cell as usize * size as usize + usize::from(value) - 1
-}
 
 thread_local! {
     /// The scratch of [`Search::ancestors`], shared by every search of the
@@ -861,6 +855,12 @@ impl Mode {
     fn dynamic(self) -> bool {
         self != Mode::Multiple
     }
+    /// Whether a search of this mode starts from a cell with `count`
+    /// candidates: static chains need three (a bivalue cell's two values are
+    /// already one strong link), dynamic ones two.
+    fn searches(self, count: u32) -> bool {
+        count > 2 || (count > 1 && self.dynamic())
+    }
     fn base(self) -> Rating {
         match self {
             Mode::Nishio => 75,
@@ -1053,8 +1053,7 @@ pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
         if cx.first && best.is_some() {
             break;
         }
-        let count = cand[cell as usize].count_ones();
-        if !(count > 2 || (count > 1 && mode.dynamic())) {
+        if !mode.searches(cand[cell as usize].count_ones()) {
             continue;
         }
         let promising = match (&mut scan, mode) {
@@ -1314,8 +1313,7 @@ mod tests {
         for mode in [Mode::Nishio, Mode::Multiple] {
             let mut assumed = OnBranches::new(&cx, mode);
             for cell in 0..grid.cand.len() as u32 {
-                let count = grid.cand[cell as usize].count_ones();
-                if !(count > 2 || (count > 1 && mode.dynamic())) {
+                if !mode.searches(grid.cand[cell as usize].count_ones()) {
                     continue;
                 }
                 let mut best = None;

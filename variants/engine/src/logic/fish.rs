@@ -85,6 +85,10 @@ pub(crate) fn basic(cx: &Ctx, k: usize) -> Option<Step> {
     None
 }
 
+/// The most cover lines a finned fish's base lines may reach: a jellyfish's
+/// four and three more for fins (they span at most a box's width).
+const MAX_SPAN: usize = 7;
+
 /// Finned and sashimi fish of size `k` (not in Sudoku Explainer, which finds
 /// them as chains): the value's places in `k` base lines lie in `k` cover lines
 /// except for some "fins"; either the fish stands (and the cover lines lose the
@@ -111,7 +115,7 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
     // lose the value if that line's places were fins (they hold the value,
     // lie outside the base lines and see each of those places).
     let (mut base_cells, mut reach) = (CellSet::empty(layout), CellSet::empty(layout));
-    let mut fin_reach: Vec<CellSet> = (0..7).map(|_| CellSet::empty(layout)).collect();
+    let mut fin_reach: Vec<CellSet> = (0..MAX_SPAN).map(|_| CellSet::empty(layout)).collect();
     for value in 1..=cx.grid.size as u8 {
         let places = cx.line_places(value);
         if cx.known_fruitless(search, value, &places) {
@@ -145,7 +149,7 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                 if width <= k || width > k + 3 {
                     return None;
                 }
-                let mut spread = [0u32; 7];
+                let mut spread = [0u32; MAX_SPAN];
                 for (slot, line) in spread
                     .iter_mut()
                     .zip((0..64).filter(|b| union >> b & 1 == 1))

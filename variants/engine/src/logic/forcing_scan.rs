@@ -16,6 +16,7 @@
 //!   its values, or all places of one of its values in a house, agree on an
 //!   elimination or a placement.
 
+use crate::logic::grid::candidate_key;
 use crate::logic::stamps::Stamps;
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
@@ -44,9 +45,9 @@ pub(crate) struct Scan<'a> {
     /// Multiple: each candidate's static "on" branch, run once per scan.
     closures: Vec<Option<Closure>>,
     /// Multiple: candidates a conclusion can place (an empty cell with other
-    /// candidates) and remove (any candidate), by key.
+    /// candidates), by key. Any "off" a static branch reaches is a candidate,
+    /// so any the branches agree on is an elimination.
     placeable: Vec<u64>,
-    present: Vec<u64>,
 }
 
 impl<'a> Scan<'a> {
@@ -56,12 +57,11 @@ impl<'a> Scan<'a> {
         let cells = grid.cand.len();
         let keys = cells * grid.size as usize;
         let words = keys.div_ceil(64);
-        let (mut placeable, mut present) = (vec![0u64; words], vec![0u64; words]);
+        let mut placeable = vec![0u64; words];
         for (c, &cand) in grid.cand.iter().enumerate() {
-            for v in values_of(cand) {
-                let k = c * grid.size as usize + usize::from(v) - 1;
-                present[k / 64] |= 1 << (k % 64);
-                if cand.count_ones() > 1 {
+            if cand.count_ones() > 1 {
+                for v in values_of(cand) {
+                    let k = candidate_key(grid.size, c as u32, v);
                     placeable[k / 64] |= 1 << (k % 64);
                 }
             }
@@ -77,7 +77,6 @@ impl<'a> Scan<'a> {
             made: Vec::new(),
             closures: (0..keys).map(|_| None).collect(),
             placeable,
-            present,
         }
     }
 
@@ -164,11 +163,10 @@ impl<'a> Scan<'a> {
     /// house) or its cell forcing agrees on an elimination or a placement.
     pub fn multiple_at(&mut self, cell: u32) -> bool {
         let (layout, grid) = (self.cx.layout, self.cx.grid);
-        let size = grid.size as usize;
         let values: Vec<u8> = values_of(grid.cand[cell as usize]).collect();
         let mut leads = Vec::with_capacity(values.len());
         for &value in &values {
-            let lead = cell as usize * size + usize::from(value) - 1;
+            let lead = candidate_key(grid.size, cell, value);
             self.close(lead);
             leads.push(lead);
             if self.contradicts(lead) {
@@ -182,7 +180,7 @@ impl<'a> Scan<'a> {
                 }
                 let keys: Vec<usize> = spots
                     .iter()
-                    .map(|&c| c as usize * size + usize::from(value) - 1)
+                    .map(|&c| candidate_key(grid.size, c, value))
                     .collect();
                 for &k in &keys {
                     self.close(k);
@@ -207,9 +205,9 @@ impl<'a> Scan<'a> {
             .iter()
             .filter_map(|&k| self.closures[k].as_ref())
             .collect();
-        (0..self.present.len()).any(|w| {
+        (0..self.placeable.len()).any(|w| {
             let on = closures.iter().fold(self.placeable[w], |m, c| m & c.on[w]);
-            let off = closures.iter().fold(self.present[w], |m, c| m & c.off[w]);
+            let off = closures.iter().fold(u64::MAX, |m, c| m & c.off[w]);
             on | off != 0
         })
     }
@@ -228,7 +226,7 @@ impl<'a> Scan<'a> {
     fn closure(&self, k: usize) -> Closure {
         let (layout, grid) = (self.cx.layout, self.cx.grid);
         let size = grid.size as usize;
-        let words = self.present.len();
+        let words = self.placeable.len();
         let mut closure = Closure {
             on: vec![0; words],
             off: vec![0; words],
@@ -256,7 +254,7 @@ impl<'a> Scan<'a> {
         while let Some((k, on)) = todo.pop() {
             let (cell, value) = (k / size, (k % size) as u8 + 1);
             let cand = grid.cand[cell];
-            let key = |c: usize, v: u8| c * size + usize::from(v) - 1;
+            let key = |c: usize, v: u8| candidate_key(grid.size, c as u32, v);
             let ok = if on {
                 values_of(cand & !bit(u32::from(value)))
                     .all(|v| add(&mut closure, &mut todo, key(cell, v), false))

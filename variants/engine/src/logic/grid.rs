@@ -9,6 +9,12 @@ use crate::mask::{bit, full_mask};
 use crate::model::Model;
 use protocol::HouseKind;
 
+/// The index of (cell, value) in per-candidate arrays of a grid of `size`
+/// values.
+pub(crate) fn candidate_key(size: u32, cell: u32, value: u8) -> usize {
+    cell as usize * size as usize + usize::from(value) - 1
+}
+
 /// One all-different group a technique may reason about.
 #[derive(Clone, Debug)]
 pub(crate) struct Group {

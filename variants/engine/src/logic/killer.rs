@@ -17,69 +17,71 @@ use crate::mask::{bit, values_of};
 
 /// The first cage whose sum rules out some of its cells' candidates.
 pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
-    for (index, group) in cx.layout.groups.iter().enumerate() {
-        let Some(table) = &group.table else { continue };
-        if cx.cage_known_fruitless(CageSearch::Combinations, index, &group.cells) {
-            continue;
-        }
-        let eliminations = narrowed(cx, &group.cells, table);
-        if eliminations.is_empty() {
-            cx.note_cage_fruitless(CageSearch::Combinations, index, &group.cells);
-        } else {
-            let mut step = Step::new(Technique::CageCombination, 24);
-            step.pattern = pattern(cx, &group.cells);
-            step.eliminations = eliminations;
-            step.cage = Some(facts(cx, &group.cells, group.sum.unwrap_or(0), Some(table)));
-            if let Some(step) = cx.offer(step) {
-                return Some(step);
-            }
-        }
-    }
-    None
+    cx.layout
+        .groups
+        .iter()
+        .enumerate()
+        .find_map(|(index, group)| {
+            let table = group.table.as_ref()?;
+            cx.cage_step(CageSearch::Combinations, index, &group.cells, || {
+                let eliminations = narrowed(cx, &group.cells, table);
+                if eliminations.is_empty() {
+                    return None;
+                }
+                let mut step = Step::new(Technique::CageCombination, 24);
+                step.pattern = pattern(cx, &group.cells);
+                step.eliminations = eliminations;
+                step.cage = Some(facts(cx, &group.cells, group.sum.unwrap_or(0), Some(table)));
+                cx.offer(step)
+            })
+        })
 }
 
 /// A value every possible digit set of a cage holds must be in the cage, so no
 /// cell seeing all the cage cells that may hold it can (cage pointing, 2.6).
 pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
-    for (index, group) in cx.layout.groups.iter().enumerate() {
-        let Some(combos) = group.table.as_ref().and_then(|t| t.combos.as_deref()) else {
+    cx.layout
+        .groups
+        .iter()
+        .enumerate()
+        .find_map(|(index, group)| {
+            let combos = group.table.as_ref()?.combos.as_deref()?;
+            cx.cage_step(CageSearch::Pointing, index, &group.cells, || {
+                pointing(cx, group, combos)
+            })
+        })
+}
+
+/// The first cage pointing of the cage `group`, whose digit sets are `combos`.
+fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
+    let local = cx.grid.masks(&group.cells);
+    let required = required_of(&local, combos)?;
+    for v in values_of(required & !cx.grid.placed(&group.cells)) {
+        let holders = group.cells_at(cx.grid.positions(group, v));
+        let Some(&first) = holders.first() else {
             continue;
         };
-        if cx.cage_known_fruitless(CageSearch::Pointing, index, &group.cells) {
-            continue;
-        }
-        let local = cx.grid.masks(&group.cells);
-        let Some(required) = required_of(&local, combos) else {
-            continue;
-        };
-        for v in values_of(required & !cx.grid.placed(&group.cells)) {
-            let holders = group.cells_at(cx.grid.positions(group, v));
-            let Some(&first) = holders.first() else {
-                continue;
-            };
-            let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
-                .iter()
-                .copied()
-                .filter(|&c| !group.cells.contains(&c) && cx.grid.has(c, v))
-                .filter(|&c| cx.layout.sees_all(c, &holders))
-                .map(|c| Candidate::new(c, v))
-                .collect();
-            if !eliminations.is_empty() {
-                let mut step = Step::new(Technique::CagePointing, 26);
-                step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
-                step.eliminations = eliminations;
-                step.cage = Some(facts(
-                    cx,
-                    &group.cells,
-                    group.sum.unwrap_or(0),
-                    group.table.as_ref(),
-                ));
-                if let Some(step) = cx.offer(step) {
-                    return Some(step);
-                }
+        let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
+            .iter()
+            .copied()
+            .filter(|&c| !group.cells.contains(&c) && cx.grid.has(c, v))
+            .filter(|&c| cx.layout.sees_all(c, &holders))
+            .map(|c| Candidate::new(c, v))
+            .collect();
+        if !eliminations.is_empty() {
+            let mut step = Step::new(Technique::CagePointing, 26);
+            step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
+            step.eliminations = eliminations;
+            step.cage = Some(facts(
+                cx,
+                &group.cells,
+                group.sum.unwrap_or(0),
+                group.table.as_ref(),
+            ));
+            if let Some(step) = cx.offer(step) {
+                return Some(step);
             }
         }
-        cx.note_cage_fruitless(CageSearch::Pointing, index, &group.cells);
     }
     None
 }
@@ -202,14 +204,9 @@ fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
         .enumerate()
         .filter(|(_, v)| (v.houses.len() > 1) == several)
         .find_map(|(index, v)| {
-            if cx.cage_known_fruitless(CageSearch::Rule45, index, &v.cells) {
-                return None;
-            }
-            let found = virtual_cage(cx, v);
-            if found.is_none() {
-                cx.note_cage_fruitless(CageSearch::Rule45, index, &v.cells);
-            }
-            found.and_then(|step| cx.offer(step))
+            cx.cage_step(CageSearch::Rule45, index, &v.cells, || {
+                virtual_cage(cx, v).and_then(|step| cx.offer(step))
+            })
         })
 }
 

@@ -139,27 +139,31 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Whether cage search `search` found nothing at cage `index`, whose
-    /// cells are `cells`, since they last changed (always false without a
-    /// memo).
-    pub fn cage_known_fruitless(
+    /// What `find` gives for cage `index` of cage search `search`, whose
+    /// cells are `cells`: not asked again (in the ladder, with a memo) while
+    /// those cells stay as they were when it last gave nothing.
+    pub fn cage_step(
         &self,
         search: memo::CageSearch,
         index: usize,
         cells: &[u32],
-    ) -> bool {
-        self.memo.is_some_and(|memo| {
-            memo.borrow()
-                .is_cage_fruitless(search, index, self.cage_states(cells))
-        })
-    }
-
-    /// Notes that cage search `search` found nothing at cage `index`.
-    pub fn note_cage_fruitless(&self, search: memo::CageSearch, index: usize, cells: &[u32]) {
-        if let Some(memo) = self.memo {
+        find: impl FnOnce() -> Option<Step>,
+    ) -> Option<Step> {
+        let Some(memo) = self.memo else {
+            return find();
+        };
+        if memo
+            .borrow()
+            .is_cage_fruitless(search, index, self.cage_states(cells))
+        {
+            return None;
+        }
+        let found = find();
+        if found.is_none() {
             memo.borrow_mut()
                 .note_cage_fruitless(search, index, self.cage_states(cells));
         }
+        found
     }
 
     /// The states of `cells` a cage search reads.
@@ -211,6 +215,7 @@ struct Rung {
     eager: bool,
 }
 
+/// A rung Sudoku Explainer has, with nothing special about it.
 const fn rung(find: Finder, tier: Difficulty) -> Rung {
     Rung {
         find,
@@ -224,16 +229,11 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
     }
 }
 
+/// A rung that relies on the puzzle having one solution.
 const fn unique(find: Finder, tier: Difficulty) -> Rung {
     Rung {
-        find,
         unique: true,
-        rated: true,
-        tier,
-        dynamic: false,
-        subsumed: false,
-        direct: false,
-        eager: false,
+        ..rung(find, tier)
     }
 }
 
@@ -242,14 +242,8 @@ const fn unique(find: Finder, tier: Difficulty) -> Rung {
 /// but ratings follow Sudoku Explainer's steps.
 const fn named(find: Finder, tier: Difficulty) -> Rung {
     Rung {
-        find,
-        unique: false,
         rated: false,
-        tier,
-        dynamic: false,
-        subsumed: false,
-        direct: false,
-        eager: false,
+        ..rung(find, tier)
     }
 }
 
