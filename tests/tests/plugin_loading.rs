@@ -3,11 +3,24 @@
 //! ABI major's entry, a test-only plugin on a real server, a second plugin with a
 //! taken id, and headers with bad magic, another ABI major version, `panic=abort`,
 //! or none at all (the test plugin swaps its header on `ARENA_TEST_HEADER`; this file
-//! is its own test process, so the variable reaches no other test).
+//! is its own test process, and its tests that load the test plugin hold
+//! `TEST_HEADER_ENV`, so the variable never reaches a load that does not expect it).
 
 use arena_tests::{built_plugin_dir, plugin_file};
 use server::plugins::{PluginHost, TestPlugins};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Held by every test here that loads the test plugin: one test sets
+/// `ARENA_TEST_HEADER`, and the test harness runs the others on parallel threads.
+static TEST_HEADER_ENV: Mutex<()> = Mutex::new(());
+
+/// Takes `TEST_HEADER_ENV`, whether or not a test that held it failed.
+fn hold_test_header_env() -> std::sync::MutexGuard<'static, ()> {
+    TEST_HEADER_ENV
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// A fresh directory holding copies of the given files under new names.
 fn plugin_dir(name: &str, files: &[(&Path, &str)]) -> PathBuf {
@@ -67,6 +80,7 @@ fn refuses_non_plugins_and_duplicate_ids() {
 
 #[test]
 fn refuses_bad_headers() {
+    let _env = hold_test_header_env();
     let misbehave = built("test-misbehave");
     for (mode, expected) in [
         ("bad-magic", "bad magic"),
@@ -98,6 +112,7 @@ fn refuses_bad_headers() {
 
 #[test]
 fn names_another_abi_major_and_skips_test_only_plugins() {
+    let _env = hold_test_header_env();
     let dir = plugin_dir(
         "majors",
         &[
