@@ -192,14 +192,18 @@ impl Cages {
     /// Every pair of touching cages with distinct digits whose union has at most
     /// `max` cells, each pair once.
     pub fn merges(&self, max: usize) -> Vec<Merge> {
+        let ids = self.cells.len();
+        let digits: Vec<u32> = (0..ids).map(|id| self.digits(id)).collect();
+        // Pairs already met, as `a * ids + b`: a pair touches along several edges.
+        let mut met = vec![false; ids * ids];
         let mut out = Vec::new();
         for (c, &a) in self.of.iter().enumerate() {
             for d in self.neighbours(c) {
                 let b = self.of[d];
                 if a < b
-                    && !out.contains(&Merge { keep: a, gone: b })
+                    && !std::mem::replace(&mut met[a * ids + b], true)
                     && self.cells[a].len() + self.cells[b].len() <= max
-                    && self.digits(a) & self.digits(b) == 0
+                    && digits[a] & digits[b] == 0
                 {
                     out.push(Merge { keep: a, gone: b });
                 }

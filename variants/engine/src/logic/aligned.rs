@@ -45,6 +45,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     // Scratch: the excluders common to a pair, to a triple, the area of a pair.
     let mut pair = CellSet::empty(cx.layout);
     let (mut common, mut area) = (CellSet::empty(cx.layout), CellSet::empty(cx.layout));
+    let mut blockers = Vec::new();
     for (i, &a) in bases.iter().enumerate() {
         for (j, &b) in bases[i + 1..].iter().enumerate() {
             // Every cell set needs two excluders common to all its cells, so a
@@ -55,7 +56,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 continue;
             }
             if degree == 2 {
-                if let Some(step) = try_cells(cx, &[a, b], &pair) {
+                if let Some(step) = try_cells(cx, &[a, b], &pair, &mut blockers) {
                     if let Some(step) = cx.offer(step) {
                         return Some(step);
                     }
@@ -86,7 +87,7 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
                 if met_before {
                     continue;
                 }
-                if let Some(step) = try_cells(cx, &[a, b, t], &common) {
+                if let Some(step) = try_cells(cx, &[a, b, t], &common, &mut blockers) {
                     if let Some(step) = cx.offer(step) {
                         return Some(step);
                     }
@@ -98,11 +99,21 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
 }
 
 /// The aligned exclusion over `cells` (2 or 3), whose common excluders (two
-/// or more) are `excluders`, if it eliminates anything.
-fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSet) -> Option<Step> {
+/// or more) are `excluders`, if it eliminates anything. `blockers` is scratch
+/// space for the excluders' candidates.
+fn try_cells(
+    cx: &Ctx,
+    cells: &[u32],
+    excluders: &CellSet,
+    blockers: &mut Vec<u32>,
+) -> Option<Step> {
     let cand = &cx.grid.cand;
-    let common: Vec<u32> = excluders.iter().collect();
-    let blockers: Vec<u32> = common.iter().map(|&e| cand[e as usize]).collect();
+    // A combination is impossible where it holds all of an excluder's candidates.
+    blockers.clear();
+    blockers.extend(excluders.iter().map(|e| cand[e as usize]));
+    blockers.sort_unstable();
+    blockers.dedup();
+    let blocked = |used: u32| blockers.iter().any(|&m| m & !used == 0);
     // Which pairs of the set see each other (may not share a value).
     let mut clash = [[false; 3]; 3];
     for i in 0..cells.len() {
@@ -123,19 +134,29 @@ fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSet) -> Option<Step> {
             if v0 == v1 && clash[0][1] {
                 continue;
             }
+            let pair = bit(u32::from(v0)) | bit(u32::from(v1));
+            // Blocked by the first two values alone: so is every third.
+            if blocked(pair) {
+                continue;
+            }
             // With two cells, `third` is a dummy single value that never clashes.
             for v2 in values_of(third) {
                 if cells.len() == 3 && ((v0 == v2 && clash[0][2]) || (v1 == v2 && clash[1][2])) {
                     continue;
                 }
-                let mut used = bit(u32::from(v0)) | bit(u32::from(v1));
-                if cells.len() == 3 {
-                    used |= bit(u32::from(v2));
+                let values = [bit(u32::from(v0)), bit(u32::from(v1)), bit(u32::from(v2))];
+                if (0..3).all(|i| allowed[i] & values[i] != 0) {
+                    continue; // Allows nothing new.
                 }
-                if blockers.iter().all(|&m| m & !used != 0) {
-                    allowed[0] |= bit(u32::from(v0));
-                    allowed[1] |= bit(u32::from(v1));
-                    allowed[2] |= bit(u32::from(v2));
+                let used = if cells.len() == 3 {
+                    pair | values[2]
+                } else {
+                    pair
+                };
+                if !blocked(used) {
+                    for i in 0..3 {
+                        allowed[i] |= values[i];
+                    }
                     if allowed == all {
                         return None;
                     }
@@ -159,7 +180,7 @@ fn try_cells(cx: &Ctx, cells: &[u32], excluders: &CellSet) -> Option<Step> {
         (Technique::AlignedTripleExclusion, 75)
     };
     let mut step = Step::new(technique, rating);
-    for &c in cells.iter().chain(&common) {
+    for c in cells.iter().copied().chain(excluders.iter()) {
         step.pattern
             .extend(values_of(cand[c as usize]).map(|v| Candidate::new(c, v)));
     }
