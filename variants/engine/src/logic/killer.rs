@@ -292,13 +292,21 @@ fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32, masks: &[u32]) -> Ve
     let mut used = vec![0u32; cells.len()];
     let mut chosen = vec![0u8; cells.len()];
     let mut fixed = masks.to_vec();
+    // Bit `j` of `seen_before[i]`: cell `j < i` sees cell `i`.
+    let seen_before: Vec<u32> = (0..cells.len())
+        .map(|i| {
+            (0..i)
+                .filter(|&j| cx.layout.sees(cells[i], cells[j]))
+                .fold(0, |m, j| m | 1 << j)
+        })
+        .collect();
     for i in 0..cells.len() {
         for v in values_of(masks[i] & !used[i]) {
             if used[i] & bit(u32::from(v)) != 0 {
                 continue;
             }
             fixed[i] = bit(u32::from(v));
-            let search = RepeatSearch::new(cx, cells, &fixed);
+            let search = RepeatSearch::new(&seen_before, &fixed);
             if search.witness(0, sum, &mut chosen) {
                 for (u, &c) in used.iter_mut().zip(&chosen) {
                     *u |= bit(u32::from(c));
@@ -312,9 +320,10 @@ fn narrowed_with_repeats(cx: &Ctx, cells: &[u32], sum: u32, masks: &[u32]) -> Ve
 
 /// A depth-first search for one assignment of a virtual cage whose cells need
 /// not all differ, pruned by the least and most the cells still to fill add.
-struct RepeatSearch<'a, 'c> {
-    cx: &'a Ctx<'c>,
-    cells: &'a [u32],
+struct RepeatSearch<'a> {
+    /// Bit `j` of `seen_before[i]`: cell `j < i` sees cell `i` (may not
+    /// share its value).
+    seen_before: &'a [u32],
     masks: &'a [u32],
     /// `least[i]`: the smallest candidates of cells `i..` added up.
     least: Vec<u32>,
@@ -322,8 +331,8 @@ struct RepeatSearch<'a, 'c> {
     most: Vec<u32>,
 }
 
-impl<'a, 'c> RepeatSearch<'a, 'c> {
-    fn new(cx: &'a Ctx<'c>, cells: &'a [u32], masks: &'a [u32]) -> Self {
+impl<'a> RepeatSearch<'a> {
+    fn new(seen_before: &'a [u32], masks: &'a [u32]) -> Self {
         let n = masks.len();
         let (mut least, mut most) = (vec![0; n + 1], vec![0; n + 1]);
         for i in (0..n).rev() {
@@ -331,8 +340,7 @@ impl<'a, 'c> RepeatSearch<'a, 'c> {
             most[i] = most[i + 1] + 32 - masks[i].leading_zeros();
         }
         RepeatSearch {
-            cx,
-            cells,
+            seen_before,
             masks,
             least,
             most,
@@ -342,23 +350,24 @@ impl<'a, 'c> RepeatSearch<'a, 'c> {
     /// Assigns cells from `i` on with `left` still to add; whether some
     /// assignment works (then `chosen` holds it).
     fn witness(&self, i: usize, left: u32, chosen: &mut [u8]) -> bool {
-        if i == self.cells.len() {
+        if i == self.masks.len() {
             return left == 0;
         }
         if left < self.least[i] || left > self.most[i] {
             return false;
         }
-        for v in values_of(self.masks[i]) {
+        let mut seeing = self.seen_before[i];
+        let mut taken = 0;
+        while seeing != 0 {
+            taken |= bit(u32::from(chosen[seeing.trailing_zeros() as usize]));
+            seeing &= seeing - 1;
+        }
+        for v in values_of(self.masks[i] & !taken) {
             let value = u32::from(v);
             if value + self.least[i + 1] > left {
                 break;
             }
             if value + self.most[i + 1] < left {
-                continue;
-            }
-            let clash =
-                (0..i).any(|j| chosen[j] == v && self.cx.layout.sees(self.cells[i], self.cells[j]));
-            if clash {
                 continue;
             }
             chosen[i] = v;
