@@ -157,7 +157,9 @@ fn try_cells(
                     for i in 0..3 {
                         allowed[i] |= values[i];
                     }
-                    if allowed == all {
+                    // Compared value by value: a whole-array compare reads the
+                    // three words just written as one, which stalls.
+                    if (0..3).all(|i| allowed[i] == all[i]) {
                         return None;
                     }
                 }
