@@ -433,14 +433,18 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Gr
         // that tier suffices; a lower one may too (the rating order can prefer,
         // say, a direct pointing to a naked single, and a finned fish stands in
         // for a chain), so it is tried first, and then its hardest technique is
-        // the one a player needs.
+        // the one a player needs. No tier below extreme solving it, the
+        // puzzle is extreme: the rated steps solved it, and a solve capped at
+        // extreme could only say so again (so it is not run; with uniqueness
+        // steps among the rated ones, it was a fifth of a classic grade's
+        // tier checks).
         let used = steps
             .iter()
             .map(|s| s.technique.tier())
             .max()
             .unwrap_or(Easy);
         let unique = steps.iter().any(|s| s.technique.needs_uniqueness());
-        for t in [Easy, Medium, Hard, Extreme] {
+        for t in [Easy, Medium, Hard] {
             if t == used && !unique {
                 return t;
             }
