@@ -79,6 +79,10 @@ fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32) {
         return;
     }
     for (i, &c) in rest.iter().enumerate() {
+        // Too few cells left to fill the set.
+        if rest.len() - i < s.k - depth {
+            break;
+        }
         let u = union | cx.grid.cand[c as usize];
         if u.count_ones() as usize <= s.k + 1 && s.seeing[depth - 1].contains(c) {
             s.set.push(c);
