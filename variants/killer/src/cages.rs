@@ -31,6 +31,13 @@ pub(crate) struct Shape {
     pub diagonals: bool,
 }
 
+impl Shape {
+    /// Cells per side (and digits).
+    pub fn side(self) -> usize {
+        self.box_rows * self.box_cols
+    }
+}
+
 /// A partition of a square grid's cells into cages.
 #[derive(Clone, Debug)]
 pub(crate) struct Cages {
@@ -135,7 +142,7 @@ impl Cages {
         avoid_deadly: bool,
         rng: &mut Rng,
     ) -> Cages {
-        let side = shape.box_rows * shape.box_cols;
+        let side = shape.side();
         let n = side * side;
         let mut cages = Cages {
             side,

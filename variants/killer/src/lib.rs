@@ -13,11 +13,10 @@
 //! extreme); a 9x9 extreme try also starts over after a few refused merges.
 //! The levers, per difficulty ([`Profile`]): the starting cage sizes, the
 //! largest cage, the number of cages a medium puzzle stops at, the refusals a
-//! try takes, the cell moves it may make, the counts before the ladder,
-//! whether cages keep out of deadly rectangles (9x9);
-//! and always, merges making cages of few digit sets (one, as 3 in two cells)
-//! are tried before those of many, and a merge that made the puzzle too hard is
-//! not tried again.
+//! try takes, the cell moves it may make, the counts before the ladder; on
+//! 9x9, cages that keep out of deadly rectangles; and always, merges making
+//! cages of few digit sets (one, as 3 in two cells) are tried before those of
+//! many, and a merge that made the puzzle too hard is not tried again.
 
 mod cages;
 
@@ -80,13 +79,6 @@ struct Profile {
     /// On 9x9, where each refused layout costs a full extreme solve, moves
     /// made it slower (148 → 242 ms with 8).
     shifts: usize,
-    /// Whether the starting partition and the merges keep out of deadly
-    /// rectangles (see `cages`), which give a second solution whatever the
-    /// rest. On 9x9 it took the median from 62 to 50-52 ms at extreme, 6.5
-    /// to 4.5 at medium (200 and 100 seeds, side by side with the build
-    /// before); on 6x6, where a try mostly stalls one step short of extreme
-    /// and moves single cells, it made extreme slower (19 → 24 ms).
-    avoid_deadly: bool,
 }
 
 impl Profile {
@@ -101,7 +93,6 @@ impl Profile {
                 refusals: usize::MAX,
                 count_budget: small.then_some(COUNT_BUDGET),
                 shifts: 0,
-                avoid_deadly: !small,
             },
             Difficulty::Hard => Profile {
                 start: 2..=3,
@@ -110,7 +101,6 @@ impl Profile {
                 refusals: usize::MAX,
                 count_budget: Some(COUNT_BUDGET),
                 shifts: 0,
-                avoid_deadly: !small,
             },
             Difficulty::Extreme => Profile {
                 start: 2..=3,
@@ -119,10 +109,19 @@ impl Profile {
                 refusals: if small { usize::MAX } else { 4 },
                 count_budget: Some(COUNT_BUDGET),
                 shifts: if small { 24 } else { 0 },
-                avoid_deadly: !small,
             },
         }
     }
+}
+
+/// Whether layouts on a grid of `side` cells per side keep out of deadly
+/// rectangles (see `cages`), which give a second solution whatever the rest.
+/// On 9x9 it took the median from 62 to 50-52 ms at extreme, 6.5 to 4.5 at
+/// medium (200 and 100 seeds, side by side with the build before); on 6x6,
+/// where a try mostly stalls one step short of extreme and moves single
+/// cells, it made extreme slower (19 → 24 ms).
+fn keeps_out_deadly_rectangles(side: usize) -> bool {
+    side >= 9
 }
 
 /// The rules without cages for the request's parameters.
@@ -132,17 +131,15 @@ fn base(params: &Params) -> Result<(ModelBuilder, Shape), PuzzleError> {
         .iter()
         .find(|(s, ..)| *s == size)
         .ok_or_else(|| PuzzleError::new(format!("unknown size '{size}'")))?;
-    let side = rows * cols;
-    let mut builder = classic_builder(rows, cols)?;
-    let diagonal = params::flag(params, "diagonals")?;
-    if diagonal {
-        builder = builder.houses(diagonals(side, [0, 0]));
-    }
     let shape = Shape {
         box_rows: rows as usize,
         box_cols: cols as usize,
-        diagonals: diagonal,
+        diagonals: params::flag(params, "diagonals")?,
     };
+    let mut builder = classic_builder(rows, cols)?;
+    if shape.diagonals {
+        builder = builder.houses(diagonals(rows * cols, [0, 0]));
+    }
     Ok((builder, shape))
 }
 
@@ -191,7 +188,7 @@ fn attempt(
     rng: &mut plugin_sdk::engine::seed::Rng,
 ) -> Result<Option<Model>, GenerateError> {
     let target = ctx.difficulty();
-    let side = shape.box_rows * shape.box_cols;
+    let side = shape.side();
     let profile = Profile::of(target, side);
     let enough = profile.cells_per_cage.map_or(usize::MAX, |per| {
         ((side * side) as f64 / per).ceil() as usize
@@ -200,7 +197,7 @@ fn attempt(
         solution,
         shape,
         profile.start.clone(),
-        profile.avoid_deadly,
+        keeps_out_deadly_rectangles(side),
         rng,
     );
     let (mut model, mut verdict) = judged(base, &cages, target, profile.count_budget)?;
