@@ -8,7 +8,8 @@
 //! - cycles: an alternating loop back to the start (X-cycles on one value,
 //!   Y-cycles through bivalue cells, XY-cycles with both); every candidate that
 //!   sees an on and an off potential of its value in the loop is false;
-//! - forcing chains: an assumption that implies its own negation;
+//! - forcing chains: an assumption that implies its own negation (these two
+//!   follow the real grid's links only: `static_chains`);
 //! - multiple forcing chains: every value of a cell (or every place of a value in
 //!   a house) implies the same thing; both states of a candidate imply the same
 //!   thing (double forcing), or one state implies a contradiction;
@@ -20,7 +21,7 @@
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
 use crate::logic::forcing_scan::Scan;
-use crate::logic::grid::{candidate_key as key, Grid, Group};
+use crate::logic::grid::{candidate_key as key, Grid, Group, Layout};
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
@@ -139,16 +140,16 @@ impl Parents {
 
 /// Which links a search may follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Links {
+pub(super) struct Links {
     /// Bivalue-cell links ("Y").
-    y: bool,
+    pub y: bool,
     /// House links ("X").
-    x: bool,
+    pub x: bool,
 }
 
 impl Links {
     /// The same links plus house links.
-    fn with_x(self) -> Links {
+    pub(super) fn with_x(self) -> Links {
         Links { y: self.y, x: true }
     }
 }
@@ -159,9 +160,6 @@ struct Search<'a> {
     cx: &'a Ctx<'a>,
     size: u32,
     store: Storage,
-    /// The "off" potentials on one node's first-parent path, by key (see
-    /// [`Search::mark_path`]; cycle searches only).
-    on_path: Stamps,
 }
 
 impl Drop for Search<'_> {
@@ -171,22 +169,26 @@ impl Drop for Search<'_> {
 }
 
 /// A found deduction before it becomes a [`Step`].
-struct Found {
-    technique: Technique,
-    rating: Rating,
-    complexity: usize,
-    sort_key: u8,
-    eliminations: Vec<Candidate>,
-    placements: Vec<Candidate>,
-    pattern: Vec<Candidate>,
+pub(super) struct Found {
+    pub technique: Technique,
+    pub rating: Rating,
+    /// The number of potentials its chains rest on.
+    pub complexity: usize,
+    /// Orders deductions of equal rating and complexity.
+    pub sort_key: u8,
+    pub eliminations: Vec<Candidate>,
+    pub placements: Vec<Candidate>,
+    pub pattern: Vec<Candidate>,
 }
 
 impl Found {
-    fn key(&self) -> (Rating, usize, u8) {
+    /// What makes a deduction easier: a lower rating, then fewer potentials.
+    pub fn key(&self) -> (Rating, usize, u8) {
         (self.rating, self.complexity, self.sort_key)
     }
 
-    fn into_step(self) -> Step {
+    /// The step shown for this deduction.
+    pub fn into_step(self) -> Step {
         let mut step = Step::new(self.technique, self.rating);
         step.eliminations = self.eliminations;
         step.placements = self.placements;
@@ -195,21 +197,25 @@ impl Found {
     }
 }
 
-/// Keeps the easiest deduction, with the candidates of the chains `ids` of
-/// search `s` as its pattern.
-fn keep(best: &mut Option<Found>, mut found: Found, s: &Search, ids: &[u32]) {
+/// Keeps the easiest deduction, with `pattern` (the candidates of its
+/// chains, gathered only for a deduction kept) as its pattern.
+pub(super) fn keep(
+    best: &mut Option<Found>,
+    mut found: Found,
+    pattern: impl FnOnce() -> Vec<Candidate>,
+) {
     if found.eliminations.is_empty() && found.placements.is_empty() {
         return;
     }
     if best.as_ref().is_none_or(|b| found.key() < b.key()) {
-        found.pattern = s.pattern(ids);
+        found.pattern = pattern();
         *best = Some(found);
     }
 }
 
 /// SE's length increment: +0.1 each time the number of potentials beyond 2
 /// passes 4, 6, 8, 12, 16, 24, 32, ...
-fn length_tenths(complexity: usize) -> Rating {
+pub(super) fn length_tenths(complexity: usize) -> Rating {
     let length = complexity.saturating_sub(2);
     let (mut ceil, mut odd, mut added) = (4usize, false, 0);
     while length > ceil {
@@ -228,20 +234,7 @@ impl<'a> Search<'a> {
             cx,
             size,
             store: Storage::take(keys),
-            on_path: Stamps::new(0),
         }
-    }
-
-    /// A search that can also look for cycles ([`Search::mark_path`]).
-    fn for_cycles(cx: &'a Ctx<'a>) -> Search<'a> {
-        let mut s = Search::new(cx);
-        s.on_path = Stamps::new(s.store.on.len());
-        s
-    }
-
-    /// Forgets every potential, keeping the allocations.
-    fn reset(&mut self) {
-        self.store.clear();
     }
 
     fn key(&self, cell: u32, value: u8) -> usize {
@@ -289,27 +282,6 @@ impl<'a> Search<'a> {
         self.set_known(k, on, id);
     }
 
-    /// The key of node `id`'s candidate.
-    fn key_of(&self, id: u32) -> usize {
-        let n = &self.store.nodes[id as usize];
-        self.key(n.cell, n.value)
-    }
-
-    /// Adds potential `pot` (on or off) implied by `parent`, marked known
-    /// when it is the first of its kind; its id.
-    fn add_static(&mut self, pot: Pot, on: bool, parent: u32) -> u32 {
-        let id = self.add(pot.cell, pot.value, on, Parents::one(parent));
-        if !self.is_known(pot, on) {
-            self.set_known(pot.key as usize, on, id);
-        }
-        id
-    }
-
-    /// Whether a potential of `pot` (on or off) is known.
-    fn is_known(&self, pot: Pot, on: bool) -> bool {
-        self.known_ids(on)[pot.key as usize] != NONE
-    }
-
     /// What turns off when `id` is on, given candidates `cand`.
     fn on_to_off(&self, cand: &[u32], id: u32, links: Links, out: &mut Vec<(u32, u8)>) {
         let n = &self.store.nodes[id as usize];
@@ -317,21 +289,7 @@ impl<'a> Search<'a> {
         if links.y {
             out.extend(cell_offs(cand, n.cell, n.value));
         }
-        out.extend(self.peer_offs(cand, n.cell, n.value));
-    }
-
-    /// The peers of `cell` holding `value` in `cand` ("X" offs).
-    fn peer_offs<'c>(
-        &'c self,
-        cand: &'c [u32],
-        cell: u32,
-        value: u8,
-    ) -> impl Iterator<Item = (u32, u8)> + 'c {
-        let b = bit(u32::from(value));
-        self.cx.layout.peers[cell as usize]
-            .iter()
-            .filter(move |&&p| cand[p as usize] & b != 0)
-            .map(move |&p| (p, value))
+        out.extend(peer_offs(self.cx.layout, cand, n.cell, n.value));
     }
 
     /// What turns on when `id` is off, given the scratch grid `now` of a
@@ -361,7 +319,7 @@ impl<'a> Search<'a> {
             }
         }
         if links.x {
-            for (group, other) in self.conjugates(current, n.cell, n.value) {
+            for (group, other) in conjugates(self.cx.layout, current, n.cell, n.value) {
                 let mut parents = Parents::one(id);
                 if now.is_some() {
                     let gone = start.positions(group, n.value) & !current.positions(group, n.value);
@@ -379,44 +337,9 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Each full group of `cell` where `value` has exactly one other place in
-    /// `current`, with that place.
-    fn conjugates<'g>(
-        &'g self,
-        current: &'g Grid,
-        cell: u32,
-        value: u8,
-    ) -> impl Iterator<Item = (&'g Group, u32)> + 'g {
-        let layout = self.cx.layout;
-        let groups = &layout.groups_of[cell as usize];
-        let slots = &layout.slots[cell as usize];
-        groups.iter().zip(slots).filter_map(move |(&g, &slot)| {
-            let group = &layout.groups[g as usize];
-            let others = current.positions(group, value) & !(1 << slot);
-            (group.full && others.count_ones() == 1)
-                .then(|| (group, group.cells[others.trailing_zeros() as usize]))
-        })
-    }
-
     fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
         let id = self.known(cell, value, false);
         (id != NONE).then_some(id)
-    }
-
-    /// Marks the "off" potentials among `id` and its first-parent ancestors
-    /// in `on_path`, by key (one walk for all of a node's links).
-    fn mark_path(&mut self, mut id: u32) {
-        self.on_path.clear();
-        loop {
-            let n = &self.store.nodes[id as usize];
-            if !n.on {
-                self.on_path.mark(key(self.size, n.cell, n.value));
-            }
-            match n.parents.first() {
-                Some(p) => id = p,
-                None => return,
-            }
-        }
     }
 
     /// The number of distinct potentials `id` rests on, itself included.
@@ -460,382 +383,41 @@ impl<'a> Search<'a> {
     }
 }
 
-/// A candidate of the real grid with its key (`cell * size + value - 1`).
-#[derive(Clone, Copy, Debug)]
-struct Pot {
-    cell: u32,
-    value: u8,
-    key: u32,
-}
-
-/// Every candidate's links in the real grid, read by key (`cell * size +
-/// value - 1`): the static chains of [`cycles_and_forcing`] follow the same
-/// links thousands of times, so they are found once per search. Each list is
-/// in the order [`Search::on_to_off`] and [`Search::off_to_on`] give it.
-struct StaticLinks {
-    /// The other values of the candidate's cell ("Y" offs): a range of `offs`.
-    cell_offs: Vec<std::ops::Range<u32>>,
-    /// The peers holding its value ("X" offs): a range of `offs`.
-    peer_offs: Vec<std::ops::Range<u32>>,
-    offs: Vec<Pot>,
-    /// The other value of its cell when the cell has two ("Y" on).
-    bivalue: Vec<Option<Pot>>,
-    /// The other place of its value in each full group with two places ("X"
-    /// ons): a range of `ons`.
-    conjugates: Vec<std::ops::Range<u32>>,
-    ons: Vec<Pot>,
-}
-
-impl StaticLinks {
-    fn new(s: &Search) -> StaticLinks {
-        let keys = s.store.on.len();
-        let empty = 0..0;
-        let mut t = StaticLinks {
-            cell_offs: vec![empty.clone(); keys],
-            peer_offs: vec![empty.clone(); keys],
-            offs: Vec::new(),
-            bivalue: vec![None; keys],
-            conjugates: vec![empty; keys],
-            ons: Vec::new(),
-        };
-        let (cx, cand) = (s.cx, &s.cx.grid.cand);
-        let pot = |(cell, value): (u32, u8)| Pot {
-            cell,
-            value,
-            key: s.key(cell, value) as u32,
-        };
-        for cell in 0..cand.len() as u32 {
-            for value in values_of(cand[cell as usize]) {
-                let k = s.key(cell, value);
-                let start = t.offs.len() as u32;
-                t.offs.extend(cell_offs(cand, cell, value).map(pot));
-                let middle = t.offs.len() as u32;
-                t.offs.extend(s.peer_offs(cand, cell, value).map(pot));
-                t.cell_offs[k] = start..middle;
-                t.peer_offs[k] = middle..t.offs.len() as u32;
-                if cand[cell as usize].count_ones() == 2 {
-                    t.bivalue[k] = cell_offs(cand, cell, value).next().map(pot);
-                }
-                let start = t.ons.len() as u32;
-                t.ons.extend(
-                    s.conjugates(cx.grid, cell, value)
-                        .map(|(_, other)| pot((other, value))),
-                );
-                t.conjugates[k] = start..t.ons.len() as u32;
-            }
-        }
-        t
-    }
-
-    /// What turns off when the candidate of key `k` is on, over `links`
-    /// ([`Search::on_to_off`] on the real grid).
-    fn on_to_off(&self, k: usize, links: Links) -> impl Iterator<Item = Pot> + '_ {
-        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
-        let own = if links.y {
-            &self.offs[range(&self.cell_offs[k])]
-        } else {
-            &[]
-        };
-        own.iter()
-            .chain(&self.offs[range(&self.peer_offs[k])])
-            .copied()
-    }
-
-    /// What turns on when the candidate of key `k` is off, over `links`
-    /// ([`Search::off_to_on`] on the real grid).
-    fn off_to_on(&self, k: usize, links: Links) -> impl Iterator<Item = Pot> + '_ {
-        let r = &self.conjugates[k];
-        let houses = if links.x {
-            &self.ons[r.start as usize..r.end as usize]
-        } else {
-            &[]
-        };
-        self.bivalue[k]
-            .filter(|_| links.y)
-            .into_iter()
-            .chain(houses.iter().copied())
-    }
-
-    /// Whether the candidate of key `k` has a strong link of `links`: the
-    /// other value of its bivalue cell, or the other place of its value in a
-    /// house.
-    fn has_strong_link(&self, k: usize, links: Links) -> bool {
-        (links.y && self.bivalue[k].is_some()) || (links.x && !self.conjugates[k].is_empty())
-    }
-}
-
 /// The other values of `cell` in `cand` ("Y" offs of `value` there).
-fn cell_offs(cand: &[u32], cell: u32, value: u8) -> impl Iterator<Item = (u32, u8)> {
+pub(super) fn cell_offs(cand: &[u32], cell: u32, value: u8) -> impl Iterator<Item = (u32, u8)> {
     values_of(cand[cell as usize] & !bit(u32::from(value))).map(move |v| (cell, v))
 }
 
-/// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
-/// Cycles", 6.5 and up).
-pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
-    let mut best = None;
-    let cand = &cx.grid.cand;
-    let mut s = Search::for_cycles(cx);
-    let t = StaticLinks::new(&s);
-    let mut buffers = Buffers::default();
-    for links in [
-        Links { y: false, x: true },
-        Links { y: true, x: false },
-        Links { y: true, x: true },
-    ] {
-        for cell in 0..cand.len() as u32 {
-            if cx.first && best.is_some() {
-                break;
-            }
-            if cand[cell as usize].count_ones() < 2 {
-                continue;
-            }
-            if !links.x && cand[cell as usize].count_ones() > 2 {
-                continue;
-            }
-            for value in values_of(cand[cell as usize]) {
-                unary(&mut s, &t, &mut buffers, (cell, value), links, &mut best);
-            }
-        }
-    }
-    best.map(Found::into_step)
-}
-
-/// Reusable buffers for one breadth-first search: the potentials of the
-/// level being followed and of the next.
-#[derive(Default)]
-struct Buffers {
-    pending_on: Vec<u32>,
-    pending_off: Vec<u32>,
-    level: Vec<u32>,
-}
-
-impl Buffers {
-    /// Moves the pending potentials of one state (`on`) into `level`, for
-    /// following while the next level gathers in the pending list.
-    fn next_level(&mut self, on: bool) {
-        let pending = if on {
-            &mut self.pending_on
-        } else {
-            &mut self.pending_off
-        };
-        self.level.clear();
-        std::mem::swap(&mut self.level, pending);
-    }
-
-    /// Drops every pending potential (a search cut short).
-    fn clear(&mut self) {
-        self.pending_on.clear();
-        self.pending_off.clear();
-    }
-
-    /// Whether no potential is pending: the search is over.
-    fn is_empty(&self) -> bool {
-        self.pending_on.is_empty() && self.pending_off.is_empty()
-    }
-}
-
-/// Whether a chain with rating base `base` and more than `length` potentials
-/// cannot beat `best` (chains only grow as a breadth-first search goes
-/// deeper), or need not: when any deduction will do ([`Ctx::first`]), one
-/// found is enough. A chain beats `best` only with a lower rating, or the
-/// same rating and fewer potentials ([`Found::key`]; ties keep the first).
-fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool {
-    best.as_ref().is_some_and(|b| {
-        let rating = base + length_tenths(length);
-        cx.first || rating > b.rating || (rating == b.rating && length >= b.complexity)
-    })
-}
-
-/// Cycles and forcing chains from `(cell, value)` over `links`, kept in
-/// `best` when easier; `b` holds no potentials before and after.
-fn unary(
-    s: &mut Search,
-    t: &StaticLinks,
-    b: &mut Buffers,
-    (cell, value): (u32, u8),
-    links: Links,
-    best: &mut Option<Found>,
-) {
-    let cycle_base = if links.x && links.y { 70 } else { 65 };
-    let forcing_base = if links.y { 70 } else { 66 };
-    let start_key = s.key(cell, value);
-    // Cycles, from "on": a cycle comes back to the start through a strong
-    // link, so a start with none has none.
-    s.reset();
-    let start = s.add(cell, value, true, Parents::none());
-    s.mark(start);
-    if t.has_strong_link(start_key, links) {
-        b.pending_on.push(start);
-    }
-    let mut length = 0;
-    while !b.is_empty() {
-        if hopeless(s.cx, best, cycle_base, length) {
-            b.clear();
-            break;
-        }
-        length += 1;
-        b.next_level(true);
-        for &p in &b.level {
-            s.mark_path(p);
-            for pot in t.on_to_off(s.key_of(p), links) {
-                if !s.on_path.is_marked(pot.key as usize) {
-                    let id = s.add_static(pot, false, p);
-                    b.pending_off.push(id);
-                }
-            }
-        }
-        length += 1;
-        b.next_level(false);
-        for &p in &b.level {
-            for pot in t.off_to_on(s.key_of(p), links) {
-                if length >= 4 && pot.key as usize == start_key {
-                    let id = s.add(pot.cell, pot.value, true, Parents::one(p));
-                    if let Some(found) = cycle(s, id, links) {
-                        keep(best, found, s, &[id]);
-                    }
-                    continue;
-                }
-                if !s.is_known(pot, true) {
-                    let id = s.add_static(pot, true, p);
-                    b.pending_on.push(id);
-                }
-            }
-        }
-    }
-    if !links.x {
-        return;
-    }
-    // Forcing chains: "on" implying "off" of itself, "off" implying "on".
-    for assume_on in [true, false] {
-        s.reset();
-        let mut depth = 0;
-        let start = s.add(cell, value, assume_on, Parents::none());
-        s.mark(start);
-        if assume_on {
-            b.pending_on.push(start);
-        } else {
-            b.pending_off.push(start);
-        }
-        while !b.is_empty() {
-            if hopeless(s.cx, best, forcing_base, depth) {
-                b.clear();
-                break;
-            }
-            depth += 2;
-            b.next_level(true);
-            for &p in &b.level {
-                for pot in t.on_to_off(s.key_of(p), links) {
-                    if assume_on && pot.key as usize == start_key {
-                        let id = s.add(pot.cell, pot.value, false, Parents::one(p));
-                        let found = forcing(s, id, links);
-                        keep(best, found, s, &[id]);
-                        // The chain ends here: one running on through the
-                        // start's negation would count only its last links.
-                        continue;
-                    }
-                    if !s.is_known(pot, false) {
-                        let id = s.add_static(pot, false, p);
-                        b.pending_off.push(id);
-                    }
-                }
-            }
-            b.next_level(false);
-            for &p in &b.level {
-                for pot in t.off_to_on(s.key_of(p), links.with_x()) {
-                    if !assume_on && pot.key as usize == start_key {
-                        let id = s.add(pot.cell, pot.value, true, Parents::one(p));
-                        let found = forcing(s, id, links);
-                        keep(best, found, s, &[id]);
-                        continue;
-                    }
-                    if !s.is_known(pot, true) {
-                        let id = s.add_static(pot, true, p);
-                        b.pending_on.push(id);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The hint for a cycle closing at `id` (the start, reached again), if it
-/// eliminates anything.
-fn cycle(s: &Search, id: u32, links: Links) -> Option<Found> {
-    let cand = &s.cx.grid.cand;
-    let mut chain = Vec::new();
-    let mut i = id;
-    loop {
-        chain.push(i);
-        match s.store.nodes[i as usize].parents.first() {
-            Some(p) => i = p,
-            None => break,
-        }
-    }
-    let cells: Vec<u32> = chain
+/// The peers of `cell` holding `value` in `cand` ("X" offs).
+pub(super) fn peer_offs<'c>(
+    layout: &'c Layout,
+    cand: &'c [u32],
+    cell: u32,
+    value: u8,
+) -> impl Iterator<Item = (u32, u8)> + 'c {
+    let b = bit(u32::from(value));
+    layout.peers[cell as usize]
         .iter()
-        .map(|&i| s.store.nodes[i as usize].cell)
-        .collect();
-    let mut forward = std::collections::BTreeSet::new();
-    let mut backward = std::collections::BTreeSet::new();
-    for &i in &chain[..chain.len() - 1] {
-        let n = &s.store.nodes[i as usize];
-        for &p in &s.cx.layout.peers[n.cell as usize] {
-            if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
-                if n.on {
-                    forward.insert(Candidate::new(p, n.value));
-                } else {
-                    backward.insert(Candidate::new(p, n.value));
-                }
-            }
-        }
-    }
-    let eliminations: Vec<Candidate> = forward.intersection(&backward).copied().collect();
-    if eliminations.is_empty() {
-        return None;
-    }
-    let complexity = s.ancestors(id);
-    let base = if links.x && links.y { 70 } else { 65 };
-    let technique = if links.x && links.y {
-        Technique::AicLoop
-    } else if links.x {
-        Technique::XCycle
-    } else {
-        Technique::XyCycle
-    };
-    Some(Found {
-        technique,
-        rating: base + length_tenths(complexity),
-        complexity,
-        sort_key: 0,
-        eliminations,
-        placements: Vec::new(),
-        pattern: Vec::new(),
-    })
+        .filter(move |&&p| cand[p as usize] & b != 0)
+        .map(move |&p| (p, value))
 }
 
-/// The hint for a forcing chain ending at `id`, the start's own conjugate.
-fn forcing(s: &Search, id: u32, links: Links) -> Found {
-    let complexity = s.ancestors(id);
-    let n = &s.store.nodes[id as usize];
-    let base = if links.y { 70 } else { 66 };
-    let (eliminations, placements) = if n.on {
-        (Vec::new(), vec![Candidate::new(n.cell, n.value)])
-    } else {
-        (vec![Candidate::new(n.cell, n.value)], Vec::new())
-    };
-    Found {
-        technique: if links.y {
-            Technique::ForcingChain
-        } else {
-            Technique::ForcingXChain
-        },
-        rating: base + length_tenths(complexity),
-        complexity,
-        sort_key: 0,
-        eliminations,
-        placements,
-        pattern: Vec::new(),
-    }
+/// Each full group of `cell` where `value` has exactly one other place in
+/// `current`, with that place.
+pub(super) fn conjugates<'g>(
+    layout: &'g Layout,
+    current: &'g Grid,
+    cell: u32,
+    value: u8,
+) -> impl Iterator<Item = (&'g Group, u32)> + 'g {
+    let groups = &layout.groups_of[cell as usize];
+    let slots = &layout.slots[cell as usize];
+    groups.iter().zip(slots).filter_map(move |(&g, &slot)| {
+        let group = &layout.groups[g as usize];
+        let others = current.positions(group, value) & !(1 << slot);
+        (group.full && others.count_ones() == 1)
+            .then(|| (group, group.cells[others.trailing_zeros() as usize]))
+    })
 }
 
 /// How a multiple-chain search propagates.
@@ -1147,7 +729,7 @@ fn multiple_for_cell<'a>(
                         (Vec::new(), vec![c])
                     };
                     let found = found(mode, complexity, 7, eliminations, placements);
-                    keep(best, found, &branch.search, &[a, b]);
+                    keep(best, found, || branch.search.pattern(&[a, b]));
                 }
             }
             // Double forcing: both states imply the same.
@@ -1162,7 +744,7 @@ fn multiple_for_cell<'a>(
                             let complexity = on.search.ancestors(a) + off.search.ancestors(b);
                             let found =
                                 conclusion(cx, mode, complexity, 1, n.cell, n.value, on_state);
-                            keep(best, found, &on.search, &[a]);
+                            keep(best, found, || on.search.pattern(&[a]));
                         }
                     }
                 }
@@ -1213,7 +795,7 @@ fn agreed(
                         .filter_map(|b| Some(b.search.ancestors(b.has(c, v, on_state)?)))
                         .sum::<usize>();
                 let found = conclusion(cx, mode, complexity, sort_key, c, v, on_state);
-                keep(best, found, &lead.search, &[a]);
+                keep(best, found, || lead.search.pattern(&[a]));
             }
         }
     }

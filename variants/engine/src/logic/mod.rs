@@ -26,6 +26,7 @@ mod links;
 mod memo;
 mod singles;
 mod stamps;
+mod static_chains;
 mod step;
 mod subsets;
 mod uniqueness;
@@ -348,7 +349,7 @@ const LADDER: &[Rung] = &[
     rung(|cx| als::wing(cx, 4), Extreme),
     rung(|cx| aligned::exclusion(cx, 2), Extreme),
     rung(|cx| als::wing(cx, 5), Extreme),
-    rung(chains::cycles_and_forcing, Extreme),
+    rung(static_chains::cycles_and_forcing, Extreme),
     rung(|cx| als::wing(cx, 6), Extreme),
     rung(|cx| aligned::exclusion(cx, 3), Extreme),
     eager(subsumed(rung(

@@ -1,0 +1,501 @@
+//! Cycles and forcing chains over static links (Sudoku Explainer's "Forcing
+//! Chains & Cycles", 6.5 to about 7.5): from each candidate, a breadth-first
+//! search over the links of the real grid, which no step along the way
+//! changes. Each potential has one parent, so a search stores three small
+//! words a potential (key, state, parent) rather than a dynamic chain's
+//! node; a classic grade runs thousands of these short searches a step.
+
+use crate::logic::chains::{cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links};
+use crate::logic::grid::candidate_key as key;
+use crate::logic::stamps::Stamps;
+use crate::logic::step::{Candidate, Rating, Step, Technique};
+use crate::logic::Ctx;
+use crate::mask::{bit, values_of};
+
+/// No parent: the start of a search.
+const NONE: u32 = u32::MAX;
+
+/// Every candidate's links in the real grid, as candidate keys (`cell *
+/// size + value - 1`), read by key: the static chains of [`cycles_and_forcing`] follow the same
+/// links thousands of times, so they are found once per search. Each list is
+/// in the order a dynamic search's `on_to_off` and `off_to_on` give it.
+struct StaticLinks {
+    /// The other values of the candidate's cell ("Y" offs): a range of `offs`.
+    cell_offs: Vec<std::ops::Range<u32>>,
+    /// The peers holding its value ("X" offs): a range of `offs`.
+    peer_offs: Vec<std::ops::Range<u32>>,
+    offs: Vec<u32>,
+    /// The other value of its cell when the cell has two ("Y" on).
+    bivalue: Vec<Option<u32>>,
+    /// The other place of its value in each full group with two places ("X"
+    /// ons): a range of `ons`.
+    conjugates: Vec<std::ops::Range<u32>>,
+    ons: Vec<u32>,
+}
+
+impl StaticLinks {
+    fn new(cx: &Ctx) -> StaticLinks {
+        let size = cx.grid.size;
+        let keys = cx.grid.cand.len() * size as usize;
+        let empty = 0..0;
+        let mut t = StaticLinks {
+            cell_offs: vec![empty.clone(); keys],
+            peer_offs: vec![empty.clone(); keys],
+            offs: Vec::new(),
+            bivalue: vec![None; keys],
+            conjugates: vec![empty; keys],
+            ons: Vec::new(),
+        };
+        let cand = &cx.grid.cand;
+        let pot = |(cell, value): (u32, u8)| key(size, cell, value) as u32;
+        for cell in 0..cand.len() as u32 {
+            for value in values_of(cand[cell as usize]) {
+                let k = key(size, cell, value);
+                let start = t.offs.len() as u32;
+                t.offs.extend(cell_offs(cand, cell, value).map(pot));
+                let middle = t.offs.len() as u32;
+                t.offs
+                    .extend(peer_offs(cx.layout, cand, cell, value).map(pot));
+                t.cell_offs[k] = start..middle;
+                t.peer_offs[k] = middle..t.offs.len() as u32;
+                if cand[cell as usize].count_ones() == 2 {
+                    t.bivalue[k] = cell_offs(cand, cell, value).next().map(pot);
+                }
+                let start = t.ons.len() as u32;
+                t.ons.extend(
+                    conjugates(cx.layout, cx.grid, cell, value)
+                        .map(|(_, other)| pot((other, value))),
+                );
+                t.conjugates[k] = start..t.ons.len() as u32;
+            }
+        }
+        t
+    }
+
+    /// What turns off when the candidate of key `k` is on, over `links`
+    /// (a dynamic search's `on_to_off` on the real grid).
+    fn on_to_off(&self, k: usize, links: Links) -> impl Iterator<Item = u32> + '_ {
+        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
+        let own = if links.y {
+            &self.offs[range(&self.cell_offs[k])]
+        } else {
+            &[]
+        };
+        own.iter()
+            .chain(&self.offs[range(&self.peer_offs[k])])
+            .copied()
+    }
+
+    /// What turns on when the candidate of key `k` is off, over `links`
+    /// (a dynamic search's `off_to_on` on the real grid).
+    fn off_to_on(&self, k: usize, links: Links) -> impl Iterator<Item = u32> + '_ {
+        let r = &self.conjugates[k];
+        let houses = if links.x {
+            &self.ons[r.start as usize..r.end as usize]
+        } else {
+            &[]
+        };
+        self.bivalue[k]
+            .filter(|_| links.y)
+            .into_iter()
+            .chain(houses.iter().copied())
+    }
+
+    /// Whether the candidate of key `k` has a strong link of `links`: the
+    /// other value of its bivalue cell, or the other place of its value in a
+    /// house.
+    fn has_strong_link(&self, k: usize, links: Links) -> bool {
+        (links.y && self.bivalue[k].is_some()) || (links.x && !self.conjugates[k].is_empty())
+    }
+}
+
+/// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
+/// Cycles", 6.5 and up).
+pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
+    let mut best = None;
+    let cand = &cx.grid.cand;
+    let t = StaticLinks::new(cx);
+    let mut w = Walk::new(cx.grid.cand.len() * cx.grid.size as usize, cx.grid.size);
+    let mut buffers = Buffers::default();
+    for links in [
+        Links { y: false, x: true },
+        Links { y: true, x: false },
+        Links { y: true, x: true },
+    ] {
+        for cell in 0..cand.len() as u32 {
+            if cx.first && best.is_some() {
+                break;
+            }
+            if cand[cell as usize].count_ones() < 2 {
+                continue;
+            }
+            if !links.x && cand[cell as usize].count_ones() > 2 {
+                continue;
+            }
+            for value in values_of(cand[cell as usize]) {
+                unary(
+                    cx,
+                    &mut w,
+                    &t,
+                    &mut buffers,
+                    (cell, value),
+                    links,
+                    &mut best,
+                );
+            }
+        }
+    }
+    best.map(Found::into_step)
+}
+
+/// The potentials one static search builds: by node, its candidate's key,
+/// its state and the node that implies it, and which candidates are known
+/// on and off.
+struct Walk {
+    size: u32,
+    key: Vec<u32>,
+    on: Vec<bool>,
+    parent: Vec<u32>,
+    known_on: Stamps,
+    known_off: Stamps,
+    /// The off potentials on one node's path, by key (see [`Walk::mark_path`]).
+    on_path: Stamps,
+    /// Scratch for [`Walk::ancestors`]: potentials counted, by key and state.
+    seen: Stamps,
+}
+
+impl Walk {
+    /// An empty search over `keys` candidate keys of a grid of `size` values.
+    fn new(keys: usize, size: u32) -> Walk {
+        Walk {
+            size,
+            key: Vec::new(),
+            on: Vec::new(),
+            parent: Vec::new(),
+            known_on: Stamps::new(keys),
+            known_off: Stamps::new(keys),
+            on_path: Stamps::new(keys),
+            seen: Stamps::new(2 * keys),
+        }
+    }
+
+    /// Forgets every potential, keeping the allocations.
+    fn reset(&mut self) {
+        self.key.clear();
+        self.on.clear();
+        self.parent.clear();
+        self.known_on.clear();
+        self.known_off.clear();
+    }
+
+    /// Adds the potential of key `k` in state `on`, implied by `parent`; its id.
+    fn add(&mut self, k: usize, on: bool, parent: u32) -> u32 {
+        self.key.push(k as u32);
+        self.on.push(on);
+        self.parent.push(parent);
+        (self.key.len() - 1) as u32
+    }
+
+    /// [`Walk::add`], marking the candidate known in that state.
+    fn add_known(&mut self, k: usize, on: bool, parent: u32) -> u32 {
+        if on {
+            self.known_on.mark(k);
+        } else {
+            self.known_off.mark(k);
+        }
+        self.add(k, on, parent)
+    }
+
+    /// Whether the candidate of key `k` is known in state `on`.
+    fn is_known(&self, k: usize, on: bool) -> bool {
+        if on {
+            self.known_on.is_marked(k)
+        } else {
+            self.known_off.is_marked(k)
+        }
+    }
+
+    /// The key of node `id`'s candidate.
+    fn key_of(&self, id: u32) -> usize {
+        self.key[id as usize] as usize
+    }
+
+    /// Node `id`'s candidate.
+    fn candidate(&self, id: u32) -> Candidate {
+        let k = self.key[id as usize];
+        Candidate::new(k / self.size, (k % self.size + 1) as u8)
+    }
+
+    /// `id` and the nodes that imply it, back to the start.
+    fn path(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        std::iter::successors(Some(id), |&i| {
+            let p = self.parent[i as usize];
+            (p != NONE).then_some(p)
+        })
+    }
+
+    /// Marks the off potentials among `id` and its ancestors in `on_path`,
+    /// by key (one walk for all of a node's links).
+    fn mark_path(&mut self, id: u32) {
+        self.on_path.clear();
+        let mut i = id;
+        loop {
+            if !self.on[i as usize] {
+                self.on_path.mark(self.key[i as usize] as usize);
+            }
+            match self.parent[i as usize] {
+                NONE => return,
+                p => i = p,
+            }
+        }
+    }
+
+    /// The number of distinct potentials `id` rests on, itself included.
+    fn ancestors(&mut self, id: u32) -> usize {
+        self.seen.clear();
+        let mut count = 0;
+        let mut i = id;
+        loop {
+            let k = 2 * self.key[i as usize] as usize + usize::from(self.on[i as usize]);
+            count += usize::from(self.seen.mark(k));
+            match self.parent[i as usize] {
+                NONE => return count,
+                p => i = p,
+            }
+        }
+    }
+
+    /// The candidates along `id`'s chain, in order, each once.
+    fn pattern(&self, id: u32) -> Vec<Candidate> {
+        let mut out: Vec<Candidate> = self.path(id).map(|i| self.candidate(i)).collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Reusable buffers for one breadth-first search: the potentials of the
+/// level being followed and of the next.
+#[derive(Default)]
+struct Buffers {
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    level: Vec<u32>,
+}
+
+impl Buffers {
+    /// Moves the pending potentials of one state (`on`) into `level`, for
+    /// following while the next level gathers in the pending list.
+    fn next_level(&mut self, on: bool) {
+        let pending = if on {
+            &mut self.pending_on
+        } else {
+            &mut self.pending_off
+        };
+        self.level.clear();
+        std::mem::swap(&mut self.level, pending);
+    }
+
+    /// Drops every pending potential (a search cut short).
+    fn clear(&mut self) {
+        self.pending_on.clear();
+        self.pending_off.clear();
+    }
+
+    /// Whether no potential is pending: the search is over.
+    fn is_empty(&self) -> bool {
+        self.pending_on.is_empty() && self.pending_off.is_empty()
+    }
+}
+
+/// Whether a chain with rating base `base` and more than `length` potentials
+/// cannot beat `best` (chains only grow as a breadth-first search goes
+/// deeper), or need not: when any deduction will do ([`Ctx::first`]), one
+/// found is enough. A chain beats `best` only with a lower rating, or the
+/// same rating and fewer potentials ([`Found::key`]; ties keep the first).
+fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool {
+    best.as_ref().is_some_and(|b| {
+        let rating = base + length_tenths(length);
+        cx.first || rating > b.rating || (rating == b.rating && length >= b.complexity)
+    })
+}
+
+/// Cycles and forcing chains from `(cell, value)` over `links`, kept in
+/// `best` when easier; `b` holds no potentials before and after.
+fn unary(
+    cx: &Ctx,
+    w: &mut Walk,
+    t: &StaticLinks,
+    b: &mut Buffers,
+    (cell, value): (u32, u8),
+    links: Links,
+    best: &mut Option<Found>,
+) {
+    let cycle_base = if links.x && links.y { 70 } else { 65 };
+    let forcing_base = if links.y { 70 } else { 66 };
+    let start_key = key(cx.grid.size, cell, value);
+    // Cycles, from "on": a cycle comes back to the start through a strong
+    // link, so a start with none has none.
+    w.reset();
+    let start = w.add_known(start_key, true, NONE);
+    if t.has_strong_link(start_key, links) {
+        b.pending_on.push(start);
+    }
+    let mut length = 0;
+    while !b.is_empty() {
+        if hopeless(cx, best, cycle_base, length) {
+            b.clear();
+            break;
+        }
+        length += 1;
+        b.next_level(true);
+        for &p in &b.level {
+            w.mark_path(p);
+            for pot in t.on_to_off(w.key_of(p), links) {
+                if !w.on_path.is_marked(pot as usize) {
+                    let id = w.add_known(pot as usize, false, p);
+                    b.pending_off.push(id);
+                }
+            }
+        }
+        length += 1;
+        b.next_level(false);
+        for &p in &b.level {
+            for pot in t.off_to_on(w.key_of(p), links) {
+                if length >= 4 && pot as usize == start_key {
+                    let id = w.add(start_key, true, p);
+                    if let Some(found) = cycle(cx, w, id, links) {
+                        keep(best, found, || w.pattern(id));
+                    }
+                    continue;
+                }
+                if !w.is_known(pot as usize, true) {
+                    let id = w.add_known(pot as usize, true, p);
+                    b.pending_on.push(id);
+                }
+            }
+        }
+    }
+    if !links.x {
+        return;
+    }
+    // Forcing chains: "on" implying "off" of itself, "off" implying "on".
+    for assume_on in [true, false] {
+        w.reset();
+        let mut depth = 0;
+        let start = w.add_known(start_key, assume_on, NONE);
+        if assume_on {
+            b.pending_on.push(start);
+        } else {
+            b.pending_off.push(start);
+        }
+        while !b.is_empty() {
+            if hopeless(cx, best, forcing_base, depth) {
+                b.clear();
+                break;
+            }
+            depth += 2;
+            b.next_level(true);
+            for &p in &b.level {
+                for pot in t.on_to_off(w.key_of(p), links) {
+                    if assume_on && pot as usize == start_key {
+                        let id = w.add(start_key, false, p);
+                        let found = forcing(w, id, links);
+                        keep(best, found, || w.pattern(id));
+                        // The chain ends here: one running on through the
+                        // start's negation would count only its last links.
+                        continue;
+                    }
+                    if !w.is_known(pot as usize, false) {
+                        let id = w.add_known(pot as usize, false, p);
+                        b.pending_off.push(id);
+                    }
+                }
+            }
+            b.next_level(false);
+            for &p in &b.level {
+                for pot in t.off_to_on(w.key_of(p), links.with_x()) {
+                    if !assume_on && pot as usize == start_key {
+                        let id = w.add(start_key, true, p);
+                        let found = forcing(w, id, links);
+                        keep(best, found, || w.pattern(id));
+                        continue;
+                    }
+                    if !w.is_known(pot as usize, true) {
+                        let id = w.add_known(pot as usize, true, p);
+                        b.pending_on.push(id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The hint for a cycle closing at `id` (the start, reached again), if it
+/// eliminates anything.
+fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links) -> Option<Found> {
+    let cand = &cx.grid.cand;
+    let chain: Vec<u32> = w.path(id).collect();
+    let cells: Vec<u32> = chain.iter().map(|&i| w.candidate(i).cell).collect();
+    let mut forward = std::collections::BTreeSet::new();
+    let mut backward = std::collections::BTreeSet::new();
+    for &i in &chain[..chain.len() - 1] {
+        let n = w.candidate(i);
+        for &p in &cx.layout.peers[n.cell as usize] {
+            if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
+                if w.on[i as usize] {
+                    forward.insert(Candidate::new(p, n.value));
+                } else {
+                    backward.insert(Candidate::new(p, n.value));
+                }
+            }
+        }
+    }
+    let eliminations: Vec<Candidate> = forward.intersection(&backward).copied().collect();
+    if eliminations.is_empty() {
+        return None;
+    }
+    let complexity = w.ancestors(id);
+    let base = if links.x && links.y { 70 } else { 65 };
+    let technique = if links.x && links.y {
+        Technique::AicLoop
+    } else if links.x {
+        Technique::XCycle
+    } else {
+        Technique::XyCycle
+    };
+    Some(Found {
+        technique,
+        rating: base + length_tenths(complexity),
+        complexity,
+        sort_key: 0,
+        eliminations,
+        placements: Vec::new(),
+        pattern: Vec::new(),
+    })
+}
+
+/// The hint for a forcing chain ending at `id`, the start's own conjugate.
+fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
+    let complexity = w.ancestors(id);
+    let n = w.candidate(id);
+    let base = if links.y { 70 } else { 66 };
+    let (eliminations, placements) = if w.on[id as usize] {
+        (Vec::new(), vec![n])
+    } else {
+        (vec![n], Vec::new())
+    };
+    Found {
+        technique: if links.y {
+            Technique::ForcingChain
+        } else {
+            Technique::ForcingXChain
+        },
+        rating: base + length_tenths(complexity),
+        complexity,
+        sort_key: 0,
+        eliminations,
+        placements,
+        pattern: Vec::new(),
+    }
+}
