@@ -16,34 +16,41 @@ use crate::mask::{bit, values_of};
 const NONE: u32 = u32::MAX;
 
 /// Every candidate's links in the real grid, as candidate keys (`cell *
-/// size + value - 1`), read by key: the static chains of [`cycles_and_forcing`] follow the same
-/// links thousands of times, so they are found once per search. Each list is
-/// in the order a dynamic search's `on_to_off` and `off_to_on` give it.
+/// size + value - 1`), read by key: the static chains of
+/// [`cycles_and_forcing`] follow the same links thousands of times, so they
+/// are found once per search. Each list is in the order a dynamic search's
+/// `on_to_off` and `off_to_on` give it, and the links of either kind, or of
+/// both, are one slice.
 struct StaticLinks {
-    /// The other values of the candidate's cell ("Y" offs): a range of `offs`.
-    cell_offs: Vec<std::ops::Range<u32>>,
-    /// The peers holding its value ("X" offs): a range of `offs`.
-    peer_offs: Vec<std::ops::Range<u32>>,
+    /// By key, three bounds in `offs`: its cell's other values ("Y" offs)
+    /// from the first to the second, the peers holding its value ("X" offs)
+    /// from the second to the third.
+    off_bounds: Vec<[u32; 3]>,
     offs: Vec<u32>,
-    /// The other value of its cell when the cell has two ("Y" on).
-    bivalue: Vec<Option<u32>>,
-    /// The other place of its value in each full group with two places ("X"
-    /// ons): a range of `ons`.
-    conjugates: Vec<std::ops::Range<u32>>,
+    /// By key, three bounds in `ons`: the other value of its cell when the
+    /// cell has two ("Y" on) from the first to the second, the other place
+    /// of its value in each full group with two places ("X" ons) from the
+    /// second to the third.
+    on_bounds: Vec<[u32; 3]>,
     ons: Vec<u32>,
+}
+
+/// The part of a list with bounds `b` (see [`StaticLinks`]) that `links`
+/// follow.
+fn of_kinds(b: [u32; 3], links: Links) -> std::ops::Range<usize> {
+    let start = if links.y { b[0] } else { b[1] };
+    let end = if links.x { b[2] } else { b[1] };
+    start as usize..end as usize
 }
 
 impl StaticLinks {
     fn new(cx: &Ctx) -> StaticLinks {
         let size = cx.grid.size;
         let keys = cx.grid.cand.len() * size as usize;
-        let empty = 0..0;
         let mut t = StaticLinks {
-            cell_offs: vec![empty.clone(); keys],
-            peer_offs: vec![empty.clone(); keys],
+            off_bounds: vec![[0; 3]; keys],
             offs: Vec::new(),
-            bivalue: vec![None; keys],
-            conjugates: vec![empty; keys],
+            on_bounds: vec![[0; 3]; keys],
             ons: Vec::new(),
         };
         let cand = &cx.grid.cand;
@@ -56,56 +63,40 @@ impl StaticLinks {
                 let middle = t.offs.len() as u32;
                 t.offs
                     .extend(peer_offs(cx.layout, cand, cell, value).map(pot));
-                t.cell_offs[k] = start..middle;
-                t.peer_offs[k] = middle..t.offs.len() as u32;
-                if cand[cell as usize].count_ones() == 2 {
-                    t.bivalue[k] = cell_offs(cand, cell, value).next().map(pot);
-                }
+                t.off_bounds[k] = [start, middle, t.offs.len() as u32];
                 let start = t.ons.len() as u32;
+                if cand[cell as usize].count_ones() == 2 {
+                    t.ons.extend(cell_offs(cand, cell, value).map(pot));
+                }
+                let middle = t.ons.len() as u32;
                 t.ons.extend(
                     conjugates(cx.layout, cx.grid, cell, value)
                         .map(|(_, other)| pot((other, value))),
                 );
-                t.conjugates[k] = start..t.ons.len() as u32;
+                t.on_bounds[k] = [start, middle, t.ons.len() as u32];
             }
         }
         t
     }
 
     /// What turns off when the candidate of key `k` is on, over `links`
-    /// (a dynamic search's `on_to_off` on the real grid).
-    fn on_to_off(&self, k: usize, links: Links) -> impl Iterator<Item = u32> + '_ {
-        let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
-        let own = if links.y {
-            &self.offs[range(&self.cell_offs[k])]
-        } else {
-            &[]
-        };
-        own.iter()
-            .chain(&self.offs[range(&self.peer_offs[k])])
-            .copied()
+    /// (a dynamic search's `on_to_off` on the real grid): house links are
+    /// always followed from an on potential.
+    fn on_to_off(&self, k: usize, links: Links) -> &[u32] {
+        &self.offs[of_kinds(self.off_bounds[k], links.with_x())]
     }
 
     /// What turns on when the candidate of key `k` is off, over `links`
     /// (a dynamic search's `off_to_on` on the real grid).
-    fn off_to_on(&self, k: usize, links: Links) -> impl Iterator<Item = u32> + '_ {
-        let r = &self.conjugates[k];
-        let houses = if links.x {
-            &self.ons[r.start as usize..r.end as usize]
-        } else {
-            &[]
-        };
-        self.bivalue[k]
-            .filter(|_| links.y)
-            .into_iter()
-            .chain(houses.iter().copied())
+    fn off_to_on(&self, k: usize, links: Links) -> &[u32] {
+        &self.ons[of_kinds(self.on_bounds[k], links)]
     }
 
     /// Whether the candidate of key `k` has a strong link of `links`: the
     /// other value of its bivalue cell, or the other place of its value in a
     /// house.
     fn has_strong_link(&self, k: usize, links: Links) -> bool {
-        (links.y && self.bivalue[k].is_some()) || (links.x && !self.conjugates[k].is_empty())
+        !self.off_to_on(k, links).is_empty()
     }
 }
 
@@ -148,14 +139,20 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     best.map(Found::into_step)
 }
 
-/// The potentials one static search builds: by node, its candidate's key,
-/// its state and the node that implies it, and which candidates are known
+/// One potential of a static search.
+struct Node {
+    /// Its candidate's key.
+    key: u32,
+    on: bool,
+    /// The node that implies it (`NONE` for the start).
+    parent: u32,
+}
+
+/// The potentials one static search builds, and which candidates are known
 /// on and off.
 struct Walk {
     size: u32,
-    key: Vec<u32>,
-    on: Vec<bool>,
-    parent: Vec<u32>,
+    nodes: Vec<Node>,
     known_on: Stamps,
     known_off: Stamps,
     /// The off potentials on one node's path, by key (see [`Walk::mark_path`]).
@@ -169,9 +166,7 @@ impl Walk {
     fn new(keys: usize, size: u32) -> Walk {
         Walk {
             size,
-            key: Vec::new(),
-            on: Vec::new(),
-            parent: Vec::new(),
+            nodes: Vec::new(),
             known_on: Stamps::new(keys),
             known_off: Stamps::new(keys),
             on_path: Stamps::new(keys),
@@ -181,19 +176,19 @@ impl Walk {
 
     /// Forgets every potential, keeping the allocations.
     fn reset(&mut self) {
-        self.key.clear();
-        self.on.clear();
-        self.parent.clear();
+        self.nodes.clear();
         self.known_on.clear();
         self.known_off.clear();
     }
 
     /// Adds the potential of key `k` in state `on`, implied by `parent`; its id.
     fn add(&mut self, k: usize, on: bool, parent: u32) -> u32 {
-        self.key.push(k as u32);
-        self.on.push(on);
-        self.parent.push(parent);
-        (self.key.len() - 1) as u32
+        self.nodes.push(Node {
+            key: k as u32,
+            on,
+            parent,
+        });
+        (self.nodes.len() - 1) as u32
     }
 
     /// [`Walk::add`], marking the candidate known in that state.
@@ -217,19 +212,19 @@ impl Walk {
 
     /// The key of node `id`'s candidate.
     fn key_of(&self, id: u32) -> usize {
-        self.key[id as usize] as usize
+        self.nodes[id as usize].key as usize
     }
 
     /// Node `id`'s candidate.
     fn candidate(&self, id: u32) -> Candidate {
-        let k = self.key[id as usize];
+        let k = self.nodes[id as usize].key;
         Candidate::new(k / self.size, (k % self.size + 1) as u8)
     }
 
     /// `id` and the nodes that imply it, back to the start.
     fn path(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
         std::iter::successors(Some(id), |&i| {
-            let p = self.parent[i as usize];
+            let p = self.nodes[i as usize].parent;
             (p != NONE).then_some(p)
         })
     }
@@ -240,10 +235,10 @@ impl Walk {
         self.on_path.clear();
         let mut i = id;
         loop {
-            if !self.on[i as usize] {
-                self.on_path.mark(self.key[i as usize] as usize);
+            if !self.nodes[i as usize].on {
+                self.on_path.mark(self.nodes[i as usize].key as usize);
             }
-            match self.parent[i as usize] {
+            match self.nodes[i as usize].parent {
                 NONE => return,
                 p => i = p,
             }
@@ -256,9 +251,10 @@ impl Walk {
         let mut count = 0;
         let mut i = id;
         loop {
-            let k = 2 * self.key[i as usize] as usize + usize::from(self.on[i as usize]);
+            let k =
+                2 * self.nodes[i as usize].key as usize + usize::from(self.nodes[i as usize].on);
             count += usize::from(self.seen.mark(k));
-            match self.parent[i as usize] {
+            match self.nodes[i as usize].parent {
                 NONE => return count,
                 p => i = p,
             }
@@ -351,7 +347,7 @@ fn unary(
         b.next_level(true);
         for &p in &b.level {
             w.mark_path(p);
-            for pot in t.on_to_off(w.key_of(p), links) {
+            for &pot in t.on_to_off(w.key_of(p), links) {
                 if !w.on_path.is_marked(pot as usize) {
                     let id = w.add_known(pot as usize, false, p);
                     b.pending_off.push(id);
@@ -361,7 +357,7 @@ fn unary(
         length += 1;
         b.next_level(false);
         for &p in &b.level {
-            for pot in t.off_to_on(w.key_of(p), links) {
+            for &pot in t.off_to_on(w.key_of(p), links) {
                 if length >= 4 && pot as usize == start_key {
                     let id = w.add(start_key, true, p);
                     if let Some(found) = cycle(cx, w, id, links) {
@@ -397,7 +393,7 @@ fn unary(
             depth += 2;
             b.next_level(true);
             for &p in &b.level {
-                for pot in t.on_to_off(w.key_of(p), links) {
+                for &pot in t.on_to_off(w.key_of(p), links) {
                     if assume_on && pot as usize == start_key {
                         let id = w.add(start_key, false, p);
                         let found = forcing(w, id, links);
@@ -414,7 +410,7 @@ fn unary(
             }
             b.next_level(false);
             for &p in &b.level {
-                for pot in t.off_to_on(w.key_of(p), links.with_x()) {
+                for &pot in t.off_to_on(w.key_of(p), links.with_x()) {
                     if !assume_on && pot as usize == start_key {
                         let id = w.add(start_key, true, p);
                         let found = forcing(w, id, links);
@@ -443,7 +439,7 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links) -> Option<Found> {
         let n = w.candidate(i);
         for &p in &cx.layout.peers[n.cell as usize] {
             if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
-                if w.on[i as usize] {
+                if w.nodes[i as usize].on {
                     forward.insert(Candidate::new(p, n.value));
                 } else {
                     backward.insert(Candidate::new(p, n.value));
@@ -480,7 +476,7 @@ fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
     let complexity = w.ancestors(id);
     let n = w.candidate(id);
     let base = if links.y { 70 } else { 66 };
-    let (eliminations, placements) = if w.on[id as usize] {
+    let (eliminations, placements) = if w.nodes[id as usize].on {
         (Vec::new(), vec![n])
     } else {
         (vec![n], Vec::new())
