@@ -24,6 +24,7 @@ mod intersections;
 mod killer;
 mod links;
 mod memo;
+mod reach;
 mod singles;
 mod stamps;
 mod static_chains;

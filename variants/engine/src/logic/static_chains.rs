@@ -7,6 +7,7 @@
 
 use crate::logic::chains::{cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links};
 use crate::logic::grid::candidate_key as key;
+use crate::logic::reach::Reach;
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
@@ -100,6 +101,54 @@ impl StaticLinks {
     }
 }
 
+/// Which potentials of the real grid reach which over the links of a
+/// forcing chain search ([`Reach`] over the potentials of the grid's
+/// candidates).
+struct Potentials {
+    /// By candidate key: its place among the grid's candidates.
+    place: Vec<u32>,
+    reach: Reach,
+}
+
+impl Potentials {
+    /// The reachability over `links` (house links always followed both
+    /// ways, as a forcing chain search does).
+    fn new(cx: &Ctx, t: &StaticLinks, links: Links) -> Potentials {
+        let size = cx.grid.size;
+        let cand = &cx.grid.cand;
+        let mut keys = Vec::new();
+        for cell in 0..cand.len() as u32 {
+            keys.extend(values_of(cand[cell as usize]).map(|v| key(size, cell, v)));
+        }
+        let mut place = vec![u32::MAX; cand.len() * size as usize];
+        for (i, &k) in keys.iter().enumerate() {
+            place[k] = i as u32;
+        }
+        // Node `2 * place + on`: off potentials at even nodes.
+        let node = |k: u32, on: bool| 2 * place[k as usize] + u32::from(on);
+        let mut starts = vec![0u32];
+        let mut targets = Vec::new();
+        for &k in &keys {
+            targets.extend(
+                t.off_to_on(k, links.with_x())
+                    .iter()
+                    .map(|&o| node(o, true)),
+            );
+            starts.push(targets.len() as u32);
+            targets.extend(t.on_to_off(k, links).iter().map(|&o| node(o, false)));
+            starts.push(targets.len() as u32);
+        }
+        let reach = Reach::new(&starts, &targets);
+        Potentials { place, reach }
+    }
+
+    /// Whether potential `from` (candidate key, on) reaches potential `to`.
+    fn reaches(&self, from: (usize, bool), to: (usize, bool)) -> bool {
+        let node = |(k, on): (usize, bool)| 2 * self.place[k] as usize + usize::from(on);
+        self.reach.reaches(node(from), node(to))
+    }
+}
+
 /// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
 /// Cycles", 6.5 and up).
 pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
@@ -113,6 +162,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
+        let reach = links.x.then(|| Potentials::new(cx, &t, links));
         for cell in 0..cand.len() as u32 {
             if cx.first && best.is_some() {
                 break;
@@ -126,11 +176,10 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
             for value in values_of(cand[cell as usize]) {
                 unary(
                     cx,
-                    &mut w,
-                    &t,
-                    &mut buffers,
+                    (&mut w, &t, &mut buffers),
                     (cell, value),
                     links,
+                    reach.as_ref(),
                     &mut best,
                 );
             }
@@ -159,6 +208,9 @@ struct Walk {
     on_path: Stamps,
     /// Scratch for [`Walk::ancestors`]: potentials counted, by key and state.
     seen: Stamps,
+    /// By key and state (`2 * key + on`): the potential's distance from the
+    /// start, where known ([`shortest_forcing`]).
+    distance: Vec<u16>,
 }
 
 impl Walk {
@@ -171,6 +223,7 @@ impl Walk {
             known_off: Stamps::new(keys),
             on_path: Stamps::new(keys),
             seen: Stamps::new(2 * keys),
+            distance: vec![0; 2 * keys],
         }
     }
 
@@ -320,11 +373,10 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
 /// `best` when easier; `b` holds no potentials before and after.
 fn unary(
     cx: &Ctx,
-    w: &mut Walk,
-    t: &StaticLinks,
-    b: &mut Buffers,
+    (w, t, b): (&mut Walk, &StaticLinks, &mut Buffers),
     (cell, value): (u32, u8),
     links: Links,
+    reach: Option<&Potentials>,
     best: &mut Option<Found>,
 ) {
     let cycle_base = if links.x && links.y { 70 } else { 65 };
@@ -360,7 +412,7 @@ fn unary(
             for &pot in t.off_to_on(w.key_of(p), links) {
                 if length >= 4 && pot as usize == start_key {
                     let id = w.add(start_key, true, p);
-                    if let Some(found) = cycle(cx, w, id, links) {
+                    if let Some(found) = cycle(cx, w, id, links, best) {
                         keep(best, found, || w.pattern(id));
                     }
                     continue;
@@ -372,11 +424,26 @@ fn unary(
             }
         }
     }
-    if !links.x {
+    let Some(reach) = reach else {
         return;
-    }
+    };
     // Forcing chains: "on" implying "off" of itself, "off" implying "on".
+    // The search below runs only when the start reaches its negation at all,
+    // and one that goes half as deep shows it will find a chain that beats
+    // `best` (or, when any deduction will do, some chain).
     for assume_on in [true, false] {
+        if !reach.reaches((start_key, assume_on), (start_key, !assume_on)) {
+            continue;
+        }
+        let beats = |length: usize| {
+            let complexity = length + 1;
+            let key = (forcing_base + length_tenths(complexity), complexity, 0);
+            best.as_ref().is_none_or(|b| !cx.first && key < b.key())
+        };
+        let start = (start_key, assume_on);
+        if shortest_forcing(w, t, b, start, links, beats).is_none() {
+            continue;
+        }
         w.reset();
         let mut depth = 0;
         let start = w.add_known(start_key, assume_on, NONE);
@@ -427,9 +494,85 @@ fn unary(
     }
 }
 
+/// The number of links of the shortest forcing chain from the candidate of
+/// key `start.0` in state `start.1` to its negation, if `fits` that length
+/// (`fits` holds up to some length, and not beyond). Links go both ways
+/// negated (a implies not-b exactly when b implies not-a; not-a implies b
+/// exactly when not-b implies a), so the tail of a chain from `v` to the
+/// start's negation is, reversed and negated, a chain from the start to
+/// `v`'s negation: one breadth-first search from the start, to half a
+/// chain's length, finds both halves. A chain of length `L` shows when the
+/// search follows the links from distance `ceil((L - 1) / 2)`, and every
+/// shorter one sooner. `b` holds no potentials before and after.
+fn shortest_forcing(
+    w: &mut Walk,
+    t: &StaticLinks,
+    b: &mut Buffers,
+    (start_key, start_on): (usize, bool),
+    links: Links,
+    fits: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    w.reset();
+    let start = w.add_known(start_key, start_on, NONE);
+    w.distance[2 * start_key + usize::from(start_on)] = 0;
+    b.level.clear();
+    b.level.push(start);
+    let mut shortest: Option<usize> = None;
+    let mut next = std::mem::take(&mut b.pending_on);
+    for from in 0usize.. {
+        // Every chain of up to `2 * from - 1` links has shown.
+        if b.level.is_empty() || !fits(2 * from) {
+            break;
+        }
+        let on = w.nodes[b.level[0] as usize].on;
+        for &u in &b.level {
+            let k = w.key_of(u);
+            let succ = if on {
+                t.on_to_off(k, links)
+            } else {
+                t.off_to_on(k, links.with_x())
+            };
+            for &v in succ {
+                let v = v as usize;
+                // A chain through `u`, then `v`, then the mirror of the
+                // path to `v`'s negation.
+                if w.is_known(v, on) {
+                    let back = usize::from(w.distance[2 * v + usize::from(on)]);
+                    let length = from + 1 + back;
+                    shortest = Some(shortest.map_or(length, |s| s.min(length)));
+                }
+                if !w.is_known(v, !on) {
+                    let id = w.add_known(v, !on, u);
+                    w.distance[2 * v + usize::from(!on)] = (from + 1) as u16;
+                    next.push(id);
+                }
+            }
+        }
+        if shortest.is_some() {
+            break;
+        }
+        std::mem::swap(&mut b.level, &mut next);
+        next.clear();
+    }
+    next.clear();
+    b.pending_on = next;
+    b.level.clear();
+    shortest.filter(|&length| fits(length))
+}
+
 /// The hint for a cycle closing at `id` (the start, reached again), if it
-/// eliminates anything.
-fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links) -> Option<Found> {
+/// eliminates anything and would beat `best` (what it eliminates is looked
+/// for only then).
+fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) -> Option<Found> {
+    let complexity = w.ancestors(id);
+    let base = if links.x && links.y { 70 } else { 65 };
+    let rating = base + length_tenths(complexity);
+    if best
+        .as_ref()
+        .is_some_and(|b| (rating, complexity, 0) >= b.key())
+    {
+        return None;
+    }
     let cand = &cx.grid.cand;
     let chain: Vec<u32> = w.path(id).collect();
     let cells: Vec<u32> = chain.iter().map(|&i| w.candidate(i).cell).collect();
@@ -451,8 +594,6 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links) -> Option<Found> {
     if eliminations.is_empty() {
         return None;
     }
-    let complexity = w.ancestors(id);
-    let base = if links.x && links.y { 70 } else { 65 };
     let technique = if links.x && links.y {
         Technique::AicLoop
     } else if links.x {
@@ -462,7 +603,7 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links) -> Option<Found> {
     };
     Some(Found {
         technique,
-        rating: base + length_tenths(complexity),
+        rating,
         complexity,
         sort_key: 0,
         eliminations,
@@ -493,5 +634,113 @@ fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
         eliminations,
         placements,
         pattern: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+    use crate::logic::grid::Grid;
+    use crate::logic::{apply, grade, Options};
+    use crate::text::parse_line;
+    use std::collections::VecDeque;
+
+    /// The links from the start to its negation, by a plain breadth-first
+    /// search over every potential.
+    fn plain_distance(
+        t: &StaticLinks,
+        keys: usize,
+        (s, on): (usize, bool),
+        links: Links,
+    ) -> Option<usize> {
+        let mut distance = vec![usize::MAX; 2 * keys];
+        distance[2 * s + usize::from(on)] = 0;
+        let mut queue = VecDeque::from([(s, on)]);
+        while let Some((k, state)) = queue.pop_front() {
+            let d = distance[2 * k + usize::from(state)];
+            let next = if state {
+                t.on_to_off(k, links)
+            } else {
+                t.off_to_on(k, links.with_x())
+            };
+            for &v in next {
+                let v = v as usize;
+                if (v, !state) == (s, !on) {
+                    return Some(d + 1);
+                }
+                if distance[2 * v + usize::from(!state)] == usize::MAX {
+                    distance[2 * v + usize::from(!state)] = d + 1;
+                    queue.push_back((v, !state));
+                }
+            }
+        }
+        None
+    }
+
+    /// The half-deep search of [`shortest_forcing`] gives the plain search's
+    /// length for every candidate, both states and both kinds of forcing
+    /// chain, at every third position along the solutions of hard puzzles.
+    #[test]
+    fn forcing_chain_lengths_from_both_halves_equal_a_plain_search() {
+        let model = classic(3, 3).expect("9x9");
+        let layout = model.logic_layout();
+        let (mut chains, mut none) = (0, 0);
+        for line in [
+            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+            "300915004005007000000200030130000402500000006806000073010009000000600200400582001",
+            "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
+        ] {
+            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+            let mut grid = Grid::new(&model, &givens);
+            let g = grade(&model, &givens, Options::default());
+            for (i, step) in g.steps.iter().enumerate() {
+                if i % 3 == 0 {
+                    let cx = Ctx::ladder(layout, &grid);
+                    let t = StaticLinks::new(&cx);
+                    let keys = grid.cand.len() * grid.size as usize;
+                    let mut w = Walk::new(keys, grid.size);
+                    let mut b = Buffers::default();
+                    for cell in 0..grid.cand.len() as u32 {
+                        if grid.cand[cell as usize].count_ones() < 2 {
+                            continue;
+                        }
+                        for value in values_of(grid.cand[cell as usize]) {
+                            let s = key(grid.size, cell, value);
+                            for on in [true, false] {
+                                for links in
+                                    [Links { y: false, x: true }, Links { y: true, x: true }]
+                                {
+                                    let half = shortest_forcing(
+                                        &mut w,
+                                        &t,
+                                        &mut b,
+                                        (s, on),
+                                        links,
+                                        |_| true,
+                                    );
+                                    let plain = plain_distance(&t, keys, (s, on), links);
+                                    assert_eq!(
+                                        half,
+                                        plain,
+                                        "{line} step {i}: r{}c{} {value} {on} {links:?}",
+                                        cell / 9 + 1,
+                                        cell % 9 + 1
+                                    );
+                                    chains += usize::from(plain.is_some());
+                                    none += usize::from(plain.is_none());
+                                }
+                            }
+                        }
+                    }
+                }
+                apply(&model, &mut grid, step);
+            }
+        }
+        eprintln!("{chains} chains, {none} without");
+        assert!(
+            chains > 1000 && none > 100,
+            "{chains} chains, {none} without"
+        );
     }
 }
