@@ -5,12 +5,41 @@
 //! false. Aligned Pair Exclusion (6.2) and Aligned Triple Exclusion (7.5).
 
 use crate::logic::cells::CellSet;
+use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
 /// The first aligned exclusion over `degree` (2 or 3) cells.
+///
+/// What a set of cells gives depends only on its cells' candidates and on
+/// those of the cells that see all of them (its excluders; whether its cells
+/// are searched at all depends on these too). So, in a solve, a set none of
+/// whose cells, nor any cell seeing them all, changed since the search last
+/// found nothing is not tried again. A cell with one candidate left keeps
+/// every cell it sees out of the search, so in a grid with one (never in the
+/// ladder, where singles come first) the memo is neither read nor written.
 pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
+    let search = memo::ALIGNED + degree as u8;
+    let single = cx.grid.cand.iter().any(|&m| m.count_ones() == 1);
+    let changed = if single {
+        None
+    } else {
+        cx.changed_since_fruitless(search)
+    };
+    if changed.as_ref().is_some_and(CellSet::is_empty) {
+        return None;
+    }
+    let found = search_sets(cx, degree, changed.as_ref());
+    if found.is_none() && !single {
+        cx.note_fruitless_grid(search);
+    }
+    found
+}
+
+/// [`exclusion`], trying only sets that read a cell of `changed` (`None`:
+/// every set).
+fn search_sets(cx: &Ctx, degree: usize, changed: Option<&CellSet>) -> Option<Step> {
     let cand = &cx.grid.cand;
     let n = cand.len() as u32;
     // Base cells and the cells that may exclude combinations for each.
@@ -42,12 +71,25 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
     let in_area = |x: u32, y: u32, c: u32| {
         excluders[x as usize].contains(c) || excluders[y as usize].contains(c)
     };
-    // Scratch: the excluders common to a pair, to a triple, the area of a pair.
+    // Scratch: the excluders common to a pair, to a triple, the area of a pair,
+    // the changed cells seeing both cells of a pair.
     let mut pair = CellSet::empty(cx.layout);
     let (mut common, mut area) = (CellSet::empty(cx.layout), CellSet::empty(cx.layout));
+    let mut changed_seeing = CellSet::empty(cx.layout);
     let mut blockers = Vec::new();
     for (i, &a) in bases.iter().enumerate() {
         for (j, &b) in bases[i + 1..].iter().enumerate() {
+            // Whether the pair itself, or a cell seeing both, changed; with
+            // neither, a triple with it changed only if its third cell did.
+            let pair_changed = changed.is_none_or(|d| {
+                changed_seeing.copy_from(d);
+                changed_seeing.keep(cx.layout.seen_by(a));
+                changed_seeing.keep(cx.layout.seen_by(b));
+                d.contains(a) || d.contains(b) || !changed_seeing.is_empty()
+            });
+            if degree == 2 && !pair_changed {
+                continue;
+            }
             // Every cell set needs two excluders common to all its cells, so a
             // pair without two cannot start a triple either.
             pair.copy_from(&excluders[a as usize]);
@@ -68,6 +110,16 @@ pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
             area.add(&excluders[b as usize]);
             for t in area.iter() {
                 if t == a || t == b || rank[t as usize] == usize::MAX {
+                    continue;
+                }
+                let triple_changed = changed.is_none_or(|d| {
+                    d.contains(t)
+                        || (pair_changed
+                            && (d.contains(a)
+                                || d.contains(b)
+                                || changed_seeing.meets_words(cx.layout.seen_by(t))))
+                });
+                if !triple_changed {
                     continue;
                 }
                 common.copy_from(&pair);
@@ -188,4 +240,58 @@ fn try_cells(
     }
     step.eliminations = eliminations;
     Some(step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+    use crate::logic::grid::Grid;
+    use crate::logic::{apply, grade, memo::Memo, Options};
+    use crate::text::parse_line;
+    use std::cell::RefCell;
+
+    /// What a search gave, to compare.
+    fn seen(step: Option<Step>) -> Option<(Technique, Vec<Candidate>)> {
+        step.map(|s| (s.technique, s.eliminations))
+    }
+
+    /// With a memo kept along a solve, each degree gives at every position
+    /// what a search without one gives: the sets it passes over read no
+    /// changed cell. Puzzles whose rated solutions use aligned exclusion.
+    #[test]
+    fn the_memo_changes_no_result() {
+        let model = classic(3, 3).expect("9x9");
+        let layout = model.logic_layout();
+        // Hits, and positions without a single (where the memo is used).
+        let (mut found, mut positions) = (0, 0);
+        for line in [
+            "230400000007300009060800000072000003409206708600000290000003010100008300000001085",
+            "200016000400000502007050060730002000900030005000900034040020300102000006000860009",
+            "010750000807060509000000200003500004400020007900006300008000000301040702000073040",
+            "000605800005840000300007060803000041090000050150000302060200009000059700009701000",
+        ] {
+            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+            let mut grid = Grid::new(&model, &givens);
+            let memos = [RefCell::new(Memo::default()), RefCell::new(Memo::default())];
+            for step in grade(&model, &givens, Options::default()).steps {
+                for (degree, memo) in [2, 3].into_iter().zip(&memos) {
+                    let plain = Ctx::ladder(layout, &grid);
+                    let remembering = Ctx {
+                        memo: Some(memo),
+                        ..Ctx::ladder(layout, &grid)
+                    };
+                    let want = seen(exclusion(&plain, degree));
+                    found += usize::from(want.is_some());
+                    assert_eq!(seen(exclusion(&remembering, degree)), want, "{line}");
+                }
+                positions += usize::from(grid.cand.iter().all(|&m| m.count_ones() != 1));
+                apply(&model, &mut grid, &step);
+            }
+        }
+        assert!(
+            found >= 4 && positions > 30,
+            "{found} found, {positions} positions without a single"
+        );
+    }
 }

@@ -106,6 +106,12 @@ impl CellSet {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
 
+    /// Whether this set shares a cell with the bit set `words` (as
+    /// [`Layout::seen_by`] gives).
+    pub fn meets_words(&self, words: &[u64]) -> bool {
+        self.0.iter().zip(words).any(|(a, b)| a & b != 0)
+    }
+
     /// How many cells.
     pub fn len(&self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()

@@ -19,6 +19,10 @@ pub(crate) const STRONG_LINKS: u8 = 20;
 pub(crate) const COLOURS: u8 = 30;
 /// See [`FINNED`].
 pub(crate) const MULTI_COLOURS: u8 = 31;
+/// Memo id of a search over the whole grid whose every instance reads only
+/// a few cells' candidates ([`Memo::fruitless_grid`]): aligned exclusion
+/// (plus the number of cells).
+pub(crate) const ALIGNED: u8 = 40;
 
 /// Cage searches with a memo of their cells: the cage combinations and cage
 /// pointing of each group, the 45 rule of each virtual cage.
@@ -39,6 +43,9 @@ pub(crate) struct Memo {
     /// By cage search, then cage index: its cells' states (candidates and
     /// value, [`cell_state`]) when it last found nothing there (empty: never).
     cages: [Vec<Vec<u32>>; 3],
+    /// By whole-grid search: every cell's candidates when it last found
+    /// nothing.
+    grids: HashMap<u8, Vec<u32>>,
 }
 
 /// What a cage search reads of a cell: its candidates and its value.
@@ -47,6 +54,20 @@ pub(crate) fn cell_state(cand: u32, value: u8) -> u32 {
 }
 
 impl Memo {
+    /// Every cell's candidates when whole-grid search `search` last found
+    /// nothing, if it ever did.
+    pub fn fruitless_grid(&self, search: u8) -> Option<&[u32]> {
+        self.grids.get(&search).map(Vec::as_slice)
+    }
+
+    /// Records that whole-grid search `search` found nothing with these
+    /// candidates.
+    pub fn note_fruitless_grid(&mut self, search: u8, cand: &[u32]) {
+        let seen = self.grids.entry(search).or_default();
+        seen.clear();
+        seen.extend_from_slice(cand);
+    }
+
     /// Whether search `search` found nothing for `value` when its places were
     /// `places`.
     pub fn is_fruitless(&self, search: u8, value: u8, places: &[u32]) -> bool {

@@ -141,6 +141,28 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The cells whose candidates changed since whole-grid search `search`
+    /// last found nothing in this solve (`None`: it never did, or there is no
+    /// memo). A solve only removes candidates, so an instance of such a
+    /// search that reads none of these cells is as fruitless as it was.
+    pub fn changed_since_fruitless(&self, search: u8) -> Option<cells::CellSet> {
+        let memo = self.memo?.borrow();
+        let before = memo.fruitless_grid(search)?;
+        Some(cells::CellSet::of(
+            self.layout,
+            (0..self.grid.cand.len() as u32)
+                .filter(|&c| before[c as usize] != self.grid.cand[c as usize]),
+        ))
+    }
+
+    /// Notes that whole-grid search `search` found nothing in this grid.
+    pub fn note_fruitless_grid(&self, search: u8) {
+        if let Some(memo) = self.memo {
+            memo.borrow_mut()
+                .note_fruitless_grid(search, &self.grid.cand);
+        }
+    }
+
     /// What `find` gives for cage `index` of cage search `search`, whose
     /// cells are `cells`: not asked again (in the ladder, with a memo) while
     /// those cells stay as they were when it last gave nothing.
