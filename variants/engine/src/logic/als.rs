@@ -6,12 +6,33 @@
 //! VWXYZ-Wing (4), UVWXYZ-Wing (5) and TUVWXYZ-Wing (6).
 
 use crate::logic::cells::CellSet;
+use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
 /// The easiest ALS-wing whose ALS has `k` cells.
+///
+/// A wing's eliminations depend only on the candidates of its cells (those
+/// of the cells it eliminates from only shrink), so, in a solve, a wing none
+/// of whose cells changed since the search last found nothing eliminates
+/// nothing still, and is not looked at.
 pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
+    let search = memo::ALS_WING + k as u8;
+    let changed = cx.changed_since_fruitless(search);
+    if changed.as_ref().is_some_and(CellSet::is_empty) {
+        return None;
+    }
+    let found = wings_reading(cx, k, changed);
+    if found.is_none() {
+        cx.note_fruitless_grid(search);
+    }
+    found
+}
+
+/// [`wing`], looking only at wings with a cell of `changed` (`None`: at
+/// every wing).
+fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
     let cand = &cx.grid.cand;
     let n = cand.len() as u32;
     let usable: Vec<u32> = (0..n)
@@ -20,8 +41,13 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
     let bivalue: Vec<u32> = (0..n)
         .filter(|&c| cand[c as usize].count_ones() == 2)
         .collect();
+    let changed_bivalue = changed
+        .as_ref()
+        .is_none_or(|d| bivalue.iter().any(|&c| d.contains(c)));
     let mut search = Search {
         k,
+        changed,
+        changed_bivalue,
         bivalue,
         places: (1..=cx.grid.size as u8)
             .map(|v| CellSet::holding(cx.layout, cx.grid, v))
@@ -45,7 +71,8 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
                 .copied()
                 .filter(|&c| cx.layout.sees(c, first)),
         );
-        grow(cx, &mut search, &rest, cand[first as usize]);
+        let changed = search.is_changed(first);
+        grow(cx, &mut search, &rest, cand[first as usize], changed);
     }
     search.best
 }
@@ -55,6 +82,11 @@ pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
 struct Search {
     /// The ALS size.
     k: usize,
+    /// The cells changed since the search last found nothing (`None`: look
+    /// at every wing).
+    changed: Option<CellSet>,
+    /// Whether a bivalue cell is among them.
+    changed_bivalue: bool,
     /// The bivalue cells.
     bivalue: Vec<u32>,
     /// By value - 1: the cells holding it.
@@ -68,19 +100,38 @@ struct Search {
     best: Option<Step>,
 }
 
+impl Search {
+    /// Whether a wing with cell `c` must be looked at.
+    fn is_changed(&self, c: u32) -> bool {
+        self.changed.as_ref().is_none_or(|d| d.contains(c))
+    }
+}
+
 /// Grows the set with cells of `rest` (each seeing its first cell) while it
-/// holds at most `k + 1` values; `union` is its values so far.
-fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32) {
+/// holds at most `k + 1` values; `union` is its values so far, `changed`
+/// whether a cell of it changed.
+fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32, changed: bool) {
     let depth = s.set.len();
     if depth == s.k {
         if union.count_ones() as usize == s.k + 1 {
-            with_bivalue(cx, s, union);
+            with_bivalue(cx, s, union, changed);
         }
         return;
     }
+    // With no changed cell yet, nor a changed bivalue cell, the set must
+    // take one: none past the last of `rest`.
+    let needed = !changed && !s.changed_bivalue;
+    let last_changed = if needed {
+        rest.iter().rposition(|&c| s.is_changed(c))
+    } else {
+        None
+    };
     for (i, &c) in rest.iter().enumerate() {
         // Too few cells left to fill the set.
         if rest.len() - i < s.k - depth {
+            break;
+        }
+        if needed && last_changed.is_none_or(|last| i > last) {
             break;
         }
         let u = union | cx.grid.cand[c as usize];
@@ -90,18 +141,23 @@ fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32) {
             let (done, next) = s.seeing.split_at_mut(depth);
             next[0].copy_from(&done[depth - 1]);
             next[0].keep(cx.layout.seen_by(c));
-            grow(cx, s, &rest[i + 1..], u);
+            let changed = changed || s.is_changed(c);
+            grow(cx, s, &rest[i + 1..], u, changed);
             s.set.pop();
         }
     }
 }
 
-/// Every wing of the full set `s.set` (holding the values `union`) with a
-/// bivalue cell, kept in `s.best` when easier.
-fn with_bivalue(cx: &Ctx, s: &mut Search, union: u32) {
+/// Every wing of the full set `s.set` (holding the values `union`; with a
+/// changed cell when `changed`) with a bivalue cell, kept in `s.best` when
+/// easier.
+fn with_bivalue(cx: &Ctx, s: &mut Search, union: u32, changed: bool) {
     let cand = &cx.grid.cand;
     let mut prepared = false;
     for &yz in &s.bivalue {
+        if !changed && !s.is_changed(yz) {
+            continue;
+        }
         let m = cand[yz as usize];
         let als = &s.set;
         if m & union != m || als.contains(&yz) || !als.iter().any(|&c| cx.layout.sees(c, yz)) {
@@ -196,5 +252,57 @@ fn rate(als: &[u32], cand: &[u32]) -> (Technique, u16) {
         4 => (Technique::AlsWing, shape(62, 2)),
         5 => (Technique::AlsWing, 66),
         _ => (Technique::AlsWing, 75),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+    use crate::logic::grid::Grid;
+    use crate::logic::{apply, grade, memo::Memo, Options};
+    use crate::text::parse_line;
+    use std::cell::RefCell;
+
+    /// What a search gave, to compare.
+    fn seen(step: Option<Step>) -> Option<(Technique, u16, Vec<Candidate>, Vec<Candidate>)> {
+        step.map(|s| (s.technique, s.rating, s.eliminations, s.pattern))
+    }
+
+    /// With a memo kept along a solve, each ALS size gives at every position
+    /// what a search without one gives: the wings it passes over have no
+    /// changed cell. Puzzles whose rated solutions use ALS-wings.
+    #[test]
+    fn the_memo_changes_no_result() {
+        let model = classic(3, 3).expect("9x9");
+        let layout = model.logic_layout();
+        let (mut found, mut positions) = (0, 0);
+        for line in [
+            "200016000400000502007050060730002000900030005000900034040020300102000006000860009",
+            "037509140000040000500703009080000020070401090005070400000000000026000950900806003",
+            "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
+        ] {
+            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+            let mut grid = Grid::new(&model, &givens);
+            let memos: Vec<RefCell<Memo>> = (0..4).map(|_| RefCell::default()).collect();
+            for step in grade(&model, &givens, Options::default()).steps {
+                for (k, memo) in (3..=6).zip(&memos) {
+                    let plain = Ctx::ladder(layout, &grid);
+                    let remembering = Ctx {
+                        memo: Some(memo),
+                        ..Ctx::ladder(layout, &grid)
+                    };
+                    let want = seen(wing(&plain, k));
+                    found += usize::from(want.is_some());
+                    assert_eq!(seen(wing(&remembering, k)), want, "{line} size {k}");
+                }
+                positions += 1;
+                apply(&model, &mut grid, &step);
+            }
+        }
+        assert!(
+            found >= 20 && positions > 100,
+            "{found} found at {positions} positions"
+        );
     }
 }

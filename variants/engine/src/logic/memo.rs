@@ -19,10 +19,12 @@ pub(crate) const STRONG_LINKS: u8 = 20;
 pub(crate) const COLOURS: u8 = 30;
 /// See [`FINNED`].
 pub(crate) const MULTI_COLOURS: u8 = 31;
-/// Memo id of a search over the whole grid whose every instance reads only
+/// Memo ids of searches over the whole grid whose every instance reads only
 /// a few cells' candidates ([`Memo::fruitless_grid`]): aligned exclusion
 /// (plus the number of cells).
 pub(crate) const ALIGNED: u8 = 40;
+/// See [`ALIGNED`]: ALS-wings (plus the ALS size).
+pub(crate) const ALS_WING: u8 = 50;
 
 /// Cage searches with a memo of their cells: the cage combinations and cage
 /// pointing of each group, the 45 rule of each virtual cage.
