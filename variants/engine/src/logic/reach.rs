@@ -27,13 +27,15 @@ impl Reach {
         let mut index = vec![UNSEEN; nodes];
         let mut low = vec![0u32; nodes];
         let mut on_stack = vec![false; nodes];
-        let mut stack: Vec<u32> = Vec::new();
+        let mut stack: Vec<u32> = Vec::with_capacity(nodes);
         // The depth-first walk: a node and how many of its edges it followed.
-        let mut walk: Vec<(u32, u32)> = Vec::new();
+        let mut walk: Vec<(u32, u32)> = Vec::with_capacity(nodes);
         let mut component = vec![UNSEEN; nodes];
         // Components come out in reverse topological order: every component
-        // a new one reaches is already complete. Bit sets grow as they come.
-        let mut members: Vec<Vec<u32>> = Vec::new();
+        // a new one reaches is already complete. Their nodes, one after
+        // another, and where each component's start.
+        let mut members: Vec<u32> = Vec::with_capacity(nodes);
+        let mut firsts: Vec<u32> = vec![0];
         let mut next_index = 0u32;
         for root in 0..nodes {
             if index[root] != UNSEEN {
@@ -68,26 +70,25 @@ impl Reach {
                     low[parent] = low[parent].min(low[v]);
                 }
                 if low[v] == index[v] {
-                    let id = members.len() as u32;
-                    let mut group = Vec::new();
+                    let id = firsts.len() as u32 - 1;
                     while let Some(m) = stack.pop() {
                         on_stack[m as usize] = false;
                         component[m as usize] = id;
-                        group.push(m);
+                        members.push(m);
                         if m as usize == v {
                             break;
                         }
                     }
-                    members.push(group);
+                    firsts.push(members.len() as u32);
                 }
             }
         }
-        let count = members.len();
+        let count = firsts.len() - 1;
         let words = count.div_ceil(64).max(1);
         let mut reaches = vec![0u64; count * words];
-        for (id, group) in members.iter().enumerate() {
+        for id in 0..count {
             reaches[id * words + id / 64] |= 1 << (id % 64);
-            for &m in group {
+            for &m in &members[firsts[id] as usize..firsts[id + 1] as usize] {
                 for &w in edges(m as usize) {
                     let other = component[w as usize] as usize;
                     if other != id {
