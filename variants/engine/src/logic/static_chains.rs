@@ -162,7 +162,8 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
-        let reach = links.x.then(|| Potentials::new(cx, &t, links));
+        // Built when a forcing chain could first beat the best.
+        let reach = std::cell::OnceCell::new();
         for cell in 0..cand.len() as u32 {
             if cx.first && best.is_some() {
                 break;
@@ -179,7 +180,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
                     (&mut w, &t, &mut buffers),
                     (cell, value),
                     links,
-                    reach.as_ref(),
+                    &reach,
                     &mut best,
                 );
             }
@@ -376,7 +377,7 @@ fn unary(
     (w, t, b): (&mut Walk, &StaticLinks, &mut Buffers),
     (cell, value): (u32, u8),
     links: Links,
-    reach: Option<&Potentials>,
+    reach: &std::cell::OnceCell<Potentials>,
     best: &mut Option<Found>,
 ) {
     let cycle_base = if links.x && links.y { 70 } else { 65 };
@@ -424,22 +425,27 @@ fn unary(
             }
         }
     }
-    let Some(reach) = reach else {
+    if !links.x {
         return;
-    };
+    }
     // Forcing chains: "on" implying "off" of itself, "off" implying "on".
     // The search below runs only when the start reaches its negation at all,
     // and one that goes half as deep shows it will find a chain that beats
     // `best` (or, when any deduction will do, some chain).
     for assume_on in [true, false] {
-        if !reach.reaches((start_key, assume_on), (start_key, !assume_on)) {
-            continue;
-        }
         let beats = |length: usize| {
             let complexity = length + 1;
             let key = (forcing_base + length_tenths(complexity), complexity, 0);
             best.as_ref().is_none_or(|b| !cx.first && key < b.key())
         };
+        // No chain is shorter than one link.
+        if !beats(1) {
+            continue;
+        }
+        let reach = reach.get_or_init(|| Potentials::new(cx, t, links));
+        if !reach.reaches((start_key, assume_on), (start_key, !assume_on)) {
+            continue;
+        }
         let start = (start_key, assume_on);
         if shortest_forcing(w, t, b, start, links, beats).is_none() {
             continue;
