@@ -157,6 +157,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let t = StaticLinks::new(cx);
     let mut w = Walk::new(cx.grid.cand.len() * cx.grid.size as usize, cx.grid.size);
     let mut buffers = Buffers::default();
+    let mut ball = Ball::new(cx.grid.cand.len() * cx.grid.size as usize);
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -177,7 +178,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
             for value in values_of(cand[cell as usize]) {
                 unary(
                     cx,
-                    (&mut w, &t, &mut buffers),
+                    (&mut w, &t, &mut buffers, &mut ball),
                     (cell, value),
                     links,
                     &reach,
@@ -374,7 +375,7 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
 /// `best` when easier; `b` holds no potentials before and after.
 fn unary(
     cx: &Ctx,
-    (w, t, b): (&mut Walk, &StaticLinks, &mut Buffers),
+    (w, t, b, ball): (&mut Walk, &StaticLinks, &mut Buffers, &mut Ball),
     (cell, value): (u32, u8),
     links: Links,
     reach: &std::cell::OnceCell<Potentials>,
@@ -390,6 +391,24 @@ fn unary(
     if t.has_strong_link(start_key, links) {
         b.pending_on.push(start);
     }
+    // A potential `u` reached after `length` links closes a cycle no sooner
+    // than after `length` plus the links from `u` back to the start, which
+    // (links go both ways negated) are those from the start's negation to
+    // `u`'s: with a best to beat, the search leaves out potentials that
+    // cannot close a cycle beating it, by the distances from the negation
+    // up to half the longest such cycle ([`Ball`]).
+    let longest = best
+        .as_ref()
+        .filter(|_| !cx.first && !b.is_empty())
+        .and_then(|_| {
+            (1..)
+                .take_while(|&l| cycle_beats(best, cycle_base, l))
+                .last()
+        });
+    let ball = longest.map(|longest| {
+        ball.spread(t, (start_key, false), links, longest / 2);
+        &*ball
+    });
     let mut length = 0;
     while !b.is_empty() {
         if hopeless(cx, best, cycle_base, length) {
@@ -401,7 +420,9 @@ fn unary(
         for &p in &b.level {
             w.mark_path(p);
             for &pot in t.on_to_off(w.key_of(p), links) {
-                if !w.on_path.is_marked(pot as usize) {
+                if !w.on_path.is_marked(pot as usize)
+                    && can_close(best, cycle_base, length, ball, (pot as usize, true))
+                {
                     let id = w.add_known(pot as usize, false, p);
                     b.pending_off.push(id);
                 }
@@ -418,7 +439,9 @@ fn unary(
                     }
                     continue;
                 }
-                if !w.is_known(pot as usize, true) {
+                if !w.is_known(pot as usize, true)
+                    && can_close(best, cycle_base, length, ball, (pot as usize, false))
+                {
                     let id = w.add_known(pot as usize, true, p);
                     b.pending_on.push(id);
                 }
@@ -496,6 +519,97 @@ fn unary(
                     }
                 }
             }
+        }
+    }
+}
+
+/// Whether a cycle of `length` links (as many potentials) from a start
+/// with rating base `base` beats `best`.
+fn cycle_beats(best: &Option<Found>, base: Rating, length: usize) -> bool {
+    let key = (base + length_tenths(length), length, 0);
+    best.as_ref().is_none_or(|b| key < b.key())
+}
+
+/// Whether a potential reached after `length` links, whose negation is
+/// `negation`, may still close a cycle that beats `best` (always without a
+/// `ball` to tell).
+fn can_close(
+    best: &Option<Found>,
+    base: Rating,
+    length: usize,
+    ball: Option<&Ball>,
+    negation: (usize, bool),
+) -> bool {
+    ball.is_none_or(|ball| cycle_beats(best, base, length + ball.at_least(negation)))
+}
+
+/// The distances from one potential to the others, up to a radius, over
+/// the static links of a cycle search (a plain breadth-first search: every
+/// potential once).
+struct Ball {
+    /// By node (`2 * key + on`): reached, and how far.
+    seen: Stamps,
+    distance: Vec<u16>,
+    /// The nodes of the level being followed and of the next.
+    level: Vec<u32>,
+    next: Vec<u32>,
+    radius: usize,
+}
+
+impl Ball {
+    /// An empty ball over `keys` candidate keys.
+    fn new(keys: usize) -> Ball {
+        Ball {
+            seen: Stamps::new(2 * keys),
+            distance: vec![0; 2 * keys],
+            level: Vec::new(),
+            next: Vec::new(),
+            radius: 0,
+        }
+    }
+
+    /// Finds the distances from potential `from` (key, on) over `links`, up
+    /// to `radius` links.
+    fn spread(&mut self, t: &StaticLinks, from: (usize, bool), links: Links, radius: usize) {
+        self.seen.clear();
+        self.radius = radius;
+        let node = 2 * from.0 + usize::from(from.1);
+        self.seen.mark(node);
+        self.distance[node] = 0;
+        self.level.clear();
+        self.level.push(node as u32);
+        for d in 1..=radius {
+            self.next.clear();
+            for &n in &self.level {
+                let (k, on) = (n as usize / 2, n % 2 == 1);
+                let links_out = if on {
+                    t.on_to_off(k, links)
+                } else {
+                    t.off_to_on(k, links)
+                };
+                for &o in links_out {
+                    let m = 2 * o as usize + usize::from(!on);
+                    if self.seen.mark(m) {
+                        self.distance[m] = d as u16;
+                        self.next.push(m as u32);
+                    }
+                }
+            }
+            std::mem::swap(&mut self.level, &mut self.next);
+            if self.level.is_empty() {
+                break;
+            }
+        }
+    }
+
+    /// The distance to potential `to` (key, on), or one more than the radius
+    /// when it is farther (a lower bound).
+    fn at_least(&self, (k, on): (usize, bool)) -> usize {
+        let node = 2 * k + usize::from(on);
+        if self.seen.is_marked(node) {
+            usize::from(self.distance[node])
+        } else {
+            self.radius + 1
         }
     }
 }
@@ -682,6 +796,96 @@ mod tests {
             }
         }
         None
+    }
+
+    /// Links from potential `from` to potential `to` (key, on) over the links
+    /// of a cycle search, by a plain breadth-first search.
+    fn cycle_distance(
+        t: &StaticLinks,
+        keys: usize,
+        from: (usize, bool),
+        to: (usize, bool),
+        links: Links,
+    ) -> Option<usize> {
+        let mut distance = vec![usize::MAX; 2 * keys];
+        distance[2 * from.0 + usize::from(from.1)] = 0;
+        let mut queue = VecDeque::from([from]);
+        while let Some((k, on)) = queue.pop_front() {
+            let d = distance[2 * k + usize::from(on)];
+            if (k, on) == to {
+                return Some(d);
+            }
+            let next = if on {
+                t.on_to_off(k, links)
+            } else {
+                t.off_to_on(k, links)
+            };
+            for &v in next {
+                let n = 2 * v as usize + usize::from(!on);
+                if distance[n] == usize::MAX {
+                    distance[n] = d + 1;
+                    queue.push_back((v as usize, !on));
+                }
+            }
+        }
+        None
+    }
+
+    /// The cycle search's bound: from every potential, the way back to a
+    /// start is no shorter than the ball around the start's negation says
+    /// of the potential's negation (links go both ways negated), for each
+    /// kind of links, at positions along a hard puzzle's solution.
+    #[test]
+    fn the_way_back_to_a_start_is_no_shorter_than_the_ball_says() {
+        let model = classic(3, 3).expect("9x9");
+        let layout = model.logic_layout();
+        let line =
+            "300915004005007000000200030130000402500000006806000073010009000000600200400582001";
+        let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+        let mut grid = Grid::new(&model, &givens);
+        let (mut exact, mut bounded) = (0, 0);
+        for (i, step) in grade(&model, &givens, Options::default())
+            .steps
+            .iter()
+            .enumerate()
+        {
+            if i % 10 == 0 {
+                let cx = Ctx::ladder(layout, &grid);
+                let t = StaticLinks::new(&cx);
+                let keys = grid.cand.len() * grid.size as usize;
+                let mut ball = Ball::new(keys);
+                let starts: Vec<usize> = (0..keys)
+                    .filter(|&k| grid.has((k / 9) as u32, (k % 9 + 1) as u8))
+                    .step_by(7)
+                    .collect();
+                for links in [
+                    Links { y: false, x: true },
+                    Links { y: true, x: false },
+                    Links { y: true, x: true },
+                ] {
+                    for &s in &starts {
+                        ball.spread(&t, (s, false), links, 4);
+                        for &u in &starts {
+                            for on in [true, false] {
+                                let back = cycle_distance(&t, keys, (u, on), (s, true), links);
+                                let bound = ball.at_least((u, !on));
+                                assert!(
+                                    back.is_none_or(|b| b >= bound),
+                                    "{line} step {i}: {u} {on} back to {s}: {back:?} < {bound}"
+                                );
+                                exact += usize::from(back == Some(bound));
+                                bounded += usize::from(back.is_some_and(|b| b > bound));
+                            }
+                        }
+                    }
+                }
+            }
+            apply(&model, &mut grid, step);
+        }
+        assert!(
+            exact > 100 && bounded > 100,
+            "{exact} exact, {bounded} bounded"
+        );
     }
 
     /// The half-deep search of [`shortest_forcing`] gives the plain search's
