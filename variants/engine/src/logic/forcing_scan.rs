@@ -16,8 +16,10 @@
 //!   its values, or all places of one of its values in a house, agree on an
 //!   elimination or a placement.
 
+use crate::logic::chains::Links;
 use crate::logic::grid::candidate_key;
 use crate::logic::stamps::Stamps;
+use crate::logic::static_chains::{Potentials, StaticLinks};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
@@ -44,6 +46,9 @@ pub(crate) struct Scan<'a> {
     made: Vec<u32>,
     /// Multiple: each candidate's static "on" branch, run once per scan.
     closures: Vec<Option<Closure>>,
+    /// Multiple: which potentials imply which over static links, found at
+    /// the first branch.
+    reach: Option<Potentials>,
     /// Multiple: candidates a conclusion can place (an empty cell with other
     /// candidates), by key. Any "off" a static branch reaches is a candidate,
     /// so any the branches agree on is an elimination.
@@ -76,6 +81,7 @@ impl<'a> Scan<'a> {
             offs: Vec::new(),
             made: Vec::new(),
             closures: (0..keys).map(|_| None).collect(),
+            reach: None,
             placeable,
         }
     }
@@ -215,72 +221,36 @@ impl<'a> Scan<'a> {
     /// Runs the static "on" branch of key `k`, once.
     fn close(&mut self, k: usize) {
         if self.closures[k].is_none() {
-            self.closures[k] = Some(self.closure(k));
+            let cx = self.cx;
+            let reach = self.reach.get_or_insert_with(|| {
+                let links = Links { y: true, x: true };
+                Potentials::new(cx, &StaticLinks::new(cx), links)
+            });
+            self.closures[k] = Some(closure(reach, k, self.placeable.len()));
         }
     }
+}
 
-    /// Everything assuming key `k` on implies through static links: from an
-    /// on, the cell's other values and the value in its peers turn off; from
-    /// an off, the other value of a bivalue cell and the other place of a
-    /// value with two places in a full group turn on.
-    fn closure(&self, k: usize) -> Closure {
-        let (layout, grid) = (self.cx.layout, self.cx.grid);
-        let size = grid.size as usize;
-        let words = self.placeable.len();
-        let mut closure = Closure {
-            on: vec![0; words],
-            off: vec![0; words],
-            contradiction: false,
+/// Everything assuming key `k` on implies through static links (`reach`):
+/// from an on, the cell's other values and the value in its peers turn off;
+/// from an off, the other value of a bivalue cell and the other place of a
+/// value with two places in a full group turn on. `words` bit words hold a
+/// state's candidates. A contradiction when a candidate is implied both on
+/// and off.
+fn closure(reach: &Potentials, k: usize, words: usize) -> Closure {
+    let mut closure = Closure {
+        on: vec![0; words],
+        off: vec![0; words],
+        contradiction: false,
+    };
+    for (key, on) in reach.reached((k, true)) {
+        let state = if on {
+            &mut closure.on
+        } else {
+            &mut closure.off
         };
-        let mut todo: Vec<(usize, bool)> = vec![(k, true)];
-        closure.on[k / 64] |= 1 << (k % 64);
-        // Adds a potential; false on a contradiction.
-        let add = |closure: &mut Closure, todo: &mut Vec<(usize, bool)>, k: usize, on| {
-            let (w, b) = (k / 64, 1u64 << (k % 64));
-            let (mine, theirs) = if on {
-                (&mut closure.on, &closure.off)
-            } else {
-                (&mut closure.off, &closure.on)
-            };
-            if theirs[w] & b != 0 {
-                return false;
-            }
-            if mine[w] & b == 0 {
-                mine[w] |= b;
-                todo.push((k, on));
-            }
-            true
-        };
-        while let Some((k, on)) = todo.pop() {
-            let (cell, value) = (k / size, (k % size) as u8 + 1);
-            let cand = grid.cand[cell];
-            let key = |c: usize, v: u8| candidate_key(grid.size, c as u32, v);
-            let ok = if on {
-                values_of(cand & !bit(u32::from(value)))
-                    .all(|v| add(&mut closure, &mut todo, key(cell, v), false))
-                    && layout.peers[cell]
-                        .iter()
-                        .filter(|&&p| grid.has(p, value))
-                        .all(|&p| add(&mut closure, &mut todo, key(p as usize, value), false))
-            } else {
-                let bivalue = cand.count_ones() == 2;
-                let other = values_of(cand & !bit(u32::from(value))).next();
-                let groups = layout.groups_of[cell].iter().zip(&layout.slots[cell]);
-                (!bivalue || other.is_none_or(|v| add(&mut closure, &mut todo, key(cell, v), true)))
-                    && groups
-                        .filter_map(|(&g, &slot)| {
-                            let group = &layout.groups[g as usize];
-                            let others = grid.positions(group, value) & !(1 << slot);
-                            (group.full && others.count_ones() == 1)
-                                .then(|| group.cells[others.trailing_zeros() as usize])
-                        })
-                        .all(|c| add(&mut closure, &mut todo, key(c as usize, value), true))
-            };
-            if !ok {
-                closure.contradiction = true;
-                break;
-            }
-        }
-        closure
+        state[key / 64] |= 1 << (key % 64);
     }
+    closure.contradiction = closure.on.iter().zip(&closure.off).any(|(a, b)| a & b != 0);
+    closure
 }

@@ -15,6 +15,10 @@ pub(crate) struct Reach {
     /// 64-bit words each.
     reaches: Vec<u64>,
     words: usize,
+    /// The nodes of each component, one component after another, and where
+    /// each starts (one entry more than there are components).
+    members: Vec<u32>,
+    firsts: Vec<u32>,
 }
 
 impl Reach {
@@ -106,7 +110,29 @@ impl Reach {
             component,
             reaches,
             words,
+            members,
+            firsts,
         }
+    }
+
+    /// Every node `from` reaches, itself included, component by component.
+    pub fn reached(&self, from: usize) -> impl Iterator<Item = u32> + '_ {
+        let c = self.component[from] as usize;
+        let row = &self.reaches[c * self.words..(c + 1) * self.words];
+        row.iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| {
+                let mut rest = bits;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let b = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        w * 64 + b
+                    })
+                })
+            })
+            .flat_map(|id| &self.members[self.firsts[id] as usize..self.firsts[id + 1] as usize])
+            .copied()
     }
 
     /// Whether node `from` reaches node `to` (every node reaches itself).
@@ -181,6 +207,10 @@ mod tests {
                     assert_eq!(reach.reaches(from, to), want, "{from} -> {to} in {edges:?}");
                     reached += usize::from(want && from != to);
                 }
+                let mut listed: Vec<usize> = reach.reached(from).map(|v| v as usize).collect();
+                listed.sort_unstable();
+                let wanted: Vec<usize> = (0..nodes).filter(|&v| want[v]).collect();
+                assert_eq!(listed, wanted, "from {from} in {edges:?}");
             }
         }
         assert!(reached > 1000, "{reached}");

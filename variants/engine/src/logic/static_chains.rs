@@ -22,7 +22,7 @@ const NONE: u32 = u32::MAX;
 /// are found once per search. Each list is in the order a dynamic search's
 /// `on_to_off` and `off_to_on` give it, and the links of either kind, or of
 /// both, are one slice.
-struct StaticLinks {
+pub(super) struct StaticLinks {
     /// By key, three bounds in `offs`: its cell's other values ("Y" offs)
     /// from the first to the second, the peers holding its value ("X" offs)
     /// from the second to the third.
@@ -45,7 +45,7 @@ fn of_kinds(b: [u32; 3], links: Links) -> std::ops::Range<usize> {
 }
 
 impl StaticLinks {
-    fn new(cx: &Ctx) -> StaticLinks {
+    pub(super) fn new(cx: &Ctx) -> StaticLinks {
         let size = cx.grid.size;
         let keys = cx.grid.cand.len() * size as usize;
         let mut t = StaticLinks {
@@ -104,16 +104,18 @@ impl StaticLinks {
 /// Which potentials of the real grid reach which over the links of a
 /// forcing chain search ([`Reach`] over the potentials of the grid's
 /// candidates).
-struct Potentials {
+pub(super) struct Potentials {
     /// By candidate key: its place among the grid's candidates.
     place: Vec<u32>,
+    /// By place: the candidate key.
+    keys: Vec<usize>,
     reach: Reach,
 }
 
 impl Potentials {
     /// The reachability over `links` (house links always followed both
     /// ways, as a forcing chain search does).
-    fn new(cx: &Ctx, t: &StaticLinks, links: Links) -> Potentials {
+    pub(super) fn new(cx: &Ctx, t: &StaticLinks, links: Links) -> Potentials {
         let size = cx.grid.size;
         let cand = &cx.grid.cand;
         let mut keys = Vec::new();
@@ -139,7 +141,16 @@ impl Potentials {
             starts.push(targets.len() as u32);
         }
         let reach = Reach::new(&starts, &targets);
-        Potentials { place, reach }
+        Potentials { place, keys, reach }
+    }
+
+    /// Every potential (candidate key, on) that potential `from` implies,
+    /// itself included.
+    pub(super) fn reached(&self, from: (usize, bool)) -> impl Iterator<Item = (usize, bool)> + '_ {
+        let node = 2 * self.place[from.0] as usize + usize::from(from.1);
+        self.reach
+            .reached(node)
+            .map(|n| (self.keys[n as usize / 2], n % 2 == 1))
     }
 
     /// Whether potential `from` (candidate key, on) reaches potential `to`.
