@@ -135,6 +135,11 @@ impl Reach {
             .copied()
     }
 
+    /// Whether nodes `a` and `b` reach each other.
+    pub fn same_component(&self, a: usize, b: usize) -> bool {
+        self.component[a] == self.component[b]
+    }
+
     /// Whether node `from` reaches node `to` (every node reaches itself).
     pub fn reaches(&self, from: usize, to: usize) -> bool {
         let (a, b) = (self.component[from] as usize, self.component[to] as usize);
@@ -206,6 +211,10 @@ mod tests {
                 for (to, &want) in want.iter().enumerate() {
                     assert_eq!(reach.reaches(from, to), want, "{from} -> {to} in {edges:?}");
                     reached += usize::from(want && from != to);
+                }
+                for to in 0..nodes {
+                    let both = reach.reaches(from, to) && reach.reaches(to, from);
+                    assert_eq!(reach.same_component(from, to), both, "{from} <-> {to}");
                 }
                 let mut listed: Vec<usize> = reach.reached(from).map(|v| v as usize).collect();
                 listed.sort_unstable();

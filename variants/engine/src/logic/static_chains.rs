@@ -7,7 +7,7 @@
 
 use crate::logic::chains::{cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links};
 use crate::logic::grid::candidate_key as key;
-use crate::logic::reach::Reach;
+use crate::logic::reach;
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
@@ -109,7 +109,7 @@ pub(super) struct Potentials {
     place: Vec<u32>,
     /// By place: the candidate key.
     keys: Vec<usize>,
-    reach: Reach,
+    reach: reach::Reach,
 }
 
 impl Potentials {
@@ -140,7 +140,7 @@ impl Potentials {
             targets.extend(t.on_to_off(k, links).iter().map(|&o| node(o, false)));
             starts.push(targets.len() as u32);
         }
-        let reach = Reach::new(&starts, &targets);
+        let reach = reach::Reach::new(&starts, &targets);
         Potentials { place, keys, reach }
     }
 
@@ -151,6 +151,12 @@ impl Potentials {
         self.reach
             .reached(node)
             .map(|n| (self.keys[n as usize / 2], n % 2 == 1))
+    }
+
+    /// Whether potentials `a` and `b` (candidate key, on) imply each other.
+    fn together(&self, a: (usize, bool), b: (usize, bool)) -> bool {
+        let node = |(k, on): (usize, bool)| 2 * self.place[k] as usize + usize::from(on);
+        self.reach.same_component(node(a), node(b))
     }
 
     /// Whether potential `from` (candidate key, on) reaches potential `to`.
@@ -169,13 +175,19 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let mut w = Walk::new(cx.grid.cand.len() * cx.grid.size as usize, cx.grid.size);
     let mut buffers = Buffers::default();
     let mut ball = Ball::new(cx.grid.cand.len() * cx.grid.size as usize);
+    // Which potentials reach which over house links, and over both kinds
+    // (for Y-cycles too: they follow fewer links), each built when first
+    // needed.
+    let reaches = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
-        // Built when a forcing chain could first beat the best.
-        let reach = std::cell::OnceCell::new();
+        let reach = Reach {
+            potentials: &reaches[usize::from(links.y)],
+            links: links.with_x(),
+        };
         for cell in 0..cand.len() as u32 {
             if cx.first && best.is_some() {
                 break;
@@ -192,7 +204,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
                     (&mut w, &t, &mut buffers, &mut ball),
                     (cell, value),
                     links,
-                    &reach,
+                    reach,
                     &mut best,
                 );
             }
@@ -382,6 +394,23 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
     })
 }
 
+/// The reachability a pass of [`cycles_and_forcing`] reads, built when
+/// first needed: over `links` (a forcing chain's, which a cycle's are, or
+/// fewer).
+#[derive(Clone, Copy)]
+struct Reach<'r> {
+    potentials: &'r std::cell::OnceCell<Potentials>,
+    links: Links,
+}
+
+impl<'r> Reach<'r> {
+    /// The reachability, built now if not yet.
+    fn get(&self, cx: &Ctx, t: &StaticLinks) -> &'r Potentials {
+        self.potentials
+            .get_or_init(|| Potentials::new(cx, t, self.links))
+    }
+}
+
 /// Cycles and forcing chains from `(cell, value)` over `links`, kept in
 /// `best` when easier; `b` holds no potentials before and after.
 fn unary(
@@ -389,7 +418,7 @@ fn unary(
     (w, t, b, ball): (&mut Walk, &StaticLinks, &mut Buffers, &mut Ball),
     (cell, value): (u32, u8),
     links: Links,
-    reach: &std::cell::OnceCell<Potentials>,
+    reach: Reach,
     best: &mut Option<Found>,
 ) {
     let cycle_base = if links.x && links.y { 70 } else { 65 };
@@ -399,7 +428,25 @@ fn unary(
     // link, so a start with none has none.
     w.reset();
     let start = w.add_known(start_key, true, NONE);
-    if t.has_strong_link(start_key, links) {
+    // A cycle's potentials all imply each other, and it leaves the start
+    // through two of its links (it comes back through one to another
+    // potential than the first it meets, which it meets once). Which imply
+    // which is worth finding once chains of the last pass (rated 7.0 and
+    // up) could still beat the best: they will need it.
+    let potentials = reach
+        .potentials
+        .get()
+        .or_else(|| (!hopeless(cx, best, 70, 0)).then(|| reach.get(cx, t)));
+    let cycles_possible = t.has_strong_link(start_key, links)
+        && !hopeless(cx, best, cycle_base, 0)
+        && potentials.is_none_or(|potentials| {
+            t.on_to_off(start_key, links)
+                .iter()
+                .filter(|&&a| potentials.together((a as usize, false), (start_key, true)))
+                .nth(1)
+                .is_some()
+        });
+    if cycles_possible {
         b.pending_on.push(start);
     }
     // A potential `u` reached after `length` links closes a cycle no sooner
@@ -476,7 +523,7 @@ fn unary(
         if !beats(1) {
             continue;
         }
-        let reach = reach.get_or_init(|| Potentials::new(cx, t, links));
+        let reach = reach.get(cx, t);
         if !reach.reaches((start_key, assume_on), (start_key, !assume_on)) {
             continue;
         }
