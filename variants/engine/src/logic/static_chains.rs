@@ -449,6 +449,12 @@ fn unary(
     if cycles_possible {
         b.pending_on.push(start);
     }
+    // Nor does a cycle pass a potential the start does not imply back (the
+    // potentials on the way to one that does imply it back as well: leaving
+    // the others out changes nothing the search finds).
+    let on_cycle = |pot: (usize, bool)| {
+        potentials.is_none_or(|potentials| potentials.together(pot, (start_key, true)))
+    };
     // A potential `u` reached after `length` links closes a cycle no sooner
     // than after `length` plus the links from `u` back to the start, which
     // (links go both ways negated) are those from the start's negation to
@@ -479,6 +485,7 @@ fn unary(
             w.mark_path(p);
             for &pot in t.on_to_off(w.key_of(p), links) {
                 if !w.on_path.is_marked(pot as usize)
+                    && on_cycle((pot as usize, false))
                     && can_close(best, cycle_base, length, ball, (pot as usize, true))
                 {
                     let id = w.add_known(pot as usize, false, p);
@@ -498,6 +505,7 @@ fn unary(
                     continue;
                 }
                 if !w.is_known(pot as usize, true)
+                    && on_cycle((pot as usize, true))
                     && can_close(best, cycle_base, length, ball, (pot as usize, false))
                 {
                     let id = w.add_known(pot as usize, true, p);
