@@ -245,50 +245,20 @@ fn try_cells(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::classic;
-    use crate::logic::grid::Grid;
-    use crate::logic::{apply, grade, memo::Memo, Options};
-    use crate::text::parse_line;
-    use std::cell::RefCell;
-
-    /// What a search gave, to compare.
-    fn seen(step: Option<Step>) -> Option<(Technique, Vec<Candidate>)> {
-        step.map(|s| (s.technique, s.eliminations))
-    }
+    use crate::logic::tests::memo_changes_no_result;
 
     /// With a memo kept along a solve, each degree gives at every position
     /// what a search without one gives: the sets it passes over read no
     /// changed cell. Puzzles whose rated solutions use aligned exclusion.
     #[test]
     fn the_memo_changes_no_result() {
-        let model = classic(3, 3).expect("9x9");
-        let layout = model.logic_layout();
-        // Hits, and positions without a single (where the memo is used).
-        let (mut found, mut positions) = (0, 0);
-        for line in [
+        let lines = [
             "230400000007300009060800000072000003409206708600000290000003010100008300000001085",
             "200016000400000502007050060730002000900030005000900034040020300102000006000860009",
             "010750000807060509000000200003500004400020007900006300008000000301040702000073040",
             "000605800005840000300007060803000041090000050150000302060200009000059700009701000",
-        ] {
-            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
-            let mut grid = Grid::new(&model, &givens);
-            let memos = [RefCell::new(Memo::default()), RefCell::new(Memo::default())];
-            for step in grade(&model, &givens, Options::default()).steps {
-                for (degree, memo) in [2, 3].into_iter().zip(&memos) {
-                    let plain = Ctx::ladder(layout, &grid);
-                    let remembering = Ctx {
-                        memo: Some(memo),
-                        ..Ctx::ladder(layout, &grid)
-                    };
-                    let want = seen(exclusion(&plain, degree));
-                    found += usize::from(want.is_some());
-                    assert_eq!(seen(exclusion(&remembering, degree)), want, "{line}");
-                }
-                positions += usize::from(grid.cand.iter().all(|&m| m.count_ones() != 1));
-                apply(&model, &mut grid, &step);
-            }
-        }
+        ];
+        let (found, positions) = memo_changes_no_result(&lines, &[2, 3], exclusion);
         assert!(
             found >= 4 && positions > 30,
             "{found} found, {positions} positions without a single"

@@ -21,6 +21,42 @@ pub(crate) struct Reach {
     firsts: Vec<u32>,
 }
 
+/// Tarjan's depth-first walk: each node's visiting order and the lowest
+/// order it reaches back to, the nodes not yet given a component, and the
+/// path (a node and how many of its edges it followed).
+struct Walk {
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    path: Vec<(u32, u32)>,
+    next_index: u32,
+}
+
+impl Walk {
+    /// A walk over `nodes` nodes, none visited.
+    fn new(nodes: usize) -> Walk {
+        Walk {
+            index: vec![UNSEEN; nodes],
+            low: vec![0; nodes],
+            on_stack: vec![false; nodes],
+            stack: Vec::with_capacity(nodes),
+            path: Vec::with_capacity(nodes),
+            next_index: 0,
+        }
+    }
+
+    /// Visits node `v`: numbers it and walks on from it.
+    fn enter(&mut self, v: usize) {
+        self.index[v] = self.next_index;
+        self.low[v] = self.next_index;
+        self.next_index += 1;
+        self.stack.push(v as u32);
+        self.on_stack[v] = true;
+        self.path.push((v as u32, 0));
+    }
+}
+
 impl Reach {
     /// The reachability of the graph whose node `v` has the edges to
     /// `targets[starts[v]..starts[v + 1]]` (`starts` has one entry more than
@@ -28,55 +64,39 @@ impl Reach {
     pub fn new(starts: &[u32], targets: &[u32]) -> Reach {
         let nodes = starts.len().saturating_sub(1);
         let edges = |v: usize| &targets[starts[v] as usize..starts[v + 1] as usize];
-        let mut index = vec![UNSEEN; nodes];
-        let mut low = vec![0u32; nodes];
-        let mut on_stack = vec![false; nodes];
-        let mut stack: Vec<u32> = Vec::with_capacity(nodes);
-        // The depth-first walk: a node and how many of its edges it followed.
-        let mut walk: Vec<(u32, u32)> = Vec::with_capacity(nodes);
+        let mut walk = Walk::new(nodes);
         let mut component = vec![UNSEEN; nodes];
         // Components come out in reverse topological order: every component
         // a new one reaches is already complete. Their nodes, one after
         // another, and where each component's start.
         let mut members: Vec<u32> = Vec::with_capacity(nodes);
         let mut firsts: Vec<u32> = vec![0];
-        let mut next_index = 0u32;
         for root in 0..nodes {
-            if index[root] != UNSEEN {
+            if walk.index[root] != UNSEEN {
                 continue;
             }
-            index[root] = next_index;
-            low[root] = next_index;
-            next_index += 1;
-            stack.push(root as u32);
-            on_stack[root] = true;
-            walk.push((root as u32, 0));
-            while let Some(&mut (v, ref mut followed)) = walk.last_mut() {
+            walk.enter(root);
+            while let Some(&mut (v, ref mut followed)) = walk.path.last_mut() {
                 let v = v as usize;
                 if let Some(&w) = edges(v).get(*followed as usize) {
                     *followed += 1;
                     let w = w as usize;
-                    if index[w] == UNSEEN {
-                        index[w] = next_index;
-                        low[w] = next_index;
-                        next_index += 1;
-                        stack.push(w as u32);
-                        on_stack[w] = true;
-                        walk.push((w as u32, 0));
-                    } else if on_stack[w] {
-                        low[v] = low[v].min(index[w]);
+                    if walk.index[w] == UNSEEN {
+                        walk.enter(w);
+                    } else if walk.on_stack[w] {
+                        walk.low[v] = walk.low[v].min(walk.index[w]);
                     }
                     continue;
                 }
-                walk.pop();
-                if let Some(&(parent, _)) = walk.last() {
+                walk.path.pop();
+                if let Some(&(parent, _)) = walk.path.last() {
                     let parent = parent as usize;
-                    low[parent] = low[parent].min(low[v]);
+                    walk.low[parent] = walk.low[parent].min(walk.low[v]);
                 }
-                if low[v] == index[v] {
+                if walk.low[v] == walk.index[v] {
                     let id = firsts.len() as u32 - 1;
-                    while let Some(m) = stack.pop() {
-                        on_stack[m as usize] = false;
+                    while let Some(m) = walk.stack.pop() {
+                        walk.on_stack[m as usize] = false;
                         component[m as usize] = id;
                         members.push(m);
                         if m as usize == v {

@@ -51,3 +51,41 @@ fn singles_only_puzzle_is_easy() {
     assert_eq!(g.tier, Some(Difficulty::Easy));
     assert!(g.rating <= 23, "{}", g.rating);
 }
+
+/// Runs `search` (a whole-grid search remembering where it found nothing,
+/// as aligned exclusion and ALS-wings do) at every position along the rated
+/// solutions of `lines`, once per size in `sizes`, with a memo kept along
+/// each solve and without one, and checks both give the same step. Returns
+/// how many steps were found and at how many positions without a
+/// one-candidate cell (where a memo is read).
+pub(super) fn memo_changes_no_result(
+    lines: &[&str],
+    sizes: &[usize],
+    search: impl Fn(&Ctx, usize) -> Option<Step>,
+) -> (usize, usize) {
+    let model = classic9();
+    let layout = model.logic_layout();
+    let seen =
+        |step: Option<Step>| step.map(|s| (s.technique, s.rating, s.eliminations, s.pattern));
+    let (mut found, mut positions) = (0, 0);
+    for line in lines {
+        let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+        let mut grid = grid::Grid::new(&model, &givens);
+        let memos: Vec<RefCell<memo::Memo>> = sizes.iter().map(|_| RefCell::default()).collect();
+        for step in grade(&model, &givens, Options::default()).steps {
+            for (&size, memo) in sizes.iter().zip(&memos) {
+                let plain = Ctx::ladder(layout, &grid);
+                let remembering = Ctx {
+                    memo: Some(memo),
+                    ..Ctx::ladder(layout, &grid)
+                };
+                let want = seen(search(&plain, size));
+                found += usize::from(want.is_some());
+                assert_eq!(seen(search(&remembering, size)), want, "{line} size {size}");
+            }
+            positions += usize::from(grid.cand.iter().all(|&m| m.count_ones() != 1));
+            apply(&model, &mut grid, &step);
+        }
+    }
+    (found, positions)
+}
