@@ -108,6 +108,10 @@ fn search_sets(cx: &Ctx, degree: usize, changed: Option<&CellSet>) -> Option<Ste
             // Third cells: base cells among the excluders of either.
             area.copy_from(&excluders[a as usize]);
             area.add(&excluders[b as usize]);
+            if let Some(d) = changed.filter(|_| !pair_changed) {
+                // Only a changed third cell can make the triple new.
+                area.keep_set(d);
+            }
             for t in area.iter() {
                 if t == a || t == b || rank[t as usize] == usize::MAX {
                     continue;

@@ -115,7 +115,10 @@ impl Reach {
             for &m in &members[firsts[id] as usize..firsts[id + 1] as usize] {
                 for &w in edges(m as usize) {
                     let other = component[w as usize] as usize;
-                    if other != id {
+                    // A component already reached brought everything it
+                    // reaches along (rows are closed under reaching).
+                    let reached = reaches[id * words + other / 64] >> (other % 64) & 1 == 1;
+                    if !reached {
                         // `other < id`: complete, and apart from `id`'s row.
                         let (done, rest) = reaches.split_at_mut(id * words);
                         let from = &done[other * words..(other + 1) * words];
