@@ -10,7 +10,7 @@
 use crate::cage::CageTable;
 use crate::logic::cells::CellSet;
 use crate::logic::grid::{Group, Layout};
-use crate::logic::memo::CageSearch;
+use crate::logic::memo::GroupSearch;
 use crate::logic::step::{CageFacts, Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
@@ -23,7 +23,7 @@ pub(crate) fn combinations(cx: &Ctx) -> Option<Step> {
         .enumerate()
         .find_map(|(index, group)| {
             let table = group.table.as_ref()?;
-            cx.cage_step(CageSearch::Combinations, index, &group.cells, || {
+            cx.group_step(GroupSearch::Combinations, index, &group.cells, || {
                 let eliminations = narrowed(cx, &group.cells, table);
                 if eliminations.is_empty() {
                     return None;
@@ -46,7 +46,7 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
         .enumerate()
         .find_map(|(index, group)| {
             let combos = group.table.as_ref()?.combos.as_deref()?;
-            cx.cage_step(CageSearch::Pointing, index, &group.cells, || {
+            cx.group_step(GroupSearch::Pointing, index, &group.cells, || {
                 pointing(cx, group, combos)
             })
         })
@@ -204,7 +204,7 @@ fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
         .enumerate()
         .filter(|(_, v)| (v.houses.len() > 1) == several)
         .find_map(|(index, v)| {
-            cx.cage_step(CageSearch::Rule45, index, &v.cells, || {
+            cx.group_step(GroupSearch::Rule45, index, &v.cells, || {
                 virtual_cage(cx, v).and_then(|step| cx.offer(step))
             })
         })

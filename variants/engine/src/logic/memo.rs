@@ -26,31 +26,47 @@ pub(crate) const ALIGNED: u8 = 40;
 /// See [`ALIGNED`]: ALS-wings (plus the ALS size).
 pub(crate) const ALS_WING: u8 = 50;
 
-/// Cage searches with a memo of their cells: the cage combinations and cage
-/// pointing of each group, the 45 rule of each virtual cage.
+/// Searches over one group's cells with a memo of them: the cage
+/// combinations and cage pointing of each group, the 45 rule of each virtual
+/// cage, naked and hidden subsets in each group.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum CageSearch {
+pub(crate) enum GroupSearch {
     /// Cage combinations (`killer::combinations`), by group.
     Combinations = 0,
     /// The 45 rule (`killer::rule_45` and over lines), by virtual cage.
     Rule45 = 1,
     /// Cage pointing (`killer::required_values`), by group.
     Pointing = 2,
+    /// Naked pairs (`subsets::naked`), by group; triples and quads below.
+    NakedPair = 3,
+    NakedTriple = 4,
+    NakedQuad = 5,
+    /// Hidden pairs (`subsets::hidden`), by full group; triples and quads
+    /// below.
+    HiddenPair = 6,
+    HiddenTriple = 7,
+    HiddenQuad = 8,
+    /// Direct hidden pairs, by full group; triples below.
+    DirectHiddenPair = 9,
+    DirectHiddenTriple = 10,
 }
+
+/// How many kinds of [`GroupSearch`] there are.
+const GROUP_SEARCHES: usize = 11;
 
 /// Searches that found nothing, by (search, value), with the places they saw.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     fruitless: HashMap<(u8, u8), Vec<u32>>,
-    /// By cage search, then cage index: its cells' states (candidates and
+    /// By group search, then group index: its cells' states (candidates and
     /// value, [`cell_state`]) when it last found nothing there (empty: never).
-    cages: [Vec<Vec<u32>>; 3],
+    groups: [Vec<Vec<u32>>; GROUP_SEARCHES],
     /// By whole-grid search: every cell's candidates when it last found
     /// nothing.
     grids: HashMap<u8, Vec<u32>>,
 }
 
-/// What a cage search reads of a cell: its candidates and its value.
+/// What a group search reads of a cell: its candidates and its value.
 pub(crate) fn cell_state(cand: u32, value: u8) -> u32 {
     cand | u32::from(value) << 27
 }
@@ -83,27 +99,27 @@ impl Memo {
         self.fruitless.insert((search, value), places);
     }
 
-    /// Whether `search` found nothing at cage `index` when its cells were in
+    /// Whether `search` found nothing at group `index` when its cells were in
     /// the states `now` gives, in order.
-    pub fn is_cage_fruitless(
+    pub fn is_group_fruitless(
         &self,
-        search: CageSearch,
+        search: GroupSearch,
         index: usize,
         now: impl ExactSizeIterator<Item = u32>,
     ) -> bool {
-        self.cages[search as usize]
+        self.groups[search as usize]
             .get(index)
             .is_some_and(|seen| seen.len() == now.len() && seen.iter().copied().eq(now))
     }
 
-    /// Records that `search` found nothing at cage `index` in the states `now`.
-    pub fn note_cage_fruitless(
+    /// Records that `search` found nothing at group `index` in the states `now`.
+    pub fn note_group_fruitless(
         &mut self,
-        search: CageSearch,
+        search: GroupSearch,
         index: usize,
         now: impl Iterator<Item = u32>,
     ) {
-        let seen = &mut self.cages[search as usize];
+        let seen = &mut self.groups[search as usize];
         if seen.len() <= index {
             seen.resize(index + 1, Vec::new());
         }

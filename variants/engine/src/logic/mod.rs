@@ -163,12 +163,12 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// What `find` gives for cage `index` of cage search `search`, whose
-    /// cells are `cells`: not asked again (in the ladder, with a memo) while
-    /// those cells stay as they were when it last gave nothing.
-    pub fn cage_step(
+    /// What `find` gives for group (or cage) `index` of search `search`,
+    /// whose cells are `cells`: not asked again (in the ladder, with a memo)
+    /// while those cells stay as they were when it last gave nothing.
+    pub fn group_step(
         &self,
-        search: memo::CageSearch,
+        search: memo::GroupSearch,
         index: usize,
         cells: &[u32],
         find: impl FnOnce() -> Option<Step>,
@@ -178,20 +178,20 @@ impl<'a> Ctx<'a> {
         };
         if memo
             .borrow()
-            .is_cage_fruitless(search, index, self.cage_states(cells))
+            .is_group_fruitless(search, index, self.group_states(cells))
         {
             return None;
         }
         let found = find();
         if found.is_none() {
             memo.borrow_mut()
-                .note_cage_fruitless(search, index, self.cage_states(cells));
+                .note_group_fruitless(search, index, self.group_states(cells));
         }
         found
     }
 
-    /// The states of `cells` a cage search reads.
-    fn cage_states<'c>(&'c self, cells: &'c [u32]) -> impl ExactSizeIterator<Item = u32> + 'c {
+    /// The states of `cells` a group search reads.
+    fn group_states<'c>(&'c self, cells: &'c [u32]) -> impl ExactSizeIterator<Item = u32> + 'c {
         cells
             .iter()
             .map(|&c| memo::cell_state(self.grid.cand[c as usize], self.grid.values[c as usize]))
