@@ -11,7 +11,8 @@
 use std::collections::HashMap;
 
 /// Memo ids of the searches: finned fish (plus the size), chains of strong
-/// links (plus the length), simple colours, multi-colours.
+/// links (plus the length), simple colours, multi-colours, basic fish (plus
+/// the size).
 pub(crate) const FINNED: u8 = 10;
 /// See [`FINNED`].
 pub(crate) const STRONG_LINKS: u8 = 20;
@@ -19,6 +20,8 @@ pub(crate) const STRONG_LINKS: u8 = 20;
 pub(crate) const COLOURS: u8 = 30;
 /// See [`FINNED`].
 pub(crate) const MULTI_COLOURS: u8 = 31;
+/// See [`FINNED`]: basic fish (plus the size).
+pub(crate) const BASIC_FISH: u8 = 60;
 /// Memo ids of searches over the whole grid whose every instance reads only
 /// a few cells' candidates ([`Memo::fruitless_grid`]): aligned exclusion
 /// (plus the number of cells).
