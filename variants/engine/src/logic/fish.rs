@@ -270,19 +270,13 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::tests::memo_changes_no_result;
+    use crate::logic::tests::{memo_changes_no_result, HARD_PUZZLES};
 
     /// With a memo kept along a solve, basic fish of each size give at every
-    /// position what a search without one gives. Puzzles whose solutions
-    /// meet X-Wings and Swordfish.
+    /// position what a search without one gives.
     #[test]
     fn the_memo_changes_no_result() {
-        let lines = [
-            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
-            "300915004005007000000200030130000402500000006806000073010009000000600200400582001",
-            "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
-        ];
-        let (found, positions) = memo_changes_no_result(&lines, &[2, 3, 4], basic);
+        let (found, positions) = memo_changes_no_result(&HARD_PUZZLES, &[2, 3, 4], basic);
         assert!(
             found >= 10 && positions > 30,
             "{found} found, {positions} positions"

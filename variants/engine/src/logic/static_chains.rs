@@ -828,6 +828,7 @@ mod tests {
     use super::*;
     use crate::geometry::classic;
     use crate::logic::grid::Grid;
+    use crate::logic::tests::HARD_PUZZLES;
     use crate::logic::{apply, grade, Options};
     use crate::text::parse_line;
     use std::collections::VecDeque;
@@ -962,11 +963,7 @@ mod tests {
         let model = classic(3, 3).expect("9x9");
         let layout = model.logic_layout();
         let (mut chains, mut none) = (0, 0);
-        for line in [
-            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
-            "300915004005007000000200030130000402500000006806000073010009000000600200400582001",
-            "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
-        ] {
+        for line in HARD_PUZZLES {
             let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
             let mut grid = Grid::new(&model, &givens);
             let g = grade(&model, &givens, Options::default());

@@ -179,22 +179,17 @@ fn candidates_of(cx: &Ctx, cells: &[u32], values: u32) -> Vec<Candidate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::tests::memo_changes_no_result;
+    use crate::logic::tests::{memo_changes_no_result, HARD_PUZZLES};
 
     /// With a memo kept along a solve, naked and hidden sets (direct or not)
     /// of each size give at every position what a search without one gives.
     #[test]
     fn the_memo_changes_no_result() {
-        let lines = [
-            "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
-            "300915004005007000000200030130000402500000006806000073010009000000600200400582001",
-            "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
-        ];
-        let (naked_found, positions) = memo_changes_no_result(&lines, &[2, 3, 4], naked);
+        let (naked_found, positions) = memo_changes_no_result(&HARD_PUZZLES, &[2, 3, 4], naked);
         let (hidden_found, _) =
-            memo_changes_no_result(&lines, &[2, 3, 4], |cx, k| hidden(cx, k, false));
+            memo_changes_no_result(&HARD_PUZZLES, &[2, 3, 4], |cx, k| hidden(cx, k, false));
         let (direct_found, _) =
-            memo_changes_no_result(&lines, &[2, 3], |cx, k| hidden(cx, k, true));
+            memo_changes_no_result(&HARD_PUZZLES, &[2, 3], |cx, k| hidden(cx, k, true));
         assert!(
             naked_found >= 20 && hidden_found >= 20 && direct_found >= 5 && positions > 30,
             "{naked_found} naked, {hidden_found} hidden, {direct_found} direct, {positions} positions"

@@ -52,6 +52,14 @@ fn singles_only_puzzle_is_easy() {
     assert!(g.rating <= 23, "{}", g.rating);
 }
 
+/// Hard classic puzzles whose solutions meet most of the ladder: fish,
+/// subsets, chains, cycles and forcing chains.
+pub(super) const HARD_PUZZLES: [&str; 3] = [
+    "000000010400000000020000000000050407008000300001090000300400200050100000000806000",
+    "300915004005007000000200030130000402500000006806000073010009000000600200400582001",
+    "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
+];
+
 /// Runs `search` (a whole-grid search remembering where it found nothing,
 /// as aligned exclusion and ALS-wings do) at every position along the rated
 /// solutions of `lines`, once per size in `sizes`, with a memo kept along
