@@ -170,14 +170,18 @@ impl Drop for Search<'_> {
 
 /// A found deduction before it becomes a [`Step`].
 pub(super) struct Found {
+    /// The kind of chain.
     pub technique: Technique,
+    /// Its rating (the kind's base plus its length's tenths).
     pub rating: Rating,
     /// The number of potentials its chains rest on.
     pub complexity: usize,
     /// Orders deductions of equal rating and complexity.
     pub sort_key: u8,
+    /// What it removes and places.
     pub eliminations: Vec<Candidate>,
     pub placements: Vec<Candidate>,
+    /// The candidates along its chains.
     pub pattern: Vec<Candidate>,
 }
 

@@ -45,6 +45,7 @@ fn of_kinds(b: [u32; 3], links: Links) -> std::ops::Range<usize> {
 }
 
 impl StaticLinks {
+    /// Every candidate's links in the grid `cx` sees.
     pub(super) fn new(cx: &Ctx) -> StaticLinks {
         let size = cx.grid.size;
         let keys = cx.grid.cand.len() * size as usize;
