@@ -16,6 +16,35 @@ use crate::mask::{bit, values_of};
 /// No parent: the start of a search.
 const NONE: u32 = u32::MAX;
 
+/// The index of potential (candidate key `k`, `on`) in per-potential arrays:
+/// `2 * k + on`.
+fn potential((k, on): (usize, bool)) -> usize {
+    2 * k + usize::from(on)
+}
+
+/// The rating base of the cycles a pass over `links` finds: X- and
+/// Y-cycles 6.5, AIC loops 7.0.
+fn cycle_base(links: Links) -> Rating {
+    if links.x && links.y {
+        LAST_PASS_BASE
+    } else {
+        65
+    }
+}
+
+/// The rating base of the forcing chains a pass over `links` finds: forcing
+/// X-chains 6.6, forcing chains 7.0.
+fn forcing_base(links: Links) -> Rating {
+    if links.y {
+        LAST_PASS_BASE
+    } else {
+        66
+    }
+}
+
+/// The rating base of the last pass's chains (both kinds of links).
+const LAST_PASS_BASE: Rating = 70;
+
 /// Every candidate's links in the real grid, as candidate keys (`cell *
 /// size + value - 1`), read by key: the static chains of
 /// [`cycles_and_forcing`] follow the same links thousands of times, so they
@@ -103,7 +132,7 @@ impl StaticLinks {
 }
 
 /// Which potentials of the real grid reach which over the links of a
-/// forcing chain search ([`Reach`] over the potentials of the grid's
+/// forcing chain search ([`reach::Reach`] over the potentials of the grid's
 /// candidates).
 pub(super) struct Potentials {
     /// By candidate key: its place among the grid's candidates.
@@ -127,8 +156,8 @@ impl Potentials {
         for (i, &k) in keys.iter().enumerate() {
             place[k] = i as u32;
         }
-        // Node `2 * place + on`: off potentials at even nodes.
-        let node = |k: u32, on: bool| 2 * place[k as usize] + u32::from(on);
+        // Node `2 * place + on` ([`Potentials::node`]).
+        let node = |k: u32, on: bool| potential((place[k as usize] as usize, on)) as u32;
         let mut starts = vec![0u32];
         let mut targets = Vec::new();
         for &k in &keys {
@@ -148,22 +177,25 @@ impl Potentials {
     /// Every potential (candidate key, on) that potential `from` implies,
     /// itself included.
     pub(super) fn reached(&self, from: (usize, bool)) -> impl Iterator<Item = (usize, bool)> + '_ {
-        let node = 2 * self.place[from.0] as usize + usize::from(from.1);
         self.reach
-            .reached(node)
+            .reached(self.node(from))
             .map(|n| (self.keys[n as usize / 2], n % 2 == 1))
     }
 
     /// Whether potentials `a` and `b` (candidate key, on) imply each other.
     fn together(&self, a: (usize, bool), b: (usize, bool)) -> bool {
-        let node = |(k, on): (usize, bool)| 2 * self.place[k] as usize + usize::from(on);
-        self.reach.same_component(node(a), node(b))
+        self.reach.same_component(self.node(a), self.node(b))
     }
 
     /// Whether potential `from` (candidate key, on) reaches potential `to`.
     fn reaches(&self, from: (usize, bool), to: (usize, bool)) -> bool {
-        let node = |(k, on): (usize, bool)| 2 * self.place[k] as usize + usize::from(on);
-        self.reach.reaches(node(from), node(to))
+        self.reach.reaches(self.node(from), self.node(to))
+    }
+
+    /// The graph node of potential (candidate key, on): its candidate's
+    /// place, doubled, plus its state.
+    fn node(&self, (k, on): (usize, bool)) -> usize {
+        potential((self.place[k] as usize, on))
     }
 }
 
@@ -185,7 +217,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
-        let reach = Reach {
+        let reach = LazyPotentials {
             potentials: &reaches[usize::from(links.y)],
             links: links.with_x(),
         };
@@ -221,6 +253,14 @@ struct Node {
     on: bool,
     /// The node that implies it (`NONE` for the start).
     parent: u32,
+}
+
+/// Node `id` of `nodes` and the nodes that imply it, back to the start.
+fn path(nodes: &[Node], id: u32) -> impl Iterator<Item = u32> + '_ {
+    std::iter::successors(Some(id), |&i| {
+        let p = nodes[i as usize].parent;
+        (p != NONE).then_some(p)
+    })
 }
 
 /// The potentials one static search builds, and which candidates are known
@@ -294,32 +334,24 @@ impl Walk {
         self.nodes[id as usize].key as usize
     }
 
-    /// Node `id`'s candidate.
-    fn candidate(&self, id: u32) -> Candidate {
-        let k = self.nodes[id as usize].key;
-        Candidate::new(k / self.size, (k % self.size + 1) as u8)
+    /// Node `n`'s candidate.
+    fn candidate(&self, n: &Node) -> Candidate {
+        Candidate::new(n.key / self.size, (n.key % self.size + 1) as u8)
     }
 
     /// `id` and the nodes that imply it, back to the start.
-    fn path(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
-        std::iter::successors(Some(id), |&i| {
-            let p = self.nodes[i as usize].parent;
-            (p != NONE).then_some(p)
-        })
+    fn path(&self, id: u32) -> impl Iterator<Item = &Node> + '_ {
+        path(&self.nodes, id).map(|i| &self.nodes[i as usize])
     }
 
     /// Marks the off potentials among `id` and its ancestors in `on_path`,
     /// by key (one walk for all of a node's links).
     fn mark_path(&mut self, id: u32) {
         self.on_path.clear();
-        let mut i = id;
-        loop {
-            if !self.nodes[i as usize].on {
-                self.on_path.mark(self.nodes[i as usize].key as usize);
-            }
-            match self.nodes[i as usize].parent {
-                NONE => return,
-                p => i = p,
+        for i in path(&self.nodes, id) {
+            let n = &self.nodes[i as usize];
+            if !n.on {
+                self.on_path.mark(n.key as usize);
             }
         }
     }
@@ -327,22 +359,17 @@ impl Walk {
     /// The number of distinct potentials `id` rests on, itself included.
     fn ancestors(&mut self, id: u32) -> usize {
         self.seen.clear();
-        let mut count = 0;
-        let mut i = id;
-        loop {
-            let k =
-                2 * self.nodes[i as usize].key as usize + usize::from(self.nodes[i as usize].on);
-            count += usize::from(self.seen.mark(k));
-            match self.nodes[i as usize].parent {
-                NONE => return count,
-                p => i = p,
-            }
-        }
+        path(&self.nodes, id)
+            .filter(|&i| {
+                let n = &self.nodes[i as usize];
+                self.seen.mark(potential((n.key as usize, n.on)))
+            })
+            .count()
     }
 
     /// The candidates along `id`'s chain, in order, each once.
     fn pattern(&self, id: u32) -> Vec<Candidate> {
-        let mut out: Vec<Candidate> = self.path(id).map(|i| self.candidate(i)).collect();
+        let mut out: Vec<Candidate> = self.path(id).map(|n| self.candidate(n)).collect();
         out.sort();
         out.dedup();
         out
@@ -399,12 +426,12 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
 /// first needed: over `links` (a forcing chain's, which a cycle's are, or
 /// fewer).
 #[derive(Clone, Copy)]
-struct Reach<'r> {
+struct LazyPotentials<'r> {
     potentials: &'r std::cell::OnceCell<Potentials>,
     links: Links,
 }
 
-impl<'r> Reach<'r> {
+impl<'r> LazyPotentials<'r> {
     /// The reachability, built now if not yet.
     fn get(&self, cx: &Ctx, t: &StaticLinks) -> &'r Potentials {
         self.potentials
@@ -419,11 +446,10 @@ fn unary(
     (w, t, b, ball): (&mut Walk, &StaticLinks, &mut Buffers, &mut Ball),
     (cell, value): (u32, u8),
     links: Links,
-    reach: Reach,
+    reach: LazyPotentials,
     best: &mut Option<Found>,
 ) {
-    let cycle_base = if links.x && links.y { 70 } else { 65 };
-    let forcing_base = if links.y { 70 } else { 66 };
+    let (cycle_base, forcing_base) = (cycle_base(links), forcing_base(links));
     let start_key = key(cx.grid.size, cell, value);
     // Cycles, from "on": a cycle comes back to the start through a strong
     // link, so a start with none has none.
@@ -437,7 +463,7 @@ fn unary(
     let potentials = reach
         .potentials
         .get()
-        .or_else(|| (!hopeless(cx, best, 70, 0)).then(|| reach.get(cx, t)));
+        .or_else(|| (!hopeless(cx, best, LAST_PASS_BASE, 0)).then(|| reach.get(cx, t)));
     let cycles_possible = t.has_strong_link(start_key, links)
         && !hopeless(cx, best, cycle_base, 0)
         && potentials.is_none_or(|potentials| {
@@ -640,7 +666,7 @@ impl Ball {
     fn spread(&mut self, t: &StaticLinks, from: (usize, bool), links: Links, radius: usize) {
         self.seen.clear();
         self.radius = radius;
-        let node = 2 * from.0 + usize::from(from.1);
+        let node = potential(from);
         self.seen.mark(node);
         self.distance[node] = 0;
         self.level.clear();
@@ -655,7 +681,7 @@ impl Ball {
                     t.off_to_on(k, links)
                 };
                 for &o in links_out {
-                    let m = 2 * o as usize + usize::from(!on);
+                    let m = potential((o as usize, !on));
                     if self.seen.mark(m) {
                         self.distance[m] = d as u16;
                         self.next.push(m as u32);
@@ -671,8 +697,8 @@ impl Ball {
 
     /// The distance to potential `to` (key, on), or one more than the radius
     /// when it is farther (a lower bound).
-    fn at_least(&self, (k, on): (usize, bool)) -> usize {
-        let node = 2 * k + usize::from(on);
+    fn at_least(&self, to: (usize, bool)) -> usize {
+        let node = potential(to);
         if self.seen.is_marked(node) {
             usize::from(self.distance[node])
         } else {
@@ -701,7 +727,7 @@ fn shortest_forcing(
 ) -> Option<usize> {
     w.reset();
     let start = w.add_known(start_key, start_on, NONE);
-    w.distance[2 * start_key + usize::from(start_on)] = 0;
+    w.distance[potential((start_key, start_on))] = 0;
     b.level.clear();
     b.level.push(start);
     let mut shortest: Option<usize> = None;
@@ -724,13 +750,13 @@ fn shortest_forcing(
                 // A chain through `u`, then `v`, then the mirror of the
                 // path to `v`'s negation.
                 if w.is_known(v, on) {
-                    let back = usize::from(w.distance[2 * v + usize::from(on)]);
+                    let back = usize::from(w.distance[potential((v, on))]);
                     let length = from + 1 + back;
                     shortest = Some(shortest.map_or(length, |s| s.min(length)));
                 }
                 if !w.is_known(v, !on) {
                     let id = w.add_known(v, !on, u);
-                    w.distance[2 * v + usize::from(!on)] = (from + 1) as u16;
+                    w.distance[potential((v, !on))] = (from + 1) as u16;
                     next.push(id);
                 }
             }
@@ -752,8 +778,7 @@ fn shortest_forcing(
 /// for only then).
 fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) -> Option<Found> {
     let complexity = w.ancestors(id);
-    let base = if links.x && links.y { 70 } else { 65 };
-    let rating = base + length_tenths(complexity);
+    let rating = cycle_base(links) + length_tenths(complexity);
     if best
         .as_ref()
         .is_some_and(|b| (rating, complexity, 0) >= b.key())
@@ -761,15 +786,15 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) ->
         return None;
     }
     let cand = &cx.grid.cand;
-    let chain: Vec<u32> = w.path(id).collect();
-    let cells: Vec<u32> = chain.iter().map(|&i| w.candidate(i).cell).collect();
+    let chain: Vec<&Node> = w.path(id).collect();
+    let cells: Vec<u32> = chain.iter().map(|n| w.candidate(n).cell).collect();
     let mut forward = std::collections::BTreeSet::new();
     let mut backward = std::collections::BTreeSet::new();
-    for &i in &chain[..chain.len() - 1] {
-        let n = w.candidate(i);
+    for node in &chain[..chain.len() - 1] {
+        let n = w.candidate(node);
         for &p in &cx.layout.peers[n.cell as usize] {
             if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
-                if w.nodes[i as usize].on {
+                if node.on {
                     forward.insert(Candidate::new(p, n.value));
                 } else {
                     backward.insert(Candidate::new(p, n.value));
@@ -802,9 +827,9 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) ->
 /// The hint for a forcing chain ending at `id`, the start's own conjugate.
 fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
     let complexity = w.ancestors(id);
-    let n = w.candidate(id);
-    let base = if links.y { 70 } else { 66 };
-    let (eliminations, placements) = if w.nodes[id as usize].on {
+    let node = &w.nodes[id as usize];
+    let n = w.candidate(node);
+    let (eliminations, placements) = if node.on {
         (Vec::new(), vec![n])
     } else {
         (vec![n], Vec::new())
@@ -815,7 +840,7 @@ fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
         } else {
             Technique::ForcingXChain
         },
-        rating: base + length_tenths(complexity),
+        rating: forcing_base(links) + length_tenths(complexity),
         complexity,
         sort_key: 0,
         eliminations,
