@@ -41,12 +41,13 @@ pub(crate) fn chain(cx: &Ctx, k: usize) -> Option<Step> {
         if cx.known_fruitless(search, value, &places) {
             continue;
         }
-        let links = strong_links(cx, value);
-        let net = Net::new(cx, value, &links);
+        // The net depends on nothing but the value's places: one for every
+        // length while they stay as they are.
+        let net = cx.built_from_places(memo::STRONG_LINKS, value, &places, || Net::new(cx, value));
         let mut path: Vec<usize> = Vec::with_capacity(k);
         // The value's own best, then the best of all (an earlier value wins a tie).
         let mut mine: Option<Step> = None;
-        for first in 0..links.len() {
+        for first in 0..net.links.len() {
             path.clear();
             path.push(first);
             extend(cx, value, &net, k, &mut path, &mut mine);
@@ -150,8 +151,9 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
 /// A value's strong links with what chains of them need: each link's cells
 /// and the cells that see every cell of each end, and which links may follow
 /// which.
-struct Net<'l> {
-    links: &'l [Link],
+struct Net {
+    /// Its strong links.
+    links: Vec<Link>,
     /// The cells holding the value.
     places: CellSet,
     /// By link: its cells.
@@ -163,9 +165,10 @@ struct Net<'l> {
     next: Vec<Vec<usize>>,
 }
 
-impl<'l> Net<'l> {
-    fn new(cx: &Ctx, value: u8, links: &'l [Link]) -> Net<'l> {
+impl Net {
+    fn new(cx: &Ctx, value: u8) -> Net {
         let layout = cx.layout;
+        let links = strong_links(cx, value);
         let seen_to: Vec<CellSet> = links
             .iter()
             .map(|l| CellSet::seeing_all(layout, &l.to))
@@ -181,7 +184,6 @@ impl<'l> Net<'l> {
             })
             .collect();
         Net {
-            links,
             places: CellSet::holding(layout, cx.grid, value),
             cells: links
                 .iter()
@@ -193,6 +195,7 @@ impl<'l> Net<'l> {
                 .collect(),
             seen_to,
             next,
+            links,
         }
     }
 }
@@ -328,4 +331,26 @@ fn rate(path: &[&Link]) -> (Technique, u16) {
         _ => Technique::XChain,
     };
     (technique, base + extra)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chain;
+    use crate::logic::tests::{memo_changes_no_result, HARD_PUZZLES};
+
+    /// Chains of every length with a memo (fruitless values skipped, one net
+    /// per value's places shared by the lengths, as along the ladder) find
+    /// what they find without one.
+    #[test]
+    fn the_memo_changes_no_result() {
+        let (found, positions) = memo_changes_no_result(&HARD_PUZZLES, &[2, 3, 4], chain);
+        // One memo for the three lengths, asked in the ladder's order.
+        let (climbed, _) = memo_changes_no_result(&HARD_PUZZLES, &[0], |cx, _| {
+            (2..=4).find_map(|k| chain(cx, k))
+        });
+        assert!(
+            found > 20 && climbed > 10 && positions > 50,
+            "found {found}, climbed {climbed} at {positions} positions"
+        );
+    }
 }

@@ -8,7 +8,9 @@
 //! candidates outside it, which a solve only ever removes: a cage that pointed
 //! at nothing points at nothing while its cells stay as they were.
 
+use std::any::Any;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Memo ids of the searches: finned fish (plus the size), chains of strong
 /// links (plus the length), simple colours, multi-colours, basic fish (plus
@@ -67,6 +69,16 @@ pub(crate) struct Memo {
     /// By whole-grid search: every cell's candidates when it last found
     /// nothing.
     grids: HashMap<u8, Vec<u32>>,
+    /// By (search, value): what the search built from the value's places
+    /// (its strong links, say), with those places.
+    built: HashMap<(u8, u8), Built>,
+}
+
+/// What a search built from a value's places, with those places.
+#[derive(Debug)]
+struct Built {
+    places: Vec<u32>,
+    it: Rc<dyn Any>,
 }
 
 /// What a group search reads of a cell: its candidates and its value.
@@ -100,6 +112,21 @@ impl Memo {
     /// Records that search `search` found nothing for `value` at `places`.
     pub fn note_fruitless(&mut self, search: u8, value: u8, places: Vec<u32>) {
         self.fruitless.insert((search, value), places);
+    }
+
+    /// What `search` built for `value` when its places were `places`, if it
+    /// was built from these places and is a `T`.
+    pub fn built<T: 'static>(&self, search: u8, value: u8, places: &[u32]) -> Option<Rc<T>> {
+        let built = self.built.get(&(search, value))?;
+        (built.places == places)
+            .then(|| built.it.clone().downcast().ok())
+            .flatten()
+    }
+
+    /// Keeps what `search` built for `value` from its places `places`.
+    pub fn keep_built(&mut self, search: u8, value: u8, places: Vec<u32>, built: Rc<dyn Any>) {
+        self.built
+            .insert((search, value), Built { places, it: built });
     }
 
     /// Whether `search` found nothing at group `index` when its cells were in

@@ -37,6 +37,7 @@ use crate::difficulty::Difficulty;
 use crate::model::Model;
 use grid::{Grid, Layout};
 use std::cell::RefCell;
+use std::rc::Rc;
 pub use step::{format_rating, CageFacts, Candidate, Rating, Step, Technique};
 
 /// What the solver may use.
@@ -139,6 +140,28 @@ impl<'a> Ctx<'a> {
         if let (Some(memo), Some(places)) = (self.memo, places) {
             memo.borrow_mut().note_fruitless(search, value, places);
         }
+    }
+
+    /// What `build` makes of `value`'s places (from [`Ctx::value_places`] or
+    /// [`Ctx::line_places`]) for `search`: built once while those places stay
+    /// as they are (in the ladder, with a memo), fresh each time without one.
+    pub fn built_from_places<T: 'static>(
+        &self,
+        search: u8,
+        value: u8,
+        places: &Option<Vec<u32>>,
+        build: impl FnOnce() -> T,
+    ) -> Rc<T> {
+        let (Some(memo), Some(places)) = (self.memo, places) else {
+            return Rc::new(build());
+        };
+        if let Some(built) = memo.borrow().built(search, value, places) {
+            return built;
+        }
+        let built = Rc::new(build());
+        memo.borrow_mut()
+            .keep_built(search, value, places.clone(), built.clone());
+        built
     }
 
     /// The cells whose candidates changed since whole-grid search `search`
