@@ -20,7 +20,7 @@
 //! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
-use crate::logic::forcing_scan::Scan;
+use crate::logic::forcing_scan::{Agreements, Scan};
 use crate::logic::grid::{candidate_key as key, Grid, Group, Layout};
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
@@ -642,15 +642,21 @@ pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
         if !mode.searches(cand[cell as usize].count_ones()) {
             continue;
         }
-        let promising = match (&mut scan, mode) {
-            (Some(scan), Mode::Nishio) => scan.nishio_at(cell),
-            (Some(scan), _) => scan.multiple_at(cell),
-            (None, _) => true,
+        // Multiple chains: only the forcings whose branches agree.
+        let agreements = match (&mut scan, mode) {
+            (Some(scan), Mode::Nishio) => {
+                if !scan.nishio_at(cell) {
+                    continue;
+                }
+                None
+            }
+            (Some(scan), _) => Some(scan.multiple_at(cell)),
+            (None, _) => None,
         };
-        if !promising {
+        if agreements.as_ref().is_some_and(|a| !a.any()) {
             continue;
         }
-        multiple_for_cell(cx, cell, mode, &mut assumed, &mut best);
+        multiple_for_cell(cx, cell, mode, agreements.as_ref(), &mut assumed, &mut best);
     }
     best.map(Found::into_step)
 }
@@ -705,19 +711,30 @@ impl Branch<'_> {
     }
 }
 
+/// The forcing chains of `mode` from `cell` (only those `agreements` allows,
+/// when given), kept in `best` when easier.
 fn multiple_for_cell<'a>(
     cx: &'a Ctx<'a>,
     cell: u32,
     mode: Mode,
+    agreements: Option<&Agreements>,
     assumed: &mut OnBranches<'a>,
     best: &mut Option<Found>,
 ) {
     let cand = &cx.grid.cand;
     let count = cand[cell as usize].count_ones();
+    let cell_forcing = agreements.is_none_or(|a| a.cell);
     let mut branches: Vec<(u8, Rc<Branch>)> = Vec::new();
     for value in values_of(cand[cell as usize]) {
         if cx.first && best.is_some() {
             return;
+        }
+        let houses = |g: u32| agreements.is_none_or(|a| a.house(value, g));
+        let any_house = cx.layout.groups_of[cell as usize]
+            .iter()
+            .any(|&g| houses(g));
+        if !cell_forcing && !any_house {
+            continue;
         }
         let on = assumed.get(cell, value);
         if mode.dynamic() {
@@ -754,13 +771,13 @@ fn multiple_for_cell<'a>(
                 }
             }
         }
-        if mode != Mode::Nishio {
-            house_forcing(cx, cell, value, &on, assumed, best);
+        if mode != Mode::Nishio && any_house {
+            house_forcing(cx, cell, value, &on, houses, assumed, best);
         }
         branches.push((value, on));
     }
     // Cell forcing: every value of the cell implies the same.
-    if mode == Mode::Nishio {
+    if mode == Mode::Nishio || !cell_forcing {
         return;
     }
     let Some((_, first)) = branches.first() else {
@@ -806,12 +823,13 @@ fn agreed(
 }
 
 /// House forcing: every place of `value` in a house of `cell` (the first place
-/// being `cell`) implies the same.
+/// being `cell`, the group one `houses` allows) implies the same.
 fn house_forcing<'a>(
     cx: &'a Ctx<'a>,
     cell: u32,
     value: u8,
     on: &Branch,
+    houses: impl Fn(u32) -> bool,
     assumed: &mut OnBranches<'a>,
     best: &mut Option<Found>,
 ) {
@@ -821,7 +839,7 @@ fn house_forcing<'a>(
     }
     for &g in &cx.layout.groups_of[cell as usize] {
         let group = &cx.layout.groups[g as usize];
-        if !group.full || (cx.first && best.is_some()) {
+        if !group.full || !houses(g) || (cx.first && best.is_some()) {
             continue;
         }
         let spots = group.cells_at(cx.grid.positions(group, value));
@@ -891,11 +909,17 @@ mod tests {
 
     /// Searches every cell of `grid` with the Nishio and multiple forcing
     /// chains and asks the scan about it: the scan must pass every cell the
-    /// search finds something at. The cells found and the cells passed over.
+    /// search finds something at, and a multiple chain search held to the
+    /// forcings the scan finds agreeing must find what the whole search
+    /// finds. The cells found and the cells passed over.
     fn scan_against_search(layout: &crate::logic::grid::Layout, grid: &Grid) -> (usize, usize) {
         let cx = Ctx::ladder(layout, grid);
         let mut scan = Scan::new(&cx);
         let (mut found, mut passed) = (0, 0);
+        let shown = |f: &Option<Found>| {
+            f.as_ref()
+                .map(|f| (f.key(), f.eliminations.clone(), f.placements.clone()))
+        };
         for mode in [Mode::Nishio, Mode::Multiple] {
             let mut assumed = OnBranches::new(&cx, mode);
             for cell in 0..grid.cand.len() as u32 {
@@ -903,10 +927,23 @@ mod tests {
                     continue;
                 }
                 let mut best = None;
-                multiple_for_cell(&cx, cell, mode, &mut assumed, &mut best);
+                multiple_for_cell(&cx, cell, mode, None, &mut assumed, &mut best);
                 let promising = match mode {
                     Mode::Nishio => scan.nishio_at(cell),
-                    _ => scan.multiple_at(cell),
+                    _ => {
+                        let agreements = scan.multiple_at(cell);
+                        let mut held = None;
+                        multiple_for_cell(
+                            &cx,
+                            cell,
+                            mode,
+                            Some(&agreements),
+                            &mut assumed,
+                            &mut held,
+                        );
+                        assert_eq!(shown(&held), shown(&best), "{mode:?} at cell {cell}");
+                        agreements.any()
+                    }
                 };
                 if best.is_some() {
                     assert!(

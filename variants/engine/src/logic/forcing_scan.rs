@@ -31,6 +31,28 @@ struct Closure {
     contradiction: bool,
 }
 
+/// Where a multiple forcing chain search from one cell can find something
+/// ([`Scan::multiple_at`]); elsewhere its branches agree on nothing.
+#[derive(Debug, Default)]
+pub(crate) struct Agreements {
+    /// Its cell forcing: the branches of all its values agree.
+    pub cell: bool,
+    /// The house forcings it leads whose branches agree: (value, group).
+    pub houses: Vec<(u8, u32)>,
+}
+
+impl Agreements {
+    /// Whether the search from the cell can find anything.
+    pub fn any(&self) -> bool {
+        self.cell || !self.houses.is_empty()
+    }
+
+    /// Whether the house forcing of `value` in `group` can.
+    pub fn house(&self, value: u8, group: u32) -> bool {
+        self.houses.contains(&(value, group))
+    }
+}
+
 /// The scan of one position.
 pub(crate) struct Scan<'a> {
     cx: &'a Ctx<'a>,
@@ -164,13 +186,15 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// Whether a multiple forcing chain search from `cell` can find anything:
-    /// a house forcing led by `cell` (its first place of a value in a full
-    /// house) or its cell forcing agrees on an elimination or a placement.
-    pub fn multiple_at(&mut self, cell: u32) -> bool {
+    /// Where a multiple forcing chain search from `cell` can find anything:
+    /// its cell forcing, and each house forcing it leads (`cell` is the first
+    /// place of a value in a full house), when their branches agree on an
+    /// elimination or a placement.
+    pub fn multiple_at(&mut self, cell: u32) -> Agreements {
         let (layout, grid) = (self.cx.layout, self.cx.grid);
         let values: Vec<u8> = values_of(grid.cand[cell as usize]).collect();
         let mut leads = Vec::with_capacity(values.len());
+        let mut found = Agreements::default();
         for &value in &values {
             let lead = candidate_key(grid.size, cell, value);
             self.close(lead);
@@ -192,11 +216,12 @@ impl<'a> Scan<'a> {
                     self.close(k);
                 }
                 if !keys.iter().any(|&k| self.contradicts(k)) && self.agree(&keys) {
-                    return true;
+                    found.houses.push((value, g));
                 }
             }
         }
-        !leads.iter().any(|&k| self.contradicts(k)) && self.agree(&leads)
+        found.cell = !leads.iter().any(|&k| self.contradicts(k)) && self.agree(&leads);
+        found
     }
 
     /// Whether the branch of key `k` (already closed) contradicts itself.
