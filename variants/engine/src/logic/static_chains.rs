@@ -277,6 +277,10 @@ struct Walk {
     /// By key and state (`2 * key + on`): the potential's distance from the
     /// start, where known ([`shortest_forcing`]).
     distance: Vec<u16>,
+    /// Scratch for [`Walk::cycle_eliminations`]: a cycle's cells, and the
+    /// candidates its on potentials see.
+    cycle_cells: Stamps,
+    seen_by_on: Stamps,
 }
 
 impl Walk {
@@ -290,6 +294,8 @@ impl Walk {
             on_path: Stamps::new(keys),
             seen: Stamps::new(2 * keys),
             distance: vec![0; 2 * keys],
+            cycle_cells: Stamps::new(keys / size as usize),
+            seen_by_on: Stamps::new(keys),
         }
     }
 
@@ -365,6 +371,54 @@ impl Walk {
                 self.seen.mark(potential((n.key as usize, n.on)))
             })
             .count()
+    }
+
+    /// What the cycle closing at `id` eliminates: each candidate off the
+    /// cycle's cells that sees an on and an off potential of its value on
+    /// the cycle (the closing node, the start again, aside), in order.
+    fn cycle_eliminations(&mut self, cx: &Ctx, id: u32) -> Vec<Candidate> {
+        let size = self.size;
+        self.cycle_cells.clear();
+        for i in path(&self.nodes, id) {
+            self.cycle_cells
+                .mark((self.nodes[i as usize].key / size) as usize);
+        }
+        self.seen_by_on.clear();
+        let on: Vec<Candidate> = self.cycle_peers(cx, id, true).collect();
+        for p in on {
+            self.seen_by_on.mark(key(size, p.cell, p.value));
+        }
+        let mut out: Vec<Candidate> = self
+            .cycle_peers(cx, id, false)
+            .filter(|p| self.seen_by_on.is_marked(key(size, p.cell, p.value)))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The candidates off the cycle closing at `id` that see a potential of
+    /// the cycle in state `on` (the closing node aside) and hold its value.
+    fn cycle_peers<'w>(
+        &'w self,
+        cx: &'w Ctx,
+        id: u32,
+        on: bool,
+    ) -> impl Iterator<Item = Candidate> + 'w {
+        path(&self.nodes, id)
+            .skip(1)
+            .map(|i| &self.nodes[i as usize])
+            .filter(move |n| n.on == on)
+            .flat_map(move |n| {
+                let c = self.candidate(n);
+                cx.layout.peers[c.cell as usize]
+                    .iter()
+                    .map(move |&p| Candidate::new(p, c.value))
+            })
+            .filter(|p| {
+                cx.grid.cand[p.cell as usize] & bit(u32::from(p.value)) != 0
+                    && !self.cycle_cells.is_marked(p.cell as usize)
+            })
     }
 
     /// The candidates along `id`'s chain, in order, each once.
@@ -785,24 +839,7 @@ fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) ->
     {
         return None;
     }
-    let cand = &cx.grid.cand;
-    let chain: Vec<&Node> = w.path(id).collect();
-    let cells: Vec<u32> = chain.iter().map(|n| w.candidate(n).cell).collect();
-    let mut forward = std::collections::BTreeSet::new();
-    let mut backward = std::collections::BTreeSet::new();
-    for node in &chain[..chain.len() - 1] {
-        let n = w.candidate(node);
-        for &p in &cx.layout.peers[n.cell as usize] {
-            if !cells.contains(&p) && cand[p as usize] & bit(u32::from(n.value)) != 0 {
-                if node.on {
-                    forward.insert(Candidate::new(p, n.value));
-                } else {
-                    backward.insert(Candidate::new(p, n.value));
-                }
-            }
-        }
-    }
-    let eliminations: Vec<Candidate> = forward.intersection(&backward).copied().collect();
+    let eliminations = w.cycle_eliminations(cx, id);
     if eliminations.is_empty() {
         return None;
     }
