@@ -17,12 +17,6 @@ impl CellSet {
         CellSet(vec![0; layout.set_words()])
     }
 
-    /// Every cell of `layout` (and the unused bits of the last word): the
-    /// start of an intersection.
-    pub fn all(layout: &Layout) -> CellSet {
-        CellSet(vec![u64::MAX; layout.set_words()])
-    }
-
     /// The cells `cells` of `layout`.
     pub fn of(layout: &Layout, cells: impl IntoIterator<Item = u32>) -> CellSet {
         let mut set = CellSet::empty(layout);
@@ -38,15 +32,6 @@ impl CellSet {
             layout,
             (0..grid.cand.len() as u32).filter(|&c| grid.has(c, value)),
         )
-    }
-
-    /// The cells seeing every cell of `cells` (all cells when it is empty).
-    pub fn seeing_all(layout: &Layout, cells: &[u32]) -> CellSet {
-        let mut set = CellSet::all(layout);
-        for &c in cells {
-            set.keep(layout.seen_by(c));
-        }
-        set
     }
 
     /// Adds cell `c`.
@@ -96,14 +81,14 @@ impl CellSet {
 
     /// Removes the cells of `other`.
     pub fn remove(&mut self, other: &CellSet) {
-        for (s, o) in self.0.iter_mut().zip(&other.0) {
-            *s &= !o;
-        }
+        self.remove_words(&other.0);
     }
 
-    /// Whether this set and `other` share a cell.
-    pub fn meets(&self, other: &CellSet) -> bool {
-        self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
+    /// Removes the cells of the bit set `words` (as [`CellSets::get`] gives).
+    pub fn remove_words(&mut self, words: &[u64]) {
+        for (s, o) in self.0.iter_mut().zip(words) {
+            *s &= !o;
+        }
     }
 
     /// Whether this set shares a cell with the bit set `words` (as
@@ -137,6 +122,61 @@ impl CellSet {
     }
 }
 
+/// Sets of cells of one layout, numbered in the order they were added, in
+/// one vector (a search that keeps a few sets per item allocates once).
+#[derive(Debug)]
+pub(crate) struct CellSets {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl CellSets {
+    /// No set yet, room for `sets` of them.
+    pub fn with_capacity(layout: &Layout, sets: usize) -> CellSets {
+        let words = layout.set_words();
+        CellSets {
+            words,
+            bits: Vec::with_capacity(sets * words),
+        }
+    }
+
+    /// Adds the set of `cells`.
+    pub fn push_of(&mut self, cells: impl IntoIterator<Item = u32>) {
+        let at = self.bits.len();
+        self.bits.resize(at + self.words, 0);
+        for c in cells {
+            self.bits[at + c as usize / 64] |= 1 << (c % 64);
+        }
+    }
+
+    /// Adds the set of cells seeing every cell of `cells` (all cells, and
+    /// the unused bits of the last word, when it is empty).
+    pub fn push_seeing_all(&mut self, layout: &Layout, cells: &[u32]) {
+        let at = self.bits.len();
+        self.bits.resize(at + self.words, u64::MAX);
+        for &c in cells {
+            for (s, o) in self.bits[at..].iter_mut().zip(layout.seen_by(c)) {
+                *s &= o;
+            }
+        }
+    }
+
+    /// Set `i`, as bit words.
+    pub fn get(&self, i: usize) -> &[u64] {
+        &self.bits[i * self.words..(i + 1) * self.words]
+    }
+
+    /// Whether sets `i` and `j` share a cell.
+    pub fn meet(&self, i: usize, j: usize) -> bool {
+        self.get(i).iter().zip(self.get(j)).any(|(a, b)| a & b != 0)
+    }
+
+    /// Whether set `i` lies within the bit set `words`.
+    pub fn within(&self, i: usize, words: &[u64]) -> bool {
+        self.get(i).iter().zip(words).all(|(a, b)| a & !b == 0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,15 +189,26 @@ mod tests {
         let mut a = CellSet::of(layout, [0, 63, 64, 80]);
         assert_eq!(a.iter().collect::<Vec<_>>(), vec![0, 63, 64, 80]);
         assert!(a.contains(64) && !a.contains(1));
+        let mut sets = CellSets::with_capacity(layout, 3);
+        sets.push_of([3, 70]);
         // r1c1 and r1c9 are both seen by the rest of row 1 only.
-        let both = CellSet::seeing_all(layout, &[0, 8]);
+        sets.push_seeing_all(layout, &[0, 8]);
+        sets.push_of([4, 5]);
+        let mut both = CellSet::empty(layout);
+        both.fill();
+        both.keep(sets.get(1));
         assert_eq!(both.iter().collect::<Vec<_>>(), (1..8).collect::<Vec<_>>());
         a.keep_set(&both);
         assert!(a.is_empty());
         let mut b = CellSet::of(layout, [3, 70]);
         b.add(&CellSet::of(layout, [4]));
-        assert!(b.meets(&both));
+        assert!(b.meets_words(sets.get(1)));
         b.remove(&both);
         assert_eq!(b.iter().collect::<Vec<_>>(), vec![70]);
+        assert!(sets.meet(1, 2) && !sets.meet(0, 2));
+        assert!(sets.within(2, sets.get(1)) && !sets.within(0, sets.get(1)));
+        let mut c = CellSet::of(layout, [3, 4, 70, 71]);
+        c.remove_words(sets.get(0));
+        assert_eq!(c.iter().collect::<Vec<_>>(), vec![4, 71]);
     }
 }

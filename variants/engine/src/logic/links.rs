@@ -8,7 +8,7 @@
 //! end is joined only to cells that see every cell of it.
 //! Rated as Sudoku Explainer's "strong links" family.
 
-use crate::logic::cells::CellSet;
+use crate::logic::cells::{CellSet, CellSets};
 use crate::logic::memo;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
@@ -100,41 +100,47 @@ fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
     links
 }
 
-/// The grouped links of box `g`: its places `spots` lie on one row and one
-/// column of the box, each holding a place the other does not.
+/// The grouped links of box `g`: its places `spots` (three to six) lie on
+/// one row and one column of the box, each holding a place the other does
+/// not.
 fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
     if cx.layout.lines.is_none() {
         return;
     }
     let group = &cx.layout.groups[g as usize];
-    let places = group.cells_at(spots);
-    let line = |k: usize, c: u32| cx.layout.line_of[k][c as usize];
-    let mut rows: Vec<u8> = places.iter().map(|&c| line(0, c)).collect();
-    let mut cols: Vec<u8> = places.iter().map(|&c| line(1, c)).collect();
-    rows.sort_unstable();
-    rows.dedup();
-    cols.sort_unstable();
-    cols.dedup();
-    for &r in &rows {
-        for &c in &cols {
-            let in_row: Vec<u32> = places
-                .iter()
-                .copied()
-                .filter(|&x| line(0, x) == r)
-                .collect();
-            let in_col: Vec<u32> = places
-                .iter()
-                .copied()
-                .filter(|&x| line(1, x) == c)
-                .collect();
-            let covered = places
-                .iter()
-                .all(|x| in_row.contains(x) || in_col.contains(x));
-            let row_only = in_row.iter().any(|x| !in_col.contains(x));
-            let col_only = in_col.iter().any(|x| !in_row.contains(x));
+    // The places' slots on each line of kind `k` (rows, columns) through
+    // the box, by line, in the lines' order.
+    let on_lines = |k: usize| {
+        const MOST: usize = 6;
+        let mut lines = [(u8::MAX, 0u32); MOST];
+        let mut count = 0;
+        let mut rest = spots;
+        while rest != 0 {
+            let slot = rest.trailing_zeros();
+            rest &= rest - 1;
+            let line = cx.layout.line_of[k][group.cells[slot as usize] as usize];
+            match lines[..count].iter_mut().find(|(l, _)| *l == line) {
+                Some((_, slots)) => *slots |= 1 << slot,
+                None if count < MOST => {
+                    lines[count] = (line, 1 << slot);
+                    count += 1;
+                }
+                None => {}
+            }
+        }
+        lines[..count].sort_unstable_by_key(|&(line, _)| line);
+        (lines, count)
+    };
+    let ((rows, row_count), (cols, col_count)) = (on_lines(0), on_lines(1));
+    for &(r, in_row) in &rows[..row_count] {
+        for &(c, in_col) in &cols[..col_count] {
+            let covered = in_row | in_col == spots;
+            let row_only = in_row & !in_col != 0;
+            let col_only = in_col & !in_row != 0;
             if r == u8::MAX || c == u8::MAX || !covered || !row_only || !col_only {
                 continue;
             }
+            let (in_row, in_col) = (group.cells_at(in_row), group.cells_at(in_col));
             for (from, to) in [(&in_row, &in_col), (&in_col, &in_row)] {
                 links.push(Link {
                     from: from.clone(),
@@ -157,46 +163,52 @@ struct Net {
     /// The cells holding the value.
     places: CellSet,
     /// By link: its cells.
-    cells: Vec<CellSet>,
+    cells: CellSets,
     /// By link: the cells seeing all of its start, and all of its end.
-    seen_from: Vec<CellSet>,
-    seen_to: Vec<CellSet>,
-    /// By link: the links whose start every cell of its end sees, in order.
-    next: Vec<Vec<usize>>,
+    seen_from: CellSets,
+    seen_to: CellSets,
+    /// By link `i`: the links whose start every cell of its end sees, in
+    /// order, at `next[next_starts[i]..next_starts[i + 1]]`.
+    next: Vec<u32>,
+    next_starts: Vec<u32>,
 }
 
 impl Net {
     fn new(cx: &Ctx, value: u8) -> Net {
         let layout = cx.layout;
         let links = strong_links(cx, value);
-        let seen_to: Vec<CellSet> = links
-            .iter()
-            .map(|l| CellSet::seeing_all(layout, &l.to))
-            .collect();
+        let mut cells = CellSets::with_capacity(layout, links.len());
+        let mut starts = CellSets::with_capacity(layout, links.len());
+        let mut seen_from = CellSets::with_capacity(layout, links.len());
+        let mut seen_to = CellSets::with_capacity(layout, links.len());
+        for l in &links {
+            cells.push_of(l.cells().copied());
+            starts.push_of(l.from.iter().copied());
+            seen_from.push_seeing_all(layout, &l.from);
+            seen_to.push_seeing_all(layout, &l.to);
+        }
         // A link follows another when every cell of its start sees the
         // other's whole end.
-        let next = seen_to
-            .iter()
-            .map(|end| {
-                (0..links.len())
-                    .filter(|&j| links[j].from.iter().all(|&b| end.contains(b)))
-                    .collect()
-            })
-            .collect();
+        let (mut next, mut next_starts) = (Vec::new(), vec![0]);
+        for i in 0..links.len() {
+            let end = seen_to.get(i);
+            next.extend((0..links.len() as u32).filter(|&j| starts.within(j as usize, end)));
+            next_starts.push(next.len() as u32);
+        }
         Net {
             places: CellSet::holding(layout, cx.grid, value),
-            cells: links
-                .iter()
-                .map(|l| CellSet::of(layout, l.cells().copied()))
-                .collect(),
-            seen_from: links
-                .iter()
-                .map(|l| CellSet::seeing_all(layout, &l.from))
-                .collect(),
+            links,
+            cells,
+            seen_from,
             seen_to,
             next,
-            links,
+            next_starts,
         }
+    }
+
+    /// The links that may follow link `i`, in order.
+    fn next(&self, i: usize) -> &[u32] {
+        &self.next[self.next_starts[i] as usize..self.next_starts[i + 1] as usize]
     }
 }
 
@@ -215,11 +227,12 @@ fn extend(
         return;
     }
     let Some(&last) = path.last() else { return };
-    for &next in &net.next[last] {
+    for &next in net.next(last) {
+        let next = next as usize;
         let group = net.links[next].group;
         let used = path
             .iter()
-            .any(|&l| net.links[l].group == group || net.cells[l].meets(&net.cells[next]));
+            .any(|&l| net.links[l].group == group || net.cells.meet(l, next));
         if !used {
             path.push(next);
             extend(cx, value, net, k, path, best);
@@ -234,10 +247,10 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
     let (first, last) = (indices[0], indices[indices.len() - 1]);
     // The places outside the chain that see every cell of both its ends.
     let mut targets = net.places.clone();
-    targets.keep_set(&net.seen_from[first]);
-    targets.keep_set(&net.seen_to[last]);
+    targets.keep(net.seen_from.get(first));
+    targets.keep(net.seen_to.get(last));
     for &l in indices {
-        targets.remove(&net.cells[l]);
+        targets.remove_words(net.cells.get(l));
     }
     if targets.is_empty() {
         return;
