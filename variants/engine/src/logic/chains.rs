@@ -327,7 +327,7 @@ impl<'a> Search<'a> {
                 let mut parents = Parents::one(id);
                 if now.is_some() {
                     let gone = start.positions(group, n.value) & !current.positions(group, n.value);
-                    for c in group.cells_at(gone) {
+                    for c in group.cells_in(gone) {
                         parents.more.extend(self.found_off(c, n.value));
                     }
                 }

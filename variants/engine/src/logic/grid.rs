@@ -42,12 +42,19 @@ impl Group {
 
     /// The cells at the positions in `mask` (bit `i` for the `i`-th cell).
     pub fn cells_at(&self, mask: u32) -> Vec<u32> {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter(|&(i, _)| mask >> i & 1 == 1)
-            .map(|(_, &c)| c)
-            .collect()
+        self.cells_in(mask).collect()
+    }
+
+    /// [`Group::cells_at`], one by one, in order.
+    pub fn cells_in(&self, mask: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut rest = mask;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let slot = rest.trailing_zeros();
+                rest &= rest - 1;
+                self.cells[slot as usize]
+            })
+        })
     }
 }
 
