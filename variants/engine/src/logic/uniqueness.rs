@@ -32,6 +32,8 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
         }
         let mut walker = Walker {
             cx,
+            u,
+            v,
             pair: bit(u32::from(u)) | bit(u32::from(v)),
             path: &mut path,
             in_group: &mut in_group,
@@ -60,6 +62,9 @@ const MAX_LOOP: usize = 14;
 /// A depth-first search for loops through cells holding both values of `pair`.
 struct Walker<'a, 'c> {
     cx: &'a Ctx<'c>,
+    /// The two values, and both as a mask.
+    u: u8,
+    v: u8,
     pair: u32,
     path: &'a mut Vec<u32>,
     /// How many path cells each group holds (a loop puts 0 or 2 in each).
@@ -82,7 +87,14 @@ impl Walker<'_, '_> {
             if Some(group.kind) == last {
                 continue;
             }
-            for &next in &group.cells {
+            // The group's cells that can be on a loop: holding both values
+            // (or, looking for missing candidates too, either).
+            let (a, b) = (
+                cx.grid.positions(group, self.u),
+                cx.grid.positions(group, self.v),
+            );
+            let slots = if cx.se_limits { a & b } else { a | b };
+            for next in group.cells_in(slots) {
                 if next == self.path[0] {
                     if self.path.len() >= 4 && self.path.len().is_multiple_of(2) {
                         self.loops.push(self.path.clone());
