@@ -58,6 +58,9 @@ struct Storage {
     off: Vec<u32>,
     /// Keys set in `on` or `off`, to reset them.
     touched: Vec<usize>,
+    /// The hidden parents of dynamic chains' nodes, a run per node
+    /// ([`Parents::more`]).
+    hidden: Vec<u32>,
 }
 
 impl Storage {
@@ -86,6 +89,7 @@ impl Storage {
         }
         self.touched.clear();
         self.nodes.clear();
+        self.hidden.clear();
     }
 
     /// Empties this storage and keeps it for the next search.
@@ -101,7 +105,7 @@ impl Storage {
 }
 
 /// One potential in a search, with the potentials that imply it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Node {
     cell: u32,
     value: u8,
@@ -109,32 +113,31 @@ struct Node {
     parents: Parents,
 }
 
-/// The potentials that imply a node: nearly always one, so the first is kept
-/// inline and only dynamic chains' hidden parents need the heap.
-#[derive(Clone, Debug)]
+/// The potentials that imply a node: nearly always one; dynamic chains' hidden
+/// parents (candidates the chain turned off on the way) follow as a run of
+/// the search's [`Storage::hidden`].
+#[derive(Clone, Copy, Debug)]
 struct Parents {
     first: u32,
-    more: Vec<u32>,
+    /// Where the hidden parents start and end in [`Storage::hidden`].
+    more: (u32, u32),
 }
 
 impl Parents {
     fn none() -> Parents {
-        Parents {
-            first: NONE,
-            more: Vec::new(),
-        }
+        Parents::one(NONE)
     }
     fn one(p: u32) -> Parents {
         Parents {
             first: p,
-            more: Vec::new(),
+            more: (0, 0),
         }
     }
-    fn first(&self) -> Option<u32> {
-        (self.first != NONE).then_some(self.first)
-    }
-    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
-        self.first().into_iter().chain(self.more.iter().copied())
+    /// The parents, in order, given the search's hidden parents.
+    fn iter<'h>(&self, hidden: &'h [u32]) -> impl Iterator<Item = u32> + 'h {
+        let first = (self.first != NONE).then_some(self.first);
+        let (start, end) = (self.more.0 as usize, self.more.1 as usize);
+        first.into_iter().chain(hidden[start..end].iter().copied())
     }
 }
 
@@ -299,10 +302,11 @@ impl<'a> Search<'a> {
     /// What turns on when `id` is off, given the scratch grid `now` of a
     /// dynamic chain (`None`: the real grid). For dynamic chains the candidates
     /// turned off on the way are hidden parents.
-    fn off_to_on(&self, now: Option<&Grid>, id: u32, links: Links, out: &mut Vec<Node>) {
-        let n = &self.store.nodes[id as usize];
+    fn off_to_on(&mut self, now: Option<&Grid>, id: u32, links: Links, out: &mut Vec<Node>) {
+        let n = self.store.nodes[id as usize];
         out.clear();
-        let start = self.cx.grid;
+        let cx = self.cx;
+        let start = cx.grid;
         let current = now.unwrap_or(start);
         if links.y && current.cand[n.cell as usize].count_ones() == 2 {
             let other = current.cand[n.cell as usize] & !bit(u32::from(n.value));
@@ -310,9 +314,7 @@ impl<'a> Search<'a> {
                 let mut parents = Parents::one(id);
                 if now.is_some() {
                     let gone = start.cand[n.cell as usize] & !current.cand[n.cell as usize];
-                    for value in values_of(gone) {
-                        parents.more.extend(self.found_off(n.cell, value));
-                    }
+                    parents.more = self.hide(values_of(gone).map(|value| (n.cell, value)));
                 }
                 out.push(Node {
                     cell: n.cell,
@@ -323,13 +325,11 @@ impl<'a> Search<'a> {
             }
         }
         if links.x {
-            for (group, other) in conjugates(self.cx.layout, current, n.cell, n.value) {
+            for (group, other) in conjugates(cx.layout, current, n.cell, n.value) {
                 let mut parents = Parents::one(id);
                 if now.is_some() {
                     let gone = start.positions(group, n.value) & !current.positions(group, n.value);
-                    for c in group.cells_in(gone) {
-                        parents.more.extend(self.found_off(c, n.value));
-                    }
+                    parents.more = self.hide(group.cells_in(gone).map(|c| (c, n.value)));
                 }
                 out.push(Node {
                     cell: other,
@@ -339,6 +339,26 @@ impl<'a> Search<'a> {
                 });
             }
         }
+    }
+
+    /// Records the potentials known off among `candidates` as a run of
+    /// hidden parents; where it starts and ends.
+    fn hide(&mut self, candidates: impl Iterator<Item = (u32, u8)>) -> (u32, u32) {
+        let start = self.store.hidden.len() as u32;
+        for (cell, value) in candidates {
+            if let Some(id) = self.found_off(cell, value) {
+                self.store.hidden.push(id);
+            }
+        }
+        (start, self.store.hidden.len() as u32)
+    }
+
+    /// Records the potentials `ids` as a run of hidden parents; where it
+    /// starts and ends.
+    fn hide_ids(&mut self, ids: &[u32]) -> (u32, u32) {
+        let start = self.store.hidden.len() as u32;
+        self.store.hidden.extend_from_slice(ids);
+        (start, self.store.hidden.len() as u32)
     }
 
     fn found_off(&self, cell: u32, value: u8) -> Option<u32> {
@@ -363,7 +383,7 @@ impl<'a> Search<'a> {
             let n = &self.store.nodes[i as usize];
             if seen.mark(2 * self.key(n.cell, n.value) + usize::from(n.on)) {
                 count += 1;
-                todo.extend(n.parents.iter());
+                todo.extend(n.parents.iter(&self.store.hidden));
             }
         }
         count
@@ -378,7 +398,7 @@ impl<'a> Search<'a> {
             let n = &self.store.nodes[i as usize];
             if seen.insert(i) {
                 out.push(Candidate::new(n.cell, n.value));
-                todo.extend(n.parents.iter());
+                todo.extend(n.parents.iter(&self.store.hidden));
             }
         }
         out.sort();
@@ -579,7 +599,7 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
 /// Eliminations that intersections, naked and hidden pairs and X-Wings make on
 /// the scratch grid `now` but not on the real one: each becomes an "off" whose
 /// parents are the scratch eliminations inside the pattern's houses.
-fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
+fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     let layout = s.cx.layout;
     let (initial, now) = (&s.cx.grid.cand, &scratch.cand);
     let cx = Ctx::ladder(layout, scratch);
@@ -611,17 +631,15 @@ fn advanced(s: &Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
                 parents.extend(s.found_off(c, v));
             }
         }
-        if parents.is_empty() {
+        let Some((&first, rest)) = parents.split_first() else {
             continue;
-        }
+        };
+        // One run of hidden parents for every elimination.
+        let more = s.hide_ids(rest);
         return step
             .eliminations
             .iter()
-            .map(|e| {
-                let mut p = Parents::one(parents[0]);
-                p.more.extend_from_slice(&parents[1..]);
-                (e.cell, e.value, p)
-            })
+            .map(|e| (e.cell, e.value, Parents { first, more }))
             .collect();
     }
     Vec::new()
