@@ -247,6 +247,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
 }
 
 /// One potential of a static search.
+#[derive(Clone, Copy)]
 struct Node {
     /// Its candidate's key.
     key: u32,
@@ -277,10 +278,11 @@ struct Walk {
     /// By key and state (`2 * key + on`): the potential's distance from the
     /// start, where known ([`shortest_forcing`]).
     distance: Vec<u16>,
-    /// Scratch for [`Walk::cycle_eliminations`]: a cycle's cells, and the
-    /// candidates its on potentials see.
-    cycle_cells: Stamps,
-    seen_by_on: Stamps,
+    /// Scratch for [`Walk::cycle_eliminations`], as cell bit sets: a
+    /// cycle's cells, and by value and state the cells seeing a potential of
+    /// it (emptied after each use).
+    cycle_cells: Vec<u64>,
+    seeing: Vec<u64>,
 }
 
 impl Walk {
@@ -294,8 +296,8 @@ impl Walk {
             on_path: Stamps::new(keys),
             seen: Stamps::new(2 * keys),
             distance: vec![0; 2 * keys],
-            cycle_cells: Stamps::new(keys / size as usize),
-            seen_by_on: Stamps::new(keys),
+            cycle_cells: Vec::new(),
+            seeing: Vec::new(),
         }
     }
 
@@ -375,50 +377,49 @@ impl Walk {
 
     /// What the cycle closing at `id` eliminates: each candidate off the
     /// cycle's cells that sees an on and an off potential of its value on
-    /// the cycle (the closing node, the start again, aside), in order.
+    /// the cycle, in order.
     fn cycle_eliminations(&mut self, cx: &Ctx, id: u32) -> Vec<Candidate> {
-        let size = self.size;
-        self.cycle_cells.clear();
+        let words = cx.layout.set_words();
+        let size = self.size as usize;
+        if self.seeing.len() != 2 * size * words {
+            self.seeing = vec![0; 2 * size * words];
+            self.cycle_cells = vec![0; words];
+        }
+        // By value and state: the cells seeing a potential of the cycle.
+        let mut values = 0u32;
+        self.cycle_cells.fill(0);
         for i in path(&self.nodes, id) {
-            self.cycle_cells
-                .mark((self.nodes[i as usize].key / size) as usize);
+            let n = self.nodes[i as usize];
+            let c = self.candidate(&n);
+            let at = (2 * (usize::from(c.value) - 1) + usize::from(n.on)) * words;
+            for (s, o) in self.seeing[at..at + words]
+                .iter_mut()
+                .zip(cx.layout.seen_by(c.cell))
+            {
+                *s |= o;
+            }
+            self.cycle_cells[c.cell as usize / 64] |= 1 << (c.cell % 64);
+            values |= bit(u32::from(c.value));
         }
-        self.seen_by_on.clear();
-        let on: Vec<Candidate> = self.cycle_peers(cx, id, true).collect();
-        for p in on {
-            self.seen_by_on.mark(key(size, p.cell, p.value));
+        let mut out = Vec::new();
+        for v in values_of(values) {
+            let at = 2 * (usize::from(v) - 1) * words;
+            let (off, on) = self.seeing[at..at + 2 * words].split_at_mut(words);
+            for w in 0..words {
+                let mut cells = off[w] & on[w] & !self.cycle_cells[w];
+                while cells != 0 {
+                    let c = (w * 64) as u32 + cells.trailing_zeros();
+                    cells &= cells - 1;
+                    if cx.grid.has(c, v) {
+                        out.push(Candidate::new(c, v));
+                    }
+                }
+            }
+            off.fill(0);
+            on.fill(0);
         }
-        let mut out: Vec<Candidate> = self
-            .cycle_peers(cx, id, false)
-            .filter(|p| self.seen_by_on.is_marked(key(size, p.cell, p.value)))
-            .collect();
         out.sort_unstable();
-        out.dedup();
         out
-    }
-
-    /// The candidates off the cycle closing at `id` that see a potential of
-    /// the cycle in state `on` (the closing node aside) and hold its value.
-    fn cycle_peers<'w>(
-        &'w self,
-        cx: &'w Ctx,
-        id: u32,
-        on: bool,
-    ) -> impl Iterator<Item = Candidate> + 'w {
-        path(&self.nodes, id)
-            .skip(1)
-            .map(|i| &self.nodes[i as usize])
-            .filter(move |n| n.on == on)
-            .flat_map(move |n| {
-                let c = self.candidate(n);
-                cx.layout.peers[c.cell as usize]
-                    .iter()
-                    .map(move |&p| Candidate::new(p, c.value))
-            })
-            .filter(|p| {
-                cx.grid.cand[p.cell as usize] & bit(u32::from(p.value)) != 0
-                    && !self.cycle_cells.is_marked(p.cell as usize)
-            })
     }
 
     /// The candidates along `id`'s chain, in order, each once.
