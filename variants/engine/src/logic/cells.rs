@@ -91,6 +91,11 @@ impl CellSet {
         }
     }
 
+    /// Whether this set and `other` share a cell.
+    pub fn meets(&self, other: &CellSet) -> bool {
+        self.meets_words(&other.0)
+    }
+
     /// Whether this set shares a cell with the bit set `words` (as
     /// [`Layout::seen_by`] gives).
     pub fn meets_words(&self, words: &[u64]) -> bool {

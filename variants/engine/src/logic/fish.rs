@@ -189,7 +189,25 @@ pub(crate) fn finned(cx: &Ctx, k: usize) -> Option<Step> {
                         fin_reach[j].keep(layout.seen_by(c));
                     }
                 }
+                // By line `j` of the span: the lines of the span with a cell
+                // that could lose the value were `j`'s places fins. Each
+                // uncovered line needs a covered one there (the exact test
+                // follows; this one rejects nearly every combination).
+                let mut meeting = [0u32; MAX_SPAN];
+                for (j, lines) in meeting[..width].iter_mut().enumerate() {
+                    for (l, &line) in spread[..width].iter().enumerate() {
+                        if fin_reach[j].meets(&line_cells[cover][line as usize]) {
+                            *lines |= 1 << l;
+                        }
+                    }
+                }
                 first_combination(width, k, |covers| {
+                    let covered = covers.iter().fold(0u32, |m, &i| m | 1 << i);
+                    let stranded =
+                        (0..width).any(|j| covered >> j & 1 == 0 && meeting[j] & covered == 0);
+                    if stranded {
+                        return None;
+                    }
                     let cover_mask = covers.iter().fold(0u64, |m, &i| m | 1 << spread[i]);
                     let in_cover = |c: u32| {
                         let line = u32::from(line_of[cover][c as usize]);
