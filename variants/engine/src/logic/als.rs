@@ -53,7 +53,7 @@ fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
             .map(|v| CellSet::holding(cx.layout, cx.grid, v))
             .collect(),
         set: Vec::with_capacity(k),
-        seeing: vec![CellSet::empty(cx.layout); k],
+        rests: vec![Vec::new(); k],
         seeing_holders: vec![CellSet::empty(cx.layout); cx.grid.size as usize],
         best: None,
     };
@@ -61,8 +61,6 @@ fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
     for (i, &first) in usable.iter().enumerate() {
         search.set.clear();
         search.set.push(first);
-        search.seeing[0].fill();
-        search.seeing[0].keep(cx.layout.seen_by(first));
         // Every other cell of the set sees the first (order kept).
         rest.clear();
         rest.extend(
@@ -93,8 +91,9 @@ struct Search {
     places: Vec<CellSet>,
     /// The cells of the set so far.
     set: Vec<u32>,
-    /// By depth: the cells seeing every cell of the set's first depth + 1.
-    seeing: Vec<CellSet>,
+    /// By depth: the cells a set of depth + 1 cells may take next (later
+    /// than its last cell, seeing all of its cells), reused.
+    rests: Vec<Vec<u32>>,
     /// By value - 1: the cells seeing every cell of the full set holding it.
     seeing_holders: Vec<CellSet>,
     best: Option<Step>,
@@ -107,9 +106,9 @@ impl Search {
     }
 }
 
-/// Grows the set with cells of `rest` (each seeing its first cell) while it
-/// holds at most `k + 1` values; `union` is its values so far, `changed`
-/// whether a cell of it changed.
+/// Grows the set with cells of `rest` (each seeing every cell of the set)
+/// while it holds at most `k + 1` values; `union` is its values so far,
+/// `changed` whether a cell of it changed.
 fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32, changed: bool) {
     let depth = s.set.len();
     if depth == s.k {
@@ -135,14 +134,22 @@ fn grow(cx: &Ctx, s: &mut Search, rest: &[u32], union: u32, changed: bool) {
             break;
         }
         let u = union | cx.grid.cand[c as usize];
-        if u.count_ones() as usize <= s.k + 1 && s.seeing[depth - 1].contains(c) {
+        if u.count_ones() as usize <= s.k + 1 {
             s.set.push(c);
-            // depth < k here: the set's cells so far see the next one's.
-            let (done, next) = s.seeing.split_at_mut(depth);
-            next[0].copy_from(&done[depth - 1]);
-            next[0].keep(cx.layout.seen_by(c));
+            // The cells after `c` that see it too (none needed for a full set).
+            let mut next = std::mem::take(&mut s.rests[depth]);
+            next.clear();
+            if depth + 1 < s.k {
+                next.extend(
+                    rest[i + 1..]
+                        .iter()
+                        .copied()
+                        .filter(|&o| cx.layout.sees(o, c)),
+                );
+            }
             let changed = changed || s.is_changed(c);
-            grow(cx, s, &rest[i + 1..], u, changed);
+            grow(cx, s, &next, u, changed);
+            s.rests[depth] = next;
             s.set.pop();
         }
     }
