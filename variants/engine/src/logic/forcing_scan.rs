@@ -16,12 +16,12 @@
 //!   its values, or all places of one of its values in a house, agree on an
 //!   elimination or a placement.
 
-use crate::logic::chains::Links;
 use crate::logic::grid::candidate_key;
 use crate::logic::stamps::Stamps;
-use crate::logic::static_chains::{Potentials, StaticLinks};
+use crate::logic::static_chains::{GridLinks, Potentials};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
+use std::rc::Rc;
 
 /// What a static branch implies: its on and off candidates as bits by key
 /// (`cell * size + value - 1`), or that it contradicts itself.
@@ -68,9 +68,9 @@ pub(crate) struct Scan<'a> {
     made: Vec<u32>,
     /// Multiple: each candidate's static "on" branch, run once per scan.
     closures: Vec<Option<Closure>>,
-    /// Multiple: which potentials imply which over static links, found at
-    /// the first branch.
-    reach: Option<Potentials>,
+    /// Multiple: the grid's links, and which potentials imply which over
+    /// them, found at the first branch (or by the cycle search before).
+    links: Option<Rc<GridLinks>>,
     /// Multiple: candidates a conclusion can place (an empty cell with other
     /// candidates), by key. Any "off" a static branch reaches is a candidate,
     /// so any the branches agree on is an elimination.
@@ -103,7 +103,7 @@ impl<'a> Scan<'a> {
             offs: Vec::new(),
             made: Vec::new(),
             closures: (0..keys).map(|_| None).collect(),
-            reach: None,
+            links: None,
             placeable,
         }
     }
@@ -247,11 +247,8 @@ impl<'a> Scan<'a> {
     fn close(&mut self, k: usize) {
         if self.closures[k].is_none() {
             let cx = self.cx;
-            let reach = self.reach.get_or_insert_with(|| {
-                let links = Links { y: true, x: true };
-                Potentials::new(cx, &StaticLinks::new(cx), links)
-            });
-            self.closures[k] = Some(closure(reach, k, self.placeable.len()));
+            let reach = self.links.get_or_insert_with(|| GridLinks::of(cx));
+            self.closures[k] = Some(closure(reach.both(cx), k, self.placeable.len()));
         }
     }
 }

@@ -30,6 +30,9 @@ pub(crate) const BASIC_FISH: u8 = 60;
 pub(crate) const ALIGNED: u8 = 40;
 /// See [`ALIGNED`]: ALS-wings (plus the ALS size).
 pub(crate) const ALS_WING: u8 = 50;
+/// What is built once per position ([`Memo::built`] for the whole grid):
+/// the real grid's links and reachability (`static_chains::GridLinks`).
+pub(crate) const GRID_LINKS: u8 = 80;
 
 /// Searches over one group's cells with a memo of them: the cage
 /// combinations and cage pointing of each group, the 45 rule of each virtual
@@ -70,7 +73,8 @@ pub(crate) struct Memo {
     /// nothing.
     grids: HashMap<u8, Vec<u32>>,
     /// By (search, value): what the search built from the value's places
-    /// (its strong links, say), with those places.
+    /// (its strong links, say), with those places; value 0: from every
+    /// cell's candidates.
     built: HashMap<(u8, u8), Built>,
 }
 

@@ -164,6 +164,13 @@ impl<'a> Ctx<'a> {
         built
     }
 
+    /// What `build` makes of the position for `search`: built once per
+    /// position (in the ladder, with a memo; several rungs read it), fresh
+    /// each time without one.
+    pub fn built_for_grid<T: 'static>(&self, search: u8, build: impl FnOnce() -> T) -> Rc<T> {
+        self.built_from_places(search, 0, &self.memo.map(|_| self.grid.cand.clone()), build)
+    }
+
     /// The cells whose candidates changed since whole-grid search `search`
     /// last found nothing in this solve (`None`: it never did, or there is no
     /// memo). A solve only removes candidates, so an instance of such a

@@ -7,11 +7,14 @@
 
 use crate::logic::chains::{cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links};
 use crate::logic::grid::candidate_key as key;
+use crate::logic::memo;
 use crate::logic::reach;
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
+use std::cell::OnceCell;
+use std::rc::Rc;
 
 /// No parent: the start of a search.
 const NONE: u32 = u32::MAX;
@@ -199,26 +202,51 @@ impl Potentials {
     }
 }
 
+/// The real grid's links, and which potentials reach which over both kinds
+/// (built when first asked): what the cycle and forcing chain search and the
+/// forcing scan of one position share.
+pub(super) struct GridLinks {
+    pub links: StaticLinks,
+    both: OnceCell<Potentials>,
+}
+
+impl GridLinks {
+    /// Those of the position `cx` sees, built once per position in a solve.
+    pub(super) fn of(cx: &Ctx) -> Rc<GridLinks> {
+        cx.built_for_grid(memo::GRID_LINKS, || GridLinks {
+            links: StaticLinks::new(cx),
+            both: OnceCell::new(),
+        })
+    }
+
+    /// Which potentials reach which over house and bivalue links.
+    pub(super) fn both(&self, cx: &Ctx) -> &Potentials {
+        self.both
+            .get_or_init(|| Potentials::new(cx, &self.links, Links { y: true, x: true }))
+    }
+}
+
 /// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
 /// Cycles", 6.5 and up).
 pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     let mut best = None;
     let cand = &cx.grid.cand;
-    let t = StaticLinks::new(cx);
+    let grid_links = GridLinks::of(cx);
+    let t = &grid_links.links;
     let mut w = Walk::new(cx.grid.cand.len() * cx.grid.size as usize, cx.grid.size);
     let mut buffers = Buffers::default();
     let mut ball = Ball::new(cx.grid.cand.len() * cx.grid.size as usize);
     // Which potentials reach which over house links, and over both kinds
     // (for Y-cycles too: they follow fewer links), each built when first
     // needed.
-    let reaches = [std::cell::OnceCell::new(), std::cell::OnceCell::new()];
+    let x_only = OnceCell::new();
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
         let reach = LazyPotentials {
-            potentials: &reaches[usize::from(links.y)],
+            potentials: if links.y { &grid_links.both } else { &x_only },
             links: links.with_x(),
         };
         for cell in 0..cand.len() as u32 {
@@ -234,7 +262,7 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
             for value in values_of(cand[cell as usize]) {
                 unary(
                     cx,
-                    (&mut w, &t, &mut buffers, &mut ball),
+                    (&mut w, t, &mut buffers, &mut ball),
                     (cell, value),
                     links,
                     reach,
@@ -892,7 +920,7 @@ mod tests {
     use super::*;
     use crate::geometry::classic;
     use crate::logic::grid::Grid;
-    use crate::logic::tests::HARD_PUZZLES;
+    use crate::logic::tests::{memo_changes_no_result, HARD_PUZZLES};
     use crate::logic::{apply, grade, Options};
     use crate::text::parse_line;
     use std::collections::VecDeque;
@@ -960,6 +988,23 @@ mod tests {
             }
         }
         None
+    }
+
+    /// With a memo kept along a solve, the cycle and forcing chain search and
+    /// then the multiple forcing chains (which share the position's links
+    /// and reachability through it, `GridLinks`) find at every position what
+    /// they find without one.
+    #[test]
+    fn sharing_the_grid_links_changes_no_result() {
+        let (found, positions) = memo_changes_no_result(&HARD_PUZZLES, &[0], |cx, _| {
+            cycles_and_forcing(cx).or_else(|| {
+                crate::logic::chains::multiple(cx, crate::logic::chains::Mode::Multiple)
+            })
+        });
+        assert!(
+            found > 20 && positions > 50,
+            "{found} found at {positions} positions"
+        );
     }
 
     /// The cycle search's bound: from every potential, the way back to a
