@@ -247,8 +247,8 @@ impl<'a> Scan<'a> {
     fn close(&mut self, k: usize) {
         if self.closures[k].is_none() {
             let cx = self.cx;
-            let reach = self.links.get_or_insert_with(|| GridLinks::of(cx));
-            self.closures[k] = Some(closure(reach.both(cx), k, self.placeable.len()));
+            let grid_links = self.links.get_or_insert_with(|| GridLinks::of(cx));
+            self.closures[k] = Some(closure(grid_links.both(cx), k, self.placeable.len()));
         }
     }
 }

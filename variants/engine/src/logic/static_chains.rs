@@ -206,7 +206,9 @@ impl Potentials {
 /// (built when first asked): what the cycle and forcing chain search and the
 /// forcing scan of one position share.
 pub(super) struct GridLinks {
+    /// Every candidate's links.
     pub links: StaticLinks,
+    /// Which potentials reach which over house and bivalue links.
     both: OnceCell<Potentials>,
 }
 
