@@ -20,21 +20,12 @@ use crate::mask::{bit, values_of};
 /// every cell it sees out of the search, so in a grid with one (never in the
 /// ladder, where singles come first) the memo is neither read nor written.
 pub(crate) fn exclusion(cx: &Ctx, degree: usize) -> Option<Step> {
-    let search = memo::ALIGNED + degree as u8;
-    let single = cx.grid.cand.iter().any(|&m| m.count_ones() == 1);
-    let changed = if single {
-        None
-    } else {
-        cx.changed_since_fruitless(search)
-    };
-    if changed.as_ref().is_some_and(CellSet::is_empty) {
-        return None;
+    if cx.grid.cand.iter().any(|&m| m.count_ones() == 1) {
+        return search_sets(cx, degree, None);
     }
-    let found = search_sets(cx, degree, changed.as_ref());
-    if found.is_none() && !single {
-        cx.note_fruitless_grid(search);
-    }
-    found
+    cx.grid_step(memo::ALIGNED + degree as u8, |changed| {
+        search_sets(cx, degree, changed)
+    })
 }
 
 /// [`exclusion`], trying only sets that read a cell of `changed` (`None`:

@@ -18,21 +18,14 @@ use crate::mask::{bit, values_of};
 /// of whose cells changed since the search last found nothing eliminates
 /// nothing still, and is not looked at.
 pub(crate) fn wing(cx: &Ctx, k: usize) -> Option<Step> {
-    let search = memo::ALS_WING + k as u8;
-    let changed = cx.changed_since_fruitless(search);
-    if changed.as_ref().is_some_and(CellSet::is_empty) {
-        return None;
-    }
-    let found = wings_reading(cx, k, changed);
-    if found.is_none() {
-        cx.note_fruitless_grid(search);
-    }
-    found
+    cx.grid_step(memo::ALS_WING + k as u8, |changed| {
+        wings_reading(cx, k, changed)
+    })
 }
 
 /// [`wing`], looking only at wings with a cell of `changed` (`None`: at
 /// every wing).
-fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
+fn wings_reading(cx: &Ctx, k: usize, changed: Option<&CellSet>) -> Option<Step> {
     let cand = &cx.grid.cand;
     let n = cand.len() as u32;
     let usable: Vec<u32> = (0..n)
@@ -41,9 +34,7 @@ fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
     let bivalue: Vec<u32> = (0..n)
         .filter(|&c| cand[c as usize].count_ones() == 2)
         .collect();
-    let changed_bivalue = changed
-        .as_ref()
-        .is_none_or(|d| bivalue.iter().any(|&c| d.contains(c)));
+    let changed_bivalue = changed.is_none_or(|d| bivalue.iter().any(|&c| d.contains(c)));
     let mut search = Search {
         k,
         changed,
@@ -77,12 +68,12 @@ fn wings_reading(cx: &Ctx, k: usize, changed: Option<CellSet>) -> Option<Step> {
 
 /// One ALS-wing search: the sets being grown and what they are checked
 /// against.
-struct Search {
+struct Search<'c> {
     /// The ALS size.
     k: usize,
     /// The cells changed since the search last found nothing (`None`: look
     /// at every wing).
-    changed: Option<CellSet>,
+    changed: Option<&'c CellSet>,
     /// Whether a bivalue cell is among them.
     changed_bivalue: bool,
     /// The bivalue cells.
@@ -99,10 +90,10 @@ struct Search {
     best: Option<Step>,
 }
 
-impl Search {
+impl Search<'_> {
     /// Whether a wing with cell `c` must be looked at.
     fn is_changed(&self, c: u32) -> bool {
-        self.changed.as_ref().is_none_or(|d| d.contains(c))
+        self.changed.is_none_or(|d| d.contains(c))
     }
 }
 

@@ -171,11 +171,32 @@ impl<'a> Ctx<'a> {
         self.built_from_places(search, 0, &self.memo.map(|_| self.grid.cand.clone()), build)
     }
 
+    /// What `find` gives for whole-grid search `search`, told which cells
+    /// changed since the search last found nothing in this solve (`None`:
+    /// look everywhere — it never did, or there is no memo). A solve only
+    /// removes candidates, so an instance of such a search that reads none
+    /// of these cells is as fruitless as it was: `find` looks only at
+    /// instances reading one, and with none changed is not asked.
+    pub fn grid_step(
+        &self,
+        search: u8,
+        find: impl FnOnce(Option<&cells::CellSet>) -> Option<Step>,
+    ) -> Option<Step> {
+        let changed = self.changed_since_fruitless(search);
+        if changed.as_ref().is_some_and(cells::CellSet::is_empty) {
+            return None;
+        }
+        let found = find(changed.as_ref());
+        if let (None, Some(memo)) = (&found, self.memo) {
+            memo.borrow_mut()
+                .note_fruitless_grid(search, &self.grid.cand);
+        }
+        found
+    }
+
     /// The cells whose candidates changed since whole-grid search `search`
-    /// last found nothing in this solve (`None`: it never did, or there is no
-    /// memo). A solve only removes candidates, so an instance of such a
-    /// search that reads none of these cells is as fruitless as it was.
-    pub fn changed_since_fruitless(&self, search: u8) -> Option<cells::CellSet> {
+    /// last found nothing ([`Ctx::grid_step`]).
+    fn changed_since_fruitless(&self, search: u8) -> Option<cells::CellSet> {
         let memo = self.memo?.borrow();
         let before = memo.fruitless_grid(search)?;
         Some(cells::CellSet::of(
@@ -183,14 +204,6 @@ impl<'a> Ctx<'a> {
             (0..self.grid.cand.len() as u32)
                 .filter(|&c| before[c as usize] != self.grid.cand[c as usize]),
         ))
-    }
-
-    /// Notes that whole-grid search `search` found nothing in this grid.
-    pub fn note_fruitless_grid(&self, search: u8) {
-        if let Some(memo) = self.memo {
-            memo.borrow_mut()
-                .note_fruitless_grid(search, &self.grid.cand);
-        }
     }
 
     /// What `find` gives for group (or cage) `index` of search `search`,
