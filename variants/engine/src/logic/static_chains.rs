@@ -51,7 +51,7 @@ const LAST_PASS_BASE: Rating = 70;
 /// Every candidate's links in the real grid, as candidate keys (`cell *
 /// size + value - 1`), read by key: the static chains of
 /// [`cycles_and_forcing`] follow the same links thousands of times, so they
-/// are found once per search. Each list is in the order a dynamic search's
+/// are found once per position ([`GridLinks`]). Each list is in the order a dynamic search's
 /// `on_to_off` and `off_to_on` give it, and the links of either kind, or of
 /// both, are one slice.
 pub(super) struct StaticLinks {
@@ -124,6 +124,16 @@ impl StaticLinks {
     /// (a dynamic search's `off_to_on` on the real grid).
     fn off_to_on(&self, k: usize, links: Links) -> &[u32] {
         &self.ons[of_kinds(self.on_bounds[k], links)]
+    }
+
+    /// What potential `(k, on)` implies over `links`: [`StaticLinks::on_to_off`]
+    /// or [`StaticLinks::off_to_on`] by its state.
+    fn from(&self, (k, on): (usize, bool), links: Links) -> &[u32] {
+        if on {
+            self.on_to_off(k, links)
+        } else {
+            self.off_to_on(k, links)
+        }
     }
 
     /// Whether the candidate of key `k` has a strong link of `links`: the
@@ -224,9 +234,12 @@ impl GridLinks {
     /// Which potentials reach which over house and bivalue links.
     pub(super) fn both(&self, cx: &Ctx) -> &Potentials {
         self.both
-            .get_or_init(|| Potentials::new(cx, &self.links, Links { y: true, x: true }))
+            .get_or_init(|| Potentials::new(cx, &self.links, BOTH))
     }
 }
+
+/// House and bivalue links.
+const BOTH: Links = Links { y: true, x: true };
 
 /// The easiest cycle or forcing chain (Sudoku Explainer's "Forcing Chains &
 /// Cycles", 6.5 and up).
@@ -241,15 +254,16 @@ pub(crate) fn cycles_and_forcing(cx: &Ctx) -> Option<Step> {
     // Which potentials reach which over house links, and over both kinds
     // (for Y-cycles too: they follow fewer links), each built when first
     // needed.
-    let x_only = OnceCell::new();
+    let house_only = OnceCell::new();
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
-        Links { y: true, x: true },
+        BOTH,
     ] {
-        let reach = LazyPotentials {
-            potentials: if links.y { &grid_links.both } else { &x_only },
-            links: links.with_x(),
+        let reach = if links.y {
+            LazyPotentials::Both(&grid_links)
+        } else {
+            LazyPotentials::HouseLinks(&house_only)
         };
         for cell in 0..cand.len() as u32 {
             if cx.first && best.is_some() {
@@ -483,6 +497,15 @@ impl Buffers {
         std::mem::swap(&mut self.level, pending);
     }
 
+    /// The potentials of state `on` pending for the next level.
+    fn pending(&mut self, on: bool) -> &mut Vec<u32> {
+        if on {
+            &mut self.pending_on
+        } else {
+            &mut self.pending_off
+        }
+    }
+
     /// Drops every pending potential (a search cut short).
     fn clear(&mut self) {
         self.pending_on.clear();
@@ -508,19 +531,33 @@ fn hopeless(cx: &Ctx, best: &Option<Found>, base: Rating, length: usize) -> bool
 }
 
 /// The reachability a pass of [`cycles_and_forcing`] reads, built when
-/// first needed: over `links` (a forcing chain's, which a cycle's are, or
+/// first needed: over a forcing chain's links (which a cycle's are, or
 /// fewer).
 #[derive(Clone, Copy)]
-struct LazyPotentials<'r> {
-    potentials: &'r std::cell::OnceCell<Potentials>,
-    links: Links,
+enum LazyPotentials<'r> {
+    /// Over house and bivalue links: the position's, [`GridLinks::both`].
+    Both(&'r GridLinks),
+    /// Over house links only.
+    HouseLinks(&'r OnceCell<Potentials>),
 }
 
 impl<'r> LazyPotentials<'r> {
+    /// The reachability, if built.
+    fn built(&self) -> Option<&'r Potentials> {
+        match *self {
+            LazyPotentials::Both(grid_links) => grid_links.both.get(),
+            LazyPotentials::HouseLinks(cell) => cell.get(),
+        }
+    }
+
     /// The reachability, built now if not yet.
     fn get(&self, cx: &Ctx, t: &StaticLinks) -> &'r Potentials {
-        self.potentials
-            .get_or_init(|| Potentials::new(cx, t, self.links))
+        match *self {
+            LazyPotentials::Both(grid_links) => grid_links.both(cx),
+            LazyPotentials::HouseLinks(cell) => {
+                cell.get_or_init(|| Potentials::new(cx, t, Links { y: false, x: true }))
+            }
+        }
     }
 }
 
@@ -546,8 +583,7 @@ fn unary(
     // which is worth finding once chains of the last pass (rated 7.0 and
     // up) could still beat the best: they will need it.
     let potentials = reach
-        .potentials
-        .get()
+        .built()
         .or_else(|| (!hopeless(cx, best, LAST_PASS_BASE, 0)).then(|| reach.get(cx, t)));
     let cycles_possible = t.has_strong_link(start_key, links)
         && !hopeless(cx, best, cycle_base, 0)
@@ -578,7 +614,7 @@ fn unary(
         .filter(|_| !cx.first && !b.is_empty())
         .and_then(|_| {
             (1..)
-                .take_while(|&l| cycle_beats(best, cycle_base, l))
+                .take_while(|&l| chain_beats(best, cycle_base, l))
                 .last()
         });
     let ball = longest.map(|longest| {
@@ -634,10 +670,9 @@ fn unary(
     // and one that goes half as deep shows it will find a chain that beats
     // `best` (or, when any deduction will do, some chain).
     for assume_on in [true, false] {
+        // A chain of `length` links rests on one potential more.
         let beats = |length: usize| {
-            let complexity = length + 1;
-            let key = (forcing_base + length_tenths(complexity), complexity, 0);
-            best.as_ref().is_none_or(|b| !cx.first && key < b.key())
+            best.is_none() || (!cx.first && chain_beats(best, forcing_base, length + 1))
         };
         // No chain is shorter than one link.
         if !beats(1) {
@@ -654,46 +689,32 @@ fn unary(
         w.reset();
         let mut depth = 0;
         let start = w.add_known(start_key, assume_on, NONE);
-        if assume_on {
-            b.pending_on.push(start);
-        } else {
-            b.pending_off.push(start);
-        }
+        b.pending(assume_on).push(start);
         while !b.is_empty() {
             if hopeless(cx, best, forcing_base, depth) {
                 b.clear();
                 break;
             }
             depth += 2;
-            b.next_level(true);
-            for &p in &b.level {
-                for &pot in t.on_to_off(w.key_of(p), links) {
-                    if assume_on && pot as usize == start_key {
-                        let id = w.add(start_key, false, p);
-                        let found = forcing(w, id, links);
-                        keep(best, found, || w.pattern(id));
-                        // The chain ends here: one running on through the
-                        // start's negation would count only its last links.
-                        continue;
-                    }
-                    if !w.is_known(pot as usize, false) {
-                        let id = w.add_known(pot as usize, false, p);
-                        b.pending_off.push(id);
-                    }
-                }
-            }
-            b.next_level(false);
-            for &p in &b.level {
-                for &pot in t.off_to_on(w.key_of(p), links.with_x()) {
-                    if !assume_on && pot as usize == start_key {
-                        let id = w.add(start_key, true, p);
-                        let found = forcing(w, id, links);
-                        keep(best, found, || w.pattern(id));
-                        continue;
-                    }
-                    if !w.is_known(pot as usize, true) {
-                        let id = w.add_known(pot as usize, true, p);
-                        b.pending_on.push(id);
+            // The pending "on" potentials, then the "off" ones.
+            for on in [true, false] {
+                b.next_level(on);
+                for i in 0..b.level.len() {
+                    let p = b.level[i];
+                    for &pot in t.from((w.key_of(p), on), links.with_x()) {
+                        let pot = pot as usize;
+                        if on == assume_on && pot == start_key {
+                            let id = w.add(start_key, !on, p);
+                            let found = forcing(w, id, links);
+                            keep(best, found, || w.pattern(id));
+                            // The chain ends here: one running on through the
+                            // start's negation would count only its last links.
+                            continue;
+                        }
+                        if !w.is_known(pot, !on) {
+                            let id = w.add_known(pot, !on, p);
+                            b.pending(!on).push(id);
+                        }
                     }
                 }
             }
@@ -701,10 +722,10 @@ fn unary(
     }
 }
 
-/// Whether a cycle of `length` links (as many potentials) from a start
-/// with rating base `base` beats `best`.
-fn cycle_beats(best: &Option<Found>, base: Rating, length: usize) -> bool {
-    let key = (base + length_tenths(length), length, 0);
+/// Whether a chain of rating base `base` resting on `potentials` potentials
+/// (a cycle of as many links) beats `best`.
+fn chain_beats(best: &Option<Found>, base: Rating, potentials: usize) -> bool {
+    let key = (base + length_tenths(potentials), potentials, 0);
     best.as_ref().is_none_or(|b| key < b.key())
 }
 
@@ -718,7 +739,7 @@ fn can_close(
     ball: Option<&Ball>,
     negation: (usize, bool),
 ) -> bool {
-    ball.is_none_or(|ball| cycle_beats(best, base, length + ball.at_least(negation)))
+    ball.is_none_or(|ball| chain_beats(best, base, length + ball.at_least(negation)))
 }
 
 /// The distances from one potential to the others, up to a radius, over
@@ -760,12 +781,7 @@ impl Ball {
             self.next.clear();
             for &n in &self.level {
                 let (k, on) = (n as usize / 2, n % 2 == 1);
-                let links_out = if on {
-                    t.on_to_off(k, links)
-                } else {
-                    t.off_to_on(k, links)
-                };
-                for &o in links_out {
+                for &o in t.from((k, on), links) {
                     let m = potential((o as usize, !on));
                     if self.seen.mark(m) {
                         self.distance[m] = d as u16;
@@ -824,13 +840,7 @@ fn shortest_forcing(
         }
         let on = w.nodes[b.level[0] as usize].on;
         for &u in &b.level {
-            let k = w.key_of(u);
-            let succ = if on {
-                t.on_to_off(k, links)
-            } else {
-                t.off_to_on(k, links.with_x())
-            };
-            for &v in succ {
+            for &v in t.from((w.key_of(u), on), links.with_x()) {
                 let v = v as usize;
                 // A chain through `u`, then `v`, then the mirror of the
                 // path to `v`'s negation.
@@ -863,13 +873,10 @@ fn shortest_forcing(
 /// for only then).
 fn cycle(cx: &Ctx, w: &mut Walk, id: u32, links: Links, best: &Option<Found>) -> Option<Found> {
     let complexity = w.ancestors(id);
-    let rating = cycle_base(links) + length_tenths(complexity);
-    if best
-        .as_ref()
-        .is_some_and(|b| (rating, complexity, 0) >= b.key())
-    {
+    if !chain_beats(best, cycle_base(links), complexity) {
         return None;
     }
+    let rating = cycle_base(links) + length_tenths(complexity);
     let eliminations = w.cycle_eliminations(cx, id);
     if eliminations.is_empty() {
         return None;
@@ -921,47 +928,12 @@ fn forcing(w: &mut Walk, id: u32, links: Links) -> Found {
 mod tests {
     use super::*;
     use crate::geometry::classic;
-    use crate::logic::grid::Grid;
-    use crate::logic::tests::{memo_changes_no_result, HARD_PUZZLES};
-    use crate::logic::{apply, grade, Options};
-    use crate::text::parse_line;
+    use crate::logic::tests::{memo_changes_no_result, positions_along, HARD_PUZZLES};
     use std::collections::VecDeque;
 
-    /// The links from the start to its negation, by a plain breadth-first
-    /// search over every potential.
+    /// Links from potential `from` to potential `to` (key, on) over `links`,
+    /// by a plain breadth-first search over every potential.
     fn plain_distance(
-        t: &StaticLinks,
-        keys: usize,
-        (s, on): (usize, bool),
-        links: Links,
-    ) -> Option<usize> {
-        let mut distance = vec![usize::MAX; 2 * keys];
-        distance[2 * s + usize::from(on)] = 0;
-        let mut queue = VecDeque::from([(s, on)]);
-        while let Some((k, state)) = queue.pop_front() {
-            let d = distance[2 * k + usize::from(state)];
-            let next = if state {
-                t.on_to_off(k, links)
-            } else {
-                t.off_to_on(k, links.with_x())
-            };
-            for &v in next {
-                let v = v as usize;
-                if (v, !state) == (s, !on) {
-                    return Some(d + 1);
-                }
-                if distance[2 * v + usize::from(!state)] == usize::MAX {
-                    distance[2 * v + usize::from(!state)] = d + 1;
-                    queue.push_back((v, !state));
-                }
-            }
-        }
-        None
-    }
-
-    /// Links from potential `from` to potential `to` (key, on) over the links
-    /// of a cycle search, by a plain breadth-first search.
-    fn cycle_distance(
         t: &StaticLinks,
         keys: usize,
         from: (usize, bool),
@@ -969,20 +941,15 @@ mod tests {
         links: Links,
     ) -> Option<usize> {
         let mut distance = vec![usize::MAX; 2 * keys];
-        distance[2 * from.0 + usize::from(from.1)] = 0;
+        distance[potential(from)] = 0;
         let mut queue = VecDeque::from([from]);
         while let Some((k, on)) = queue.pop_front() {
-            let d = distance[2 * k + usize::from(on)];
+            let d = distance[potential((k, on))];
             if (k, on) == to {
                 return Some(d);
             }
-            let next = if on {
-                t.on_to_off(k, links)
-            } else {
-                t.off_to_on(k, links)
-            };
-            for &v in next {
-                let n = 2 * v as usize + usize::from(!on);
+            for &v in t.from((k, on), links) {
+                let n = potential((v as usize, !on));
                 if distance[n] == usize::MAX {
                     distance[n] = d + 1;
                     queue.push_back((v as usize, !on));
@@ -1019,46 +986,37 @@ mod tests {
         let layout = model.logic_layout();
         let line =
             "300915004005007000000200030130000402500000006806000073010009000000600200400582001";
-        let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
-        let mut grid = Grid::new(&model, &givens);
         let (mut exact, mut bounded) = (0, 0);
-        for (i, step) in grade(&model, &givens, Options::default())
-            .steps
-            .iter()
-            .enumerate()
-        {
-            if i % 10 == 0 {
-                let cx = Ctx::ladder(layout, &grid);
-                let t = StaticLinks::new(&cx);
-                let keys = grid.cand.len() * grid.size as usize;
-                let mut ball = Ball::new(keys);
-                let starts: Vec<usize> = (0..keys)
-                    .filter(|&k| grid.has((k / 9) as u32, (k % 9 + 1) as u8))
-                    .step_by(7)
-                    .collect();
-                for links in [
-                    Links { y: false, x: true },
-                    Links { y: true, x: false },
-                    Links { y: true, x: true },
-                ] {
-                    for &s in &starts {
-                        ball.spread(&t, (s, false), links, 4);
-                        for &u in &starts {
-                            for on in [true, false] {
-                                let back = cycle_distance(&t, keys, (u, on), (s, true), links);
-                                let bound = ball.at_least((u, !on));
-                                assert!(
-                                    back.is_none_or(|b| b >= bound),
-                                    "{line} step {i}: {u} {on} back to {s}: {back:?} < {bound}"
-                                );
-                                exact += usize::from(back == Some(bound));
-                                bounded += usize::from(back.is_some_and(|b| b > bound));
-                            }
+        for (i, grid) in positions_along(line, 10).iter().enumerate() {
+            let cx = Ctx::ladder(layout, grid);
+            let t = StaticLinks::new(&cx);
+            let keys = grid.cand.len() * grid.size as usize;
+            let mut ball = Ball::new(keys);
+            let starts: Vec<usize> = (0..keys)
+                .filter(|&k| grid.has((k / 9) as u32, (k % 9 + 1) as u8))
+                .step_by(7)
+                .collect();
+            for links in [
+                Links { y: false, x: true },
+                Links { y: true, x: false },
+                BOTH,
+            ] {
+                for &s in &starts {
+                    ball.spread(&t, (s, false), links, 4);
+                    for &u in &starts {
+                        for on in [true, false] {
+                            let back = plain_distance(&t, keys, (u, on), (s, true), links);
+                            let bound = ball.at_least((u, !on));
+                            assert!(
+                                back.is_none_or(|b| b >= bound),
+                                "{line} position {i}: {u} {on} back to {s}: {back:?} < {bound}"
+                            );
+                            exact += usize::from(back == Some(bound));
+                            bounded += usize::from(back.is_some_and(|b| b > bound));
                         }
                     }
                 }
             }
-            apply(&model, &mut grid, step);
         }
         assert!(
             exact > 100 && bounded > 100,
@@ -1075,50 +1033,37 @@ mod tests {
         let layout = model.logic_layout();
         let (mut chains, mut none) = (0, 0);
         for line in HARD_PUZZLES {
-            let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
-            let mut grid = Grid::new(&model, &givens);
-            let g = grade(&model, &givens, Options::default());
-            for (i, step) in g.steps.iter().enumerate() {
-                if i % 3 == 0 {
-                    let cx = Ctx::ladder(layout, &grid);
-                    let t = StaticLinks::new(&cx);
-                    let keys = grid.cand.len() * grid.size as usize;
-                    let mut w = Walk::new(keys, grid.size);
-                    let mut b = Buffers::default();
-                    for cell in 0..grid.cand.len() as u32 {
-                        if grid.cand[cell as usize].count_ones() < 2 {
-                            continue;
-                        }
-                        for value in values_of(grid.cand[cell as usize]) {
-                            let s = key(grid.size, cell, value);
-                            for on in [true, false] {
-                                for links in
-                                    [Links { y: false, x: true }, Links { y: true, x: true }]
-                                {
-                                    let half = shortest_forcing(
-                                        &mut w,
-                                        &t,
-                                        &mut b,
-                                        (s, on),
-                                        links,
-                                        |_| true,
-                                    );
-                                    let plain = plain_distance(&t, keys, (s, on), links);
-                                    assert_eq!(
-                                        half,
-                                        plain,
-                                        "{line} step {i}: r{}c{} {value} {on} {links:?}",
-                                        cell / 9 + 1,
-                                        cell % 9 + 1
-                                    );
-                                    chains += usize::from(plain.is_some());
-                                    none += usize::from(plain.is_none());
-                                }
-                            }
+            for (i, grid) in positions_along(line, 3).iter().enumerate() {
+                let cx = Ctx::ladder(layout, grid);
+                let t = StaticLinks::new(&cx);
+                let keys = grid.cand.len() * grid.size as usize;
+                let mut w = Walk::new(keys, grid.size);
+                let mut b = Buffers::default();
+                for cell in 0..grid.cand.len() as u32 {
+                    if grid.cand[cell as usize].count_ones() < 2 {
+                        continue;
+                    }
+                    for value in values_of(grid.cand[cell as usize]) {
+                        let s = key(grid.size, cell, value);
+                        for (on, links) in [true, false]
+                            .into_iter()
+                            .flat_map(|on| [(on, Links { y: false, x: true }), (on, BOTH)])
+                        {
+                            let start = (s, on);
+                            let half = shortest_forcing(&mut w, &t, &mut b, start, links, |_| true);
+                            let plain = plain_distance(&t, keys, start, (s, !on), links.with_x());
+                            assert_eq!(
+                                half,
+                                plain,
+                                "{line} position {i}: r{}c{} {value} {on} {links:?}",
+                                cell / 9 + 1,
+                                cell % 9 + 1
+                            );
+                            chains += usize::from(plain.is_some());
+                            none += usize::from(plain.is_none());
                         }
                     }
                 }
-                apply(&model, &mut grid, step);
             }
         }
         eprintln!("{chains} chains, {none} without");

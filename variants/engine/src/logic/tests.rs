@@ -60,6 +60,26 @@ pub(super) const HARD_PUZZLES: [&str; 3] = [
     "015070860706000409980000057300080001000000000000492000000506000604000708003000600",
 ];
 
+/// Every `every`-th position along the rated solution of the classic 9x9
+/// puzzle `line`, each before its step (the givens first).
+pub(super) fn positions_along(line: &str, every: usize) -> Vec<grid::Grid> {
+    let model = classic9();
+    let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+    let mut grid = grid::Grid::new(&model, &givens);
+    let mut positions = Vec::new();
+    for (i, step) in grade(&model, &givens, Options::default())
+        .steps
+        .iter()
+        .enumerate()
+    {
+        if i % every == 0 {
+            positions.push(grid.clone());
+        }
+        apply(&model, &mut grid, step);
+    }
+    positions
+}
+
 /// Runs `search` (a whole-grid search remembering where it found nothing,
 /// as aligned exclusion and ALS-wings do) at every position along the rated
 /// solutions of `lines`, once per size in `sizes`, with a memo kept along
@@ -77,10 +97,8 @@ pub(super) fn memo_changes_no_result(
         |step: Option<Step>| step.map(|s| (s.technique, s.rating, s.eliminations, s.pattern));
     let (mut found, mut positions) = (0, 0);
     for line in lines {
-        let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
-        let mut grid = grid::Grid::new(&model, &givens);
         let memos: Vec<RefCell<memo::Memo>> = sizes.iter().map(|_| RefCell::default()).collect();
-        for step in grade(&model, &givens, Options::default()).steps {
+        for grid in positions_along(line, 1) {
             for (&size, memo) in sizes.iter().zip(&memos) {
                 let plain = Ctx::ladder(layout, &grid);
                 let remembering = Ctx {
@@ -92,7 +110,6 @@ pub(super) fn memo_changes_no_result(
                 assert_eq!(seen(search(&remembering, size)), want, "{line} size {size}");
             }
             positions += usize::from(grid.cand.iter().all(|&m| m.count_ones() != 1));
-            apply(&model, &mut grid, &step);
         }
     }
     (found, positions)
