@@ -118,6 +118,8 @@ struct Node {
 /// the search's [`Storage::hidden`].
 #[derive(Clone, Copy, Debug)]
 struct Parents {
+    /// The one parent (`NONE`: the start, or a node whose parents are all
+    /// hidden, as an elimination `advanced` finds).
     first: u32,
     /// Where the hidden parents start and end in [`Storage::hidden`].
     more: (u32, u32),
@@ -350,14 +352,6 @@ impl<'a> Search<'a> {
                 self.store.hidden.push(id);
             }
         }
-        (start, self.store.hidden.len() as u32)
-    }
-
-    /// Records the potentials `ids` as a run of hidden parents; where it
-    /// starts and ends.
-    fn hide_ids(&mut self, ids: &[u32]) -> (u32, u32) {
-        let start = self.store.hidden.len() as u32;
-        self.store.hidden.extend_from_slice(ids);
         (start, self.store.hidden.len() as u32)
     }
 
@@ -600,8 +594,9 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
 /// the scratch grid `now` but not on the real one: each becomes an "off" whose
 /// parents are the scratch eliminations inside the pattern's houses.
 fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
-    let layout = s.cx.layout;
-    let (initial, now) = (&s.cx.grid.cand, &scratch.cand);
+    let real = s.cx;
+    let layout = real.layout;
+    let (initial, now) = (&real.grid.cand, &scratch.cand);
     let cx = Ctx::ladder(layout, scratch);
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [
         crate::logic::intersections::locked,
@@ -612,8 +607,7 @@ fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     for finder in finders {
         let Some(step) = finder(&cx) else { continue };
         // Parents: scratch eliminations of the pattern's values in its houses
-        // and cells.
-        let mut parents = Vec::new();
+        // and cells, one run of hidden parents for every elimination.
         let values: u32 = step
             .pattern
             .iter()
@@ -626,20 +620,17 @@ fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
         }
         cells.sort_unstable();
         cells.dedup();
-        for &c in &cells {
-            for v in values_of(initial[c as usize] & !now[c as usize] & values) {
-                parents.extend(s.found_off(c, v));
-            }
-        }
-        let Some((&first, rest)) = parents.split_first() else {
+        let more = s.hide(cells.iter().flat_map(|&c| {
+            values_of(initial[c as usize] & !now[c as usize] & values).map(move |v| (c, v))
+        }));
+        if more.0 == more.1 {
             continue;
-        };
-        // One run of hidden parents for every elimination.
-        let more = s.hide_ids(rest);
+        }
+        let parents = Parents { first: NONE, more };
         return step
             .eliminations
             .iter()
-            .map(|e| (e.cell, e.value, Parents { first, more }))
+            .map(|e| (e.cell, e.value, parents))
             .collect();
     }
     Vec::new()
