@@ -34,7 +34,6 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
             cx,
             u,
             v,
-            pair: bit(u32::from(u)) | bit(u32::from(v)),
             path: &mut path,
             in_group: &mut in_group,
             loops: &mut loops,
@@ -59,13 +58,12 @@ pub(crate) fn rectangle(cx: &Ctx) -> Option<Step> {
 /// The longest loop searched.
 const MAX_LOOP: usize = 14;
 
-/// A depth-first search for loops through cells holding both values of `pair`.
+/// A depth-first search for loops through cells holding both values `u` and `v`.
 struct Walker<'a, 'c> {
     cx: &'a Ctx<'c>,
-    /// The two values, and both as a mask.
+    /// The two values.
     u: u8,
     v: u8,
-    pair: u32,
     path: &'a mut Vec<u32>,
     /// How many path cells each group holds (a loop puts 0 or 2 in each).
     in_group: &'a mut Vec<u8>,
@@ -82,6 +80,7 @@ impl Walker<'_, '_> {
         let Some(&cell) = self.path.last() else {
             return;
         };
+        let pair = bit(u32::from(self.u)) | bit(u32::from(self.v));
         for &g in &cx.layout.groups_of[cell as usize] {
             let group = &cx.layout.groups[g as usize];
             if Some(group.kind) == last {
@@ -106,8 +105,8 @@ impl Walker<'_, '_> {
                 // "missing candidates"): the swap that makes the pattern
                 // deadly needs only the givens. Sudoku Explainer does not
                 // look for these.
-                let missing_ok = !cx.se_limits && m & self.pair != 0 && m & !self.pair != 0;
-                if (m & self.pair != self.pair && !missing_ok)
+                let missing_ok = !cx.se_limits && m & pair != 0 && m & !pair != 0;
+                if (m & pair != pair && !missing_ok)
                     || self.path.len() >= MAX_LOOP
                     || self.path.contains(&next)
                 {
@@ -118,8 +117,8 @@ impl Walker<'_, '_> {
                 if houses.iter().any(|&h| self.in_group[h as usize] >= 2) {
                     continue;
                 }
-                let extras = extra_values | (m & !self.pair);
-                let has_extra = m != self.pair;
+                let extras = extra_values | (m & !pair);
+                let has_extra = m != pair;
                 if has_extra && extras.count_ones() != 1 && extras_allowed == 0 {
                     continue;
                 }
