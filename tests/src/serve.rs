@@ -2,9 +2,9 @@
 //! the built plugins (dlopen'ed once per test binary), and a plain HTTP client
 //! for its other endpoints.
 
-use crate::built_plugin_dir;
 use crate::ws::WAIT;
-use server::plugins::{PluginHost, TestPlugins};
+use crate::{built_arena, built_plugin_dir};
+use server::plugins::{HostCommand, Isolation, LoadOptions, PluginHost, TestPlugins};
 use server::serve::{Config, Server};
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
@@ -19,6 +19,34 @@ pub fn plugins() -> Arc<PluginHost> {
             Arc::new(PluginHost::load(&[built_plugin_dir()], 4, TestPlugins::Load).0)
         }),
     )
+}
+
+/// The built plugins (test-only ones too), each in `workers` host processes
+/// started from the built `arena`, as `arena serve` runs them.
+pub fn isolated_plugins(workers: usize) -> Arc<PluginHost> {
+    let options = LoadOptions {
+        workers,
+        test_plugins: TestPlugins::Load,
+        isolation: Isolation::Processes(HostCommand {
+            exe: built_arena(),
+            memory_mb: server::plugins::process::DEFAULT_MEMORY_MB,
+        }),
+    };
+    let (host, refused) = PluginHost::load_with(&[built_plugin_dir()], &options);
+    assert!(
+        host.manifest("classic").is_some(),
+        "the built plugins load in host processes (refused: {refused:?})"
+    );
+    Arc::new(host)
+}
+
+/// Starts a server on `plugins` with `config`; returns the game address.
+pub async fn start_server_on(plugins: Arc<PluginHost>, config: Config) -> SocketAddr {
+    let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = game.local_addr().expect("address");
+    let server = Server::open(plugins, config).expect("the server opens");
+    tokio::spawn(server.serve(game, None, std::future::pending()));
+    addr
 }
 
 /// Starts a server with no countdown; it stops when the test's runtime ends.

@@ -193,6 +193,15 @@ impl Client {
         .await
     }
 
+    /// The next error's code and message.
+    pub async fn error_message(&mut self) -> (ErrorCode, String) {
+        self.until(|m| match m {
+            ServerMessage::Error { code, message, .. } => Some((code, message)),
+            _ => None,
+        })
+        .await
+    }
+
     /// The next error's code.
     pub async fn error(&mut self) -> ErrorCode {
         self.until(|m| match m {

@@ -83,6 +83,16 @@ pub enum Command {
     Variants,
     /// Run the multiplayer server (HTTP + WebSocket on one port).
     Serve(serve::ServeArgs),
+    /// Serve one plugin library's calls over standard input and output: what
+    /// `arena serve` starts for each plugin (not for people).
+    #[command(hide = true)]
+    PluginHost {
+        /// Address-space limit in MiB (0: none).
+        #[arg(long, default_value_t = crate::plugins::process::DEFAULT_MEMORY_MB)]
+        memory_mb: u64,
+        /// The plugin library.
+        library: PathBuf,
+    },
 }
 
 /// Parses the process arguments, runs the subcommand and returns the exit status.
@@ -99,7 +109,15 @@ pub fn main() -> ExitCode {
         Command::Daily(args) => daily::run(args, &load_plugins(&cli)),
         Command::Generate(args) => generate::run(args, &load_plugins(&cli)),
         Command::Variants => variants::run(&load_plugins(&cli)),
-        Command::Serve(args) => serve::run(args, load_plugins(&cli)),
+        Command::Serve(args) => serve::run(args, &cli),
+        Command::PluginHost { memory_mb, library } => {
+            let limits = crate::plugins::host_main::Limits {
+                memory_mb: *memory_mb,
+            };
+            crate::plugins::host_main::run(library, limits)
+                .map(|()| true)
+                .map_err(Into::into)
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -121,11 +139,23 @@ fn init_logging() {
         .try_init();
 }
 
-/// Plugin calls that may run at once.
+/// Plugin calls of one plugin that may run at once in the command line's own
+/// process.
 const PLUGIN_WORKERS: usize = 4;
 
-/// Loads the plugins from `--plugins`, or the default directories when none are given.
+/// Loads the plugins from `--plugins` (or the default directories when none are
+/// given) into this process.
 fn load_plugins(cli: &Cli) -> crate::plugins::PluginHost {
+    load_plugins_with(cli, PLUGIN_WORKERS, crate::plugins::Isolation::InProcess)
+}
+
+/// Loads the plugins from `--plugins`, `workers` per plugin, running where
+/// `isolation` says.
+fn load_plugins_with(
+    cli: &Cli,
+    workers: usize,
+    isolation: crate::plugins::Isolation,
+) -> crate::plugins::PluginHost {
     let dirs = if cli.plugin_dirs.is_empty() {
         crate::plugins::default_plugin_dirs()
     } else {
@@ -136,7 +166,12 @@ fn load_plugins(cli: &Cli) -> crate::plugins::PluginHost {
     } else {
         crate::plugins::TestPlugins::Skip
     };
-    crate::plugins::PluginHost::load(&dirs, PLUGIN_WORKERS, test_plugins).0
+    let options = crate::plugins::LoadOptions {
+        workers,
+        test_plugins,
+        isolation,
+    };
+    crate::plugins::PluginHost::load_with(&dirs, &options).0
 }
 
 /// The files named, with each directory replaced by the `.json`, `.jsonl`,

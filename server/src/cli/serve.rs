@@ -1,6 +1,6 @@
 //! `arena serve`: the multiplayer server, until SIGINT or SIGTERM.
 
-use crate::plugins::PluginHost;
+use crate::plugins::{HostCommand, Isolation, PluginHost};
 use crate::serve::store::Synchronous;
 use crate::serve::{Config, Server};
 use anyhow::Context;
@@ -66,6 +66,17 @@ pub struct ServeArgs {
     /// loss); `normal`: it survives a crash of the process only, for less disk work.
     #[arg(long, value_enum, default_value_t = SyncArg::Full)]
     pub synchronous: SyncArg,
+    /// Load the plugins into the server's own process instead of one host
+    /// process per plugin worker: a crashing plugin then takes the server down.
+    /// For debugging a plugin only.
+    #[arg(long)]
+    pub in_process_plugins: bool,
+    /// Worker threads per plugin (each with its own host process, isolated).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub plugin_workers: u64,
+    /// Address-space limit of each plugin host process, in MiB (0: none).
+    #[arg(long, default_value_t = crate::plugins::process::DEFAULT_MEMORY_MB)]
+    pub plugin_memory_mb: u64,
     /// A reverse proxy whose `X-Forwarded-For` header names the client's address
     /// for per-address limits (repeatable). Other peers' headers are ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -81,8 +92,23 @@ pub enum SyncArg {
     Normal,
 }
 
-/// Runs the server until a shutdown signal.
-pub fn run(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
+/// Loads the plugins as `args` says (isolated in host processes by default) and
+/// runs the server until a shutdown signal.
+pub fn run(args: &ServeArgs, cli: &super::Cli) -> anyhow::Result<bool> {
+    let isolation = if args.in_process_plugins {
+        Isolation::InProcess
+    } else {
+        let mut command = HostCommand::current_exe()
+            .context("cannot find the arena executable to start plugin hosts")?;
+        command.memory_mb = args.plugin_memory_mb;
+        Isolation::Processes(command)
+    };
+    let plugins = super::load_plugins_with(cli, args.plugin_workers as usize, isolation);
+    serve(args, plugins)
+}
+
+/// Runs the server on `plugins` until a shutdown signal.
+fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     let ids: Vec<&str> = plugins.manifests().map(|m| m.id.as_str()).collect();
     tracing::info!(variants = ?ids, "plugins loaded");
     if ids.is_empty() {

@@ -5,7 +5,8 @@
 //! then never parks a thread waiting). Every answer is treated as untrusted input.
 
 use super::library::{Library, RawAnswer};
-use super::pool::Workers;
+use super::pool::{CallFailure, Workers};
+use super::process::{HostCommand, HostEvents, HostProcess, HostSlot};
 use super::validate;
 use plugin_abi::{op, status};
 use protocol::plugin::{ErrorResponse, GenerateRequest, GenerateResponse, Manifest};
@@ -14,11 +15,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The largest answer accepted from a plugin.
-pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
+pub use super::library::MAX_RESPONSE_BYTES;
 
 /// How long a plugin has to describe itself at load time.
 const MANIFEST_DEADLINE: Duration = Duration::from_secs(5);
@@ -29,8 +30,8 @@ pub enum PluginError {
     /// No plugin has this id.
     #[error("no variant '{0}' is loaded")]
     UnknownVariant(String),
-    /// Every plugin worker is busy (hung plugins hold theirs until they return).
-    #[error("{0}: every plugin worker is busy")]
+    /// Every worker of this plugin is busy and its queue is full.
+    #[error("{0}: every worker of this plugin is busy")]
     Busy(String),
     /// No answer within the deadline.
     #[error("{id}: no answer within {millis} ms")]
@@ -59,6 +60,15 @@ pub enum PluginError {
         /// The panic message.
         message: String,
     },
+    /// The plugin's host process died during the call (a crash, an abort, a
+    /// limit), or keeps dying and is waiting to be started again.
+    #[error("{id}: {detail}")]
+    Crashed {
+        /// The plugin.
+        id: String,
+        /// How it died.
+        detail: String,
+    },
     /// The answer could not be read (not MessagePack, wrong shape, too large…).
     #[error("{id}: unusable answer: {detail}")]
     Garbage {
@@ -77,6 +87,44 @@ pub enum PluginError {
     },
 }
 
+impl PluginError {
+    /// The variant the error is about.
+    pub fn variant(&self) -> &str {
+        match self {
+            PluginError::UnknownVariant(id)
+            | PluginError::Busy(id)
+            | PluginError::Unsupported(id)
+            | PluginError::Deadline { id, .. }
+            | PluginError::Rejected { id, .. }
+            | PluginError::Panicked { id, .. }
+            | PluginError::Crashed { id, .. }
+            | PluginError::Garbage { id, .. }
+            | PluginError::InvalidPuzzle { id, .. } => id,
+        }
+    }
+
+    /// What a player is told: the variant and what went wrong, in one short
+    /// sentence, without the plugin's internals (those go to the log).
+    pub fn for_players(&self) -> String {
+        let id = self.variant();
+        match self {
+            PluginError::UnknownVariant(_) => format!("no variant '{id}' is available here"),
+            PluginError::Busy(_) => format!("'{id}' is busy right now; try again in a moment"),
+            PluginError::Deadline { millis, .. } => {
+                format!("'{id}' did not answer within {} s", millis.div_ceil(1000))
+            }
+            PluginError::Unsupported(_) => format!("'{id}' does not offer this"),
+            PluginError::Rejected { message, .. } => format!("'{id}' refused: {message}"),
+            PluginError::Panicked { .. }
+            | PluginError::Crashed { .. }
+            | PluginError::Garbage { .. }
+            | PluginError::InvalidPuzzle { .. } => {
+                format!("'{id}' failed (the server's log has the details)")
+            }
+        }
+    }
+}
+
 /// A library that was not loaded, and why.
 #[derive(Debug, Clone)]
 pub struct Refused {
@@ -86,17 +134,59 @@ pub struct Refused {
     pub reason: String,
 }
 
+/// How a plugin's calls run.
+#[derive(Debug)]
+enum Runner {
+    /// In this process, on the plugin's own worker threads.
+    InProcess(Arc<Library>, Arc<Workers<()>>),
+    /// In host processes, one per worker thread.
+    Isolated(Arc<Workers<HostSlot>>, Arc<HostEvents>),
+}
+
 #[derive(Debug)]
 struct Loaded {
-    library: Arc<Library>,
+    path: PathBuf,
+    runner: Runner,
     manifest: Manifest,
+}
+
+/// Where plugin calls run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// Libraries are loaded into this process: for the CLI and for tests that
+    /// want it. A plugin that crashes takes the process with it.
+    InProcess,
+    /// Each plugin runs in host processes started with this command: a crash or
+    /// a hang costs that host only (what `arena serve` does by default).
+    Processes(HostCommand),
+}
+
+/// How plugins are loaded and run.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Worker threads (and, isolated, host processes) per plugin.
+    pub workers: usize,
+    /// Whether test-only plugins load.
+    pub test_plugins: TestPlugins,
+    /// Where calls run.
+    pub isolation: Isolation,
+}
+
+/// What one plugin's host processes went through (isolated plugins only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    /// Hosts started.
+    pub started: u64,
+    /// Hosts that died during a call.
+    pub crashed: u64,
+    /// Hosts killed for overrunning a deadline.
+    pub killed: u64,
 }
 
 /// The loaded plugins, by variant id.
 #[derive(Debug)]
 pub struct PluginHost {
     plugins: BTreeMap<String, Arc<Loaded>>,
-    workers: Arc<Workers>,
 }
 
 /// The default plugin directories: the directory of the running executable (so
@@ -160,18 +250,28 @@ fn valid_id(id: &str) -> bool {
 }
 
 impl PluginHost {
-    /// Loads every plugin in `dirs` (missing directories are skipped). Refused
-    /// libraries are logged and returned; the rest load. With two plugins of the
-    /// same id, the first (in directory order, then file name) wins. Test-only
-    /// plugins load only with [`TestPlugins::Load`]; otherwise they are refused.
+    /// Loads every plugin in `dirs` into this process, with `workers` threads
+    /// per plugin (see [`PluginHost::load_with`]).
     pub fn load(
         dirs: &[PathBuf],
         workers: usize,
         test_plugins: TestPlugins,
     ) -> (PluginHost, Vec<Refused>) {
+        let options = LoadOptions {
+            workers,
+            test_plugins,
+            isolation: Isolation::InProcess,
+        };
+        PluginHost::load_with(dirs, &options)
+    }
+
+    /// Loads every plugin in `dirs` (missing directories are skipped). Refused
+    /// libraries are logged and returned; the rest load. With two plugins of the
+    /// same id, the first (in directory order, then file name) wins. Test-only
+    /// plugins load only with [`TestPlugins::Load`]; otherwise they are refused.
+    pub fn load_with(dirs: &[PathBuf], options: &LoadOptions) -> (PluginHost, Vec<Refused>) {
         let mut host = PluginHost {
             plugins: BTreeMap::new(),
-            workers: Workers::new(workers),
         };
         let mut refused = Vec::new();
         let mut seen = Vec::new();
@@ -183,7 +283,7 @@ impl PluginHost {
                     continue;
                 }
                 seen.push(canonical);
-                match host.load_one(&path, test_plugins) {
+                match host.load_one(&path, options) {
                     Ok(id) => {
                         tracing::info!(plugin = %id, path = %path.display(), "loaded variant plugin")
                     }
@@ -197,18 +297,50 @@ impl PluginHost {
         (host, refused)
     }
 
-    fn load_one(&mut self, path: &Path, test_plugins: TestPlugins) -> Result<String, String> {
-        // SAFETY: `path` is in a directory the operator named as a plugin directory.
-        let library = unsafe { Library::open(path) }?;
-        if library.test_only() && test_plugins == TestPlugins::Skip {
-            return Err("a test-only plugin (loaded only by the test suite)".into());
-        }
-        let library = Arc::new(library);
-        let worker_library = Arc::clone(&library);
-        let answer = self
-            .wait(MANIFEST_DEADLINE, move |deadline| {
-                worker_library.call(op::MANIFEST, &[], deadline, MAX_RESPONSE_BYTES)
-            })
+    fn load_one(&mut self, path: &Path, options: &LoadOptions) -> Result<String, String> {
+        let test_only = |flags: u32| {
+            if flags & plugin_abi::flags::TEST_ONLY != 0
+                && options.test_plugins == TestPlugins::Skip
+            {
+                return Err("a test-only plugin (loaded only by the test suite)".to_string());
+            }
+            Ok(())
+        };
+        let workers = options.workers;
+        let name = path
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or("plugin")
+            .to_string();
+        let runner = match &options.isolation {
+            Isolation::InProcess => {
+                // SAFETY: `path` is in a directory the operator named as a plugin directory.
+                let library = unsafe { Library::open(path) }?;
+                test_only(library.flags())?;
+                let pool = Workers::new(workers, &name, |_| ());
+                Runner::InProcess(Arc::new(library), pool)
+            }
+            Isolation::Processes(command) => {
+                let (first, flags) = HostProcess::start(command, path)?;
+                test_only(flags)?;
+                let events = Arc::new(HostEvents::default());
+                events.started.fetch_add(1, Ordering::Relaxed);
+                let first = Mutex::new(Some(first));
+                let (command, library, slot_events) = (
+                    Arc::new(command.clone()),
+                    path.to_path_buf(),
+                    Arc::clone(&events),
+                );
+                let pool = Workers::new(workers, &name, move |_| {
+                    let handed = first.lock().unwrap_or_else(|p| p.into_inner()).take();
+                    let (command, events) = (Arc::clone(&command), Arc::clone(&slot_events));
+                    HostSlot::new(command, library.clone(), handed, events)
+                });
+                Runner::Isolated(pool, events)
+            }
+        };
+        let answer = runner
+            .wait(op::MANIFEST, Vec::new(), MANIFEST_DEADLINE)
             .map_err(|f| format!("manifest: {}", f.error("(loading)", MANIFEST_DEADLINE)))?;
         if answer.status != status::OK {
             return Err(format!("manifest failed with status {}", answer.status));
@@ -225,12 +357,16 @@ impl PluginHost {
             return Err(format!(
                 "variant id '{}' is already provided by {}",
                 manifest.id,
-                other.library.path().display()
+                other.path.display()
             ));
         }
         let id = manifest.id.clone();
-        self.plugins
-            .insert(id.clone(), Arc::new(Loaded { library, manifest }));
+        let loaded = Loaded {
+            path: path.to_path_buf(),
+            runner,
+            manifest,
+        };
+        self.plugins.insert(id.clone(), Arc::new(loaded));
         Ok(id)
     }
 
@@ -244,41 +380,17 @@ impl PluginHost {
         self.plugins.get(id).map(|p| &p.manifest)
     }
 
-    /// Queues `call` (given the time it has left) on a plugin worker; `done`
-    /// gets its outcome, or `Deadline` if no worker took it in time.
-    fn submit<T: Send + 'static>(
-        &self,
-        deadline: Duration,
-        call: impl FnOnce(Duration) -> Result<T, String> + Send + 'static,
-        done: impl FnOnce(Result<T, CallFailure>) + Send + 'static,
-    ) -> bool {
-        let until = Instant::now() + deadline;
-        self.workers.submit(
-            until,
-            Box::new(move |wanted| {
-                let left = until.saturating_duration_since(Instant::now());
-                done(match wanted {
-                    true => call(left).map_err(CallFailure::Garbage),
-                    false => Err(CallFailure::Late),
-                })
+    /// What one plugin's host processes went through; `None` for an unknown or
+    /// in-process plugin.
+    pub fn host_stats(&self, id: &str) -> Option<HostStats> {
+        match &self.plugins.get(id)?.runner {
+            Runner::InProcess(..) => None,
+            Runner::Isolated(_, events) => Some(HostStats {
+                started: events.started.load(Ordering::Relaxed),
+                crashed: events.crashed.load(Ordering::Relaxed),
+                killed: events.killed.load(Ordering::Relaxed),
             }),
-        )
-    }
-
-    /// Runs `call` on a worker and blocks this thread until its outcome or the
-    /// deadline.
-    fn wait<T: Send + 'static>(
-        &self,
-        deadline: Duration,
-        call: impl FnOnce(Duration) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, CallFailure> {
-        let (tx, rx) = mpsc::sync_channel(1);
-        if !self.submit(deadline, call, move |outcome| {
-            let _ = tx.send(outcome);
-        }) {
-            return Err(CallFailure::Busy);
         }
-        rx.recv_timeout(deadline).unwrap_or(Err(CallFailure::Late))
     }
 
     /// Sends raw request bytes and returns the raw answer, blocking this thread
@@ -290,8 +402,10 @@ impl PluginHost {
         request: Vec<u8>,
         deadline: Duration,
     ) -> Result<RawAnswer, PluginError> {
-        let call = raw_call(self.loaded(id)?, op_code, request);
-        self.wait(deadline, call).map_err(|f| f.error(id, deadline))
+        self.loaded(id)?
+            .runner
+            .wait(op_code, request, deadline)
+            .map_err(|f| f.error(id, deadline))
     }
 
     /// [`PluginHost::call_raw`] for async callers: no thread waits for the answer.
@@ -302,11 +416,14 @@ impl PluginHost {
         request: Vec<u8>,
         deadline: Duration,
     ) -> Result<RawAnswer, PluginError> {
-        let call = raw_call(self.loaded(id)?, op_code, request);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        if !self.submit(deadline, call, move |outcome| {
-            let _ = tx.send(outcome);
-        }) {
+        let submitted =
+            self.loaded(id)?
+                .runner
+                .submit(op_code, request, deadline, move |outcome| {
+                    let _ = tx.send(outcome);
+                });
+        if !submitted {
             return Err(CallFailure::Busy.error(id, deadline));
         }
         let outcome = match tokio::time::timeout(deadline, rx).await {
@@ -373,17 +490,86 @@ impl PluginHost {
     }
 }
 
-/// One raw call of `loaded`, to run on a worker with the time left.
-fn raw_call(
-    loaded: Arc<Loaded>,
-    op_code: u32,
-    request: Vec<u8>,
-) -> impl FnOnce(Duration) -> Result<RawAnswer, String> + Send + 'static {
-    move |left| {
-        loaded
-            .library
-            .call(op_code, &request, left, MAX_RESPONSE_BYTES)
+impl Runner {
+    /// Queues one call on this plugin's workers; `done` gets its outcome, or
+    /// `Late` if no worker took it in time. `false` if the queue is full.
+    fn submit(
+        &self,
+        op_code: u32,
+        request: Vec<u8>,
+        deadline: Duration,
+        done: impl FnOnce(Result<RawAnswer, CallFailure>) + Send + 'static,
+    ) -> bool {
+        let until = Instant::now() + deadline;
+        let cap = answer_cap(op_code);
+        match self {
+            Runner::InProcess(library, workers) => {
+                let library = Arc::clone(library);
+                workers.submit(
+                    until,
+                    Box::new(move |_, wanted| {
+                        let left = until.saturating_duration_since(Instant::now());
+                        done(match wanted {
+                            true => library
+                                .call(op_code, &request, left, cap)
+                                .map_err(CallFailure::Garbage),
+                            false => Err(CallFailure::Late),
+                        })
+                    }),
+                )
+            }
+            Runner::Isolated(workers, _) => workers.submit(
+                until,
+                Box::new(move |slot: &mut HostSlot, wanted| {
+                    done(match wanted {
+                        true => slot
+                            .call(op_code, request, until)
+                            .and_then(|a| capped(a, cap)),
+                        false => Err(CallFailure::Late),
+                    })
+                }),
+            ),
+        }
     }
+
+    /// Runs one call and blocks this thread until its outcome or the deadline.
+    fn wait(
+        &self,
+        op_code: u32,
+        request: Vec<u8>,
+        deadline: Duration,
+    ) -> Result<RawAnswer, CallFailure> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        if !self.submit(op_code, request, deadline, move |outcome| {
+            let _ = tx.send(outcome);
+        }) {
+            return Err(CallFailure::Busy);
+        }
+        rx.recv_timeout(deadline).unwrap_or(Err(CallFailure::Late))
+    }
+}
+
+/// The largest answer accepted for a hint: a hint reaches the player in one
+/// WebSocket frame, whose envelope and the room's other fields must fit too.
+pub const MAX_HINT_ANSWER_BYTES: usize = 8 << 10;
+
+/// The largest answer accepted for operation `op_code`.
+pub fn answer_cap(op_code: u32) -> usize {
+    match op_code {
+        op::HINT => MAX_HINT_ANSWER_BYTES,
+        _ => MAX_RESPONSE_BYTES,
+    }
+}
+
+/// `answer`, if it is within `cap` bytes.
+fn capped(answer: RawAnswer, cap: usize) -> Result<RawAnswer, CallFailure> {
+    if answer.bytes.len() > cap {
+        return Err(CallFailure::Garbage(format!(
+            "answer of {} bytes exceeds the {cap}-byte cap",
+            answer.bytes.len()
+        )));
+    }
+    Ok(answer)
 }
 
 /// A generated puzzle, if it passes [`validate::generated`].
@@ -393,16 +579,6 @@ fn checked(id: &str, puzzle: PuzzleV1) -> Result<PuzzleV1, PluginError> {
         detail,
     })?;
     Ok(puzzle)
-}
-
-/// Why a call on a worker gave no answer.
-enum CallFailure {
-    /// Every worker is busy and the queue is full.
-    Busy,
-    /// No answer within the deadline (queued too long, or the plugin was slow).
-    Late,
-    /// The answer broke the ABI's rules.
-    Garbage(String),
 }
 
 impl CallFailure {
@@ -415,6 +591,7 @@ impl CallFailure {
                 millis: deadline.as_millis(),
             },
             CallFailure::Garbage(detail) => PluginError::Garbage { id, detail },
+            CallFailure::Crashed(detail) => PluginError::Crashed { id, detail },
         }
     }
 }
@@ -447,7 +624,9 @@ fn decode<Resp: DeserializeOwned>(
         status::UNSUPPORTED => Err(PluginError::Unsupported(id)),
         status::PANICKED => Err(PluginError::Panicked {
             id,
-            message: message(),
+            message: message()
+                .trim_start_matches("the plugin panicked: ")
+                .to_string(),
         }),
         status::DEADLINE => Err(PluginError::Deadline {
             id,

@@ -9,6 +9,9 @@ use plugin_abi::{
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// The largest answer accepted from a plugin.
+pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
+
 /// An opened plugin whose header passed every check.
 #[derive(Debug)]
 pub struct Library {
@@ -88,6 +91,11 @@ impl Library {
     /// Whether the plugin declares itself test-only ([`flags::TEST_ONLY`]).
     pub fn test_only(&self) -> bool {
         self.header.flags & flags::TEST_ONLY != 0
+    }
+
+    /// The header's [`flags`] bits.
+    pub fn flags(&self) -> u32 {
+        self.header.flags
     }
 
     /// The file the plugin came from.

@@ -40,7 +40,8 @@ impl Generator {
         Ok((seed, puzzle))
     }
 
-    /// The puzzle of `kind` for `seed` (the same on every server).
+    /// The puzzle of `kind` for `seed` (the same on every server). A failure is
+    /// logged in full and returned as what a player may read.
     pub async fn seeded(
         &self,
         kind: &Kind,
@@ -57,7 +58,10 @@ impl Generator {
             .plugins
             .generate_async(&kind.variant, &request, deadline)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| {
+                tracing::warn!(variant = %kind.variant, error = %e, "generation failed");
+                e.for_players()
+            })?;
         self.metrics.record_generation(started.elapsed());
         Ok(generated)
     }

@@ -11,6 +11,14 @@
 //! `generate` answers one fixed, valid 4x4 puzzle, and `hint` on that puzzle
 //! takes [`SLOW_HINT`] before it answers a correct step.
 //!
+//! The fault difficulties ([`FAULTS`]) do what a plugin that takes its host down
+//! does, for the isolation tests: `generate` of `crash-segfault`, `crash-abort`,
+//! `crash-stack` (overflow), `crash-alloc` (a huge allocation), `hang` (ignores
+//! its deadline) and `garbage` does that; `hint-*` difficulties generate the
+//! fixed 4x4 puzzle (labelled so), and `hint` on it does the fault named after
+//! `hint-`, or `big` (a 40 KB answer). Never load this plugin in process for
+//! these: it is meant to kill its host.
+//!
 //! `ARENA_TEST_HEADER` makes the entry point return a broken header instead (see
 //! [`sudoku_arena_plugin_v1`]). It is not a default workspace member: `make test`
 //! builds it for the tests only, and its header is flagged `TEST_ONLY`, so a host
@@ -35,6 +43,64 @@ const SLOW_HINTS: &str = "slow-hints";
 
 /// How long a hint on a `slow-hints` puzzle takes.
 const SLOW_HINT: Duration = Duration::from_secs(2);
+
+/// The faults a difficulty can ask for, in `generate` and, prefixed `hint-`,
+/// in `hint`.
+const FAULTS: [&str; 6] = [
+    "crash-segfault",
+    "crash-abort",
+    "crash-stack",
+    "crash-alloc",
+    "hang",
+    "garbage",
+];
+
+/// Does the fault `name` says; returns the answer of those that answer.
+fn fault(name: &str, out: *mut ByteBuffer) -> i32 {
+    match name {
+        "crash-segfault" => {
+            // SAFETY: none: this is the fault under test (a NULL dereference).
+            unsafe { std::ptr::read_volatile(std::ptr::null::<u64>()) };
+        }
+        "crash-abort" => std::process::abort(),
+        "crash-stack" => {
+            overflow(std::hint::black_box(1));
+        }
+        "crash-alloc" => {
+            let huge: Vec<u8> = vec![1; std::hint::black_box(1 << 40)];
+            std::hint::black_box(&huge);
+        }
+        "hang" => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        "big" => {
+            let hint = HintResponse {
+                hint: Some(Hint {
+                    kind: HintKind::Reveal,
+                    cell: [0, 0],
+                    value: Some(1),
+                    explanation: "x".repeat(40 << 10),
+                    technique: String::new(),
+                    clue: String::new(),
+                    cells: vec![[0, 0]],
+                    eliminations: Vec::new(),
+                }),
+            };
+            answer(rmp_serde::to_vec_named(&hint).unwrap_or_default(), out);
+            return status::OK;
+        }
+        _ => {}
+    }
+    answer(vec![0xc1, 0xff, 0x00, 0x13], out);
+    status::OK
+}
+
+/// Recurses until the stack runs out.
+#[allow(unconditional_recursion)]
+fn overflow(n: u64) -> u64 {
+    let frame = std::hint::black_box([n; 512]);
+    overflow(frame[7] + 1) + frame[3]
+}
 
 /// The one `slow-hints` puzzle: classic 4x4, the diagonal empty.
 fn slow_hints_puzzle() -> PuzzleV1 {
@@ -116,7 +182,20 @@ fn manifest() -> Vec<u8> {
         name: "Test plugin that misbehaves on purpose".into(),
         rules: "Not a game.".into(),
         params: vec![],
-        difficulties: vec!["easy".into(), SLOW_HINTS.into()],
+        difficulties: ["easy", SLOW_HINTS]
+            .into_iter()
+            .map(String::from)
+            .chain(FAULTS.iter().map(|f| f.to_string()))
+            .chain(
+                [
+                    "hint-crash-segfault",
+                    "hint-hang",
+                    "hint-big",
+                    "hint-garbage",
+                ]
+                .map(String::from),
+            )
+            .collect(),
         clues: Vec::new(),
     })
     .unwrap_or_default()
@@ -138,18 +217,33 @@ unsafe extern "C" fn call(
         // SAFETY: the host passes `request_len` readable bytes at `request`.
         unsafe { std::slice::from_raw_parts(request, request_len) }
     };
+    let generating = match op_code {
+        op::GENERATE => rmp_serde::from_slice::<GenerateRequest>(bytes)
+            .map(|r| r.difficulty)
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    if FAULTS.contains(&generating.as_str()) {
+        return fault(&generating, out);
+    }
     match op_code {
-        op::GENERATE
-            if rmp_serde::from_slice::<GenerateRequest>(bytes)
-                .is_ok_and(|r| r.difficulty == SLOW_HINTS) =>
-        {
-            let generated = GenerateResponse {
-                puzzle: slow_hints_puzzle(),
-            };
+        op::GENERATE if generating == SLOW_HINTS || generating.starts_with("hint-") => {
+            let mut puzzle = slow_hints_puzzle();
+            puzzle.difficulty = Some(generating);
+            let generated = GenerateResponse { puzzle };
             answer(rmp_serde::to_vec_named(&generated).unwrap_or_default(), out);
             status::OK
         }
         op::HINT => match rmp_serde::from_slice::<GridRequest>(bytes) {
+            Ok(r)
+                if r.puzzle
+                    .difficulty
+                    .as_deref()
+                    .is_some_and(|d| d.starts_with("hint-")) =>
+            {
+                let difficulty = r.puzzle.difficulty.unwrap_or_default();
+                fault(difficulty.trim_start_matches("hint-"), out)
+            }
             Ok(r) if r.puzzle.difficulty.as_deref() == Some(SLOW_HINTS) => {
                 answer(
                     rmp_serde::to_vec_named(&slow_hint(&r)).unwrap_or_default(),

@@ -223,7 +223,10 @@ impl Room {
                     HINT_DEADLINE,
                 )
                 .await
-                .map_err(|e| e.to_string());
+                .map_err(|e| {
+                    tracing::warn!(variant = %variant, error = %e, "hint failed");
+                    e.for_players()
+                });
             Command::HintAnswered {
                 player,
                 game,

@@ -1,0 +1,232 @@
+//! A plugin can never take the server down: with plugins in host processes (as
+//! `arena serve` runs them), a plugin that segfaults, aborts, overflows its
+//! stack, allocates without end, hangs or answers garbage — in `generate` and in
+//! `hint` — costs the asker a clear error within its deadline, while another
+//! player's game of another variant goes on, and its host is replaced.
+
+use arena_tests::serve::{isolated_plugins, start_server_on};
+use arena_tests::solving_moves;
+use arena_tests::ws::{race_settings, started_room, Client};
+use protocol::plugin::Params;
+use protocol::wire::{ClientMessage, ErrorCode, HintPolicy, Mode, RoomSettings, ServerMessage};
+use server::serve::Config;
+use std::time::{Duration, Instant};
+
+/// How long a generation may take on this test's server.
+const GENERATE_DEADLINE: Duration = Duration::from_secs(3);
+
+/// How long a hint may take (the server's fixed hint deadline).
+const HINT_DEADLINE: Duration = Duration::from_secs(5);
+
+/// What an asker may wait beyond the deadline.
+const SLACK: Duration = Duration::from_secs(1);
+
+fn misbehaving(difficulty: &str) -> RoomSettings {
+    RoomSettings {
+        variant: "test-misbehave".into(),
+        params: Params::new(),
+        difficulty: difficulty.into(),
+        mode: Mode::Solo,
+        max_players: 1,
+        public: false,
+        hints: HintPolicy::Penalty { seconds: 10 },
+        ..race_settings(1)
+    }
+}
+
+/// A solo classic 9x9 game with hints, the innocent bystander.
+fn classic_solo() -> RoomSettings {
+    RoomSettings {
+        params: Params::new(),
+        mode: Mode::Solo,
+        max_players: 1,
+        public: false,
+        hints: HintPolicy::Penalty { seconds: 10 },
+        ..race_settings(1)
+    }
+}
+
+/// The player-facing message says which variant failed and shows no internals.
+fn names_the_variant_only(message: &str) {
+    assert!(message.contains("test-misbehave"), "{message}");
+    for internal in ["panicked", "signal", "SIG", "bytes", "decode", "index"] {
+        assert!(!message.contains(internal), "internals shown: {message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
+    let plugins = isolated_plugins(2);
+    let config = Config {
+        countdown: Duration::ZERO,
+        generate_deadline: GENERATE_DEADLINE,
+        ..Config::default()
+    };
+    let addr = start_server_on(plugins.clone(), config).await;
+
+    // Ada plays classic 9x9 (with a hint) the whole time.
+    let mut ada = Client::connect(addr, "Ada").await;
+    let (_, puzzle) = started_room(&mut ada, &mut [], classic_solo()).await;
+    let mut moves = solving_moves(&puzzle).into_iter();
+
+    // The plugin's manifest names its faults: in generate, and (hint-*) in hint.
+    let difficulties = plugins
+        .manifest("test-misbehave")
+        .expect("loaded")
+        .difficulties
+        .clone();
+    let (hint_faults, generate_faults): (Vec<&str>, Vec<&str>) = difficulties
+        .iter()
+        .map(String::as_str)
+        .filter(|d| !["easy", "slow-hints"].contains(d))
+        .partition(|d| d.starts_with("hint-"));
+    assert_eq!(generate_faults.len(), 6, "{generate_faults:?}");
+    assert_eq!(hint_faults.len(), 4, "{hint_faults:?}");
+
+    let mut bob = Client::connect(addr, "Bob").await;
+    for &fault in &generate_faults {
+        let asked = Instant::now();
+        bob.send(&ClientMessage::CreateRoom {
+            settings: misbehaving(fault),
+        })
+        .await;
+        let (code, message) = bob.error_message().await;
+        assert_eq!(code, ErrorCode::Plugin, "{fault}: {message}");
+        names_the_variant_only(&message);
+        assert!(
+            asked.elapsed() < GENERATE_DEADLINE + SLACK,
+            "{fault}: answered after {:?}",
+            asked.elapsed()
+        );
+        if let Some(m) = moves.next() {
+            ada.play(&m).await;
+        }
+    }
+
+    for &fault in &hint_faults {
+        let (_, _) = started_room(&mut bob, &mut [], misbehaving(fault)).await;
+        let asked = Instant::now();
+        bob.send(&ClientMessage::Hint { marks: None }).await;
+        let (code, message) = bob.error_message().await;
+        assert_eq!(code, ErrorCode::Plugin, "{fault}: {message}");
+        names_the_variant_only(&message);
+        assert!(
+            asked.elapsed() < HINT_DEADLINE + SLACK,
+            "{fault}: answered after {:?}",
+            asked.elapsed()
+        );
+        // Bob's connection survived the fault (a 40 KB answer included).
+        bob.send(&ClientMessage::LeaveRoom).await;
+        bob.until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+            .await;
+        ada.send(&ClientMessage::Hint { marks: None }).await;
+        ada.until(|m| matches!(m, ServerMessage::Hint { .. }).then_some(()))
+            .await;
+    }
+
+    let stats = plugins.host_stats("test-misbehave").expect("isolated");
+    // segfault, abort, stack overflow, allocation; the hint's segfault.
+    assert!(stats.crashed >= 5, "{stats:?}");
+    // The generation that hung was killed (the hung hint's host may still be
+    // in its grace period: `a_hung_host_is_killed_and_replaced_within_a_second`).
+    assert!(stats.killed >= 1, "{stats:?}");
+    assert!(
+        stats.started >= 2 + stats.crashed + stats.killed,
+        "every dead host was replaced: {stats:?}"
+    );
+    assert_eq!(
+        plugins.host_stats("classic").map(|s| s.crashed + s.killed),
+        Some(0),
+        "the innocent variant's hosts were never touched"
+    );
+
+    // Ada finishes her game; classic still generates for anyone.
+    for m in moves {
+        ada.play(&m).await;
+    }
+    bob.send(&ClientMessage::CreateRoom {
+        settings: classic_solo(),
+    })
+    .await;
+    bob.until(|m| matches!(m, ServerMessage::Room { .. }).then_some(()))
+        .await;
+}
+
+/// A `generate` request of `difficulty` for the misbehaving plugin.
+fn generate(difficulty: &str) -> Vec<u8> {
+    rmp_serde::to_vec_named(&protocol::plugin::GenerateRequest {
+        params: Params::new(),
+        difficulty: difficulty.into(),
+        seed: "s".into(),
+    })
+    .expect("encode")
+}
+
+#[test]
+fn a_crashed_host_is_replaced_within_a_second() {
+    let plugins = isolated_plugins(1);
+    let deadline = Duration::from_secs(5);
+    let op = plugin_abi::op::GENERATE;
+    let crashed = plugins
+        .call_raw("test-misbehave", op, generate("crash-segfault"), deadline)
+        .expect_err("the host dies");
+    assert!(
+        crashed.to_string().contains("SIGSEGV"),
+        "the log says how: {crashed}"
+    );
+    let died = Instant::now();
+    plugins
+        .call_raw(
+            "test-misbehave",
+            plugin_abi::op::MANIFEST,
+            Vec::new(),
+            deadline,
+        )
+        .expect("the replacement answers");
+    assert!(
+        died.elapsed() < Duration::from_secs(1),
+        "replaced in {:?}",
+        died.elapsed()
+    );
+    let stats = plugins.host_stats("test-misbehave").expect("isolated");
+    assert_eq!((stats.started, stats.crashed, stats.killed), (2, 1, 0));
+}
+
+#[test]
+fn a_hung_host_is_killed_and_replaced_within_a_second() {
+    // One worker: the next call waits behind the hung one until its host is
+    // killed and replaced.
+    let plugins = isolated_plugins(1);
+    let deadline = Duration::from_millis(500);
+    let asked = Instant::now();
+    let hung = plugins
+        .call_raw(
+            "test-misbehave",
+            plugin_abi::op::GENERATE,
+            generate("hang"),
+            deadline,
+        )
+        .expect_err("no answer");
+    assert!(
+        matches!(hung, server::plugins::PluginError::Deadline { .. }),
+        "{hung}"
+    );
+    let answered = asked.elapsed();
+    assert!(answered < deadline + SLACK, "answered after {answered:?}");
+    let late = Instant::now();
+    plugins
+        .call_raw(
+            "test-misbehave",
+            plugin_abi::op::MANIFEST,
+            Vec::new(),
+            deadline * 4,
+        )
+        .expect("the replacement answers");
+    assert!(
+        late.elapsed() < Duration::from_secs(1),
+        "replaced in {:?}",
+        late.elapsed()
+    );
+    let stats = plugins.host_stats("test-misbehave").expect("isolated");
+    assert_eq!((stats.started, stats.crashed, stats.killed), (2, 0, 1));
+}
