@@ -307,3 +307,97 @@ async fn the_pool_grows_in_turn_and_paced() {
     assert_eq!((again.0.as_str(), again.1), ("medium", 5));
     refill.abort();
 }
+
+/// A variant whose generation keeps failing is backed off from, then
+/// quarantined, without holding up the others; `/readyz` and `/metrics` say so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_backs_off_from_a_failing_variant_then_quarantines_it() {
+    use server::serve::generator::Generator;
+    use server::serve::metrics::Metrics;
+    use server::serve::plugin_health::{Backoff, State};
+    use server::serve::pool::{Kind, Pool};
+    use std::sync::atomic::Ordering;
+    use tokio::sync::mpsc;
+    let metrics = Arc::new(Metrics::default());
+    let policy = Backoff {
+        first: Duration::from_millis(1),
+        max: Duration::from_millis(4),
+        quarantine_after: 3,
+        quarantine_retry: Duration::from_secs(3600),
+    };
+    let pool = Arc::new(
+        Pool::new(
+            Generator::new(plugins(), Arc::clone(&metrics)),
+            None,
+            Arc::clone(&metrics),
+            3,
+        )
+        .with_backoff(policy),
+    );
+    let classic = Kind {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+    };
+    // The misbehaving plugin's generation panics (caught: it answers PANICKED).
+    let failing = Kind {
+        variant: "test-misbehave".into(),
+        params: Params::new(),
+        difficulty: "easy".into(),
+    };
+    let mut changes = pool.health().changes();
+    let (tx, mut paced) = mpsc::unbounded_channel::<String>();
+    let refill = {
+        let pool = Arc::clone(&pool);
+        let kinds = vec![failing.clone(), classic.clone()];
+        tokio::spawn(async move {
+            pool.refill(&kinds, move |kind, _, _| {
+                let _ = tx.send(kind.variant.clone());
+                std::future::ready(())
+            })
+            .await;
+        })
+    };
+    while pool.health().state("test-misbehave") != State::Quarantined {
+        tokio::time::timeout(Duration::from_secs(30), changes.changed())
+            .await
+            .expect("a change of state in time")
+            .expect("the pool lives");
+    }
+    let first = tokio::time::timeout(Duration::from_secs(30), paced.recv())
+        .await
+        .expect("classic grew meanwhile");
+    assert_eq!(first.as_deref(), Some("classic"));
+    assert_eq!(pool.held(&classic), 3);
+    assert_eq!(metrics.pool_failures_total.load(Ordering::Relaxed), 3);
+    // A taken puzzle wakes the loop: classic is made again, the quarantined
+    // variant is not called.
+    assert!(pool.take(&classic).await.is_some());
+    let again = tokio::time::timeout(Duration::from_secs(30), paced.recv())
+        .await
+        .expect("refilled in time");
+    assert_eq!(again.as_deref(), Some("classic"));
+    assert_eq!(metrics.pool_failures_total.load(Ordering::Relaxed), 3);
+    refill.abort();
+
+    let report = server::serve::readiness::report(pool.plugins(), pool.health());
+    assert!(report.ready, "classic still generates");
+    let text = server::serve::metrics::render_plugins(&report);
+    assert!(
+        text.contains("arena_plugin_quarantined{variant=\"test-misbehave\"} 1")
+            && text.contains("arena_plugin_quarantined{variant=\"classic\"} 0"),
+        "{text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readyz_names_every_variant_and_its_state() {
+    let addr = start_server_with(Config::default()).await;
+    let (status, body) = http_get(addr, "/readyz").await;
+    assert_eq!(status, 200, "{body}");
+    let report: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(report["ready"], true);
+    for variant in ["classic", "killer", "test-misbehave"] {
+        assert_eq!(report["variants"][variant]["state"], "healthy", "{body}");
+    }
+}

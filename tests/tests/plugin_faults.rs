@@ -4,7 +4,7 @@
 //! `hint` — costs the asker a clear error within its deadline, while another
 //! player's game of another variant goes on, and its host is replaced.
 
-use arena_tests::serve::{isolated_plugins, start_server_on};
+use arena_tests::serve::{http_get, isolated_plugins, start_server_on};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, started_room, Client};
 use protocol::plugin::Params;
@@ -139,6 +139,13 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
         Some(0),
         "the innocent variant's hosts were never touched"
     );
+
+    // The operator sees it too; the node stays ready (other variants work).
+    let (status, body) = http_get(addr, "/readyz").await;
+    assert_eq!(status, 200, "{body}");
+    let report: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    let hosts = &report["variants"]["test-misbehave"]["hosts"];
+    assert_eq!(hosts["crashed"].as_u64(), Some(stats.crashed), "{body}");
 
     // Ada finishes her game; classic still generates for anyone.
     for m in moves {

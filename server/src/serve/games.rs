@@ -6,7 +6,7 @@
 use super::generator::Generator;
 use super::pool::{Kind, Pool};
 use crate::daily::{daily_seed, Date};
-use crate::plugins::PluginHost;
+use crate::plugins::{PluginError, PluginHost};
 use dashmap::DashMap;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
@@ -54,7 +54,11 @@ impl Games {
             return Ok(p.clone());
         }
         let seed = daily_seed(date, &kind.variant, &kind.params, &kind.difficulty);
-        let puzzle = self.generator.seeded(kind, &seed, self.deadline).await?;
+        let puzzle = self
+            .generator
+            .seeded(kind, &seed, self.deadline)
+            .await
+            .map_err(for_players)?;
         self.dailies.retain(|(d, _), _| *d >= date.plus(-1));
         self.dailies.insert(key, puzzle.clone());
         Ok(puzzle)
@@ -65,7 +69,17 @@ impl Games {
         if let Some(puzzle) = self.pool.take(kind).await {
             return Ok(puzzle);
         }
-        let (_, puzzle) = self.generator.fresh(kind, self.deadline).await?;
+        let (_, puzzle) = self
+            .generator
+            .fresh(kind, self.deadline)
+            .await
+            .map_err(for_players)?;
         Ok(puzzle)
     }
+}
+
+/// A failed generation: logged in full, returned as what a player may read.
+fn for_players(e: PluginError) -> String {
+    tracing::warn!(variant = %e.variant(), error = %e, "generation for a game failed");
+    e.for_players()
 }

@@ -5,7 +5,7 @@
 use super::metrics::Metrics;
 use super::pool::Kind;
 use super::session::random_hex;
-use crate::plugins::PluginHost;
+use crate::plugins::{PluginError, PluginHost};
 use protocol::plugin::GenerateRequest;
 use protocol::PuzzleV1;
 use std::sync::Arc;
@@ -34,20 +34,19 @@ impl Generator {
         &self,
         kind: &Kind,
         deadline: Duration,
-    ) -> Result<(String, PuzzleV1), String> {
+    ) -> Result<(String, PuzzleV1), PluginError> {
         let seed = random_hex(8);
         let puzzle = self.seeded(kind, &seed, deadline).await?;
         Ok((seed, puzzle))
     }
 
-    /// The puzzle of `kind` for `seed` (the same on every server). A failure is
-    /// logged in full and returned as what a player may read.
+    /// The puzzle of `kind` for `seed` (the same on every server).
     pub async fn seeded(
         &self,
         kind: &Kind,
         seed: &str,
         deadline: Duration,
-    ) -> Result<PuzzleV1, String> {
+    ) -> Result<PuzzleV1, PluginError> {
         let request = GenerateRequest {
             params: kind.params.clone(),
             difficulty: kind.difficulty.clone(),
@@ -57,11 +56,7 @@ impl Generator {
         let generated = self
             .plugins
             .generate_async(&kind.variant, &request, deadline)
-            .await
-            .map_err(|e| {
-                tracing::warn!(variant = %kind.variant, error = %e, "generation failed");
-                e.for_players()
-            })?;
+            .await?;
         self.metrics.record_generation(started.elapsed());
         Ok(generated)
     }

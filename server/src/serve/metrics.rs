@@ -24,6 +24,8 @@ pub struct Metrics {
     pub pool_hits_total: AtomicU64,
     /// Rooms that had to wait for a fresh puzzle.
     pub pool_misses_total: AtomicU64,
+    /// Background pool generations that failed.
+    pub pool_failures_total: AtomicU64,
 }
 
 /// A metric's value as Prometheus text shows it.
@@ -126,8 +128,68 @@ impl Metrics {
             "Rooms that waited for a fresh puzzle.",
             Value::Count(get(&self.pool_misses_total)),
         );
+        metric(
+            "arena_pool_failures_total",
+            "counter",
+            "Background pool generations that failed.",
+            Value::Count(get(&self.pool_failures_total)),
+        );
         out
     }
+}
+
+/// Per-variant plugin metrics, labelled `variant`: each plugin's host process
+/// starts, crashes and deadline kills (plugins in host processes only), and
+/// whether the pool has it backing off or quarantined.
+pub fn render_plugins(report: &super::readiness::Report) -> String {
+    use super::plugin_health::State;
+    let mut out = String::new();
+    let hosts = |name: &str, help: &str, pick: fn(&super::readiness::Hosts) -> u64| {
+        let mut text = format!("# HELP {name} {help}\n# TYPE {name} counter\n");
+        for (variant, v) in &report.variants {
+            if let Some(h) = &v.hosts {
+                let _ = writeln!(text, "{name}{{variant=\"{variant}\"}} {}", pick(h));
+            }
+        }
+        text
+    };
+    out.push_str(&hosts(
+        "arena_plugin_hosts_started_total",
+        "Plugin host processes started.",
+        |h| h.started,
+    ));
+    out.push_str(&hosts(
+        "arena_plugin_hosts_crashed_total",
+        "Plugin host processes that died during a call.",
+        |h| h.crashed,
+    ));
+    out.push_str(&hosts(
+        "arena_plugin_hosts_killed_total",
+        "Plugin host processes killed for overrunning a deadline.",
+        |h| h.killed,
+    ));
+    for (name, help, state) in [
+        (
+            "arena_plugin_backing_off",
+            "1 while the pool backs off from the variant.",
+            State::BackingOff,
+        ),
+        (
+            "arena_plugin_quarantined",
+            "1 while the pool has the variant quarantined.",
+            State::Quarantined,
+        ),
+    ] {
+        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
+        for (variant, v) in &report.variants {
+            let _ = writeln!(
+                out,
+                "{name}{{variant=\"{variant}\"}} {}",
+                u8::from(v.state == state)
+            );
+        }
+    }
+    out
 }
 
 #[cfg(test)]

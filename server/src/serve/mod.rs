@@ -16,6 +16,8 @@
 //! - [`cluster`]: several nodes on PostgreSQL: where a room lives, takeovers.
 //! - [`event`]: the typed events a room stores (schema version 2).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
+//! - [`plugin_health`]: the pool's back-off from failing variants.
+//! - [`readiness`]: `/readyz`, each variant's state.
 //! - [`records`]: finished games, verified by replay, and the leaderboards.
 //! - [`generator`]: asking a plugin for a puzzle, counted in the metrics.
 //! - [`games`]: puzzles for games — the pool first, else the generator.
@@ -37,8 +39,10 @@ pub mod limit;
 pub mod lobby;
 pub mod metrics;
 pub mod pasted;
+pub mod plugin_health;
 pub mod pool;
 pub mod proxy;
+pub mod readiness;
 pub mod records;
 pub mod room;
 pub mod session;
@@ -170,6 +174,8 @@ pub struct Shared {
     pub store: Option<Arc<store::Store>>,
     /// This node's part among several sharing a PostgreSQL database.
     pub cluster: Option<Arc<cluster::Cluster>>,
+    /// Pre-generated puzzles (and the health of each variant's generation).
+    pub pool: Arc<pool::Pool>,
     /// Open connections per client IP.
     pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
     /// `join_room` attempts per player id.
@@ -249,6 +255,7 @@ impl Server {
             closing,
             store,
             cluster,
+            pool: Arc::clone(&pool),
             per_ip: dashmap::DashMap::new(),
         });
         Ok(Server {
@@ -295,6 +302,7 @@ impl Server {
         });
         let mut app = Router::new()
             .route("/healthz", get(|| async { "ok" }))
+            .route("/readyz", get(render_readiness))
             .route("/ws", get(upgrade))
             .with_state(Arc::clone(&shared));
         if let Some(dir) = &shared.config.client_dir {
@@ -392,8 +400,29 @@ pub async fn run(
         .await
 }
 
+fn readiness_report(shared: &Shared) -> readiness::Report {
+    readiness::report(shared.pool.plugins(), shared.pool.health())
+}
+
+async fn render_readiness(State(shared): State<Arc<Shared>>) -> axum::response::Response {
+    let report = readiness_report(&shared);
+    let status = if report.ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    let body = serde_json::to_string(&report).unwrap_or_default();
+    (
+        status,
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response()
+}
+
 async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
     let mut text = shared.metrics.render(shared.lobby.open_rooms());
+    text.push_str(&metrics::render_plugins(&readiness_report(&shared)));
     if let Some(store) = &shared.store {
         text.push_str(&store.render_metrics());
     }

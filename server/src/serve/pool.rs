@@ -6,6 +6,7 @@
 
 use super::generator::Generator;
 use super::metrics::Metrics;
+use super::plugin_health::{Backoff, PluginHealth};
 use super::store::{Store, Write};
 use dashmap::DashMap;
 use protocol::plugin::Params;
@@ -58,6 +59,7 @@ pub struct Pool {
     size: usize,
     puzzles: DashMap<String, VecDeque<(String, PuzzleV1)>>,
     taken: Notify,
+    health: PluginHealth,
 }
 
 impl Pool {
@@ -75,7 +77,24 @@ impl Pool {
             size,
             puzzles: DashMap::new(),
             taken: Notify::new(),
+            health: PluginHealth::new(Backoff::default()),
         }
+    }
+
+    /// The same pool, backing off from failing variants by `policy`.
+    pub fn with_backoff(mut self, policy: Backoff) -> Pool {
+        self.health = PluginHealth::new(policy);
+        self
+    }
+
+    /// The plugins it generates with.
+    pub fn plugins(&self) -> &Arc<crate::plugins::PluginHost> {
+        self.generator.plugins()
+    }
+
+    /// How each variant's background generation is faring.
+    pub fn health(&self) -> &PluginHealth {
+        &self.health
     }
 
     /// Every kind the loaded plugins offer.
@@ -160,17 +179,25 @@ impl Pool {
     }
 
     /// Generates and keeps one puzzle of `kind`; how long the generation took,
-    /// or `None` if it failed or could not be stored.
+    /// or `None` if it failed (recorded in the variant's health), could not be
+    /// stored, or the variant is backing off.
     async fn add_one(&self, kind: &Kind) -> Option<Duration> {
         let key = kind.key();
         let started = std::time::Instant::now();
+        if !self.health.allows(&kind.variant, started) {
+            return None;
+        }
         let (seed, puzzle) = match self.generator.fresh(kind, GENERATE_DEADLINE).await {
             Ok(generated) => generated,
             Err(e) => {
-                tracing::warn!(pool = %key, error = %e, "pool generation failed");
+                Metrics::inc(&self.metrics.pool_failures_total);
+                let error = format!("{key}: {e}");
+                self.health
+                    .failed(&kind.variant, &error, std::time::Instant::now());
                 return None;
             }
         };
+        self.health.succeeded(&kind.variant);
         let took = started.elapsed();
         if let Some(store) = &self.store {
             let write = Write::PoolAdd {
@@ -203,7 +230,9 @@ impl Pool {
 
     /// The refill loop of [`Pool::refill_forever`] over `kinds`; after each
     /// paced generation it awaits `pace(kind, took, rest)` (the real loop sleeps
-    /// `rest`; a test records the schedule). Never returns.
+    /// `rest`; a test records the schedule). A variant that fails is skipped
+    /// while it backs off ([`PluginHealth`]); the loop wakes when a puzzle is
+    /// taken or a back-off ends. Never returns.
     pub async fn refill<P, F>(&self, kinds: &[Kind], mut pace: P)
     where
         P: FnMut(&Kind, Duration, Duration) -> F,
@@ -231,7 +260,16 @@ impl Pool {
                     }
                 }
             }
-            self.taken.notified().await;
+            let taken = self.taken.notified();
+            match self.health.next_retry() {
+                Some(at) => {
+                    tokio::select! {
+                        () = taken => {}
+                        () = tokio::time::sleep_until(at.into()) => {}
+                    }
+                }
+                None => taken.await,
+            }
         }
     }
 }
