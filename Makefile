@@ -40,10 +40,16 @@ test: client
 
 ## The conformance suite against one plugin alone, for plugin authors (no npm,
 ## no Chromium, no other variant): make conformance PLUGIN=variant-my-variant
+## It names the plugin it checks, checks it in process and in a host process as
+## `arena serve` runs it (deadlines included), and shows what the server does
+## with a plugin that crashes, hangs or answers garbage.
+CONFORMANCE_LIB = $(abspath $(TARGET_DIR))/debug/lib$(subst -,_,$(PLUGIN)).so
 conformance:
-	$(CARGO) build -p $(PLUGIN) -p test-misbehave
-	ARENA_CONFORMANCE_PLUGIN=$(abspath $(TARGET_DIR))/debug/lib$(subst -,_,$(PLUGIN)).so \
-		$(CARGO) test -p arena-tests --test conformance
+	@test -n "$(PLUGIN)" || { echo "usage: make conformance PLUGIN=variant-my-variant"; exit 2; }
+	$(CARGO) build -p $(PLUGIN) -p test-misbehave -p server
+	@echo "conformance: checking $(PLUGIN) ($(CONFORMANCE_LIB))"
+	ARENA_CONFORMANCE_PLUGIN=$(CONFORMANCE_LIB) \
+		$(CARGO) test -p arena-tests --test conformance -- --show-output
 
 ## The benchmarks (full datasets, every plugin; see docs/benchmarks.md).
 bench: build

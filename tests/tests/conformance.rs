@@ -19,7 +19,7 @@ use protocol::plugin::{
     HintResponse, Manifest, Params, SolveRequest, SolveResponse,
 };
 use protocol::PuzzleV1;
-use server::plugins::{PluginError, PluginHost, TestPlugins};
+use server::plugins::{HostCommand, Isolation, LoadOptions, PluginError, PluginHost, TestPlugins};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -85,6 +85,30 @@ fn host() -> &'static PluginHost {
             host.manifests().count() >= 2,
             "no plugin to check in {}",
             dir.display()
+        );
+        host
+    })
+}
+
+/// The same plugins in host processes, one per plugin, as `arena serve` runs
+/// them: for the deadline and crash checks.
+fn isolated_host() -> &'static PluginHost {
+    static HOST: OnceLock<PluginHost> = OnceLock::new();
+    HOST.get_or_init(|| {
+        let dir = focus().map_or_else(built_plugin_dir, |p| focused_dir(&p));
+        let options = LoadOptions {
+            workers: 1,
+            test_plugins: TestPlugins::Load,
+            isolation: Isolation::Processes(HostCommand {
+                exe: arena_tests::built_arena(),
+                memory_mb: server::plugins::process::DEFAULT_MEMORY_MB,
+            }),
+        };
+        let (host, _) = PluginHost::load_with(std::slice::from_ref(&dir), &options);
+        assert_eq!(
+            host.manifests().count(),
+            self::host().manifests().count(),
+            "every plugin also loads in a host process (is `arena` built?)"
         );
         host
     })
@@ -263,6 +287,7 @@ fn conforming_plugins() -> Vec<Manifest> {
 fn every_built_variant_conforms() {
     for manifest in conforming_plugins() {
         let id = manifest.id.as_str();
+        eprintln!("conformance: checking '{id}' ({})", manifest.name);
         assert!(!manifest.name.is_empty() && !manifest.rules.is_empty());
         for params in manifest.parameter_sets() {
             for difficulty in &manifest.difficulties {
@@ -434,6 +459,110 @@ fn a_misbehaving_plugin_cannot_hurt_the_host() {
         .expect_err("unsupported");
     assert!(matches!(e, PluginError::Unsupported(_)), "{e}");
     another_plugin_still_works();
+}
+
+/// How long past its deadline the server lets a plugin answer before it kills
+/// the plugin's host (`server::plugins::process::KILL_GRACE`).
+const KILL_GRACE: Duration = server::plugins::process::KILL_GRACE;
+
+#[test]
+fn every_plugin_answers_within_its_deadline() {
+    // A deadline too short for the hardest kinds: the plugin must notice and
+    // answer (a puzzle, or `DEADLINE`) before the server kills its host.
+    let deadline = Duration::from_millis(20);
+    for manifest in conforming_plugins() {
+        let id = manifest.id.as_str();
+        for params in manifest.parameter_sets() {
+            for difficulty in &manifest.difficulties {
+                let req = GenerateRequest {
+                    params: params.clone(),
+                    difficulty: difficulty.clone(),
+                    seed: "deadline".into(),
+                };
+                let asked = Instant::now();
+                let outcome = isolated_host().generate(id, &req, deadline);
+                let took = asked.elapsed();
+                let what = format!("{id} {params:?} {difficulty}");
+                match outcome {
+                    Ok(_) | Err(PluginError::Deadline { .. }) => {}
+                    Err(e) => panic!("{what}: {e}"),
+                }
+                let killed = isolated_host()
+                    .host_stats(id)
+                    .map_or(0, |s| s.killed + s.crashed);
+                assert_eq!(
+                    killed, 0,
+                    "{what}: ignored its {deadline:?} deadline: the server killed its host \
+                     (an answer is due within {KILL_GRACE:?} of the deadline; took {took:?})"
+                );
+            }
+        }
+        eprintln!("conformance: '{id}' answers within its deadline");
+    }
+}
+
+#[test]
+fn what_the_server_does_with_a_crashing_plugin() {
+    // The misbehaving plugin's faults, in a host process: what an author whose
+    // plugin does one of these would see. The server answers, names the
+    // variant, replaces the host; the other plugins are untouched.
+    let id = "test-misbehave";
+    let manifest = isolated_host().manifest(id).expect("loaded").clone();
+    let faults: Vec<&String> = manifest
+        .difficulties
+        .iter()
+        .filter(|d| d.starts_with("crash-") || *d == "hang" || *d == "garbage")
+        .collect();
+    assert!(faults.len() >= 6, "{faults:?}");
+    for fault in faults {
+        let req = GenerateRequest {
+            params: Params::new(),
+            difficulty: fault.clone(),
+            seed: "x".into(),
+        };
+        let before = isolated_host().host_stats(id).expect("isolated");
+        let asked = Instant::now();
+        let e = isolated_host()
+            .generate(id, &req, Duration::from_millis(500))
+            .expect_err("a fault");
+        let took = asked.elapsed();
+        // The next call waits for the replacement host (one worker).
+        isolated_host()
+            .call_raw(id, op::MANIFEST, Vec::new(), DEADLINE)
+            .expect("the replacement answers");
+        let after = isolated_host().host_stats(id).expect("isolated");
+        eprintln!(
+            "conformance: {fault:>14} -> answered in {took:>7.1?}: {e}; players read \"{}\"; \
+             hosts started {}, crashed {}, killed {}",
+            e.for_players(),
+            after.started - before.started,
+            after.crashed - before.crashed,
+            after.killed - before.killed,
+        );
+        assert!(took < Duration::from_millis(1500), "{fault}: {took:?}");
+        let expected = match fault.as_str() {
+            "garbage" => matches!(e, PluginError::Garbage { .. }),
+            "hang" => {
+                matches!(e, PluginError::Deadline { .. }) && after.killed == before.killed + 1
+            }
+            _ => matches!(e, PluginError::Crashed { .. }) && after.crashed == before.crashed + 1,
+        };
+        assert!(expected, "{fault}: {e:?} {before:?} -> {after:?}");
+        assert!(
+            e.for_players().contains(id),
+            "{fault}: the variant is named"
+        );
+    }
+    for m in conforming_plugins() {
+        assert_eq!(
+            isolated_host()
+                .host_stats(&m.id)
+                .map(|s| s.crashed + s.killed),
+            Some(0),
+            "{}: untouched",
+            m.id
+        );
+    }
 }
 
 /// A hint's placement is the solution's value and none of its eliminations

@@ -28,6 +28,10 @@ pub const KILL_GRACE: Duration = Duration::from_millis(250);
 /// The longest wait before a host that keeps dying is started again.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
+/// How long a host whose output closed may take to finish dying before it is
+/// killed.
+const EXIT_WAIT: Duration = Duration::from_millis(200);
+
 /// The default address-space limit of a host process, in MiB.
 pub const DEFAULT_MEMORY_MB: u64 = 4096;
 
@@ -185,13 +189,20 @@ impl HostProcess {
 
     /// How the host ended (it is reaped; killed first if it was still running).
     fn death(&mut self) -> String {
-        let status = match self.child.try_wait() {
-            Ok(Some(status)) => Some(status),
-            // The output closed but the process is still there: it is on its way
-            // out (or broke its pipe on purpose); make sure.
-            _ => {
-                kill(&mut self.child);
-                self.child.try_wait().ok().flatten()
+        // The output closes a moment before a dying process can be reaped:
+        // give it that moment, then make sure (it may have closed its output
+        // and gone on running).
+        let exiting = Instant::now() + EXIT_WAIT;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < exiting => {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                _ => {
+                    kill(&mut self.child);
+                    break self.child.try_wait().ok().flatten();
+                }
             }
         };
         status.map_or_else(|| "stopped".to_string(), describe)
