@@ -31,13 +31,14 @@ function profileDir(): string {
   return resolve(process.env.CARGO_TARGET_DIR ?? resolve(clientDir, "..", "target"), "debug");
 }
 
-/** The `arena` binary and a directory holding only the bundled variant plugins. */
-export function builtArena(): { arena: string; plugins: string } {
+/** The `arena` binary and a directory holding only the bundled variant plugins (and, with `misbehave`, the test plugin that misbehaves on purpose). */
+export function builtArena(misbehave = false): { arena: string; plugins: string } {
   const dir = profileDir();
   const arena = join(dir, "arena");
   if (!existsSync(arena)) throw new Error(`${arena} is missing: run \`cargo build --workspace\` first`);
   const plugins = mkdtempSync(join(tmpdir(), "arena-plugins-"));
-  const libs = readdirSync(dir).filter((f) => /^libvariant_.*\.(so|dylib)$/.test(f));
+  const wanted = misbehave ? /^lib(variant_.*|test_misbehave)\.(so|dylib)$/ : /^libvariant_.*\.(so|dylib)$/;
+  const libs = readdirSync(dir).filter((f) => wanted.test(f));
   if (libs.length === 0) throw new Error(`no variant plugins in ${dir}`);
   for (const lib of libs) symlinkSync(join(dir, lib), join(plugins, lib));
   return { arena, plugins };
@@ -62,11 +63,13 @@ export interface ServerOptions {
   data?: string;
   /** More `arena serve` arguments (e.g. `--database`, `--node-id`). */
   extra?: string[];
+  /** Also load the test plugin that crashes, hangs and babbles on purpose. */
+  misbehave?: boolean;
 }
 
 /** Starts `arena serve`. */
 export async function startServer(options: ServerOptions = {}): Promise<Server> {
-  const { arena, plugins } = builtArena();
+  const { arena, plugins } = builtArena(options.misbehave);
   const data = options.data ?? mkdtempSync(join(tmpdir(), "arena-data-"));
   const dist = join(clientDir, "dist");
   if (!existsSync(join(dist, "index.html"))) throw new Error("client-web/dist is missing: run `npm run build` first");
@@ -74,7 +77,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     arena,
     ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0",
       // Every browser of a test run connects from loopback: one address, many new players.
-      "--address-hello-burst", "1000", ...(options.extra ?? [])],
+      "--address-hello-burst", "1000", ...(options.misbehave ? ["--test-plugins"] : []), ...(options.extra ?? [])],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   const url = await new Promise<string>((ok, fail) => {

@@ -332,3 +332,20 @@ test("race: an opponent's finish is announced with their place and time, with a 
   expect(s.takeNotice()).toBe("You finished 2nd in 1:10!");
   expect(s.cues).toEqual(["finish", "win"]);
 });
+
+test("a room being made shows as such until the room or the reason it failed", () => {
+  const s = new Session(marks);
+  expect(s.createRoom(settings("solo"))).toEqual([{ type: "create_room", settings: settings("solo") }]);
+  expect(s.creatingRoom).toBe(true);
+  s.handle({ type: "error", code: "plugin", message: "'killer' did not answer within 20 s", cells: [] });
+  expect(s.creatingRoom).toBe(false);
+  expect(s.createFailed).toBe("'killer' did not answer within 20 s");
+  s.createRoom(settings("solo"));
+  expect(s.createFailed).toBeUndefined();
+  s.handle({ type: "room", room: room("solo") });
+  expect(s.creatingRoom).toBe(false);
+  expect(s.createFailed).toBeUndefined();
+  // An error that is not an answer to a create leaves the form alone.
+  s.handle({ type: "error", code: "wrong_state", message: "no", cells: [] });
+  expect(s.createFailed).toBeUndefined();
+});

@@ -10,6 +10,7 @@ import type {
   Manifest,
   PlayerView,
   Rank,
+  RoomSettings,
   RoomSummary,
   RoomView,
   ServerMessage,
@@ -148,6 +149,10 @@ export class Session {
   chat: ChatLine[] = [];
   /** The last error the server sent, for a toast. */
   error?: { code: string; message: string };
+  /** A `create_room` sent and not yet answered: the puzzle is being made. */
+  creatingRoom = false;
+  /** Why the last room asked for could not be made (shown beside the form). */
+  createFailed?: string;
   /** Entry mode of the input-mode switch. */
   mode: EntryMode = "value";
   /** Whether digits the server marked wrong are shown (penalty and lives rooms only). */
@@ -169,11 +174,20 @@ export class Session {
 
   constructor(private readonly marks?: MarkStore) {}
 
+  /** Asks for a new room: the form shows progress until the room or an error comes. */
+  createRoom(settings: RoomSettings): ClientMessage[] {
+    this.creatingRoom = true;
+    this.createFailed = undefined;
+    return [{ type: "create_room", settings }];
+  }
+
   /** Folds one server message into the state. */
   handle(m: ServerMessage): ClientMessage[] {
     switch (m.type) {
       case "welcome": {
         this.me = { id: m.player_id, name: m.name };
+        // A room asked for on an old connection will never be answered.
+        this.creatingRoom = false;
         // A new connection: requests sent on the old one will never be answered.
         this.game?.ledger.orphan();
         const out: ClientMessage[] = [{ type: "list_variants" }, { type: "list_rooms" }, profileRequest()];
@@ -192,9 +206,15 @@ export class Session {
         this.rooms = m.rooms;
         return [];
       case "room":
+        this.creatingRoom = false;
+        this.createFailed = undefined;
         return this.onRoom(m.room);
       case "error":
         this.error = { code: m.code, message: m.message };
+        if (this.creatingRoom) {
+          this.creatingRoom = false;
+          this.createFailed = m.message;
+        }
         if (m.cells.length > 0) this.putBack(m.cells, m.message);
         if (m.code === "no_room" && this.pendingRoom) {
           this.pendingRoom = undefined;

@@ -77,6 +77,8 @@ export class HomeScreen {
   private readonly records: RecordsCard;
   private readonly nextDaily = h("p", { class: "muted", id: "next-daily" });
   private readonly dailyGhosts = h("input", { type: "checkbox", id: "daily-ghosts" });
+  private readonly createButton = h("button", { type: "submit", class: "primary", id: "create-room" }, "Create room");
+  private readonly createStatus = h("p", { id: "create-status", class: "create-status", role: "status", "aria-live": "polite" });
 
   constructor(
     private readonly session: Session,
@@ -153,7 +155,9 @@ export class HomeScreen {
             id: "create",
             onsubmit: (e) => {
               e.preventDefault();
-              send({ type: "create_room", settings: this.settings() });
+              if (this.session.creatingRoom) return;
+              for (const m of this.session.createRoom(this.settings())) send(m);
+              this.update();
             },
           },
           h("label", { for: "variant" }, "Variant"),
@@ -174,7 +178,8 @@ export class HomeScreen {
           h("label", { for: "hints" }, "Hints"),
           this.hints,
           this.ownPuzzle,
-          h("button", { type: "submit", class: "primary", id: "create-room" }, "Create room"),
+          this.createButton,
+          this.createStatus,
         ),
       ),
       h(
@@ -220,6 +225,7 @@ export class HomeScreen {
   /** Refreshes the parts that come from the server. */
   update() {
     const s = this.session;
+    this.showCreating();
     if (s.sharedPuzzle !== undefined) {
       this.puzzleText.value = s.sharedPuzzle;
       this.ownPuzzle.open = true;
@@ -296,6 +302,20 @@ export class HomeScreen {
     );
     const next = nextDailyAt(new Date());
     this.nextDaily.textContent = `New puzzles at ${next.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })} your time (00:00 UTC).`;
+  }
+
+  /** The Create button and its status line: progress while the server makes the puzzle, then why it could not. */
+  private showCreating() {
+    const s = this.session;
+    this.createButton.disabled = s.creatingRoom;
+    this.createButton.setAttribute("aria-busy", String(s.creatingRoom));
+    this.createButton.textContent = s.creatingRoom ? "Making the puzzle…" : "Create room";
+    this.createStatus.classList.toggle("failed", !s.creatingRoom && s.createFailed !== undefined);
+    this.createStatus.textContent = s.creatingRoom
+      ? "Making a unique puzzle for this game; big grids can take a few seconds."
+      : s.createFailed !== undefined
+        ? `Could not make this game: ${s.createFailed}. Try again, or pick another variant.`
+        : "";
   }
 
   private manifest(): Manifest | undefined {

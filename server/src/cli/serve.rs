@@ -66,6 +66,9 @@ pub struct ServeArgs {
     /// loss); `normal`: it survives a crash of the process only, for less disk work.
     #[arg(long, value_enum, default_value_t = SyncArg::Full)]
     pub synchronous: SyncArg,
+    /// How long a player waits for a new puzzle (when the pool has none), in ms.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub generate_deadline_ms: u64,
     /// Load the plugins into the server's own process instead of one host
     /// process per plugin worker: a crashing plugin then takes the server down.
     /// For debugging a plugin only.
@@ -128,6 +131,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     runtime.block_on(async {
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
+            generate_deadline: Duration::from_millis(args.generate_deadline_ms),
             data_dir: Some(args.data.clone()),
             connections_per_ip: args.connections_per_ip,
             allowed_origins: args.allowed_origins.clone(),
