@@ -82,7 +82,7 @@ pub enum Command {
     /// List the loaded variant plugins: id, name, parameters, difficulties.
     Variants,
     /// Run the multiplayer server (HTTP + WebSocket on one port).
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Serve one plugin library's calls over standard input and output: what
     /// `arena serve` starts for each plugin (not for people).
     #[command(hide = true)]
