@@ -56,3 +56,5 @@ bench: build
 	$(CARGO) bench -p arena-tests --bench solver
 	$(CARGO) bench -p arena-tests --bench plugins
 	$(CARGO) bench -p arena-tests --bench killer
+	$(CARGO) build --release -p test-misbehave
+	$(CARGO) bench -p arena-tests --bench isolation
