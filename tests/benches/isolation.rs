@@ -7,8 +7,9 @@
 //!    hints on positions of those puzzles — median per mode, the ratio and the
 //!    difference. Target: within 5% or 1 ms, whichever is larger.
 //! 2. **Faults beside play**: a server (plugins in host processes) where a player
-//!    plays classic 9x9 solo games — creating each (a real generation: no pool),
-//!    every move, a hint every eighth move — in rounds that alternate quiet
+//!    plays classic 9x9 solo games (no database: the latencies are the server's
+//!    and the plugins' own) — creating each (a real generation: no pool), every
+//!    move, a hint every eighth move — in rounds that alternate quiet
 //!    with rounds where another player keeps making the misbehaving plugin
 //!    segfault, abort, overflow its stack, allocate without end, hang and
 //!    answer garbage, in generate and in hint. p50 / p99 of each latency per
@@ -16,7 +17,8 @@
 //!
 //! Run: `cargo build --release -p server -p test-misbehave && cargo bench -p
 //! arena-tests --bench isolation` (`make bench` does both). `--seeds N` (default
-//! 40) for part 1, `--rounds N` (default 6, half of them with faults) for part 2.
+//! 40) for part 1; `--rounds N` (default 6, half of them with faults) and
+//! `--round-seconds S` (default 8: games are played until it is over) for part 2.
 
 use arena_tests::serve::{isolated_plugins, plugins as in_process_plugins, start_server_on};
 use arena_tests::solving_moves;
@@ -53,8 +55,9 @@ fn ms(d: Duration) -> f64 {
 fn main() {
     let seeds = value_of("--seeds", 40);
     let rounds = value_of("--rounds", 6).max(2);
+    let round_length = Duration::from_secs(value_of("--round-seconds", 8) as u64);
     isolation_cost(seeds);
-    faults_beside_play(rounds);
+    faults_beside_play(rounds, round_length);
 }
 
 /// One request run on both hosts in turn; returns (in process, isolated) ms.
@@ -167,7 +170,7 @@ fn classic_solo() -> RoomSettings {
     }
 }
 
-fn faults_beside_play(rounds: usize) {
+fn faults_beside_play(rounds: usize, round_length: Duration) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -184,6 +187,7 @@ fn faults_beside_play(rounds: usize) {
         };
         let addr = start_server_on(Arc::clone(&plugins), config).await;
         let mut ada = Client::connect(addr, "Ada").await;
+        let mut last = None;
         let mut quiet = Latencies::default();
         let mut faulty = Latencies::default();
         let faults_made = Arc::new(AtomicU64::new(0));
@@ -195,8 +199,11 @@ fn faults_beside_play(rounds: usize) {
                 tokio::spawn(async move { inject_faults(addr, &stop, &made).await })
             });
             let into = if with_faults { &mut faulty } else { &mut quiet };
-            for _ in 0..3 {
-                play_one_game(&mut ada, into).await;
+            let began = Instant::now();
+            let mut games = 0;
+            while games < 3 || began.elapsed() < round_length {
+                last = Some(play_one_game(&mut ada, into, last).await);
+                games += 1;
             }
             stop.store(true, Ordering::Relaxed);
             if let Some(task) = injector {
@@ -205,8 +212,10 @@ fn faults_beside_play(rounds: usize) {
         }
         let stats = plugins.host_stats("test-misbehave").unwrap_or_default();
         println!(
-            "## Faults beside play: {rounds} rounds of 3 classic 9x9 games, alternating quiet and \
-             with faults ({} faults; test-misbehave hosts crashed {}, killed {}, started {})\n",
+            "## Faults beside play: {rounds} rounds of {} s (at least 3 classic 9x9 games each), \
+             alternating quiet and with faults ({} faults; test-misbehave hosts crashed {}, \
+             killed {}, started {})\n",
+            round_length.as_secs(),
             faults_made.load(Ordering::Relaxed),
             stats.crashed,
             stats.killed,
@@ -239,19 +248,21 @@ fn faults_beside_play(rounds: usize) {
 }
 
 /// Creates a classic solo game and solves it, timing the creation, every move
-/// and a hint every eighth move.
-async fn play_one_game(ada: &mut Client, into: &mut Latencies) {
+/// and a hint every eighth move; returns the room's code (`last`: the one before).
+async fn play_one_game(ada: &mut Client, into: &mut Latencies, last: Option<String>) -> String {
     let started = Instant::now();
     ada.send(&ClientMessage::CreateRoom {
         settings: classic_solo(),
     })
     .await;
+    // Frames of the room just left may still be on their way.
     let room = ada
         .until(|m| match m {
-            ServerMessage::Room { room } => Some(room),
+            ServerMessage::Room { room } if Some(&room.code) != last.as_ref() => Some(room),
             _ => None,
         })
         .await;
+    let code = room.code.clone();
     into.create.push(ms(started.elapsed()));
     let puzzle = room.puzzle.expect("a puzzle");
     for (i, m) in solving_moves(&puzzle).iter().enumerate() {
@@ -263,11 +274,20 @@ async fn play_one_game(ada: &mut Client, into: &mut Latencies) {
             into.hints.push(ms(asked.elapsed()));
         }
         let sent = Instant::now();
-        ada.play(m).await;
+        ada.send(m).await;
+        let refused = ada
+            .until(|f| match f {
+                ServerMessage::MoveAccepted { .. } => Some(None),
+                ServerMessage::Error { message, .. } => Some(Some(message)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(refused, None, "move {i} refused");
         into.moves.push(ms(sent.elapsed()));
     }
     ada.finished().await;
     ada.send(&ClientMessage::LeaveRoom).await;
+    code
 }
 
 /// Another player making the misbehaving plugin fail, every way it can, until
