@@ -237,3 +237,22 @@ fn a_hung_host_is_killed_and_replaced_within_a_second() {
     let stats = plugins.host_stats("test-misbehave").expect("isolated");
     assert_eq!((stats.started, stats.crashed, stats.killed), (2, 0, 1));
 }
+
+#[test]
+fn hosts_outlive_the_thread_that_loaded_them() {
+    // A host dies with the thread that started it (PR_SET_PDEATHSIG): hosts
+    // must be started by the plugin's workers, not by whoever loads the plugins.
+    let plugins = std::thread::spawn(|| isolated_plugins(1))
+        .join()
+        .expect("loaded");
+    plugins
+        .call_raw(
+            "classic",
+            plugin_abi::op::MANIFEST,
+            Vec::new(),
+            Duration::from_secs(5),
+        )
+        .expect("the host still answers");
+    let stats = plugins.host_stats("classic").expect("isolated");
+    assert_eq!((stats.started, stats.crashed), (1, 0));
+}

@@ -16,7 +16,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 pub use super::library::MAX_RESPONSE_BYTES;
@@ -321,20 +321,22 @@ impl PluginHost {
                 Runner::InProcess(Arc::new(library), pool)
             }
             Isolation::Processes(command) => {
-                let (first, flags) = HostProcess::start(command, path)?;
+                // A probe host says whether the library loads and what its flags
+                // are, then goes. Each worker starts its own host on its own
+                // thread: a host dies with the thread that started it
+                // (PR_SET_PDEATHSIG), and worker threads live as long as the host.
+                let (probe, flags) = HostProcess::start(command, path)?;
+                drop(probe);
                 test_only(flags)?;
                 let events = Arc::new(HostEvents::default());
-                events.started.fetch_add(1, Ordering::Relaxed);
-                let first = Mutex::new(Some(first));
                 let (command, library, slot_events) = (
                     Arc::new(command.clone()),
                     path.to_path_buf(),
                     Arc::clone(&events),
                 );
                 let pool = Workers::new(workers, &name, move |_| {
-                    let handed = first.lock().unwrap_or_else(|p| p.into_inner()).take();
                     let (command, events) = (Arc::clone(&command), Arc::clone(&slot_events));
-                    HostSlot::new(command, library.clone(), handed, events)
+                    HostSlot::new(command, library.clone(), events)
                 });
                 Runner::Isolated(pool, events)
             }

@@ -78,13 +78,19 @@ fn take_stdout_for_frames() -> io::Result<File> {
     }
 }
 
-/// Asks the kernel to kill this process when the server that started it dies
-/// (Linux; elsewhere the host ends when its input closes).
+/// Asks the kernel to kill this process when the server thread that started it
+/// ends (a plugin worker: it lives as long as the server) — Linux; elsewhere the
+/// host ends when its input closes. A server already gone by then leaves this
+/// process to init: it exits at once.
 fn die_with_parent() {
     #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and nothing else.
+    // SAFETY: prctl with PR_SET_PDEATHSIG takes a signal number and nothing else;
+    // getppid has no preconditions.
     unsafe {
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+        if libc::getppid() == 1 {
+            std::process::exit(0);
+        }
     }
 }
 

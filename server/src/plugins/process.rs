@@ -244,8 +244,8 @@ fn describe(status: ExitStatus) -> String {
     }
 }
 
-/// One worker's host: started on first use (or handed over by the loader),
-/// replaced after it dies or overruns a deadline.
+/// One worker's host: started with the worker, replaced after it dies or
+/// overruns a deadline.
 #[derive(Debug)]
 pub struct HostSlot {
     command: Arc<HostCommand>,
@@ -257,25 +257,18 @@ pub struct HostSlot {
 }
 
 impl HostSlot {
-    /// A slot for `library`; `process`, when given, is used before a new one is
-    /// started.
-    pub fn new(
-        command: Arc<HostCommand>,
-        library: PathBuf,
-        process: Option<HostProcess>,
-        events: Arc<HostEvents>,
-    ) -> HostSlot {
+    /// A slot for `library`, its host started at once (on the calling thread,
+    /// which the host will not outlive: call it on the worker's own thread).
+    pub fn new(command: Arc<HostCommand>, library: PathBuf, events: Arc<HostEvents>) -> HostSlot {
         let mut slot = HostSlot {
             command,
             library,
-            process,
+            process: None,
             crashes: 0,
             retry_at: Instant::now(),
             events,
         };
-        if slot.process.is_none() {
-            slot.start();
-        }
+        slot.start();
         slot
     }
 
