@@ -20,7 +20,9 @@
 //! 40) for part 1; `--rounds N` (default 6, half of them with faults) and
 //! `--round-seconds S` (default 8: games are played until it is over) for part 2.
 
-use arena_tests::serve::{isolated_plugins, plugins as in_process_plugins, start_server_on};
+use arena_tests::serve::{
+    isolated_plugins, misbehave_faults, plugins as in_process_plugins, start_server_on,
+};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
 use plugin_abi::op;
@@ -191,12 +193,14 @@ fn faults_beside_play(rounds: usize, round_length: Duration) {
         let mut quiet = Latencies::default();
         let mut faulty = Latencies::default();
         let faults_made = Arc::new(AtomicU64::new(0));
+        let faults = Arc::new(misbehave_faults(&plugins));
         for round in 0..rounds {
             let with_faults = round % 2 == 1;
             let stop = Arc::new(AtomicBool::new(false));
             let injector = with_faults.then(|| {
                 let (stop, made) = (Arc::clone(&stop), Arc::clone(&faults_made));
-                tokio::spawn(async move { inject_faults(addr, &stop, &made).await })
+                let faults = Arc::clone(&faults);
+                tokio::spawn(async move { inject_faults(addr, &faults, &stop, &made).await })
             });
             let into = if with_faults { &mut faulty } else { &mut quiet };
             let began = Instant::now();
@@ -292,22 +296,14 @@ async fn play_one_game(ada: &mut Client, into: &mut Latencies, last: Option<Stri
 
 /// Another player making the misbehaving plugin fail, every way it can, until
 /// `stop`.
-async fn inject_faults(addr: std::net::SocketAddr, stop: &AtomicBool, made: &AtomicU64) {
+async fn inject_faults(
+    addr: std::net::SocketAddr,
+    faults: &(Vec<String>, Vec<String>),
+    stop: &AtomicBool,
+    made: &AtomicU64,
+) {
+    let (generate, hints) = faults;
     let mut bob = Client::connect(addr, "Bob").await;
-    let generate = [
-        "crash-segfault",
-        "crash-abort",
-        "crash-stack",
-        "crash-alloc",
-        "hang",
-        "garbage",
-    ];
-    let hints = [
-        "hint-crash-segfault",
-        "hint-hang",
-        "hint-big",
-        "hint-garbage",
-    ];
     let misbehaving = |difficulty: &str| RoomSettings {
         variant: "test-misbehave".into(),
         difficulty: difficulty.into(),
@@ -318,14 +314,14 @@ async fn inject_faults(addr: std::net::SocketAddr, stop: &AtomicBool, made: &Ato
             return;
         }
         if n % 2 == 0 {
-            let fault = generate[(n / 2) % generate.len()];
+            let fault = &generate[(n / 2) % generate.len()];
             bob.send(&ClientMessage::CreateRoom {
                 settings: misbehaving(fault),
             })
             .await;
             bob.error_message().await;
         } else {
-            let fault = hints[(n / 2) % hints.len()];
+            let fault = &hints[(n / 2) % hints.len()];
             bob.send(&ClientMessage::CreateRoom {
                 settings: misbehaving(fault),
             })

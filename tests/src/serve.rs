@@ -40,6 +40,22 @@ pub fn isolated_plugins(workers: usize) -> Arc<PluginHost> {
     Arc::new(host)
 }
 
+/// The faults the misbehaving test plugin's manifest offers as difficulties:
+/// those of `generate`, and those of `hint` (`hint-*`: the difficulty of a
+/// playable puzzle whose hints do the fault).
+pub fn misbehave_faults(plugins: &PluginHost) -> (Vec<String>, Vec<String>) {
+    let manifest = plugins
+        .manifest("test-misbehave")
+        .expect("the misbehaving plugin is loaded");
+    let (hint, generate) = manifest
+        .difficulties
+        .iter()
+        .filter(|d| !["easy", "slow-hints"].contains(&d.as_str()))
+        .cloned()
+        .partition(|d| d.starts_with("hint-"));
+    (generate, hint)
+}
+
 /// Starts a server on `plugins` with `config`; returns the game address.
 pub async fn start_server_on(plugins: Arc<PluginHost>, config: Config) -> SocketAddr {
     let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");

@@ -507,14 +507,9 @@ fn what_the_server_does_with_a_crashing_plugin() {
     // plugin does one of these would see. The server answers, names the
     // variant, replaces the host; the other plugins are untouched.
     let id = "test-misbehave";
-    let manifest = isolated_host().manifest(id).expect("loaded").clone();
-    let faults: Vec<&String> = manifest
-        .difficulties
-        .iter()
-        .filter(|d| d.starts_with("crash-") || *d == "hang" || *d == "garbage")
-        .collect();
+    let (faults, _) = arena_tests::serve::misbehave_faults(isolated_host());
     assert!(faults.len() >= 6, "{faults:?}");
-    for fault in faults {
+    for fault in &faults {
         let req = GenerateRequest {
             params: Params::new(),
             difficulty: fault.clone(),

@@ -4,7 +4,7 @@
 //! `hint` — costs the asker a clear error within its deadline, while another
 //! player's game of another variant goes on, and its host is replaced.
 
-use arena_tests::serve::{http_get, isolated_plugins, start_server_on};
+use arena_tests::serve::{http_get, isolated_plugins, misbehave_faults, start_server_on};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, started_room, Client};
 use protocol::plugin::Params;
@@ -70,21 +70,12 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
     let mut moves = solving_moves(&puzzle).into_iter();
 
     // The plugin's manifest names its faults: in generate, and (hint-*) in hint.
-    let difficulties = plugins
-        .manifest("test-misbehave")
-        .expect("loaded")
-        .difficulties
-        .clone();
-    let (hint_faults, generate_faults): (Vec<&str>, Vec<&str>) = difficulties
-        .iter()
-        .map(String::as_str)
-        .filter(|d| !["easy", "slow-hints"].contains(d))
-        .partition(|d| d.starts_with("hint-"));
+    let (generate_faults, hint_faults) = misbehave_faults(&plugins);
     assert_eq!(generate_faults.len(), 6, "{generate_faults:?}");
     assert_eq!(hint_faults.len(), 4, "{hint_faults:?}");
 
     let mut bob = Client::connect(addr, "Bob").await;
-    for &fault in &generate_faults {
+    for fault in &generate_faults {
         let asked = Instant::now();
         bob.send(&ClientMessage::CreateRoom {
             settings: misbehaving(fault),
@@ -103,7 +94,7 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
         }
     }
 
-    for &fault in &hint_faults {
+    for fault in &hint_faults {
         let (_, _) = started_room(&mut bob, &mut [], misbehaving(fault)).await;
         let asked = Instant::now();
         bob.send(&ClientMessage::Hint { marks: None }).await;
