@@ -3,6 +3,7 @@
 //!
 //! - [`library`]: opening a library, checking its header, never closing it (the
 //!   only place that touches `libloading`).
+//! - [`error`]: [`PluginError`], for the log and for players.
 //! - [`pool`]: each plugin's persistent worker threads and their queue.
 //! - [`host`]: [`PluginHost`]: discovery, the registry by id, and typed calls with a
 //!   deadline, a response size cap and untrusted-answer decoding, run in this
@@ -14,6 +15,7 @@
 //! - [`pipe`]: the frames between the two.
 //! - [`validate`]: checks on what a plugin generated before anyone sees it.
 
+pub mod error;
 pub mod host;
 pub mod host_main;
 pub mod library;
