@@ -122,7 +122,7 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
     // in its grace period: `a_hung_host_is_killed_and_replaced_within_a_second`).
     assert!(stats.killed >= 1, "{stats:?}");
     assert!(
-        stats.started >= 2 + stats.crashed + stats.killed,
+        stats.started > stats.crashed + stats.killed,
         "every dead host was replaced: {stats:?}"
     );
     assert_eq!(

@@ -74,7 +74,9 @@ pub struct ServeArgs {
     /// For debugging a plugin only.
     #[arg(long)]
     pub in_process_plugins: bool,
-    /// Worker threads per plugin (each with its own host process, isolated).
+    /// The most workers per plugin, each with its own host process: one starts
+    /// with the plugin, another while calls wait for one (a background
+    /// generation and a player's hint, say), up to this many.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub plugin_workers: u64,
     /// Address-space limit of each plugin host process, in MiB (0: none).

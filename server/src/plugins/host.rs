@@ -64,7 +64,8 @@ pub enum Isolation {
 /// How plugins are loaded and run.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
-    /// Worker threads (and, isolated, host processes) per plugin.
+    /// The most worker threads (and, isolated, host processes) per plugin: one
+    /// starts with the plugin, more while calls wait for one.
     pub workers: usize,
     /// Whether test-only plugins load.
     pub test_plugins: TestPlugins,
@@ -217,7 +218,7 @@ impl PluginHost {
                 // SAFETY: `path` is in a directory the operator named as a plugin directory.
                 let library = unsafe { Library::open(path) }?;
                 test_only(library.flags())?;
-                let pool = Workers::new(workers, &name, |_| ());
+                let pool = Workers::new(1, workers, &name, |_| ());
                 Runner::InProcess(Arc::new(library), pool)
             }
             Isolation::Processes(command) => {
@@ -234,7 +235,7 @@ impl PluginHost {
                     path.to_path_buf(),
                     Arc::clone(&events),
                 );
-                let pool = Workers::new(workers, &name, move |_| {
+                let pool = Workers::new(1, workers, &name, move |_| {
                     let (command, events) = (Arc::clone(&command), Arc::clone(&slot_events));
                     HostSlot::new(command, library.clone(), events)
                 });
