@@ -64,8 +64,9 @@ pub enum Isolation {
 /// How plugins are loaded and run.
 #[derive(Clone, Debug)]
 pub struct LoadOptions {
-    /// The most worker threads (and, isolated, host processes) per plugin: one
-    /// starts with the plugin, more while calls wait for one.
+    /// Worker threads per plugin. In process, all start with the plugin;
+    /// isolated, one (with its host process) starts with it and more while calls
+    /// wait for one, up to this many.
     pub workers: usize,
     /// Whether test-only plugins load.
     pub test_plugins: TestPlugins,
@@ -218,7 +219,11 @@ impl PluginHost {
                 // SAFETY: `path` is in a directory the operator named as a plugin directory.
                 let library = unsafe { Library::open(path) }?;
                 test_only(library.flags())?;
-                let pool = Workers::new(1, workers, &name, |_| ());
+                // All at once, before any call: a thread started later, while
+                // the plugin's allocator (mimalloc v3) serves other threads,
+                // crashed in its first allocation (seen in the conformance suite).
+                // Isolated workers never run plugin code, so they can grow.
+                let pool = Workers::new(workers, workers, &name, |_| ());
                 Runner::InProcess(Arc::new(library), pool)
             }
             Isolation::Processes(command) => {
