@@ -125,6 +125,13 @@ impl Client {
             .expect("send");
     }
 
+    /// Sends raw bytes as one binary frame; `false` once the connection is gone
+    /// (or the frame could not leave within [`WAIT`]).
+    pub async fn try_send_raw(&mut self, bytes: Vec<u8>) -> bool {
+        let sent = self.ws.send(Message::Binary(bytes.into()));
+        matches!(tokio::time::timeout(WAIT, sent).await, Ok(Ok(())))
+    }
+
     /// The next server message.
     pub async fn recv(&mut self) -> ServerMessage {
         loop {

@@ -14,7 +14,7 @@ use super::metrics::Metrics;
 use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
 use super::session::Identity;
 use super::text::clean_name;
-use super::Shared;
+use super::{IpSlot, Shared};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
@@ -69,8 +69,10 @@ async fn next_frame(outbox: &mut Option<mpsc::Receiver<Outgoing>>) -> Option<Out
     }
 }
 
-/// Serves one WebSocket from `ip` until it closes.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
+/// Serves one WebSocket from `ip` until it closes; `slot` (its count against
+/// the address) is given back before the socket closes, so a client that sees
+/// the close can connect again at once.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpSlot) {
     let (mut sink, mut stream) = socket.split();
     let mut player = Player {
         conn: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
@@ -87,8 +89,14 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
     let mut closing = shared.closing.clone();
     let mut bucket = Bucket::new(config.burst, f64::from(config.per_second));
     let mut strikes = 0u32;
+    let hello_due = tokio::time::Instant::now() + config.hello_timeout;
     loop {
         tokio::select! {
+            () = tokio::time::sleep_until(hello_due), if player.me.is_none() => {
+                let why = format!("say hello within {} s", config.hello_timeout.as_secs());
+                close(&mut sink, &mut stream, 1008, why).await;
+                break;
+            }
             () = async { let _ = closing.wait_for(|c| *c).await; } => {
                 close(&mut sink, &mut stream, 1001, "the server is shutting down".into()).await;
                 break;
@@ -111,7 +119,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
                             reply = naming_cells(reply, request.board_cells());
                         }
                     }
-                    if sink.send(Message::Binary(encode(&reply).to_vec().into())).await.is_err() {
+                    if !send(&mut sink, encode(&reply).to_vec(), config.write_timeout).await {
                         break;
                     }
                     continue;
@@ -130,14 +138,14 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
                     Some(Ok(_)) => None,
                 };
                 if let Some(reply) = reply {
-                    if sink.send(Message::Binary(encode(&reply).to_vec().into())).await.is_err() {
+                    if !send(&mut sink, encode(&reply).to_vec(), config.write_timeout).await {
                         break;
                     }
                 }
             }
             frame = next_frame(&mut player.outbox) => match frame {
                 Some(Outgoing::Frame(frame)) => {
-                    if sink.send(Message::Binary(frame.to_vec().into())).await.is_err() {
+                    if !send(&mut sink, frame.to_vec(), config.write_timeout).await {
                         break;
                     }
                 }
@@ -167,6 +175,22 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr) {
     metrics
         .connections
         .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    drop(slot);
+    drop((sink, stream));
+}
+
+/// Sends one binary frame; `false` if the connection failed, or the client did
+/// not take the frame within `timeout` (it does not read: it is dropped, and its
+/// descriptor and address slot with it).
+async fn send(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    bytes: Vec<u8>,
+    timeout: std::time::Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(timeout, sink.send(Message::Binary(bytes.into()))).await,
+        Ok(Ok(()))
+    )
 }
 
 /// How long a closing connection may take to acknowledge the close.
@@ -187,7 +211,8 @@ async fn close(
         code,
         reason: reason.into(),
     };
-    if sink.send(Message::Close(Some(frame))).await.is_err() {
+    let sent = tokio::time::timeout(CLOSE_GRACE, sink.send(Message::Close(Some(frame)))).await;
+    if !matches!(sent, Ok(Ok(()))) {
         return;
     }
     let drain = async {

@@ -192,6 +192,52 @@ pub fn render_plugins(report: &super::readiness::Report) -> String {
     out
 }
 
+/// The edge's counts: open TCP connections (before and after the upgrade),
+/// silent ones, and those closed for a late request, evicted for a newer silent
+/// one of their address, or refused at the connection ceiling.
+pub fn render_edge(edge: &super::edge::EdgeCounts) -> String {
+    let mut out = String::new();
+    let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    for (name, kind, help, value) in [
+        (
+            "arena_edge_open",
+            "gauge",
+            "Open TCP connections.",
+            edge.open() as u64,
+        ),
+        (
+            "arena_edge_silent",
+            "gauge",
+            "Connections that have sent nothing yet.",
+            edge.silent() as u64,
+        ),
+        (
+            "arena_edge_timed_out_total",
+            "counter",
+            "Connections closed for bringing no whole request in time.",
+            get(&edge.timed_out_total),
+        ),
+        (
+            "arena_edge_evicted_total",
+            "counter",
+            "Silent connections closed for a newer one of their address.",
+            get(&edge.evicted_total),
+        ),
+        (
+            "arena_edge_refused_total",
+            "counter",
+            "Connections refused at the connection ceiling.",
+            get(&edge.refused_total),
+        ),
+    ] {
+        let _ = writeln!(
+            out,
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,8 @@
 //! - [`session`]: anonymous identities and their resume tokens (stored hashed).
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
+//! - [`edge`]: every TCP connection until it is a WebSocket: request deadlines,
+//!   silent sockets per address, the connection ceiling.
 //! - [`connection`]: one task per WebSocket: decode, validate, route, send.
 //! - [`frame`]: the one accepted form of a client frame, and decoding it.
 //! - [`limit`]: rate limits (per connection; joins per identity and per address).
@@ -31,6 +33,7 @@
 pub mod clock;
 pub mod cluster;
 pub mod connection;
+pub mod edge;
 pub mod event;
 pub mod frame;
 pub mod games;
@@ -116,6 +119,13 @@ pub struct Config {
     /// How long a room's lease lasts without renewal: a dead node's rooms are
     /// taken over by another node after this.
     pub lease: Duration,
+    /// The limits on TCP connections before they are WebSockets.
+    pub edge: edge::Edge,
+    /// How long a new WebSocket has to say `hello`.
+    pub hello_timeout: Duration,
+    /// How long one frame may take to reach a client that does not read
+    /// before the connection is dropped.
+    pub write_timeout: Duration,
 }
 
 impl Default for Config {
@@ -153,6 +163,9 @@ impl Default for Config {
             node_id: "1".into(),
             public_url: None,
             lease: Duration::from_secs(4),
+            edge: edge::Edge::default(),
+            hello_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -176,6 +189,8 @@ pub struct Shared {
     pub cluster: Option<Arc<cluster::Cluster>>,
     /// Pre-generated puzzles (and the health of each variant's generation).
     pub pool: Arc<pool::Pool>,
+    /// What the edge counts (open, silent, timed out, evicted, refused).
+    pub edge: Arc<edge::EdgeCounts>,
     /// Open connections per client IP.
     pub per_ip: dashmap::DashMap<std::net::IpAddr, usize>,
     /// `join_room` attempts per player id.
@@ -256,6 +271,7 @@ impl Server {
             store,
             cluster,
             pool: Arc::clone(&pool),
+            edge: Arc::default(),
             per_ip: dashmap::DashMap::new(),
         });
         Ok(Server {
@@ -309,12 +325,14 @@ impl Server {
             // Everything else: the web client's files (index.html for `/`).
             app = app.fallback_service(tower_http::services::ServeDir::new(dir));
         }
-        // No Nagle delays: a move is a small frame that must leave at once.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::warn!(error = %e, "cannot set TCP_NODELAY");
-            }
-        });
+        // The edge's limits on every connection; `tap_io` (doing nothing) lends
+        // it axum's connect-info support.
+        let listener = edge::EdgeListener::new(
+            listener,
+            shared.config.edge.clone(),
+            Arc::clone(&shared.edge),
+        )
+        .tap_io(|_| {});
         axum::serve(
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -423,6 +441,7 @@ async fn render_readiness(State(shared): State<Arc<Shared>>) -> axum::response::
 async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
     let mut text = shared.metrics.render(shared.lobby.open_rooms());
     text.push_str(&metrics::render_plugins(&readiness_report(&shared)));
+    text.push_str(&metrics::render_edge(&shared.edge));
     if let Some(store) = &shared.store {
         text.push_str(&store.render_metrics());
     }
@@ -430,7 +449,7 @@ async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
 }
 
 /// Counts a connection against its IP for as long as it lives.
-struct IpSlot {
+pub struct IpSlot {
     shared: Arc<Shared>,
     ip: std::net::IpAddr,
 }
@@ -443,6 +462,11 @@ impl Drop for IpSlot {
         self.shared.per_ip.remove_if(&self.ip, |_, n| *n == 0);
     }
 }
+
+/// The largest frame the server sends (a lobby of many rooms, a big puzzle): the
+/// write buffer may grow to hold one. What clients send is capped far lower
+/// (`Config::max_message_bytes`).
+pub const MAX_SERVER_FRAME: usize = 1 << 20;
 
 /// Per-connection WebSocket buffers: small, so 10,000 idle clients fit in memory
 /// (tungstenite's defaults are 128 KiB each way).
@@ -482,9 +506,6 @@ async fn upgrade(
         .max_frame_size(limit)
         .read_buffer_size(WS_BUFFER)
         .write_buffer_size(WS_BUFFER)
-        .max_write_buffer_size(WS_BUFFER + limit)
-        .on_upgrade(move |socket| async move {
-            connection::serve(socket, shared, ip).await;
-            drop(slot);
-        })
+        .max_write_buffer_size(WS_BUFFER + MAX_SERVER_FRAME)
+        .on_upgrade(move |socket| connection::serve(socket, shared, ip, slot))
 }

@@ -566,7 +566,9 @@ impl Room {
             return None;
         }
         let ahead = (self.play.start_ms? - now_ms()) / 1e3;
-        Some(Instant::now() + Duration::from_secs_f64(ahead.max(0.0)))
+        // A start time from a hostile row must not panic here: at most an hour.
+        let wait = Duration::try_from_secs_f64(ahead.clamp(0.0, 3600.0)).unwrap_or_default();
+        Some(Instant::now() + wait)
     }
 
     /// When the next racer away past the grace window is due to forfeit.

@@ -242,6 +242,14 @@ fn saved_room(
         tracing::warn!(room = %code, "unreadable stored room; skipped");
         return None;
     };
+    if let Some(bad) = start_ms.filter(|&ms| !plausible_ms(ms)) {
+        tracing::warn!(room = %code, start_ms = bad, "stored room starts at an impossible time; skipped");
+        return None;
+    }
+    if let Some((seq, _, at_ms, _)) = events.iter().find(|(_, _, at, _)| !plausible_ms(*at)) {
+        tracing::warn!(room = %code, seq, at_ms, "stored event at an impossible time; room skipped");
+        return None;
+    }
     let events: Result<Vec<SavedEvent>, String> = events
         .into_iter()
         .map(|(seq, player, at_ms, json)| saved_event(seq, player, at_ms, &json))
@@ -261,6 +269,12 @@ fn saved_room(
             None
         }
     }
+}
+
+/// Whether a stored time (ms since the Unix epoch) could be real: finite, after
+/// 1970 and before the year 5000. A row outside it is hostile or corrupt.
+pub fn plausible_ms(ms: f64) -> bool {
+    ms.is_finite() && (0.0..=95_617_584_000_000.0).contains(&ms)
 }
 
 /// Stored game records read back, oldest first; unreadable ones are skipped

@@ -612,6 +612,50 @@ mod tests {
     }
 
     #[test]
+    fn rooms_stored_at_impossible_times_are_skipped_not_a_panic() {
+        let dir = temp_dir("times");
+        {
+            let store = Store::open(&dir).expect("open");
+            drop(store);
+            let conn = Connection::open(dir.join("arena.db")).expect("open");
+            let settings =
+                r#"{"variant":"classic","difficulty":"easy","mode":"solo","max_players":1}"#;
+            let puzzle = r#"{"format":"sudoku-arena/puzzle@1","size":1,"layout":{"rows":1,"cols":1},"grid":[[0]]}"#;
+            for (code, start_ms) in [("far", 1e300), ("neg", -5.0), ("ok", 5.0)] {
+                conn.execute(
+                    "INSERT INTO rooms (code, settings, puzzle, host, start_ms) VALUES (?1, ?2, ?3, 'p1', ?4)",
+                    params![code, settings, puzzle, start_ms],
+                )
+                .expect("insert");
+            }
+            conn.execute(
+                "INSERT INTO rooms (code, settings, puzzle, host, start_ms) VALUES ('late', ?1, ?2, 'p1', 5.0)",
+                params![settings, puzzle],
+            )
+            .expect("insert");
+            conn.execute(
+                "INSERT INTO events (room, seq, player, at_ms, event) VALUES ('late', 1, 'p1', 1e300, '{}')",
+                [],
+            )
+            .expect("insert");
+        }
+        let store = Store::open(&dir).expect("opens");
+        let rooms: Vec<String> = store
+            .load()
+            .expect("loads")
+            .rooms
+            .into_iter()
+            .map(|r| r.code)
+            .collect();
+        assert_eq!(
+            rooms,
+            ["ok"],
+            "the hostile rows are skipped, the good one kept"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_database_from_a_newer_server_is_refused() {
         let dir = temp_dir("v99");
         Connection::open(dir.join("arena.db"))
