@@ -297,3 +297,49 @@ fn a_newer_schema_is_refused() {
     let e = Postgres::open(&url, node("a", Duration::from_secs(30))).expect_err("refused");
     assert!(e.contains("schema version 99"), "{e}");
 }
+
+#[test]
+fn an_owner_frozen_inside_a_transaction_never_blocks_a_takeover() {
+    use server::serve::store::postgres::{connect_limited, SessionLimits};
+    let pg = PgServer::start();
+    let url = pg.database("frozen");
+    let lease = Duration::from_millis(1000);
+    // Node a's lease lasts 1 ms: as good as dead once it stops renewing.
+    let a = Arc::new(Postgres::open(&url, node("a", Duration::from_millis(1))).expect("a"));
+    let b = Postgres::open(&url, node("b", lease)).expect("b");
+    write(
+        &Store::new(a),
+        Write::Room {
+            code: "r1".into(),
+            settings: settings(),
+            puzzle: Box::new(puzzle()),
+        },
+    )
+    .expect("a creates the room");
+    // Node a froze in the middle of a write: its session holds the room's row
+    // and says nothing more (a SIGSTOP, a half-dead link).
+    let limits = SessionLimits::for_lease(Duration::from_millis(1));
+    let mut frozen = connect_limited(&url, limits).expect("a's session");
+    let mut tx = frozen.transaction().expect("begin");
+    tx.execute("SELECT 1 FROM rooms WHERE code = 'r1' FOR UPDATE", &[])
+        .expect("the row is held");
+    // b takes the room over all the same, within the lease and a half.
+    let started = std::time::Instant::now();
+    let taken = loop {
+        // Waiting on the frozen lock ends at b's lock timeout: then try again.
+        if let Ok(Some(room)) = b.claim("r1") {
+            break room;
+        }
+        assert!(
+            started.elapsed() < lease + Duration::from_millis(1500),
+            "the frozen owner blocked the takeover for {:?}",
+            started.elapsed()
+        );
+        std::thread::yield_now();
+    };
+    assert_eq!(taken.code, "r1");
+    assert!(
+        tx.execute("SELECT 1", &[]).is_err(),
+        "the server ended the frozen session"
+    );
+}

@@ -165,7 +165,65 @@ fn err(e: postgres::Error) -> String {
 }
 
 fn connect(url: &str) -> Result<Client, String> {
-    Client::connect(url, NoTls).map_err(|e| format!("{}: {}", redact(url), err(e)))
+    let fail = |e: postgres::Error| format!("{}: {}", redact(url), err(e));
+    let mut config: postgres::Config = url.parse().map_err(fail)?;
+    // A half-dead link is noticed in seconds, not after the system's two hours.
+    config
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(5))
+        .keepalives_interval(Duration::from_secs(2))
+        .keepalives_retries(3);
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(10));
+    }
+    config.connect(NoTls).map_err(fail)
+}
+
+/// Session limits derived from a node's lease, so that no session — this
+/// node's, frozen or cut off inside a transaction, or another's — holds a lock
+/// for longer than a lease: a frozen owner never blocks a takeover or another
+/// node's renewals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// How long a statement waits for a lock (`lock_timeout`).
+    pub lock: Duration,
+    /// How long a session may sit inside a transaction doing nothing before the
+    /// server ends it and frees its locks (`idle_in_transaction_session_timeout`).
+    pub idle_in_transaction: Duration,
+    /// How long one statement may run (`statement_timeout`).
+    pub statement: Duration,
+}
+
+impl SessionLimits {
+    /// A quarter, a half and three quarters of `lease` (at least 250 ms,
+    /// 500 ms and 1 s).
+    pub fn for_lease(lease: Duration) -> SessionLimits {
+        SessionLimits {
+            lock: (lease / 4).max(Duration::from_millis(250)),
+            idle_in_transaction: (lease / 2).max(Duration::from_millis(500)),
+            statement: (lease * 3 / 4).max(Duration::from_secs(1)),
+        }
+    }
+
+    /// Applies the limits to `client`'s session.
+    pub fn apply(&self, client: &mut Client) -> Result<(), String> {
+        client
+            .batch_execute(&format!(
+                "SET lock_timeout = {}; SET idle_in_transaction_session_timeout = {}; \
+                 SET statement_timeout = {};",
+                self.lock.as_millis(),
+                self.idle_in_transaction.as_millis(),
+                self.statement.as_millis()
+            ))
+            .map_err(err)
+    }
+}
+
+/// A connection to `url` with `limits` applied.
+pub fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, String> {
+    let mut client = connect(url)?;
+    limits.apply(&mut client)?;
+    Ok(client)
 }
 
 /// Brings the database to [`SCHEMA_VERSION`], or refuses one written by a newer
@@ -208,7 +266,9 @@ impl Postgres {
     /// Connects to `url`, applies the migrations and announces this node.
     pub fn open(url: &str, node: NodeIdentity) -> Result<Postgres, String> {
         let mut writer = connect(url)?;
+        // Migrations may wait for another node's (an advisory lock): limits after.
         migrate(&mut writer).map_err(|e| format!("{}: {e}", redact(url)))?;
+        SessionLimits::for_lease(node.lease).apply(&mut writer)?;
         let pg = Postgres {
             url: url.to_string(),
             public_url: std::sync::RwLock::new(node.url.clone()),
@@ -261,7 +321,7 @@ impl Postgres {
         };
         let client = match idle {
             Some(c) if !c.is_closed() => Ok(c),
-            _ => connect(&self.url),
+            _ => connect_limited(&self.url, SessionLimits::for_lease(self.node.lease)),
         };
         let (result, back) = match client {
             Ok(mut client) => (f(&mut client).map_err(err), Some(client)),
@@ -990,7 +1050,7 @@ impl Backend for Postgres {
         let mut slot = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
             *slot = Some(WriterConn {
-                client: connect(&self.url)?,
+                client: connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))?,
                 prepared: HashMap::new(),
             });
         }
@@ -1047,13 +1107,18 @@ impl Backend for Postgres {
     fn load(&self) -> Result<Saved, String> {
         let mut saved = Saved::default();
         let (pool, own, records, hidden) = self.read(|c| {
-            let pool = c.query("SELECT seed, key, puzzle FROM pool", &[])?;
-            let own = c.query(
+            // Reading everything at start-up may take longer than a statement
+            // may in play: no statement limit for this one transaction.
+            let mut tx = c.transaction()?;
+            tx.batch_execute("SET LOCAL statement_timeout = 0")?;
+            let pool = tx.query("SELECT seed, key, puzzle FROM pool", &[])?;
+            let own = tx.query(
                 "SELECT code FROM rooms WHERE owner = $1 AND NOT finished",
                 &[&self.node.id],
             )?;
-            let records = c.query("SELECT id, record FROM records ORDER BY id", &[])?;
-            let hidden = c.query("SELECT player FROM hidden_players", &[])?;
+            let records = tx.query("SELECT id, record FROM records ORDER BY id", &[])?;
+            let hidden = tx.query("SELECT player FROM hidden_players", &[])?;
+            tx.commit()?;
             Ok((pool, own, records, hidden))
         })?;
         for r in &pool {
