@@ -88,11 +88,6 @@ impl Library {
         })
     }
 
-    /// Whether the plugin declares itself test-only ([`flags::TEST_ONLY`]).
-    pub fn test_only(&self) -> bool {
-        self.header.flags & flags::TEST_ONLY != 0
-    }
-
     /// The header's [`flags`] bits.
     pub fn flags(&self) -> u32 {
         self.header.flags

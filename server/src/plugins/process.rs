@@ -141,11 +141,6 @@ impl HostProcess {
         }
     }
 
-    /// The host's process id.
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     /// One call: `deadline` is the time the plugin has.
     fn call(
         &mut self,
@@ -270,11 +265,6 @@ impl HostSlot {
         };
         slot.start();
         slot
-    }
-
-    /// The running host's process id, if one runs.
-    pub fn pid(&self) -> Option<u32> {
-        self.process.as_ref().map(HostProcess::pid)
     }
 
     /// Calls `op` with `body`, answering by `until` (plus [`KILL_GRACE`] when
