@@ -731,9 +731,13 @@ message: string,
  */
 cells: Array<[number, number]>, } | { "type": "rooms", 
 /**
- * One entry per room.
+ * One entry per room shown.
  */
-rooms: Array<RoomSummary>, } | { "type": "variants", 
+rooms: Array<RoomSummary>, 
+/**
+ * Public rooms in all (`rooms` may show fewer).
+ */
+total: number, } | { "type": "variants", 
 /**
  * One manifest per loaded plugin: name, rules, parameters, difficulties.
  */

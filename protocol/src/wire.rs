@@ -597,10 +597,15 @@ pub enum ServerMessage {
         #[serde(default)]
         cells: Vec<[u32; 2]>,
     },
-    /// The public rooms.
+    /// The public rooms: the most relevant ones (at most 50: rooms waiting with a
+    /// free seat first, then games to watch; the busiest first), and how many
+    /// there are in all.
     Rooms {
-        /// One entry per room.
+        /// One entry per room shown.
         rooms: Vec<RoomSummary>,
+        /// Public rooms in all (`rooms` may show fewer).
+        #[serde(default)]
+        total: u32,
     },
     /// The variants this server offers, sorted by id.
     Variants {

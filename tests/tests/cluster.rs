@@ -205,7 +205,9 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     let code = ada.room(RoomState::Waiting).await.code;
     let mut bob = Client::connect(&n2.addr, "Bob").await;
     ask_until(&mut bob, &ClientMessage::ListRooms, |m| match m {
-        ServerMessage::Rooms { rooms } => Some(rooms.iter().any(|r| r.code == code).then_some(())),
+        ServerMessage::Rooms { rooms, .. } => {
+            Some(rooms.iter().any(|r| r.code == code).then_some(()))
+        }
         _ => None,
     })
     .await;

@@ -2,8 +2,8 @@
 //! say hello are closed in time; a flood of silent sockets from one address
 //! never locks that address (or anyone) out; past the connection ceiling
 //! newcomers are told so while players already in play on; a client that never
-//! reads is dropped and gives its address slot back; frames far above the
-//! client's own limit (a lobby of 240 rooms) reach the client.
+//! reads is dropped and gives its address slot back; a lobby of 240 rooms shows
+//! the most relevant 50 and counts them all.
 
 use arena_tests::serve::{http_get, start_server_with, start_server_with_metrics};
 use arena_tests::ws::{race_settings, Client, WAIT};
@@ -206,7 +206,7 @@ async fn a_client_that_never_reads_is_dropped_and_frees_its_address_slot() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lobby_of_240_rooms_reaches_the_client() {
+async fn a_lobby_of_240_rooms_shows_the_50_most_relevant_and_counts_them_all() {
     let addr = start_server_with(Config {
         address_hello_rate: limit::Rate {
             burst: 1000,
@@ -229,11 +229,40 @@ async fn a_lobby_of_240_rooms_reaches_the_client() {
     }
     let mut visitor = Client::connect(addr, "Visitor").await;
     visitor.send(&ClientMessage::ListRooms).await;
-    let rooms = visitor
+    let (rooms, total) = visitor
         .until(|m| match m {
-            ServerMessage::Rooms { rooms } => Some(rooms),
+            ServerMessage::Rooms { rooms, total } => Some((rooms, total)),
             _ => None,
         })
         .await;
-    assert_eq!(rooms.len(), 240);
+    assert_eq!(total, 240, "the lobby counts every room");
+    assert_eq!(
+        rooms.len(),
+        server::serve::lobby::LOBBY_ROOMS,
+        "and lists the most relevant"
+    );
+    // Every host is still connected to a room with a free seat: all joinable.
+    assert!(rooms.iter().all(|r| r.state == RoomState::Waiting));
+
+    // Rooms being played come after the joinable ones.
+    let mut guest = Client::connect(addr, "Guest").await;
+    let code = rooms[0].code.clone();
+    guest
+        .send(&ClientMessage::JoinRoom {
+            code: code.clone(),
+            spectator: false,
+        })
+        .await;
+    guest.room(RoomState::Waiting).await;
+    visitor.send(&ClientMessage::ListRooms).await;
+    let rooms = visitor
+        .until(|m| match m {
+            ServerMessage::Rooms { rooms, .. } => Some(rooms),
+            _ => None,
+        })
+        .await;
+    assert!(
+        rooms.iter().all(|r| r.code != code),
+        "a full waiting room is not among the 50 most relevant of 240"
+    );
 }

@@ -50,7 +50,7 @@ async fn three_players_race_to_the_end() {
     b.send(&ClientMessage::ListRooms).await;
     let listed = b
         .until(|m| match m {
-            ServerMessage::Rooms { rooms } => Some(rooms),
+            ServerMessage::Rooms { rooms, .. } => Some(rooms),
             _ => None,
         })
         .await;

@@ -259,7 +259,7 @@ async fn finished_rooms_everyone_left_stop_counting_against_the_host() {
         a.send(&ClientMessage::LeaveRoom).await;
         let rooms = a
             .until(|m| match m {
-                ServerMessage::Rooms { rooms } => Some(rooms),
+                ServerMessage::Rooms { rooms, .. } => Some(rooms),
                 _ => None,
             })
             .await;
@@ -271,7 +271,7 @@ async fn finished_rooms_everyone_left_stop_counting_against_the_host() {
 async fn public_rooms(c: &mut Client) -> Vec<protocol::wire::RoomSummary> {
     c.send(&ClientMessage::ListRooms).await;
     c.until(|m| match m {
-        ServerMessage::Rooms { rooms } => Some(rooms),
+        ServerMessage::Rooms { rooms, .. } => Some(rooms),
         _ => None,
     })
     .await

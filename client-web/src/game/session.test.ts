@@ -349,3 +349,13 @@ test("a room being made shows as such until the room or the reason it failed", (
   s.handle({ type: "error", code: "wrong_state", message: "no", cells: [] });
   expect(s.createFailed).toBeUndefined();
 });
+
+test("the lobby keeps how many public rooms there are beside the ones listed", () => {
+  const s = new Session(marks);
+  const summary = { code: "abc", settings: settings("race"), players: 1, state: "waiting" as const, host: "Ada", connected: 1 };
+  s.handle({ type: "rooms", rooms: [summary], total: 240 });
+  expect(s.rooms.length).toBe(1);
+  expect(s.roomsTotal).toBe(240);
+  s.handle({ type: "rooms", rooms: [summary, { ...summary, code: "def" }], total: 0 });
+  expect(s.roomsTotal).toBe(2);
+});

@@ -135,6 +135,8 @@ export class Session {
   me?: { id: string; name: string };
   variants: Manifest[] = [];
   rooms: RoomSummary[] = [];
+  /** Public rooms in all (the list shows the most relevant ones). */
+  roomsTotal = 0;
   room?: RoomView;
   game?: Game;
   results?: Results;
@@ -204,6 +206,7 @@ export class Session {
         return [];
       case "rooms":
         this.rooms = m.rooms;
+        this.roomsTotal = Math.max(m.total, m.rooms.length);
         return [];
       case "room":
         this.creatingRoom = false;

@@ -67,6 +67,7 @@ export class HomeScreen {
     h("option", { value: "off" }, "No hints"),
   );
   private readonly roomList = h("tbody");
+  private readonly roomCount = h("p", { class: "muted", id: "room-count" });
   private readonly code = h("input", { id: "join-code", placeholder: "room code", "aria-label": "Room code" });
   private readonly name = h("input", { id: "name", maxlength: 24, "aria-label": "Your name" });
   private shownVariants = "";
@@ -217,6 +218,7 @@ export class HomeScreen {
           h("thead", {}, h("tr", {}, ...["Variant", "Mode", "Host", "Players", "State", ""].map((t) => h("th", {}, t)))),
           this.roomList,
         ),
+        this.roomCount,
       ),
     );
     this.showMode();
@@ -248,6 +250,8 @@ export class HomeScreen {
     this.syncShown.textContent = sync ? `Enter ${sync.code} on your other device within ${sync.minutes} minutes (once).` : "";
     this.hideMe.checked = s.profile?.hidden ?? false;
     const byId = new Map(s.variants.map((v) => [v.id, v]));
+    this.roomCount.textContent =
+      s.roomsTotal > s.rooms.length ? `Showing the ${s.rooms.length} most open of ${s.roomsTotal} public rooms: rooms with a free seat first.` : "";
     replace(
       this.roomList,
       ...(s.rooms.length === 0

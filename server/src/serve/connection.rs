@@ -276,9 +276,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
     let (me, message) = me;
     match message {
         ClientMessage::Hello { .. } => None,
-        ClientMessage::ListRooms => Some(ServerMessage::Rooms {
-            rooms: shared.lobby.public_rooms(),
-        }),
+        ClientMessage::ListRooms => Some(shared.lobby.rooms_message()),
         ClientMessage::ListVariants => Some(ServerMessage::Variants {
             variants: shared.lobby.variants(),
         }),
@@ -341,9 +339,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 leave(room, &me, player.conn).await;
                 player.outbox = None;
             }
-            Some(ServerMessage::Rooms {
-                rooms: shared.lobby.public_rooms(),
-            })
+            Some(shared.lobby.rooms_message())
         }
         ClientMessage::CreateRoom { settings } => {
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);

@@ -21,6 +21,9 @@ use std::sync::Arc;
 /// The most players a room may hold.
 pub const MAX_PLAYERS: u32 = 16;
 
+/// Public rooms the lobby lists at most (the total says how many there are).
+pub const LOBBY_ROOMS: usize = 50;
+
 /// Characters of room codes: no 0/o, 1/l/i look-alikes.
 const CODE_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
 
@@ -367,8 +370,32 @@ impl Lobby {
         Some(handle)
     }
 
-    /// The open public rooms with someone in them (closed ones are forgotten on
-    /// the way).
+    /// The lobby's answer to `list_rooms`: the [`LOBBY_ROOMS`] most relevant
+    /// public rooms — waiting with a free seat, then being played (to watch),
+    /// then the rest; the busiest first — and how many there are in all.
+    pub fn rooms_message(&self) -> protocol::wire::ServerMessage {
+        let mut rooms = self.public_rooms();
+        let total = u32::try_from(rooms.len()).unwrap_or(u32::MAX);
+        rooms.sort_by_key(|r| {
+            let joinable =
+                r.state == protocol::wire::RoomState::Waiting && r.players < r.settings.max_players;
+            let watchable = matches!(
+                r.state,
+                protocol::wire::RoomState::Countdown | protocol::wire::RoomState::Playing
+            );
+            (
+                !joinable,
+                !watchable,
+                std::cmp::Reverse(r.connected),
+                r.code.clone(),
+            )
+        });
+        rooms.truncate(LOBBY_ROOMS);
+        protocol::wire::ServerMessage::Rooms { rooms, total }
+    }
+
+    /// The open public rooms with someone in them, this node's and the other
+    /// nodes', by code (closed ones are forgotten on the way).
     pub fn public_rooms(&self) -> Vec<RoomSummary> {
         let mut rooms = self.local_public_rooms();
         rooms.extend(
