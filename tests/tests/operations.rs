@@ -401,3 +401,55 @@ async fn readyz_names_every_variant_and_its_state() {
         assert_eq!(report["variants"][variant]["state"], "healthy", "{body}");
     }
 }
+
+/// A stored room whose settings break the rules (written by hand, or by a
+/// damaged disk) is not restored; the rest are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_rooms_that_break_the_rules_are_not_restored() {
+    use protocol::plugin::GenerateRequest;
+    use protocol::wire::{ErrorCode, RoomSettings};
+    use server::serve::store::{Store, Write};
+    let dir = temp_dir("hostile-rooms");
+    let request = GenerateRequest {
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+        seed: "hostile".into(),
+    };
+    let puzzle = plugins()
+        .generate("classic", &request, Duration::from_secs(30))
+        .expect("a puzzle");
+    {
+        let store = Store::open(&dir).expect("store");
+        for (code, max_players) in [("abcdefghjk", 2), ("mnpqrstuvw", 4_000_000_000)] {
+            let settings = RoomSettings {
+                max_players,
+                ..settings(2)
+            };
+            let write = Write::Room {
+                code: code.into(),
+                settings,
+                puzzle: Box::new(puzzle.clone()),
+            };
+            store.write(write).await.expect("stored");
+        }
+    }
+    let addr = start_server_with(Config {
+        data_dir: Some(dir.clone()),
+        ..Config::default()
+    })
+    .await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    ada.send(&ClientMessage::JoinRoom {
+        code: "mnpqrstuvw".into(),
+        spectator: false,
+    })
+    .await;
+    assert_eq!(ada.error().await, ErrorCode::NoRoom, "not restored");
+    ada.send(&ClientMessage::JoinRoom {
+        code: "abcdefghjk".into(),
+        spectator: false,
+    })
+    .await;
+    ada.room(RoomState::Waiting).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -71,6 +71,29 @@ pub const MAX_LIVES: u32 = 99;
 
 /// Checks room settings against their ranges and the variant's manifest.
 pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<(), String> {
+    check_limits(settings)?;
+    if !manifest.difficulties.contains(&settings.difficulty) {
+        return Err(format!(
+            "'{}' offers the difficulties {}, not '{}'",
+            manifest.id,
+            manifest.difficulties.join(", "),
+            settings.difficulty
+        ));
+    }
+    for (key, value) in &settings.params {
+        let Some(spec) = manifest.params.iter().find(|p| &p.key == key) else {
+            return Err(format!("'{}' has no parameter '{key}'", manifest.id));
+        };
+        if !spec.allowed.contains(value) {
+            return Err(format!("parameter '{key}' does not allow {value:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The rules settings keep whatever the variant: players, modes, policies in
+/// their ranges. A room read back from the database is held to them too.
+pub fn check_limits(settings: &RoomSettings) -> Result<(), String> {
     if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
         return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
     }
@@ -104,22 +127,6 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
             return Err(format!(
                 "a hint penalty is 0..={MAX_PENALTY_SECONDS} seconds"
             ));
-        }
-    }
-    if !manifest.difficulties.contains(&settings.difficulty) {
-        return Err(format!(
-            "'{}' offers the difficulties {}, not '{}'",
-            manifest.id,
-            manifest.difficulties.join(", "),
-            settings.difficulty
-        ));
-    }
-    for (key, value) in &settings.params {
-        let Some(spec) = manifest.params.iter().find(|p| &p.key == key) else {
-            return Err(format!("'{}' has no parameter '{key}'", manifest.id));
-        };
-        if !spec.allowed.contains(value) {
-            return Err(format!("parameter '{key}' does not allow {value:?}"));
         }
     }
     Ok(())
@@ -207,6 +214,20 @@ impl Lobby {
         let mut n = 0;
         for saved in rooms {
             let code = saved.code.clone();
+            let seats = u32::try_from(saved.seats.len()).unwrap_or(u32::MAX);
+            let limits = check_limits(&saved.settings).and_then(|()| {
+                if seats > saved.settings.max_players {
+                    return Err(format!(
+                        "{seats} seats for {} players",
+                        saved.settings.max_players
+                    ));
+                }
+                Ok(())
+            });
+            if let Err(e) = limits {
+                tracing::warn!(room = %code, error = %e, "stored room breaks the rules; not restored");
+                continue;
+            }
             let game = match Game::from_puzzle(saved.puzzle.clone()) {
                 Ok(game) => game,
                 Err((_, e)) => {
