@@ -2,9 +2,11 @@
 //! whose `type` tags (the message's and nested ones) are strings. Other forms a
 //! serde decoder would accept — a struct as an array of its fields, a variant by
 //! its index — are refused, so every client speaks the same protocol. The two
-//! lists a client sends are the only arrays allowed: a hint's `marks` (rows of
-//! integers) and a pencil change's `cells` (maps). The form is checked by one
-//! pass over the bytes (no allocation), then serde decodes.
+//! lists a client sends are a hint's `marks` (rows of integers) and a pencil
+//! change's `cells` (maps); an array is refused wherever serde would read a
+//! struct or an enum, and allowed in a field this server does not know (which it
+//! ignores: forward compatibility). The form is checked by one pass over the
+//! bytes (no allocation), then serde decodes.
 
 use protocol::wire::ClientMessage;
 
@@ -14,7 +16,7 @@ const MAX_DEPTH: usize = 8;
 /// Decodes a client frame; `Err` says, for people, what is wrong with it.
 pub fn decode(bytes: &[u8]) -> Result<ClientMessage, String> {
     let mut scan = Scan { bytes, at: 0 };
-    match scan.value(0)? {
+    match scan.value(0, true)? {
         Item::Map => {}
         _ => return Err("a message is a map with named fields".into()),
     }
@@ -51,7 +53,10 @@ impl<'a> Scan<'a> {
     }
 
     /// Checks one value (and everything inside it) and says what it was.
-    fn value(&mut self, depth: usize) -> Result<Item<'a>, String> {
+    /// `strict`: the value is one serde would read as a struct or an enum, so an
+    /// array (the positional form) is refused; elsewhere an array is a value
+    /// like any other (a field this server does not know, which it ignores).
+    fn value(&mut self, depth: usize, strict: bool) -> Result<Item<'a>, String> {
         if depth > MAX_DEPTH {
             return Err("not a client message: nested too deeply".into());
         }
@@ -69,11 +74,19 @@ impl<'a> Scan<'a> {
             0xd9 => (0, None, Some(self.length(1)?)),
             0xda => (0, None, Some(self.length(2)?)),
             0xdb => (0, None, Some(self.length(4)?)),
-            0x90..=0x9f | 0xdc | 0xdd => {
+            0x90..=0x9f | 0xdc | 0xdd if strict => {
                 return Err(
                     "positional (array) forms are not part of the protocol; use named fields"
                         .into(),
                 )
+            }
+            0x90..=0x9f | 0xdc | 0xdd => {
+                self.at -= 1;
+                let len = self.array()?.unwrap_or(0);
+                for _ in 0..len {
+                    self.value(depth + 1, false)?;
+                }
+                return Ok(Item::Scalar);
             }
             _ => {
                 return Err("not a client message: binary or extension values are not used".into())
@@ -84,7 +97,7 @@ impl<'a> Scan<'a> {
         }
         if let Some(entries) = map_len {
             for _ in 0..entries {
-                let Item::Str(key) = self.value(depth + 1)? else {
+                let Item::Str(key) = self.value(depth + 1, true)? else {
                     return Err("a message's field names are strings".into());
                 };
                 if key == LIST_FIELD && self.rows()? {
@@ -93,7 +106,7 @@ impl<'a> Scan<'a> {
                 if key == MAPS_FIELD && self.maps(depth + 1)? {
                     continue;
                 }
-                let value = self.value(depth + 1)?;
+                let value = self.value(depth + 1, STRICT_FIELDS.contains(&key))?;
                 if key == b"type" && !matches!(value, Item::Str(_)) {
                     return Err("`type` is a string, e.g. \"move\"".into());
                 }
@@ -156,7 +169,7 @@ impl<'a> Scan<'a> {
             return Ok(false);
         };
         for _ in 0..items {
-            if !matches!(self.value(depth + 1)?, Item::Map) {
+            if !matches!(self.value(depth + 1, true)?, Item::Map) {
                 return Err("`cells` is a list of maps with named fields".into());
             }
         }
@@ -169,6 +182,19 @@ const LIST_FIELD: &[u8] = b"marks";
 
 /// The field whose value may be an array of maps.
 const MAPS_FIELD: &[u8] = b"cells";
+
+/// The fields serde reads as a struct, a map or an enum: an array there would be
+/// a positional form, so it is refused. Other fields holding an array are either
+/// unknown to this server (ignored: a newer client may send them) or refused by
+/// serde for their own type.
+const STRICT_FIELDS: [&[u8]; 6] = [
+    b"settings",
+    b"params",
+    b"mistakes",
+    b"hints",
+    b"board",
+    b"mode",
+];
 
 #[cfg(test)]
 mod tests {
@@ -256,6 +282,38 @@ mod tests {
         ] {
             let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
             assert!(decode(&bytes).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_may_hold_lists_known_structs_may_not() {
+        // A newer client's extra field is ignored, whatever it holds.
+        let newer = serde_json::json!({
+            "type": "move", "row": 0, "col": 1, "value": 2,
+            "annotations": [[1, 2], {"why": ["a", "b"]}, []],
+        });
+        let bytes = rmp_serde::to_vec_named(&newer).expect("encode");
+        assert_eq!(
+            decode(&bytes),
+            Ok(ClientMessage::Move {
+                row: 0,
+                col: 1,
+                value: 2
+            })
+        );
+        // Where serde reads a struct or an enum, an array is a positional form.
+        for bad in [
+            serde_json::json!({"type": "create_room", "settings": ["classic", {}, "easy"]}),
+            serde_json::json!({"type": "leaderboard", "board": [0, null], "variant": "classic",
+                "params": {}, "difficulty": "easy"}),
+            serde_json::json!({"type": "leaderboard", "board": "daily", "variant": "classic",
+                "params": [["box", "3x3"]], "difficulty": "easy"}),
+        ] {
+            let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
+            assert!(
+                decode(&bytes).is_err_and(|e| e.contains("positional")),
+                "{bad}"
+            );
         }
     }
 }
