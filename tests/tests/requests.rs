@@ -310,3 +310,25 @@ async fn the_lobby_lists_rooms_with_their_host_and_only_while_someone_is_in() {
     }
     assert!(gone, "a room nobody is in stays listed");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solo_create_room_is_answered_by_one_room_frame_already_playing() {
+    let addr = start_server().await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    let solo = RoomSettings {
+        mode: Mode::Solo,
+        max_players: 1,
+        public: false,
+        ..settings(1)
+    };
+    ada.send(&ClientMessage::CreateRoom { settings: solo })
+        .await;
+    let first = ada
+        .until(|m| match m {
+            ServerMessage::Room { room } => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(first.state, RoomState::Playing, "no waiting frame first");
+    assert!(first.puzzle.is_some());
+}

@@ -145,6 +145,13 @@ mod tests {
             "zalgo"
         );
         assert_eq!(clean_name("Zoë 李").as_deref(), Ok("Zoë 李"));
+        // A tab or a line break is a control character, not a space.
+        for control in ["Ada\tL", "Ada\nL", "Ada\rL"] {
+            let err = clean_name(control).expect_err("refused");
+            assert!(err.contains("control character"), "{err}");
+        }
+        // Wide spaces are spaces: collapsed like the others.
+        assert_eq!(clean_name("Ada\u{3000}\u{3000}L").as_deref(), Ok("Ada L"));
     }
 
     #[test]

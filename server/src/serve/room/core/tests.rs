@@ -316,6 +316,13 @@ fn a_race_time_adds_the_mistake_and_hint_penalties() {
     };
     assert_eq!(play.apply(&model, 0, &wrong, 2000.0).correct, Some(false));
     play.apply(&model, 0, &wrong, 2500.0);
+    // An erase is never a mistake.
+    let erase = RoomEvent::Value {
+        row: 0,
+        col: 0,
+        value: 0,
+    };
+    assert_eq!(play.apply(&model, 0, &erase, 2600.0).correct, Some(true));
     play.apply(&model, 0, &RoomEvent::Hint { row: 0, col: 0 }, 3000.0);
     let last = solve(&mut play, 0, 61_000.0);
     assert!(last.finished && last.correct == Some(true));
