@@ -4,7 +4,8 @@
 //! their date's seed ([`crate::daily`]) and are kept for the day.
 
 use super::generator::Generator;
-use super::pool::{Kind, Pool};
+use super::kind::Kind;
+use super::pool::Pool;
 use crate::daily::{daily_seed, Date};
 use crate::plugins::{PluginError, PluginHost};
 use dashmap::DashMap;

@@ -2,8 +2,8 @@
 //! plugin workers, awaited, under a deadline), counted in the metrics whoever asks —
 //! a new room, a rematch, or the pool's background refill.
 
+use super::kind::Kind;
 use super::metrics::Metrics;
-use super::pool::Kind;
 use super::session::random_hex;
 use crate::plugins::{PluginError, PluginHost};
 use protocol::plugin::GenerateRequest;

@@ -2,8 +2,8 @@
 //! variant plugin, off the async workers) and listing the public ones.
 
 use super::games::Games;
+use super::kind::Kind;
 use super::metrics::Metrics;
-use super::pool::Kind;
 use super::records::Boards;
 use super::room::{self, Failure, Game, Link, RoomHandle};
 use super::session::Identity;

@@ -3,6 +3,7 @@
 //! separate listener, if one is given. On shutdown it stops accepting, tells every
 //! connected client (close 1001) and waits briefly for them to go.
 //!
+//! - [`identity`]: who a player is.
 //! - [`session`]: anonymous identities and their resume tokens (stored hashed).
 //! - [`lobby`]: the room registry, room creation and the public list.
 //! - [`room`]: one task (actor) per room that owns its state.
@@ -17,6 +18,7 @@
 //!   (an SQLite file, or PostgreSQL shared by several nodes).
 //! - [`cluster`]: several nodes on PostgreSQL: where a room lives, takeovers.
 //! - [`event`]: the typed events a room stores (schema version 2).
+//! - [`kind`]: a kind of puzzle (variant, parameters, difficulty).
 //! - [`pool`]: pre-generated puzzles, topped up in the background.
 //! - [`plugin_health`]: the pool's back-off from failing variants.
 //! - [`readiness`]: `/readyz`, each variant's state.
@@ -38,6 +40,8 @@ pub mod event;
 pub mod frame;
 pub mod games;
 pub mod generator;
+pub mod identity;
+pub mod kind;
 pub mod limit;
 pub mod lobby;
 pub mod metrics;

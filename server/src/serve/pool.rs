@@ -5,11 +5,11 @@
 //! start empty. Each puzzle is served once.
 
 use super::generator::Generator;
+pub use super::kind::Kind;
 use super::metrics::Metrics;
 use super::plugin_health::{Backoff, PluginHealth};
 use super::store::{Store, Write};
 use dashmap::DashMap;
-use protocol::plugin::Params;
 use protocol::PuzzleV1;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -18,37 +18,6 @@ use tokio::sync::Notify;
 
 /// How long one pool puzzle may take.
 const GENERATE_DEADLINE: Duration = Duration::from_secs(60);
-
-/// One kind of puzzle the pool keeps.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Kind {
-    /// Variant id.
-    pub variant: String,
-    /// Every parameter, defaults filled in.
-    pub params: Params,
-    /// Difficulty.
-    pub difficulty: String,
-}
-
-impl Kind {
-    /// The kind a room of `settings` plays, every parameter filled in from the
-    /// variant's `manifest` (as the pool keys it).
-    pub fn of(
-        settings: &protocol::wire::RoomSettings,
-        manifest: &protocol::plugin::Manifest,
-    ) -> Kind {
-        Kind {
-            variant: settings.variant.clone(),
-            params: manifest.with_defaults(&settings.params),
-            difficulty: settings.difficulty.clone(),
-        }
-    }
-
-    /// The pool's key for this kind.
-    pub fn key(&self) -> String {
-        serde_json::to_string(&(&self.variant, &self.params, &self.difficulty)).unwrap_or_default()
-    }
-}
 
 /// The pool.
 #[derive(Debug)]

@@ -16,14 +16,7 @@ use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A player's identity.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Identity {
-    /// Public id (shown to others).
-    pub id: String,
-    /// Display name.
-    pub name: String,
-}
+pub use super::identity::Identity;
 
 /// Identities by token hash: in the database when there is one (looked up when a
 /// token comes back, so memory does not grow with every identity ever made),

@@ -13,8 +13,8 @@ pub mod postgres;
 pub mod sqlite;
 
 use super::event::RoomEvent;
+use super::identity::Identity;
 use super::records::GameRecord;
-use super::session::Identity;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -19,8 +19,8 @@
 //! call them on the store's writer thread or through `spawn_blocking`.
 
 use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, Write};
+use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
-use crate::serve::session::Identity;
 use dashmap::DashMap;
 use postgres::types::ToSql;
 use postgres::{Client, GenericClient, NoTls, Statement};

@@ -5,8 +5,8 @@
 
 use super::{saved_records, saved_room, to_json, Backend, Saved, Write};
 use crate::serve::event::RoomEvent;
+use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
-use crate::serve::session::Identity;
 use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
