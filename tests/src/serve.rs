@@ -58,10 +58,20 @@ pub fn misbehave_faults(plugins: &PluginHost) -> (Vec<String>, Vec<String>) {
 
 /// Starts a server on `plugins` with `config`; returns the game address.
 pub async fn start_server_on(plugins: Arc<PluginHost>, config: Config) -> SocketAddr {
+    spawn_server(plugins, config, None).await
+}
+
+/// Opens a server on `plugins` and serves it (and `/metrics` on `metrics`)
+/// on an ephemeral loopback port until the test's runtime ends.
+async fn spawn_server(
+    plugins: Arc<PluginHost>,
+    config: Config,
+    metrics: Option<TcpListener>,
+) -> SocketAddr {
     let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = game.local_addr().expect("address");
     let server = Server::open(plugins, config).expect("the server opens");
-    tokio::spawn(server.serve(game, None, std::future::pending()));
+    tokio::spawn(server.serve(game, metrics, std::future::pending()));
     addr
 }
 
@@ -82,15 +92,10 @@ pub async fn start_server_with(config: Config) -> SocketAddr {
 /// Starts a server with `config` and a metrics listener; returns the game and
 /// the metrics addresses.
 pub async fn start_server_with_metrics(config: Config) -> (SocketAddr, SocketAddr) {
-    let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let metrics = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addrs = (
-        game.local_addr().expect("address"),
-        metrics.local_addr().expect("address"),
-    );
-    let server = Server::open(plugins(), config).expect("the server opens");
-    tokio::spawn(server.serve(game, Some(metrics), std::future::pending()));
-    addrs
+    let metrics_addr = metrics.local_addr().expect("address");
+    let game = spawn_server(plugins(), config, Some(metrics)).await;
+    (game, metrics_addr)
 }
 
 /// A plain HTTP/1.1 GET; returns the status code and the body.

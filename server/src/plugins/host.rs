@@ -7,6 +7,7 @@
 pub use super::error::PluginError;
 use super::library::{Library, RawAnswer};
 use super::pool::{CallFailure, Workers};
+pub use super::process::HostStats;
 use super::process::{HostCommand, HostEvents, HostProcess, HostSlot};
 use super::validate;
 use plugin_abi::{op, status};
@@ -16,11 +17,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-pub use super::library::MAX_RESPONSE_BYTES;
+pub use super::library::{answer_cap, MAX_HINT_ANSWER_BYTES, MAX_RESPONSE_BYTES};
 
 /// How long a plugin has to describe itself at load time.
 const MANIFEST_DEADLINE: Duration = Duration::from_secs(5);
@@ -72,17 +72,6 @@ pub struct LoadOptions {
     pub test_plugins: TestPlugins,
     /// Where calls run.
     pub isolation: Isolation,
-}
-
-/// What one plugin's host processes went through (isolated plugins only).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HostStats {
-    /// Hosts started.
-    pub started: u64,
-    /// Hosts that died during a call.
-    pub crashed: u64,
-    /// Hosts killed for overrunning a deadline.
-    pub killed: u64,
 }
 
 /// The loaded plugins, by variant id.
@@ -293,11 +282,7 @@ impl PluginHost {
     pub fn host_stats(&self, id: &str) -> Option<HostStats> {
         match &self.plugins.get(id)?.runner {
             Runner::InProcess(..) => None,
-            Runner::Isolated(_, events) => Some(HostStats {
-                started: events.started.load(Ordering::Relaxed),
-                crashed: events.crashed.load(Ordering::Relaxed),
-                killed: events.killed.load(Ordering::Relaxed),
-            }),
+            Runner::Isolated(_, events) => Some(events.snapshot()),
         }
     }
 
@@ -409,7 +394,6 @@ impl Runner {
         done: impl FnOnce(Result<RawAnswer, CallFailure>) + Send + 'static,
     ) -> bool {
         let until = Instant::now() + deadline;
-        let cap = answer_cap(op_code);
         match self {
             Runner::InProcess(library, workers) => {
                 let library = Arc::clone(library);
@@ -419,7 +403,7 @@ impl Runner {
                         let left = until.saturating_duration_since(Instant::now());
                         done(match wanted {
                             true => library
-                                .call(op_code, &request, left, cap)
+                                .call(op_code, &request, left)
                                 .map_err(CallFailure::Garbage),
                             false => Err(CallFailure::Late),
                         })
@@ -430,9 +414,7 @@ impl Runner {
                 until,
                 Box::new(move |slot: &mut HostSlot, wanted| {
                     done(match wanted {
-                        true => slot
-                            .call(op_code, request, until)
-                            .and_then(|a| capped(a, cap)),
+                        true => slot.call(op_code, request, until),
                         false => Err(CallFailure::Late),
                     })
                 }),
@@ -455,29 +437,6 @@ impl Runner {
         }
         rx.recv_timeout(deadline).unwrap_or(Err(CallFailure::Late))
     }
-}
-
-/// The largest answer accepted for a hint: a hint reaches the player in one
-/// WebSocket frame, whose envelope and the room's other fields must fit too.
-pub const MAX_HINT_ANSWER_BYTES: usize = 8 << 10;
-
-/// The largest answer accepted for operation `op_code`.
-pub fn answer_cap(op_code: u32) -> usize {
-    match op_code {
-        op::HINT => MAX_HINT_ANSWER_BYTES,
-        _ => MAX_RESPONSE_BYTES,
-    }
-}
-
-/// `answer`, if it is within `cap` bytes.
-fn capped(answer: RawAnswer, cap: usize) -> Result<RawAnswer, CallFailure> {
-    if answer.bytes.len() > cap {
-        return Err(CallFailure::Garbage(format!(
-            "answer of {} bytes exceeds the {cap}-byte cap",
-            answer.bytes.len()
-        )));
-    }
-    Ok(answer)
 }
 
 /// A generated puzzle, if it passes [`validate::generated`].

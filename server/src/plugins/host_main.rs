@@ -10,7 +10,7 @@
 //! dies with the server (`PR_SET_PDEATHSIG`). What the plugin prints to standard
 //! output goes to standard error: the frames have a descriptor of their own.
 
-use super::library::{Library, MAX_RESPONSE_BYTES};
+use super::library::Library;
 use super::pipe::{self, Reply};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter};
@@ -22,7 +22,7 @@ use std::time::Duration;
 pub const MAX_REQUEST_BYTES: usize = 4 << 20;
 
 /// CPU seconds a call gets beyond its deadline before `SIGXCPU`.
-const CPU_SLACK_SECONDS: u64 = 2;
+const CPU_SLACK_SECONDS: u64 = 3;
 
 /// The limits a host process puts on itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,7 +50,7 @@ pub fn run(library: &Path, limits: Limits) -> io::Result<()> {
     while let Some(request) = pipe::read_request(&mut input, MAX_REQUEST_BYTES)? {
         let deadline = Duration::from_millis(request.deadline_ms);
         limit_cpu_for(deadline);
-        let reply = match library.call(request.op, &request.body, deadline, MAX_RESPONSE_BYTES) {
+        let reply = match library.call(request.op, &request.body, deadline) {
             Ok(answer) => Reply::Answer {
                 status: answer.status,
                 bytes: answer.bytes,
@@ -111,9 +111,10 @@ fn limit_cpu_for(deadline: Duration) {
         if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
             return;
         }
+        // Rounded up to the next second.
         (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + 1).max(0) as u64
     };
-    let budget = used + deadline.as_secs() + 1 + CPU_SLACK_SECONDS;
+    let budget = used + deadline.as_secs() + CPU_SLACK_SECONDS;
     if let Err(e) = set_soft_limit(libc::RLIMIT_CPU, budget) {
         tracing::debug!(error = %e, "cannot set the host's CPU limit");
     }

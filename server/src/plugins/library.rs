@@ -3,7 +3,7 @@
 //! source of crashes), so the header and function pointers stay valid forever.
 
 use plugin_abi::{
-    entry_symbol, flags, status, ByteBuffer, EntryFn, HeaderPrefix, PluginHeader, ABI_MAJOR,
+    entry_symbol, flags, op, status, ByteBuffer, EntryFn, HeaderPrefix, PluginHeader, ABI_MAJOR,
     ENTRY_SYMBOL, HEADER_SIZE_V1_0, MAGIC,
 };
 use std::path::{Path, PathBuf};
@@ -11,6 +11,25 @@ use std::time::Duration;
 
 /// The largest answer accepted from a plugin.
 pub const MAX_RESPONSE_BYTES: usize = 16 << 20;
+
+/// The largest answer accepted for a hint: a hint reaches the player in one
+/// WebSocket frame, whose envelope and the room's other fields must fit too.
+pub const MAX_HINT_ANSWER_BYTES: usize = 8 << 10;
+
+/// The largest answer accepted for operation `op_code`.
+pub fn answer_cap(op_code: u32) -> usize {
+    match op_code {
+        op::HINT => MAX_HINT_ANSWER_BYTES,
+        _ => MAX_RESPONSE_BYTES,
+    }
+}
+
+/// A deadline as the ABI's `deadline_ms`: whole milliseconds, at least one.
+pub fn deadline_ms(deadline: Duration) -> u64 {
+    u64::try_from(deadline.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
 
 /// An opened plugin whose header passed every check.
 #[derive(Debug)]
@@ -98,19 +117,12 @@ impl Library {
         &self.path
     }
 
-    /// Calls operation `op` with `request`. Answers over `max_len` bytes are
-    /// refused (and still freed by the plugin).
-    pub fn call(
-        &self,
-        op: u32,
-        request: &[u8],
-        deadline: Duration,
-        max_len: usize,
-    ) -> Result<RawAnswer, String> {
+    /// Calls operation `op` with `request`. Answers over the operation's
+    /// [`answer_cap`] are refused (and still freed by the plugin).
+    pub fn call(&self, op: u32, request: &[u8], deadline: Duration) -> Result<RawAnswer, String> {
+        let max_len = answer_cap(op);
         let mut out = ByteBuffer::EMPTY;
-        let millis = u64::try_from(deadline.as_millis())
-            .unwrap_or(u64::MAX)
-            .max(1);
+        let millis = deadline_ms(deadline);
         // SAFETY: the request is lent for the call; `out` is a valid slot; the
         // function pointer is valid forever (library leaked).
         let code = unsafe {

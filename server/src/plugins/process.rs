@@ -8,7 +8,7 @@
 //! again at once the first time, then with a doubling backoff while it keeps
 //! dying (up to [`MAX_BACKOFF`]); one good answer resets it.
 
-use super::library::{RawAnswer, MAX_RESPONSE_BYTES};
+use super::library::{deadline_ms, RawAnswer, MAX_RESPONSE_BYTES};
 use super::pipe::{self, Reply, Request};
 use super::pool::CallFailure;
 use std::io::{self, BufReader};
@@ -63,6 +63,29 @@ pub struct HostEvents {
     pub crashed: AtomicU64,
     /// Hosts killed for overrunning a deadline.
     pub killed: AtomicU64,
+}
+
+impl HostEvents {
+    /// The counts now.
+    pub fn snapshot(&self) -> HostStats {
+        HostStats {
+            started: self.started.load(Ordering::Relaxed),
+            crashed: self.crashed.load(Ordering::Relaxed),
+            killed: self.killed.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// What one plugin's host processes went through (a [`HostEvents`] snapshot,
+/// as `/readyz` and the metrics show it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HostStats {
+    /// Hosts started.
+    pub started: u64,
+    /// Hosts that died during a call.
+    pub crashed: u64,
+    /// Hosts killed for overrunning a deadline.
+    pub killed: u64,
 }
 
 /// One running host process.
@@ -150,9 +173,7 @@ impl HostProcess {
     ) -> (Result<RawAnswer, CallFailure>, Ending) {
         let request = Request {
             op,
-            deadline_ms: u64::try_from(deadline.as_millis())
-                .unwrap_or(u64::MAX)
-                .max(1),
+            deadline_ms: deadline_ms(deadline),
             body,
         };
         if pipe::write_request(&mut self.input, &request).is_err() {
@@ -284,11 +305,7 @@ impl HostSlot {
                 )));
             }
             std::thread::sleep(wait);
-            if !self.start() {
-                return Err(CallFailure::Crashed(
-                    "the plugin's host cannot start".into(),
-                ));
-            }
+            self.start();
         }
         let Some(process) = self.process.as_mut() else {
             return Err(CallFailure::Crashed(
@@ -321,20 +338,18 @@ impl HostSlot {
         outcome
     }
 
-    /// Starts a host; `false` (logged, with a backoff) if it cannot.
-    fn start(&mut self) -> bool {
+    /// Starts a host; if it cannot, logs why and backs off.
+    fn start(&mut self) {
         match HostProcess::start(&self.command, &self.library) {
             Ok((process, _)) => {
                 self.events.started.fetch_add(1, Ordering::Relaxed);
                 self.process = Some(process);
-                true
             }
             Err(why) => {
                 self.crashes += 1;
                 self.retry_at =
                     Instant::now() + backoff(self.crashes).max(Duration::from_millis(100));
                 tracing::error!(library = %self.library.display(), %why, "cannot start a plugin host");
-                false
             }
         }
     }
@@ -346,8 +361,13 @@ pub fn backoff(crashes: u32) -> Duration {
     if crashes <= 1 {
         return Duration::ZERO;
     }
-    let doubled = Duration::from_millis(100).saturating_mul(1 << (crashes - 2).min(16));
-    doubled.min(MAX_BACKOFF)
+    doubling(Duration::from_millis(100), crashes - 2, MAX_BACKOFF)
+}
+
+/// `first` doubled `times` times, at most `cap` (the one back-off curve: the
+/// hosts' restarts here, the pool's retries of a failing variant).
+pub fn doubling(first: Duration, times: u32, cap: Duration) -> Duration {
+    first.saturating_mul(1 << times.min(16)).min(cap)
 }
 
 #[cfg(test)]

@@ -397,26 +397,26 @@ impl Lobby {
     pub fn rooms_message(&self) -> protocol::wire::ServerMessage {
         let mut rooms = self.public_rooms();
         let total = u32::try_from(rooms.len()).unwrap_or(u32::MAX);
-        rooms.sort_by_key(|r| {
+        let relevance = |r: &RoomSummary| {
             let joinable =
                 r.state == protocol::wire::RoomState::Waiting && r.players < r.settings.max_players;
             let watchable = matches!(
                 r.state,
                 protocol::wire::RoomState::Countdown | protocol::wire::RoomState::Playing
             );
-            (
-                !joinable,
-                !watchable,
-                std::cmp::Reverse(r.connected),
-                r.code.clone(),
-            )
+            (!joinable, !watchable, std::cmp::Reverse(r.connected))
+        };
+        rooms.sort_by(|a, b| {
+            relevance(a)
+                .cmp(&relevance(b))
+                .then_with(|| a.code.cmp(&b.code))
         });
         rooms.truncate(LOBBY_ROOMS);
         protocol::wire::ServerMessage::Rooms { rooms, total }
     }
 
     /// The open public rooms with someone in them, this node's and the other
-    /// nodes', by code (closed ones are forgotten on the way).
+    /// nodes', in no order (closed ones are forgotten on the way).
     pub fn public_rooms(&self) -> Vec<RoomSummary> {
         let mut rooms = self.local_public_rooms();
         rooms.extend(
@@ -427,7 +427,6 @@ impl Lobby {
                 .filter(|r| self.rooms.get(&r.code).is_none())
                 .cloned(),
         );
-        rooms.sort_by(|a, b| a.code.cmp(&b.code));
         rooms
     }
 

@@ -1,6 +1,7 @@
 //! Counters for `/metrics`, in the Prometheus text format.
 
-use std::fmt::Write;
+use crate::plugins::HostStats;
+use std::fmt::{Display, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Server-wide counters and gauges (relaxed atomics: monitoring, not logic).
@@ -63,10 +64,7 @@ impl Metrics {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut out = String::new();
         let mut metric = |name: &str, kind: &str, help: &str, value: Value| {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-            );
+            write_metric(&mut out, name, kind, help, value)
         };
         metric(
             "arena_connections",
@@ -138,36 +136,59 @@ impl Metrics {
     }
 }
 
+/// Writes one metric: its help, its type and its value.
+fn write_metric(out: &mut String, name: &str, kind: &str, help: &str, value: impl Display) {
+    let _ = writeln!(
+        out,
+        "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+    );
+}
+
+/// Writes one metric with a value per variant (label `variant`).
+fn write_by_variant(
+    out: &mut String,
+    name: &str,
+    kind: &str,
+    help: &str,
+    values: impl Iterator<Item = (String, u64)>,
+) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+    for (variant, value) in values {
+        let _ = writeln!(out, "{name}{{variant=\"{variant}\"}} {value}");
+    }
+}
+
 /// Per-variant plugin metrics, labelled `variant`: each plugin's host process
 /// starts, crashes and deadline kills (plugins in host processes only), and
 /// whether the pool has it backing off or quarantined.
 pub fn render_plugins(report: &super::readiness::Report) -> String {
     use super::plugin_health::State;
     let mut out = String::new();
-    let hosts = |name: &str, help: &str, pick: fn(&super::readiness::Hosts) -> u64| {
-        let mut text = format!("# HELP {name} {help}\n# TYPE {name} counter\n");
-        for (variant, v) in &report.variants {
-            if let Some(h) = &v.hosts {
-                let _ = writeln!(text, "{name}{{variant=\"{variant}\"}} {}", pick(h));
-            }
-        }
-        text
-    };
-    out.push_str(&hosts(
-        "arena_plugin_hosts_started_total",
-        "Plugin host processes started.",
-        |h| h.started,
-    ));
-    out.push_str(&hosts(
-        "arena_plugin_hosts_crashed_total",
-        "Plugin host processes that died during a call.",
-        |h| h.crashed,
-    ));
-    out.push_str(&hosts(
-        "arena_plugin_hosts_killed_total",
-        "Plugin host processes killed for overrunning a deadline.",
-        |h| h.killed,
-    ));
+    type Pick = fn(&HostStats) -> u64;
+    let hosts: [(&str, &str, Pick); 3] = [
+        (
+            "arena_plugin_hosts_started_total",
+            "Plugin host processes started.",
+            |h| h.started,
+        ),
+        (
+            "arena_plugin_hosts_crashed_total",
+            "Plugin host processes that died during a call.",
+            |h| h.crashed,
+        ),
+        (
+            "arena_plugin_hosts_killed_total",
+            "Plugin host processes killed for overrunning a deadline.",
+            |h| h.killed,
+        ),
+    ];
+    for (name, help, pick) in hosts {
+        let values = report
+            .variants
+            .iter()
+            .filter_map(|(variant, v)| v.hosts.as_ref().map(|h| (variant.clone(), pick(h))));
+        write_by_variant(&mut out, name, "counter", help, values);
+    }
     for (name, help, state) in [
         (
             "arena_plugin_backing_off",
@@ -180,14 +201,11 @@ pub fn render_plugins(report: &super::readiness::Report) -> String {
             State::Quarantined,
         ),
     ] {
-        let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} gauge");
-        for (variant, v) in &report.variants {
-            let _ = writeln!(
-                out,
-                "{name}{{variant=\"{variant}\"}} {}",
-                u8::from(v.state == state)
-            );
-        }
+        let values = report
+            .variants
+            .iter()
+            .map(|(variant, v)| (variant.clone(), u64::from(v.state == state)));
+        write_by_variant(&mut out, name, "gauge", help, values);
     }
     out
 }
@@ -230,10 +248,7 @@ pub fn render_edge(edge: &super::edge::EdgeCounts) -> String {
             get(&edge.refused_total),
         ),
     ] {
-        let _ = writeln!(
-            out,
-            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
-        );
+        write_metric(&mut out, name, kind, help, value);
     }
     out
 }

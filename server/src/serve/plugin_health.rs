@@ -8,6 +8,7 @@
 //!
 //! Players are not held back by it: their own requests still reach the plugin.
 
+use crate::plugins::process::doubling;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -139,11 +140,7 @@ impl PluginHealth {
             let after = entry.state(&self.policy);
             let wait = match after {
                 State::Quarantined => self.policy.quarantine_retry,
-                _ => self
-                    .policy
-                    .first
-                    .saturating_mul(1 << (entry.failures - 1).min(16))
-                    .min(self.policy.max),
+                _ => doubling(self.policy.first, entry.failures - 1, self.policy.max),
             };
             entry.retry_at = now + wait;
             (before, after, wait)

@@ -17,28 +17,7 @@ pub struct VariantReport {
     pub state: State,
     /// Its host processes (absent for plugins loaded in process).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hosts: Option<Hosts>,
-}
-
-/// A plugin's host processes.
-#[derive(Debug, Serialize)]
-pub struct Hosts {
-    /// Started so far.
-    pub started: u64,
-    /// Died during a call.
-    pub crashed: u64,
-    /// Killed for overrunning a deadline.
-    pub killed: u64,
-}
-
-impl From<HostStats> for Hosts {
-    fn from(s: HostStats) -> Hosts {
-        Hosts {
-            started: s.started,
-            crashed: s.crashed,
-            killed: s.killed,
-        }
-    }
+    pub hosts: Option<HostStats>,
 }
 
 /// The readiness report.
@@ -57,7 +36,7 @@ pub fn report(plugins: &PluginHost, health: &PluginHealth) -> Report {
         .map(|m| {
             let report = VariantReport {
                 state: health.state(&m.id),
-                hosts: plugins.host_stats(&m.id).map(Hosts::from),
+                hosts: plugins.host_stats(&m.id),
             };
             (m.id.clone(), report)
         })

@@ -35,6 +35,9 @@ use protocol::{House, HouseKind, Layout, PuzzleV1, PUZZLE_FORMAT_V1};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+/// Bytes that are not MessagePack (0xc1 is never used).
+const GARBAGE: [u8; 4] = [0xc1, 0xff, 0x00, 0x13];
+
 /// How long `count` hangs.
 const HANG: Duration = Duration::from_secs(3);
 
@@ -91,7 +94,7 @@ fn fault(name: &str, out: *mut ByteBuffer) -> i32 {
         }
         _ => {}
     }
-    answer(vec![0xc1, 0xff, 0x00, 0x13], out);
+    answer(GARBAGE.to_vec(), out);
     status::OK
 }
 
@@ -290,7 +293,7 @@ unsafe extern "C" fn call(
             status::OK
         }
         op::SOLVE => {
-            answer(vec![0xc1, 0xff, 0x00, 0x13], out);
+            answer(GARBAGE.to_vec(), out);
             status::OK
         }
         op::CHECK => {

@@ -285,6 +285,11 @@ impl Postgres {
         Ok(pg)
     }
 
+    /// A new connection with this node's [`SessionLimits`].
+    fn session(&self) -> Result<Client, String> {
+        connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))
+    }
+
     /// This node.
     pub fn node(&self) -> &NodeIdentity {
         &self.node
@@ -321,7 +326,7 @@ impl Postgres {
         };
         let client = match idle {
             Some(c) if !c.is_closed() => Ok(c),
-            _ => connect_limited(&self.url, SessionLimits::for_lease(self.node.lease)),
+            _ => self.session(),
         };
         let (result, back) = match client {
             Ok(mut client) => (f(&mut client).map_err(err), Some(client)),
@@ -1050,7 +1055,7 @@ impl Backend for Postgres {
         let mut slot = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
             *slot = Some(WriterConn {
-                client: connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))?,
+                client: self.session()?,
                 prepared: HashMap::new(),
             });
         }
