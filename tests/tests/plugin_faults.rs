@@ -71,7 +71,7 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
 
     // The plugin's manifest names its faults: in generate, and (hint-*) in hint.
     let (generate_faults, hint_faults) = misbehave_faults(&plugins);
-    assert_eq!(generate_faults.len(), 6, "{generate_faults:?}");
+    assert_eq!(generate_faults.len(), 7, "{generate_faults:?}");
     assert_eq!(hint_faults.len(), 4, "{hint_faults:?}");
 
     let mut bob = Client::connect(addr, "Bob").await;
@@ -118,7 +118,7 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
     let stats = plugins.host_stats("test-misbehave").expect("isolated");
     // segfault, abort, stack overflow, allocation; the hint's segfault.
     assert!(stats.crashed >= 5, "{stats:?}");
-    // The generation that hung was killed (the hung hint's host may still be
+    // A generation that hung or spun was killed (the hung hint's host may still be
     // in its grace period: `a_hung_host_is_killed_and_replaced_within_a_second`).
     assert!(stats.killed >= 1, "{stats:?}");
     assert!(
@@ -246,4 +246,95 @@ fn hosts_outlive_the_thread_that_loaded_them() {
         .expect("the host still answers");
     let stats = plugins.host_stats("classic").expect("isolated");
     assert_eq!((stats.started, stats.crashed), (1, 0));
+}
+
+#[test]
+fn a_host_past_its_memory_or_cpu_limit_is_stopped_by_the_kernel() {
+    use server::plugins::pipe::{self, Reply, Request};
+    use std::io::BufReader;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    // A host started as the server starts one, driven frame by frame with
+    // nobody to kill it: only its own limits can stop it.
+    let host = |difficulty: &str| {
+        let mut child = Command::new(arena_tests::built_arena())
+            .args(["plugin-host", "--memory-mb", "4096"])
+            .arg(arena_tests::built_plugin_dir().join(arena_tests::plugin_file("test-misbehave")))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("a host");
+        let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+        let ready = pipe::read_reply(&mut output, 1 << 20).expect("read");
+        assert!(matches!(ready, Some(Reply::Ready(_))), "{ready:?}");
+        let request = Request {
+            op: plugin_abi::op::GENERATE,
+            deadline_ms: 1,
+            body: generate(difficulty),
+        };
+        let mut input = child.stdin.take().expect("stdin");
+        pipe::write_request(&mut input, &request).expect("write");
+        // Should the limit fail, the test fails instead of hanging: SIGKILL.
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let pid = child.id().to_string();
+        let watchdog = std::thread::spawn(move || {
+            if finished.recv_timeout(Duration::from_secs(30)).is_err() {
+                let _ = Command::new("kill").args(["-9", &pid]).status();
+            }
+        });
+        let reply = pipe::read_reply(&mut output, 1 << 20);
+        let signal = child.wait().expect("exits").signal();
+        let _ = done.send(());
+        let _ = watchdog.join();
+        assert!(matches!(reply, Ok(None) | Err(_)), "no answer: {reply:?}");
+        signal
+    };
+    // 6 GiB is more than the 4 GiB address space: the allocation fails, the
+    // process aborts (unlimited, it would succeed and answer).
+    assert_eq!(host("crash-alloc"), Some(SIGABRT));
+    // A 1 ms deadline buys 3 s of CPU; spinning past it is SIGXCPU.
+    let started = Instant::now();
+    assert_eq!(host("spin"), Some(SIGXCPU));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// Signal numbers on Linux.
+const SIGABRT: i32 = 6;
+const SIGXCPU: i32 = 24;
+
+#[test]
+fn a_library_a_host_refuses_is_refused_with_the_same_reason_as_in_process() {
+    use server::plugins::{HostCommand, Isolation, LoadOptions, PluginHost, TestPlugins};
+    let dir = arena_tests::built_plugin_dir();
+    let refusals = |isolation| {
+        let options = LoadOptions {
+            workers: 1,
+            test_plugins: TestPlugins::Skip,
+            isolation,
+        };
+        let (_, refused) = PluginHost::load_with(std::slice::from_ref(&dir), &options);
+        let mut reasons: Vec<(String, String)> = refused
+            .into_iter()
+            .map(|r| (r.path.display().to_string(), r.reason))
+            .collect();
+        reasons.sort();
+        reasons
+    };
+    let isolated = refusals(Isolation::Processes(HostCommand {
+        exe: arena_tests::built_arena(),
+        memory_mb: server::plugins::process::DEFAULT_MEMORY_MB,
+    }));
+    // The ABI 2 library and the test-only one, each for its own reason.
+    assert!(
+        isolated.iter().any(
+            |(path, why)| path.ends_with(&arena_tests::plugin_file("test-abi2"))
+                && why.contains("ABI major 2")
+        ),
+        "{isolated:?}"
+    );
+    assert_eq!(isolated, refusals(Isolation::InProcess));
 }

@@ -13,8 +13,9 @@
 //!
 //! The fault difficulties ([`FAULTS`]) do what a plugin that takes its host down
 //! does, for the isolation tests: `generate` of `crash-segfault`, `crash-abort`,
-//! `crash-stack` (overflow), `crash-alloc` (a huge allocation), `hang` (ignores
-//! its deadline) and `garbage` does that; `hint-*` difficulties generate the
+//! `crash-stack` (overflow), `crash-alloc` (6 GiB, past a host's memory
+//! limit), `hang` (sleeps past its deadline), `spin` (burns CPU past it) and
+//! `garbage` does that; `hint-*` difficulties generate the
 //! fixed 4x4 puzzle (labelled so), and `hint` on it does the fault named after
 //! `hint-`, or `big` (a 40 KB answer). Never load this plugin in process for
 //! these: it is meant to kill its host.
@@ -49,12 +50,13 @@ const SLOW_HINT: Duration = Duration::from_secs(2);
 
 /// The faults a difficulty can ask for, in `generate` and, prefixed `hint-`,
 /// in `hint`.
-const FAULTS: [&str; 6] = [
+const FAULTS: [&str; 7] = [
     "crash-segfault",
     "crash-abort",
     "crash-stack",
     "crash-alloc",
     "hang",
+    "spin",
     "garbage",
 ];
 
@@ -70,11 +72,17 @@ fn fault(name: &str, out: *mut ByteBuffer) -> i32 {
             overflow(std::hint::black_box(1));
         }
         "crash-alloc" => {
-            let huge: Vec<u8> = vec![1; std::hint::black_box(1 << 40)];
+            // 6 GiB, zeroed (so nothing is touched): more than a host's default
+            // 4 GiB address space, less than the machine would refuse on its
+            // own — without the host's limit this succeeds and answers garbage.
+            let huge: Vec<u8> = vec![0; std::hint::black_box(6 << 30)];
             std::hint::black_box(&huge);
         }
         "hang" => loop {
             std::thread::sleep(Duration::from_secs(3600));
+        },
+        "spin" => loop {
+            std::hint::black_box(std::time::Instant::now());
         },
         "big" => {
             let hint = HintResponse {
