@@ -139,7 +139,7 @@ class App {
       if (this.connection?.status === "offline" && this.connection.retryAt !== undefined) this.showBanner();
     }, 250);
     setInterval(() => {
-      if (this.kind === "home") this.send([{ type: "list_rooms" }]);
+      if (this.kind === "home") this.send([this.session.listRooms()]);
     }, 5000);
     const name = storage.get(NAME_KEY);
     if (name) this.connect(name);

@@ -609,7 +609,19 @@ name: string,
 /**
  * A session token to resume.
  */
-token: string | null, } | { "type": "list_rooms" } | { "type": "list_variants" } | { "type": "ready", 
+token: string | null, } | { "type": "list_rooms", 
+/**
+ * Rooms of the ordered list to skip (a multiple of the page size, 50).
+ */
+offset: number, 
+/**
+ * Only rooms of this variant id.
+ */
+variant: string | null, 
+/**
+ * Only rooms waiting for players with a free seat.
+ */
+joinable: boolean, } | { "type": "list_variants" } | { "type": "ready", 
 /**
  * Ready or not.
  */
@@ -735,9 +747,13 @@ cells: Array<[number, number]>, } | { "type": "rooms",
  */
 rooms: Array<RoomSummary>, 
 /**
- * Public rooms in all (`rooms` may show fewer).
+ * Matching public rooms in all (`rooms` shows at most one page).
  */
-total: number, } | { "type": "variants", 
+total: number, 
+/**
+ * Where this page starts in the ordered list.
+ */
+offset: number, } | { "type": "variants", 
 /**
  * One manifest per loaded plugin: name, rules, parameters, difficulties.
  */

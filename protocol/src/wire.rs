@@ -28,8 +28,20 @@ pub enum ClientMessage {
         #[serde(default)]
         token: Option<String>,
     },
-    /// Ask for the public rooms.
-    ListRooms,
+    /// Ask for the public rooms: one page of the most relevant ones, optionally
+    /// of one variant or only those with a free seat. `{"type": "list_rooms"}`
+    /// alone asks for the first page of every public room.
+    ListRooms {
+        /// Rooms of the ordered list to skip (a multiple of the page size, 50).
+        #[serde(default)]
+        offset: u32,
+        /// Only rooms of this variant id.
+        #[serde(default)]
+        variant: Option<String>,
+        /// Only rooms waiting for players with a free seat.
+        #[serde(default)]
+        joinable: bool,
+    },
     /// Ask for the variants this server offers (for the lobby's picker).
     ListVariants,
     /// In a waiting room: tell everyone I am ready (or not yet).
@@ -597,15 +609,18 @@ pub enum ServerMessage {
         #[serde(default)]
         cells: Vec<[u32; 2]>,
     },
-    /// The public rooms: the most relevant ones (at most 50: rooms waiting with a
-    /// free seat first, then games to watch; the busiest first), and how many
-    /// there are in all.
+    /// One page of the public rooms that match the `list_rooms` filter, the most
+    /// relevant first (at most 50: rooms waiting with a free seat first, then
+    /// games to watch; the busiest first), and how many match in all.
     Rooms {
         /// One entry per room shown.
         rooms: Vec<RoomSummary>,
-        /// Public rooms in all (`rooms` may show fewer).
+        /// Matching public rooms in all (`rooms` shows at most one page).
         #[serde(default)]
         total: u32,
+        /// Where this page starts in the ordered list.
+        #[serde(default)]
+        offset: u32,
     },
     /// The variants this server offers, sorted by id.
     Variants {

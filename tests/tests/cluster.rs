@@ -204,12 +204,20 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     .await;
     let code = ada.room(RoomState::Waiting).await.code;
     let mut bob = Client::connect(&n2.addr, "Bob").await;
-    ask_until(&mut bob, &ClientMessage::ListRooms, |m| match m {
-        ServerMessage::Rooms { rooms, .. } => {
-            Some(rooms.iter().any(|r| r.code == code).then_some(()))
-        }
-        _ => None,
-    })
+    ask_until(
+        &mut bob,
+        &ClientMessage::ListRooms {
+            offset: 0,
+            variant: None,
+            joinable: false,
+        },
+        |m| match m {
+            ServerMessage::Rooms { rooms, .. } => {
+                Some(rooms.iter().any(|r| r.code == code).then_some(()))
+            }
+            _ => None,
+        },
+    )
     .await;
 
     // A solo game finished on n1 is on Ada's profile on n2 (her token works there).

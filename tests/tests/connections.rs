@@ -108,7 +108,12 @@ async fn bad_input_gets_the_right_error_and_others_play_on() {
 async fn hello_is_checked_and_tokens_resume_identities() {
     let addr = start_server().await;
     let mut c = Client::open(addr).await;
-    c.send(&ClientMessage::ListRooms).await;
+    c.send(&ClientMessage::ListRooms {
+        offset: 0,
+        variant: None,
+        joinable: false,
+    })
+    .await;
     assert_eq!(c.error().await, ErrorCode::NotIntroduced);
     c.send(&ClientMessage::Hello {
         version: 99,

@@ -106,7 +106,13 @@ async fn silent_sockets_from_one_address_never_lock_it_out() {
     let (status, body) = http_get(addr, "/healthz").await;
     assert_eq!((status, body.as_str()), (200, "ok"));
     let mut player = Client::connect(addr, "Ada").await;
-    player.send(&ClientMessage::ListRooms).await;
+    player
+        .send(&ClientMessage::ListRooms {
+            offset: 0,
+            variant: None,
+            joinable: false,
+        })
+        .await;
     player
         .until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
         .await;
@@ -199,14 +205,20 @@ async fn a_client_that_never_reads_is_dropped_and_frees_its_address_slot() {
     slow.closed().await;
     // Its slot is free: the address connects again.
     let mut again = Client::connect(addr, "Again").await;
-    again.send(&ClientMessage::ListRooms).await;
+    again
+        .send(&ClientMessage::ListRooms {
+            offset: 0,
+            variant: None,
+            joinable: false,
+        })
+        .await;
     again
         .until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
         .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_lobby_of_240_rooms_shows_the_50_most_relevant_and_counts_them_all() {
+async fn a_lobby_of_240_rooms_shows_the_50_most_relevant_counts_them_all_and_pages() {
     let addr = start_server_with(Config {
         address_hello_rate: limit::Rate {
             burst: 1000,
@@ -228,13 +240,7 @@ async fn a_lobby_of_240_rooms_shows_the_50_most_relevant_and_counts_them_all() {
         hosts.push(host);
     }
     let mut visitor = Client::connect(addr, "Visitor").await;
-    visitor.send(&ClientMessage::ListRooms).await;
-    let (rooms, total) = visitor
-        .until(|m| match m {
-            ServerMessage::Rooms { rooms, total } => Some((rooms, total)),
-            _ => None,
-        })
-        .await;
+    let (rooms, total, _) = list_rooms(&mut visitor, 0, None, false).await;
     assert_eq!(total, 240, "the lobby counts every room");
     assert_eq!(
         rooms.len(),
@@ -254,15 +260,63 @@ async fn a_lobby_of_240_rooms_shows_the_50_most_relevant_and_counts_them_all() {
         })
         .await;
     guest.room(RoomState::Waiting).await;
-    visitor.send(&ClientMessage::ListRooms).await;
-    let rooms = visitor
-        .until(|m| match m {
-            ServerMessage::Rooms { rooms, .. } => Some(rooms),
-            _ => None,
-        })
-        .await;
+    let (rooms, _, _) = list_rooms(&mut visitor, 0, None, false).await;
     assert!(
         rooms.iter().all(|r| r.code != code),
         "a full waiting room is not among the 50 most relevant of 240"
     );
+
+    // Page by page, every room once, the full one last.
+    let mut seen = Vec::new();
+    for page in 0..5u32 {
+        let (rooms, total, offset) = list_rooms(&mut visitor, page * 50, None, false).await;
+        assert_eq!((total, offset), (240, page * 50));
+        seen.extend(rooms.into_iter().map(|r| r.code));
+    }
+    assert_eq!(seen.len(), 240);
+    assert_eq!(seen.last(), Some(&code), "the full room comes last");
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 240, "no room on two pages");
+    let (rooms, total, offset) = list_rooms(&mut visitor, 1000, None, false).await;
+    assert_eq!(
+        (rooms.len(), total, offset),
+        (0, 240, 240),
+        "past the end: empty"
+    );
+
+    // Filters: only rooms with a free seat; only a variant's rooms.
+    let (rooms, total, _) = list_rooms(&mut visitor, 200, None, true).await;
+    assert_eq!((rooms.len(), total), (39, 239));
+    assert!(rooms.iter().all(|r| r.code != code));
+    let (_, total, _) = list_rooms(&mut visitor, 0, Some("classic"), false).await;
+    assert_eq!(total, 240);
+    let (rooms, total, _) = list_rooms(&mut visitor, 0, Some("killer"), false).await;
+    assert_eq!((rooms.len(), total), (0, 0));
+}
+
+/// Sends one `list_rooms` and returns its page, total and offset.
+async fn list_rooms(
+    client: &mut Client,
+    offset: u32,
+    variant: Option<&str>,
+    joinable: bool,
+) -> (Vec<protocol::wire::RoomSummary>, u32, u32) {
+    client
+        .send(&ClientMessage::ListRooms {
+            offset,
+            variant: variant.map(String::from),
+            joinable,
+        })
+        .await;
+    client
+        .until(|m| match m {
+            ServerMessage::Rooms {
+                rooms,
+                total,
+                offset,
+            } => Some((rooms, total, offset)),
+            _ => None,
+        })
+        .await
 }

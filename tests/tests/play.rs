@@ -47,7 +47,12 @@ async fn three_players_race_to_the_end() {
         room.puzzle.is_none(),
         "no puzzle before the start: no head start"
     );
-    b.send(&ClientMessage::ListRooms).await;
+    b.send(&ClientMessage::ListRooms {
+        offset: 0,
+        variant: None,
+        joinable: false,
+    })
+    .await;
     let listed = b
         .until(|m| match m {
             ServerMessage::Rooms { rooms, .. } => Some(rooms),

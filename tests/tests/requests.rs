@@ -269,7 +269,12 @@ async fn finished_rooms_everyone_left_stop_counting_against_the_host() {
 
 /// The public rooms `c` is told of now.
 async fn public_rooms(c: &mut Client) -> Vec<protocol::wire::RoomSummary> {
-    c.send(&ClientMessage::ListRooms).await;
+    c.send(&ClientMessage::ListRooms {
+        offset: 0,
+        variant: None,
+        joinable: false,
+    })
+    .await;
     c.until(|m| match m {
         ServerMessage::Rooms { rooms, .. } => Some(rooms),
         _ => None,

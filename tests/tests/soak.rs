@@ -69,7 +69,11 @@ fn fuzzed(noise: &mut Noise) -> Vec<u8> {
             value: 1,
         })
         .unwrap_or_default(),
-        5 => real(&ClientMessage::ListRooms),
+        5 => real(&ClientMessage::ListRooms {
+            offset: 0,
+            variant: None,
+            joinable: false,
+        }),
         6 => real(&ClientMessage::Ping {
             client_time: noise.next() as f64,
         }),

@@ -59,7 +59,7 @@ test("welcome asks for variants, rooms and my profile, and rejoins the room from
   const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
   expect(out).toEqual([
     { type: "list_variants" },
-    { type: "list_rooms" },
+    { type: "list_rooms", offset: 0, variant: null, joinable: false },
     { type: "profile", utc_offset_min: -new Date().getTimezoneOffset() },
     { type: "join_room", code: "xyz", spectator: false },
   ]);
@@ -353,9 +353,12 @@ test("a room being made shows as such until the room or the reason it failed", (
 test("the lobby keeps how many public rooms there are beside the ones listed", () => {
   const s = new Session(marks);
   const summary = { code: "abc", settings: settings("race"), players: 1, state: "waiting" as const, host: "Ada", connected: 1 };
-  s.handle({ type: "rooms", rooms: [summary], total: 240 });
+  s.handle({ type: "rooms", rooms: [summary], total: 240, offset: 50 });
   expect(s.rooms.length).toBe(1);
   expect(s.roomsTotal).toBe(240);
-  s.handle({ type: "rooms", rooms: [summary, { ...summary, code: "def" }], total: 0 });
+  expect(s.roomsOffset).toBe(50);
+  s.handle({ type: "rooms", rooms: [summary, { ...summary, code: "def" }], total: 0, offset: 0 });
   expect(s.roomsTotal).toBe(2);
+  s.roomQuery = { offset: 50, variant: "killer", joinable: true };
+  expect(s.listRooms()).toEqual({ type: "list_rooms", offset: 50, variant: "killer", joinable: true });
 });

@@ -130,13 +130,20 @@ export function isBoardChange(m: ClientMessage): boolean {
   return m.type === "move" || m.type === "pencil";
 }
 
+/** The filter and page of the lobby's public rooms (`list_rooms` without its tag). */
+export type RoomQuery = Omit<Extract<ClientMessage, { type: "list_rooms" }>, "type">;
+
 /** Everything the client knows, updated by server messages and the player's actions. */
 export class Session {
   me?: { id: string; name: string };
   variants: Manifest[] = [];
   rooms: RoomSummary[] = [];
-  /** Public rooms in all (the list shows the most relevant ones). */
+  /** Public rooms matching the lobby's filter in all (the list shows one page). */
   roomsTotal = 0;
+  /** Where the page shown starts among them. */
+  roomsOffset = 0;
+  /** What the lobby lists: a page, one variant's rooms or all, free seats only or all. */
+  roomQuery: RoomQuery = { offset: 0, variant: null, joinable: false };
   room?: RoomView;
   game?: Game;
   results?: Results;
@@ -183,6 +190,11 @@ export class Session {
     return [{ type: "create_room", settings }];
   }
 
+  /** The `list_rooms` request for the lobby's current filter and page. */
+  listRooms(): ClientMessage {
+    return { type: "list_rooms", ...this.roomQuery };
+  }
+
   /** Folds one server message into the state. */
   handle(m: ServerMessage): ClientMessage[] {
     switch (m.type) {
@@ -192,7 +204,7 @@ export class Session {
         this.creatingRoom = false;
         // A new connection: requests sent on the old one will never be answered.
         this.game?.ledger.orphan();
-        const out: ClientMessage[] = [{ type: "list_variants" }, { type: "list_rooms" }, profileRequest()];
+        const out: ClientMessage[] = [{ type: "list_variants" }, this.listRooms(), profileRequest()];
         const code = this.pendingRoom ?? this.room?.code;
         if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
         return out;
@@ -207,6 +219,7 @@ export class Session {
       case "rooms":
         this.rooms = m.rooms;
         this.roomsTotal = Math.max(m.total, m.rooms.length);
+        this.roomsOffset = m.offset;
         return [];
       case "room":
         this.creatingRoom = false;

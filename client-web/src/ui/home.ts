@@ -12,6 +12,9 @@ import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSett
 import type { Session } from "../game/session";
 import { h, replace } from "./dom";
 
+/** Public rooms the server lists per page. */
+const PAGE_ROOMS = 50;
+
 /** What the home screen asks the app to do. */
 export interface HomeActions {
   send(m: ClientMessage): void;
@@ -68,6 +71,10 @@ export class HomeScreen {
   );
   private readonly roomList = h("tbody");
   private readonly roomCount = h("p", { class: "muted", id: "room-count" });
+  private readonly roomVariant = h("select", { id: "room-variant", "aria-label": "Rooms of", onchange: () => this.filterRooms() });
+  private readonly roomJoinable = h("input", { type: "checkbox", id: "room-joinable", onchange: () => this.filterRooms() });
+  private readonly roomsBack = h("button", { type: "button", class: "small", id: "rooms-back", onclick: () => this.pageRooms(-1) }, "Back");
+  private readonly roomsMore = h("button", { type: "button", class: "small", id: "rooms-more", onclick: () => this.pageRooms(1) }, "More");
   private readonly code = h("input", { id: "join-code", placeholder: "room code", "aria-label": "Room code" });
   private readonly name = h("input", { id: "name", maxlength: 24, "aria-label": "Your name" });
   private shownVariants = "";
@@ -211,14 +218,15 @@ export class HomeScreen {
             "Watch",
           ),
         ),
-        h("h3", {}, "Public rooms ", h("button", { type: "button", class: "small", onclick: () => send({ type: "list_rooms" }) }, "Refresh")),
+        h("h3", {}, "Public rooms ", h("button", { type: "button", class: "small", onclick: () => send(this.session.listRooms()) }, "Refresh")),
+        h("div", { class: "row room-filter" }, this.roomVariant, h("label", { class: "check" }, this.roomJoinable, " Free seat only")),
         h(
           "table",
           { class: "rooms" },
           h("thead", {}, h("tr", {}, ...["Variant", "Mode", "Host", "Players", "State", ""].map((t) => h("th", {}, t)))),
           this.roomList,
         ),
-        this.roomCount,
+        h("div", { class: "row" }, this.roomCount, this.roomsBack, this.roomsMore),
       ),
     );
     this.showMode();
@@ -244,18 +252,26 @@ export class HomeScreen {
       this.showVariant();
       this.showDailies();
       this.records.showVariants(s.variants);
+      const filtered = this.roomVariant.value;
+      replace(this.roomVariant, h("option", { value: "" }, "All variants"), ...s.variants.map((v) => h("option", { value: v.id }, v.name)));
+      this.roomVariant.value = filtered;
     }
     this.records.update(s);
     const sync = s.syncCode;
     this.syncShown.textContent = sync ? `Enter ${sync.code} on your other device within ${sync.minutes} minutes (once).` : "";
     this.hideMe.checked = s.profile?.hidden ?? false;
     const byId = new Map(s.variants.map((v) => [v.id, v]));
+    const shown = s.rooms.length;
     this.roomCount.textContent =
-      s.roomsTotal > s.rooms.length ? `Showing the ${s.rooms.length} most open of ${s.roomsTotal} public rooms: rooms with a free seat first.` : "";
+      s.roomsTotal > shown
+        ? `Rooms ${s.roomsOffset + 1}–${s.roomsOffset + shown} of ${s.roomsTotal}, rooms with a free seat first.`
+        : "";
+    this.roomsBack.hidden = s.roomsOffset === 0;
+    this.roomsMore.hidden = s.roomsOffset + shown >= s.roomsTotal;
     replace(
       this.roomList,
       ...(s.rooms.length === 0
-        ? [h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No public rooms yet."))]
+        ? [h("tr", {}, h("td", { colspan: 6, class: "muted" }, s.roomQuery.variant || s.roomQuery.joinable ? "No public rooms like that." : "No public rooms yet."))]
         : s.rooms.map((r) =>
             h(
               "tr",
@@ -276,6 +292,19 @@ export class HomeScreen {
             ),
           )),
     );
+  }
+
+  /** A new filter for the public rooms: its first page. */
+  private filterRooms() {
+    this.session.roomQuery = { offset: 0, variant: this.roomVariant.value || null, joinable: this.roomJoinable.checked };
+    this.actions.send(this.session.listRooms());
+  }
+
+  /** The next (1) or previous (-1) page of public rooms. */
+  private pageRooms(step: number) {
+    const page = Math.max(0, this.session.roomsOffset + step * PAGE_ROOMS);
+    this.session.roomQuery = { ...this.session.roomQuery, offset: page };
+    this.actions.send(this.session.listRooms());
   }
 
   /** One row per variant: its name and a button per difficulty for today's puzzle. */

@@ -10,6 +10,7 @@ use super::clock::now_ms;
 use super::cluster::Found;
 use super::frame::decode;
 use super::limit::Bucket;
+use super::lobby::RoomQuery;
 use super::metrics::Metrics;
 use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
 use super::session::Identity;
@@ -276,7 +277,15 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
     let (me, message) = me;
     match message {
         ClientMessage::Hello { .. } => None,
-        ClientMessage::ListRooms => Some(shared.lobby.rooms_message()),
+        ClientMessage::ListRooms {
+            offset,
+            variant,
+            joinable,
+        } => Some(shared.lobby.rooms_message(&RoomQuery {
+            offset,
+            variant,
+            joinable,
+        })),
         ClientMessage::ListVariants => Some(ServerMessage::Variants {
             variants: shared.lobby.variants(),
         }),
@@ -339,7 +348,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 leave(room, &me, player.conn).await;
                 player.outbox = None;
             }
-            Some(shared.lobby.rooms_message())
+            Some(shared.lobby.rooms_message(&RoomQuery::default()))
         }
         ClientMessage::CreateRoom { settings } => {
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);

@@ -24,6 +24,23 @@ pub const MAX_PLAYERS: u32 = 16;
 /// Public rooms the lobby lists at most (the total says how many there are).
 pub const LOBBY_ROOMS: usize = 50;
 
+/// What a `list_rooms` asks for: a page, optionally only one variant's rooms
+/// or only rooms with a free seat. The default is the first page of all.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RoomQuery {
+    /// Rooms of the ordered list to skip.
+    pub offset: u32,
+    /// Only rooms of this variant.
+    pub variant: Option<String>,
+    /// Only rooms waiting with a free seat.
+    pub joinable: bool,
+}
+
+/// A room waiting for players with a seat free.
+fn joinable(room: &RoomSummary) -> bool {
+    room.state == protocol::wire::RoomState::Waiting && room.players < room.settings.max_players
+}
+
 /// Characters of room codes: no 0/o, 1/l/i look-alikes.
 const CODE_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
 
@@ -391,28 +408,46 @@ impl Lobby {
         Some(handle)
     }
 
-    /// The lobby's answer to `list_rooms`: the [`LOBBY_ROOMS`] most relevant
-    /// public rooms — waiting with a free seat, then being played (to watch),
-    /// then the rest; the busiest first — and how many there are in all.
-    pub fn rooms_message(&self) -> protocol::wire::ServerMessage {
-        let mut rooms = self.public_rooms();
+    /// The lobby's answer to `list_rooms`: the page at `query.offset` of the
+    /// public rooms that match it, the most relevant first — waiting with a free
+    /// seat, then being played (to watch), then the rest; the busiest first —
+    /// and how many match in all. Pages hold [`LOBBY_ROOMS`] rooms.
+    pub fn rooms_message(&self, query: &RoomQuery) -> protocol::wire::ServerMessage {
+        let mut rooms: Vec<RoomSummary> = self
+            .public_rooms()
+            .into_iter()
+            .filter(|r| {
+                query
+                    .variant
+                    .as_ref()
+                    .is_none_or(|v| &r.settings.variant == v)
+            })
+            .filter(|r| !query.joinable || joinable(r))
+            .collect();
         let total = u32::try_from(rooms.len()).unwrap_or(u32::MAX);
         let relevance = |r: &RoomSummary| {
-            let joinable =
-                r.state == protocol::wire::RoomState::Waiting && r.players < r.settings.max_players;
             let watchable = matches!(
                 r.state,
                 protocol::wire::RoomState::Countdown | protocol::wire::RoomState::Playing
             );
-            (!joinable, !watchable, std::cmp::Reverse(r.connected))
+            (!joinable(r), !watchable, std::cmp::Reverse(r.connected))
         };
         rooms.sort_by(|a, b| {
             relevance(a)
                 .cmp(&relevance(b))
                 .then_with(|| a.code.cmp(&b.code))
         });
-        rooms.truncate(LOBBY_ROOMS);
-        protocol::wire::ServerMessage::Rooms { rooms, total }
+        let offset = query.offset.min(total);
+        let page = rooms
+            .into_iter()
+            .skip(offset as usize)
+            .take(LOBBY_ROOMS)
+            .collect();
+        protocol::wire::ServerMessage::Rooms {
+            rooms: page,
+            total,
+            offset,
+        }
     }
 
     /// The open public rooms with someone in them, this node's and the other
