@@ -3,7 +3,7 @@
 //! web client does (follow redirects; start over at the entry node when the
 //! room's node cannot be reached).
 
-use crate::process::spawn_arena_serve;
+use crate::process::spawn_arena_serve_with_lines;
 use crate::ws::Client;
 use protocol::wire::{ClientMessage, ErrorCode, RoomView, ServerMessage};
 use std::time::{Duration, Instant};
@@ -19,25 +19,48 @@ pub struct Node {
     pub child: Child,
     /// Its `host:port`.
     pub addr: String,
+    /// Its metrics listener's `host:port`.
+    pub metrics: String,
+}
+
+impl Node {
+    /// The rooms open on this node (`arena_rooms` from its metrics).
+    pub async fn rooms(&self) -> u64 {
+        let addr = self.metrics.parse().expect("a metrics address");
+        let (_, text) = crate::serve::http_get(addr, "/metrics").await;
+        text.lines()
+            .find_map(|l| l.strip_prefix("arena_rooms "))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("arena_rooms in the metrics")
+    }
 }
 
 /// Starts `arena serve` as node `id` on `database`, with room leases of
 /// `lease_ms`.
 pub async fn start_node(database: &str, id: &str, lease_ms: &str) -> Node {
+    start_node_with(database, id, lease_ms, &[]).await
+}
+
+/// [`start_node`] with more `arena serve` arguments.
+pub async fn start_node_with(database: &str, id: &str, lease_ms: &str, extra: &[&str]) -> Node {
     let data = std::env::temp_dir().join(format!("arena-cluster-{}-{id}", std::process::id()));
-    let (child, addr) = spawn_arena_serve(
-        &data,
-        &[
-            "--database",
-            database,
-            "--node-id",
-            id,
-            "--lease-ms",
-            lease_ms,
-        ],
-    )
-    .await;
-    Node { child, addr }
+    let mut args = vec![
+        "--database",
+        database,
+        "--node-id",
+        id,
+        "--lease-ms",
+        lease_ms,
+        "--metrics-bind",
+        "127.0.0.1:0",
+    ];
+    args.extend_from_slice(extra);
+    let (child, started) = spawn_arena_serve_with_lines(&data, &args).await;
+    Node {
+        child,
+        addr: started.game,
+        metrics: started.metrics.expect("the metrics address"),
+    }
 }
 
 /// Connects to a full WebSocket URL (from a `redirect`) and resumes `token`;

@@ -5,7 +5,7 @@
 //! every acknowledged move is still there), and a node frozen past its lease
 //! (`SIGSTOP`) whose writes are refused once it wakes, its players sent on.
 
-use arena_tests::cluster::{join_via, start_node, RETRY};
+use arena_tests::cluster::{join_via, resume_at, start_node, start_node_with, Node, RETRY};
 use arena_tests::postgres::PgServer;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
@@ -168,6 +168,237 @@ async fn co_op_over_nodes_and_a_frozen_owner_is_fenced() {
     bob.until(|m| matches!(m, ServerMessage::CoopEvent { .. }).then_some(()))
         .await;
     drop((n1, n2));
+}
+
+/// Sends `sig` (e.g. "-TERM") to a node's process.
+fn signal(node: &Node, sig: &str) {
+    let pid = node.child.id().expect("pid").to_string();
+    let ok = std::process::Command::new("kill")
+        .args([sig, &pid])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "kill {sig}");
+}
+
+/// Waits until `check` holds for the nodes' open rooms (read from their
+/// metrics), and returns them.
+async fn rooms_until(nodes: &[&Node], check: impl Fn(&[u64]) -> bool) -> Vec<u64> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let mut rooms = Vec::new();
+        for n in nodes {
+            rooms.push(n.rooms().await);
+        }
+        if check(&rooms) {
+            return rooms;
+        }
+        assert!(Instant::now() < deadline, "rooms per node stayed {rooms:?}");
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
+/// A waiting room for two created on `node` by a new player, who stays.
+async fn waiting_room(node: &Node, name: &str) -> (Client, String) {
+    let mut host = Client::connect(&node.addr, name).await;
+    host.send(&ClientMessage::CreateRoom {
+        settings: private(Mode::Race, 2),
+    })
+    .await;
+    let code = host.room(RoomState::Waiting).await.code;
+    (host, code)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_joins_gets_new_rooms_and_a_dead_nodes_rooms_spread_over_the_survivors() {
+    let pg = PgServer::start();
+    let db = pg.database("spread");
+    let mut n1 = start_node(&db, "n1", LEASE_MS).await;
+    let mut hosts = Vec::new();
+    for i in 0..4 {
+        hosts.push(waiting_room(&n1, &format!("Host {i}")).await);
+    }
+    let n2 = start_node(&db, "n2", LEASE_MS).await;
+    let n3 = start_node(&db, "n3", LEASE_MS).await;
+
+    // n1 holds four rooms, n2 and n3 none: Dee's new room goes to one of them
+    // (once n1's heartbeat has seen them), and she follows it there.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut dee = Client::connect(&n1.addr, "Dee").await;
+    let (code, url) = loop {
+        assert!(Instant::now() < deadline, "new rooms never left n1");
+        dee.send(&ClientMessage::CreateRoom {
+            settings: private(Mode::Race, 2),
+        })
+        .await;
+        let moved = dee
+            .until(|m| match m {
+                ServerMessage::Redirect { code, url } => Some(Some((code, url))),
+                ServerMessage::Room { room } if room.state == RoomState::Waiting => Some(None),
+                _ => None,
+            })
+            .await;
+        if let Some(moved) = moved {
+            break moved;
+        }
+        dee.send(&ClientMessage::LeaveRoom).await;
+        tokio::time::sleep(RETRY).await;
+    };
+    assert!(
+        url.contains(&n2.addr) || url.contains(&n3.addr),
+        "{url}: a node that joined"
+    );
+    let (_dee, _) = join_via(&n2.addr, &dee.token, &code, false).await;
+
+    // n1 dies with its four rooms: n2 (one room) and n3 (none) share them so
+    // that neither holds more than one room more than the other.
+    n1.child.kill().await.expect("kill -9");
+    drop(hosts);
+    let rooms = rooms_until(&[&n2, &n3], |r| r.iter().sum::<u64>() == 5).await;
+    assert!(
+        rooms[0].abs_diff(rooms[1]) <= 1,
+        "rooms spread within one: {rooms:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_stopped_with_sigterm_hands_its_rooms_over_and_its_players_follow() {
+    let pg = PgServer::start();
+    let db = pg.database("drain");
+    let n1 = start_node(&db, "n1", LEASE_MS).await;
+    // A race under way on n1, and two rooms waiting for players.
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    let mut bob = Client::connect(&n1.addr, "Bob").await;
+    ada.send(&ClientMessage::CreateRoom {
+        settings: private(Mode::Race, 2),
+    })
+    .await;
+    let code = ada.room(RoomState::Waiting).await.code;
+    bob.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        spectator: false,
+    })
+    .await;
+    bob.room(RoomState::Waiting).await;
+    ada.send(&ClientMessage::Start).await;
+    let puzzle = ada.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    bob.room(RoomState::Playing).await;
+    let moves = solving_moves(&puzzle);
+    for m in &moves[..5] {
+        ada.play(m).await;
+    }
+    let (eve, _) = waiting_room(&n1, "Eve").await;
+    let (fay, _) = waiting_room(&n1, "Fay").await;
+    let n2 = start_node(&db, "n2", LEASE_MS).await;
+    let n3 = start_node(&db, "n3", LEASE_MS).await;
+
+    // SIGTERM: every player is told where their room went, before n1 closes.
+    let mut n1 = n1;
+    signal(&n1, "-TERM");
+    let mut players = vec![ada, bob, eve, fay];
+    let mut urls = Vec::new();
+    for p in &mut players {
+        let url = p
+            .until(|m| match m {
+                ServerMessage::Redirect { url, .. } => Some(url),
+                _ => None,
+            })
+            .await;
+        assert!(
+            url.contains(&n2.addr) || url.contains(&n3.addr),
+            "{url} is a live node"
+        );
+        urls.push(url);
+    }
+    let stopped = n1.child.wait().await.expect("n1 exits");
+    assert!(stopped.success(), "a clean stop: {stopped:?}");
+    assert!(
+        urls.iter().any(|u| u.contains(&n2.addr)) && urls.iter().any(|u| u.contains(&n3.addr)),
+        "the rooms spread over both nodes: {urls:?}"
+    );
+
+    // They follow: the race goes on where it was, every acknowledged move there.
+    let ada_url = urls[0].clone();
+    let ada = resume_at(&ada_url, &players[0].token)
+        .await
+        .expect("Ada reaches the new node");
+    let mut ada = ada;
+    ada.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        spectator: false,
+    })
+    .await;
+    let view = ada.room(RoomState::Playing).await;
+    let board = view.board.expect("Ada's board");
+    for m in &moves[..5] {
+        let (row, col, value) = cell_of(m);
+        assert_eq!(
+            board[row][col], value,
+            "an acknowledged move moved with the room"
+        );
+    }
+    for m in &moves[5..] {
+        ada.play(m).await;
+    }
+    drop((n2, n3));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_spare_the_join_budget_and_never_point_at_a_node_whose_lease_runs_out() {
+    let pg = PgServer::start();
+    let db = pg.database("redirects");
+    // Longer leases than the other tests': a busy machine must not make n1
+    // miss a renewal before the test freezes it.
+    let lease = "2000";
+    let n1 = start_node(&db, "n1", lease).await;
+    // n2 allows two joins per address, refilled in minutes.
+    let tight = [
+        "--address-join-burst",
+        "2",
+        "--address-joins-per-second",
+        "0.01",
+    ];
+    let n2 = start_node_with(&db, "n2", lease, &tight).await;
+    let (ada, code) = waiting_room(&n1, "Ada").await;
+
+    // Being sent to the room's node is not a guess at a code: four redirects,
+    // none refused.
+    let mut bob = Client::connect(&n2.addr, "Bob").await;
+    for _ in 0..4 {
+        bob.send(&ClientMessage::JoinRoom {
+            code: code.clone(),
+            spectator: false,
+        })
+        .await;
+        let url = bob
+            .until(|m| match m {
+                ServerMessage::Redirect { url, .. } => Some(url),
+                _ => None,
+            })
+            .await;
+        assert!(url.contains(&n1.addr));
+    }
+
+    // n1 freezes. Once it has missed a renewal (two thirds of a lease: its
+    // lease has under half left, if any), a join on n2 is not sent to n1: n2
+    // waits for the lease to end and takes the room over.
+    signal(&n1, "-STOP");
+    tokio::time::sleep(Duration::from_millis(1400)).await;
+    bob.send(&ClientMessage::JoinRoom {
+        code: code.clone(),
+        spectator: false,
+    })
+    .await;
+    let view = bob
+        .until(|m| match m {
+            ServerMessage::Redirect { url, .. } => panic!("sent to {url}, whose lease runs out"),
+            ServerMessage::Room { room } => Some(room),
+            _ => None,
+        })
+        .await;
+    assert_eq!(view.code, code);
+    assert_eq!(view.players.len(), 2, "Bob sits beside Ada, taken over");
+    signal(&n1, "-CONT");
+    drop((ada, n1, n2));
 }
 
 /// Asks `client` with `ask` until `pick` accepts an answer: what another node

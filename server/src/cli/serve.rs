@@ -179,7 +179,9 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
         if let Some(m) = &metrics {
             eprintln!("arena: metrics on http://{}/metrics", m.local_addr()?);
         }
-        // The last start-up line: scripts wait for it.
+        server.announce(listener.local_addr()?).await;
+        // The last start-up line: scripts wait for it (and another node may
+        // hand this one rooms from now on).
         eprintln!("arena: serving on http://{}", listener.local_addr()?);
         server.serve(listener, metrics, shutdown_signal()).await?;
         eprintln!("arena: stopped");

@@ -99,6 +99,12 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpS
                 break;
             }
             () = async { let _ = closing.wait_for(|c| *c).await; } => {
+                // What the room said last (a redirect to the room's new node) goes first.
+                while let Some(Ok(Outgoing::Frame(frame))) = player.outbox.as_mut().map(|o| o.try_recv()) {
+                    if !send(&mut sink, frame.to_vec(), config.write_timeout).await {
+                        break;
+                    }
+                }
                 close(&mut sink, &mut stream, 1001, "the server is shutting down".into()).await;
                 break;
             }
@@ -388,7 +394,22 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             }
             let room = match locate(shared, &code).await {
                 Ok(room) => room,
-                Err(refusal) => return Some(refusal),
+                Err(refusal) => {
+                    // Being sent to the room's node, or a lookup that failed
+                    // here, is no guess at a code: the join there is the one that counts.
+                    if matches!(
+                        refusal,
+                        ServerMessage::Redirect { .. }
+                            | ServerMessage::Error {
+                                code: ErrorCode::Unavailable,
+                                ..
+                            }
+                    ) {
+                        shared.joins_by_player.give_back(&me.id);
+                        shared.joins_by_address.give_back(&player.ip);
+                    }
+                    return Some(refusal);
+                }
             };
             let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
             let link = Link {

@@ -36,6 +36,11 @@ impl Bucket {
         }
     }
 
+    /// Puts back a token taken for something that turned out not to count.
+    pub fn give_back(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.capacity);
+    }
+
     /// Whether the bucket is full again at `now` (it then says nothing a new
     /// bucket would not).
     pub fn is_full(&mut self, now: Instant) -> bool {
@@ -97,6 +102,13 @@ impl<K: Eq + Hash + Clone> KeyedBuckets<K> {
             .take(now)
     }
 
+    /// Puts back a token taken from `key`'s bucket (see [`Bucket::give_back`]).
+    pub fn give_back(&self, key: &K) {
+        if let Some(mut bucket) = self.buckets.get_mut(key) {
+            bucket.give_back();
+        }
+    }
+
     /// Whether a sweep may run at `now` (and if so, records it).
     fn sweep_due(&self, now: Instant) -> bool {
         let mut last = self.last_sweep.lock().unwrap_or_else(|p| p.into_inner());
@@ -133,6 +145,22 @@ mod tests {
         assert!(!b.take(start + Duration::from_millis(100)));
         assert!(!b.is_full(start + Duration::from_millis(100)));
         assert!(b.is_full(start + Duration::from_secs(1)));
+    }
+
+    #[test]
+    fn a_token_given_back_can_be_taken_again_but_never_overfills() {
+        let start = Instant::now();
+        let keyed = KeyedBuckets::new(Rate {
+            burst: 1,
+            per_second: 0.0,
+        });
+        assert!(keyed.take(&"a", start));
+        assert!(!keyed.take(&"a", start));
+        keyed.give_back(&"a");
+        assert!(keyed.take(&"a", start), "the token came back");
+        let mut full = Bucket::new(2, 0.0);
+        full.give_back();
+        assert!(full.take(start) && full.take(start) && !full.take(start));
     }
 
     #[test]

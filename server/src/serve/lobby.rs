@@ -282,6 +282,12 @@ impl Lobby {
         self.games.plugins().manifests().cloned().collect()
     }
 
+    /// Every open room here (closed ones are forgotten on the way).
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        self.rooms.retain(|_, h| !h.is_closed());
+        self.rooms.iter().map(|h| h.value().clone()).collect()
+    }
+
     /// The number of open rooms (closed ones are forgotten on the way).
     pub fn open_rooms(&self) -> usize {
         self.rooms.retain(|_, h| !h.is_closed());

@@ -285,6 +285,17 @@ impl Server {
         })
     }
 
+    /// With several nodes: tells the others where this node is reached (its
+    /// public URL, or `listening`), so that rooms may be handed to it from now
+    /// on. Call it before saying the server is up, and before [`Server::serve`].
+    pub async fn announce(&self, listening: SocketAddr) {
+        if let Some(cluster) = &self.shared.cluster {
+            cluster
+                .announce(self.shared.config.public_url.as_deref(), listening)
+                .await;
+        }
+    }
+
     /// Serves the game on `listener`, and `/metrics` on `metrics` if given, until
     /// `shutdown` completes.
     pub async fn serve(
@@ -299,14 +310,10 @@ impl Server {
             closing_tx,
         } = self;
         let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
-        let heartbeat = shared.cluster.clone().map(|cluster| {
-            if shared.config.public_url.is_none() {
-                if let Ok(addr) = listener.local_addr() {
-                    cluster.database().announce(&format!("ws://{addr}/ws"));
-                }
-            }
-            tokio::spawn(cluster::run(Arc::clone(&shared), cluster))
-        });
+        let heartbeat = shared
+            .cluster
+            .clone()
+            .map(|cluster| tokio::spawn(cluster::run(Arc::clone(&shared), cluster)));
         let metrics_server = metrics.map(|listener| {
             let app = Router::new()
                 .route("/metrics", get(render_metrics))
@@ -341,9 +348,17 @@ impl Server {
             listener,
             app.into_make_service_with_connect_info::<SocketAddr>(),
         )
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = closing_tx.send(true);
+        .with_graceful_shutdown({
+            let shared = Arc::clone(&shared);
+            async move {
+                shutdown.await;
+                // Several nodes: the rooms go to the others, and their players
+                // are told where, before the connections close.
+                if let Some(cluster) = &shared.cluster {
+                    cluster.drain(&shared).await;
+                }
+                let _ = closing_tx.send(true);
+            }
         })
         .await?;
         refill.abort();

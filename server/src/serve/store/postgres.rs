@@ -109,6 +109,31 @@ pub struct Location {
     pub url: String,
     /// Whether its lease is still running (if not, any node may take it over).
     pub live: bool,
+    /// How long its lease runs on without another renewal (zero once out).
+    pub lease_left: Duration,
+}
+
+/// A live node and its load, as the nodes share it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeLoad {
+    /// The node's id.
+    pub id: String,
+    /// Where clients reach it.
+    pub url: String,
+    /// Its connected players, as it last reported them.
+    pub players: i64,
+    /// The unfinished rooms it owns.
+    pub rooms: i64,
+}
+
+/// An unfinished room whose node's lease ran out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expired {
+    /// The room's code.
+    pub code: String,
+    /// Whether the lease ran out more than a lease ago: the nodes that should
+    /// have shared it out did not, so any node takes it.
+    pub overdue: bool,
 }
 
 /// The reader connections of a node: the idle ones, and how many are open.
@@ -385,40 +410,47 @@ impl Postgres {
     pub fn locate(&self, code: &str) -> Result<Option<Location>, String> {
         let row = self.read(|c| {
             c.query_opt(
-                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE)
+                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
+                        GREATEST(COALESCE(EXTRACT(EPOCH FROM n.lease_until - now()), 0), 0)::float8
                  FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
                  WHERE r.code = $1 AND NOT r.finished",
                 &[&code],
             )
         })?;
         row.map(|r| {
+            let left: f64 = r.try_get(3).map_err(err)?;
             Ok(Location {
                 owner: r.try_get(0).map_err(err)?,
                 url: r.try_get(1).map_err(err)?,
                 live: r.try_get(2).map_err(err)?,
+                lease_left: Duration::try_from_secs_f64(left).unwrap_or_default(),
             })
         })
         .transpose()
     }
 
-    /// The other live node with the fewest connected players (as it last
-    /// reported them), with its URL and player count.
-    pub fn least_loaded(&self) -> Result<Option<(String, String, i32)>, String> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "SELECT id, url, players FROM nodes WHERE lease_until > now() AND id <> $1
-                 ORDER BY players, id LIMIT 1",
-                &[&self.node.id],
+    /// Every node whose lease runs and that clients can reach (it announced
+    /// where: this one too, once its heartbeat has renewed), with its players
+    /// and rooms, by id.
+    pub fn live_nodes(&self) -> Result<Vec<NodeLoad>, String> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT n.id, n.url, n.players::bigint,
+                        (SELECT count(*) FROM rooms r WHERE r.owner = n.id AND NOT r.finished)
+                 FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
+                &[],
             )
         })?;
-        row.map(|r| {
-            Ok((
-                r.try_get(0).map_err(err)?,
-                r.try_get(1).map_err(err)?,
-                r.try_get(2).map_err(err)?,
-            ))
-        })
-        .transpose()
+        rows.iter()
+            .map(|r| {
+                Ok(NodeLoad {
+                    id: r.try_get(0).map_err(err)?,
+                    url: r.try_get(1).map_err(err)?,
+                    players: r.try_get(2).map_err(err)?,
+                    rooms: r.try_get(3).map_err(err)?,
+                })
+            })
+            .collect()
     }
 
     /// Takes the room `code` over if its node's lease ran out (or this node already
@@ -472,33 +504,56 @@ impl Postgres {
     /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
     /// lease covers it from now on); `false` if this node no longer owns it.
     pub fn give(&self, code: &str, to: &str) -> Result<bool, String> {
-        let Some(held) = self.epochs.get(code).map(|e| *e) else {
-            return Ok(false);
-        };
-        let moved = self.read(|c| {
-            c.execute(
+        Ok(self.give_all(&[code.to_string()], to)?.len() == 1)
+    }
+
+    /// Hands the rooms `codes` this node owns to node `to` in one statement (a
+    /// new epoch each); returns those it still owned, which `to` has now.
+    pub fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, String> {
+        let (held, epochs): (Vec<String>, Vec<i64>) = codes
+            .iter()
+            .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
+            .unzip();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.read(|c| {
+            c.query(
                 "UPDATE rooms SET owner = $3, epoch = epoch + 1
-                 WHERE code = $1 AND owner = $2 AND epoch = $4 AND NOT finished",
-                &[&code, &self.node.id, &to, &held],
+                 WHERE owner = $2 AND NOT finished
+                   AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
+                 RETURNING code",
+                &[&held, &self.node.id, &to, &epochs],
             )
         })?;
-        self.epochs.remove(code);
-        Ok(moved == 1)
+        for code in &held {
+            self.epochs.remove(code);
+        }
+        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
     }
 
     /// The unfinished rooms whose node's lease ran out (it died), up to
     /// `limit`: candidates for [`Postgres::claim`].
-    pub fn expired(&self, limit: i64) -> Result<Vec<String>, String> {
+    pub fn expired(&self, limit: i64) -> Result<Vec<Expired>, String> {
         let rows = self.read(|c| {
             c.query(
                 &format!(
-                    "SELECT code FROM rooms WHERE NOT finished AND {OWNER_DEAD}
+                    "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
+                        AND n.lease_until > now() - make_interval(secs => $2))
+                     FROM rooms WHERE NOT finished AND {OWNER_DEAD}
                      ORDER BY code LIMIT $1"
                 ),
-                &[&limit],
+                &[&limit, &self.lease_secs()],
             )
         })?;
-        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+        rows.iter()
+            .map(|r| {
+                Ok(Expired {
+                    code: r.try_get(0).map_err(err)?,
+                    overdue: r.try_get(1).map_err(err)?,
+                })
+            })
+            .collect()
     }
 
     /// The rooms this node served that another node has taken over since (its

@@ -1,0 +1,279 @@
+//! Memory over a long soak of real play: workers pair players into race, co-op
+//! and solo rooms on the real `arena serve` (SQLite file), play every move (each
+//! one acknowledged), chat, leave and disconnect, over and over — new players
+//! and returning ones — while the server's resident memory is sampled. Then
+//! everyone leaves and the server idles. Prints RSS over time and a table: the
+//! baseline, the growth over the last third of the run, and idle RSS.
+//!
+//! Run: `cargo build --release && cargo bench -p arena-tests --bench memory --
+//! --minutes 30 --workers 8 --move-ms 40 --idle-seconds 60`
+
+use arena_tests::process::spawn_arena_serve_with_lines;
+use arena_tests::solving_moves;
+use arena_tests::ws::{started_room, Client};
+use protocol::plugin::Params;
+use protocol::wire::{ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, ServerMessage};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Command-line settings.
+struct Args {
+    minutes: f64,
+    workers: u64,
+    move_ms: u64,
+    idle_seconds: u64,
+}
+
+fn args() -> Args {
+    let raw: Vec<String> = std::env::args().collect();
+    let get = |name: &str, default: f64| {
+        raw.iter()
+            .position(|a| a == name)
+            .and_then(|i| raw.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    Args {
+        minutes: get("--minutes", 3.0),
+        workers: get("--workers", 8.0) as u64,
+        move_ms: get("--move-ms", 40.0) as u64,
+        idle_seconds: get("--idle-seconds", 60.0) as u64,
+    }
+}
+
+/// Resident memory of a process, in KiB.
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Resident memory of a process's children (the plugin host processes), in KiB.
+fn children_rss_kib(pid: u32) -> u64 {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten();
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .map(rss_kib)
+        .sum()
+}
+
+/// Settings of the `cycle`-th room a worker opens: race, co-op and solo in turn.
+fn settings(cycle: u64) -> RoomSettings {
+    let mode = [Mode::Race, Mode::Coop, Mode::Solo][(cycle % 3) as usize];
+    RoomSettings {
+        variant: "classic".into(),
+        params: Params::new(),
+        difficulty: "easy".into(),
+        mode,
+        public: mode != Mode::Solo,
+        max_players: if mode == Mode::Solo { 1 } else { 2 },
+        mistakes: MistakePolicy::None,
+        hints: HintPolicy::Off,
+        daily: None,
+        ghosts: false,
+        own_best: false,
+        puzzle: None,
+    }
+}
+
+/// What the workers did, for the table.
+#[derive(Default)]
+struct Counts {
+    connections: AtomicU64,
+    rooms: AtomicU64,
+    acks: AtomicU64,
+}
+
+/// Plays one room: a race both solve, a co-op game they share move by move, or
+/// a solo game with the other watching; then both leave and disconnect. A
+/// player's identity is new, or one from `tokens` (a returning player).
+async fn one_room(
+    addr: &str,
+    cycle: u64,
+    tokens: &mut Vec<String>,
+    counts: &Counts,
+    pace: Duration,
+) {
+    let mut seat = |n: u64| {
+        // Every other player is a returning one, once there are some.
+        let token = (n.is_multiple_of(2) && !tokens.is_empty()).then(|| tokens.swap_remove(0));
+        (token, format!("soak {cycle}-{n}"))
+    };
+    let (ta, na) = seat(0);
+    let (tb, nb) = seat(1);
+    let open = |token: Option<String>, name: String| async move {
+        match token {
+            Some(token) => Client::resume(addr, token).await,
+            None => Client::connect(addr, &name).await,
+        }
+    };
+    let mut a = open(ta, na).await;
+    let mut b = open(tb, nb).await;
+    counts.connections.fetch_add(2, Ordering::Relaxed);
+    let s = settings(cycle);
+    let mode = s.mode;
+    let (code, puzzle) = if mode == Mode::Solo {
+        let (code, puzzle) = started_room(&mut a, &mut [], s).await;
+        b.watch(&code).await;
+        (code, puzzle)
+    } else {
+        started_room(&mut a, &mut [&mut b], s).await
+    };
+    counts.rooms.fetch_add(1, Ordering::Relaxed);
+    let moves = solving_moves(&puzzle);
+    a.send(&ClientMessage::Chat {
+        text: format!("good luck in {code}"),
+    })
+    .await;
+    for (i, m) in moves.iter().enumerate() {
+        // Co-op: the two take turns on the one board; race: both solve it all.
+        if mode == Mode::Coop {
+            // Its acknowledgement is the shared board's event with the next seq.
+            let player = if i % 2 == 1 { &mut b } else { &mut a };
+            player.send(m).await;
+            let seq = i as u64 + 1;
+            player
+                .until(|f| {
+                    matches!(f, ServerMessage::CoopEvent { seq: s, .. } if s == seq).then_some(())
+                })
+                .await;
+        } else {
+            a.play(m).await;
+        }
+        counts.acks.fetch_add(1, Ordering::Relaxed);
+        if mode == Mode::Race {
+            b.play(m).await;
+            counts.acks.fetch_add(1, Ordering::Relaxed);
+        }
+        tokio::time::sleep(pace).await;
+    }
+    a.finished().await;
+    for p in [&mut a, &mut b] {
+        p.send(&ClientMessage::LeaveRoom).await;
+        tokens.push(std::mem::take(&mut p.token));
+        let _ = p.ws.close(None).await;
+    }
+    // A handful of returning players per worker is plenty.
+    tokens.truncate(8);
+}
+
+fn main() {
+    let a = args();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let dir = std::env::temp_dir().join(format!("arena-memory-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Every player connects from loopback: lift the per-address limits.
+        let lifted = [
+            "--connections-per-ip",
+            "100000",
+            "--address-join-burst",
+            "100000000",
+            "--address-hello-burst",
+            "100000000",
+        ];
+        let (mut child, started) = spawn_arena_serve_with_lines(&dir, &lifted).await;
+        let pid = child.id().expect("pid");
+        let addr = started.game;
+        let baseline = rss_kib(pid);
+        let stop = Arc::new(AtomicBool::new(false));
+        let counts = Arc::new(Counts::default());
+        let pace = Duration::from_millis(a.move_ms);
+        let mut workers = Vec::new();
+        for w in 0..a.workers {
+            let (addr, stop, counts) = (addr.clone(), Arc::clone(&stop), Arc::clone(&counts));
+            workers.push(tokio::spawn(async move {
+                let mut tokens = Vec::new();
+                let mut cycle = w * 1_000_000;
+                while !stop.load(Ordering::Relaxed) {
+                    one_room(&addr, cycle, &mut tokens, &counts, pace).await;
+                    cycle += 1;
+                }
+            }));
+        }
+        let began = Instant::now();
+        let run = Duration::from_secs_f64(a.minutes * 60.0);
+        let mut tick = tokio::time::interval(Duration::from_secs(10));
+        tick.tick().await;
+        // (seconds, RSS KiB)
+        let mut samples = vec![(0u64, baseline)];
+        while began.elapsed() < run {
+            tick.tick().await;
+            let sample = (began.elapsed().as_secs(), rss_kib(pid));
+            eprintln!(
+                "memory: {:>5} s  RSS {:>7} KiB  (plugin hosts {:>7} KiB)  {:>7} connections  {:>6} rooms  {:>8} acks",
+                sample.0,
+                sample.1,
+                children_rss_kib(pid),
+                counts.connections.load(Ordering::Relaxed),
+                counts.rooms.load(Ordering::Relaxed),
+                counts.acks.load(Ordering::Relaxed),
+            );
+            samples.push(sample);
+        }
+        stop.store(true, Ordering::Relaxed);
+        for w in workers {
+            w.await.expect("a worker");
+        }
+        let end = rss_kib(pid);
+        // Idle: nobody connected; rooms close, caches settle.
+        let mut idle = Vec::new();
+        let quiet = Instant::now();
+        while quiet.elapsed() < Duration::from_secs(a.idle_seconds) {
+            tick.tick().await;
+            idle.push(rss_kib(pid));
+        }
+        let idle_rss = idle.last().copied().unwrap_or(end);
+        let hosts = children_rss_kib(pid);
+        let _ = child.kill().await;
+        let _ = std::fs::remove_dir_all(&dir);
+
+        let mib = |k: u64| k as f64 / 1024.0;
+        let at = |fraction: f64| {
+            let t = (began.elapsed().as_secs_f64().min(run.as_secs_f64()) * fraction) as u64;
+            samples
+                .iter()
+                .rev()
+                .find(|s| s.0 <= t)
+                .map(|s| s.1)
+                .unwrap_or(baseline)
+        };
+        let third = at(2.0 / 3.0);
+        println!(
+            "\n| run | connections | rooms | acks | RSS start | RSS at 2/3 | RSS at end | last third | idle after {} s | plugin hosts, idle |",
+            a.idle_seconds
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        println!(
+            "| {:.0} min, {} workers, {} ms per move | {} | {} | {} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:+.2} MiB | {:.1} MiB | {:.1} MiB |",
+            a.minutes,
+            a.workers,
+            a.move_ms,
+            counts.connections.load(Ordering::Relaxed),
+            counts.rooms.load(Ordering::Relaxed),
+            counts.acks.load(Ordering::Relaxed),
+            mib(baseline),
+            mib(third),
+            mib(end),
+            mib(end) - mib(third),
+            mib(idle_rss),
+            mib(hosts),
+        );
+    });
+}
