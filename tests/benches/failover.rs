@@ -6,14 +6,18 @@
 //! acknowledged move survived each time. The killed node is started again
 //! before the next round, which kills the other.
 //!
+//! With `--term`, each round stops the node cleanly instead (SIGTERM): it hands
+//! its rooms to the other node and redirects the players, who follow the
+//! redirect; the time is from the signal to the room's snapshot there.
+//!
 //! Run: `cargo build --release --workspace && cargo bench -p arena-tests --bench
-//! failover -- --rounds 20 --lease-ms 4000`
+//! failover -- --rounds 20 --lease-ms 4000 [--term]`
 
-use arena_tests::cluster::{join_via, start_node, Node};
+use arena_tests::cluster::{join_via, resume_at, start_node, Node};
 use arena_tests::postgres::PgServer;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
-use protocol::wire::{ClientMessage, RoomSettings, RoomState};
+use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
 use std::time::{Duration, Instant};
 
 fn arg(name: &str, default: u64) -> u64 {
@@ -25,9 +29,10 @@ fn arg(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// One round: a room on `doomed`, killed; back through `survivor`. Returns the
-/// time from the kill to the first snapshot of the room on the survivor.
-async fn round(doomed: &mut Node, survivor: &Node) -> Duration {
+/// One round: a room on `doomed`, killed (or, with `term`, stopped cleanly);
+/// back through `survivor`. Returns the time from the signal to the first
+/// snapshot of the room on the survivor.
+async fn round(doomed: &mut Node, survivor: &Node, term: bool) -> Duration {
     let mut ada = Client::connect(&doomed.addr, "Ada").await;
     ada.send(&ClientMessage::CreateRoom {
         settings: RoomSettings {
@@ -48,12 +53,41 @@ async fn round(doomed: &mut Node, survivor: &Node) -> Duration {
     for m in &moves[..half] {
         ada.play(m).await;
     }
-    doomed.child.kill().await.expect("kill -9");
-    let killed = Instant::now();
     let token = ada.token.clone();
-    drop((ada, bob));
-    let (_ada, view) = join_via(&survivor.addr, &token, &code, false).await;
-    let back = killed.elapsed();
+    let (ada, view, back) = if term {
+        let pid = doomed.child.id().expect("pid").to_string();
+        let signalled = Instant::now();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "kill -TERM");
+        let url = ada
+            .until(|m| match m {
+                ServerMessage::Redirect { url, .. } => Some(url),
+                _ => None,
+            })
+            .await;
+        let mut moved = resume_at(&url, &token).await.expect("the new node answers");
+        moved
+            .send(&ClientMessage::JoinRoom {
+                code: code.clone(),
+                spectator: false,
+            })
+            .await;
+        let view = moved.room(RoomState::Playing).await;
+        let back = signalled.elapsed();
+        drop((ada, bob));
+        let stopped = doomed.child.wait().await.expect("the node exits");
+        assert!(stopped.success(), "a clean stop: {stopped:?}");
+        (moved, view, back)
+    } else {
+        doomed.child.kill().await.expect("kill -9");
+        let killed = Instant::now();
+        drop((ada, bob));
+        let (ada, view) = join_via(&survivor.addr, &token, &code, false).await;
+        (ada, view, killed.elapsed())
+    };
     let board = view.board.expect("board");
     for m in &moves[..half] {
         let ClientMessage::Move { row, col, value } = m else {
@@ -64,12 +98,22 @@ async fn round(doomed: &mut Node, survivor: &Node) -> Duration {
             "an acknowledged move was lost"
         );
     }
+    // Both leave for good, so the room is over and the next round starts with
+    // no room anywhere (new rooms would otherwise go to the emptier node).
+    let (bob, _) = join_via(&survivor.addr, &bob_token, &code, false).await;
+    for mut player in [ada, bob] {
+        player.send(&ClientMessage::LeaveRoom).await;
+        player
+            .until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
+            .await;
+    }
     back
 }
 
 fn main() {
     let rounds = arg("--rounds", 20) as usize;
     let lease_ms = arg("--lease-ms", 4000).to_string();
+    let term = std::env::args().any(|a| a == "--term");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -90,8 +134,8 @@ fn main() {
             } else {
                 (&mut right[0], &left[0])
             };
-            let back = round(doomed_node, survivor_node).await;
-            eprintln!("round {}: back in {:.2} s", r + 1, back.as_secs_f64());
+            let back = round(doomed_node, survivor_node, term).await;
+            eprintln!("round {}: back in {:.3} s", r + 1, back.as_secs_f64());
             times.push(back.as_secs_f64());
             nodes[doomed] = start_node(&db, &format!("n{}", doomed + 1), &lease_ms).await;
         }
@@ -99,11 +143,15 @@ fn main() {
         let median = times[times.len() / 2];
         let worst = times.last().copied().unwrap_or(0.0);
         let best = times.first().copied().unwrap_or(0.0);
-        println!("| lease | rounds | acknowledged moves lost | best s | median s | worst s |");
-        println!("|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {} ms | {} | 0 | {best:.2} | {median:.2} | {worst:.2} |",
-            lease_ms, rounds
+            "| stop | lease | rounds | acknowledged moves lost | best s | median s | worst s |"
+        );
+        println!("|---|---:|---:|---:|---:|---:|---:|");
+        println!(
+            "| {} | {} ms | {} | 0 | {best:.3} | {median:.3} | {worst:.3} |",
+            if term { "SIGTERM" } else { "kill -9" },
+            lease_ms,
+            rounds
         );
     });
 }

@@ -163,6 +163,11 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpS
                     close(&mut sink, &mut stream, code, reason.into()).await;
                     break;
                 }
+                Some(Outgoing::Moved) => {
+                    // The room went to another node; the client follows its redirect.
+                    player.room = None;
+                    player.outbox = None;
+                }
                 None => {
                     // The room dropped this outbox: the client fell too far behind.
                     close(&mut sink, &mut stream, 1008, "too slow; reconnect for a fresh snapshot".into()).await;

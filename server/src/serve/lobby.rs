@@ -309,6 +309,7 @@ impl Lobby {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));
         };
         check_settings(&settings, manifest).map_err(invalid)?;
+        self.forget_creators();
         let closes_on_leave = leaving.filter(|r| r.closes_when_left());
         let open = {
             let mut mine = self.created.entry(who.id.clone()).or_default();
@@ -368,6 +369,20 @@ impl Lobby {
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, link).await?;
         Ok(handle)
+    }
+
+    /// Forgets the creators whose rooms have all closed, once they clearly
+    /// outnumber the open rooms (so memory does not grow with every player who
+    /// ever made a room, and the sweep is rare).
+    fn forget_creators(&self) {
+        if self.created.len() <= 2 * self.rooms.len() + 64 {
+            return;
+        }
+        self.rooms.retain(|_, h| !h.is_closed());
+        self.created.retain(|_, codes| {
+            codes.retain(|code| self.rooms.contains_key(code));
+            !codes.is_empty()
+        });
     }
 
     /// A puzzle the players brought: read and checked off the async threads (a

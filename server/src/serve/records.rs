@@ -113,14 +113,52 @@ impl Entry {
     }
 }
 
-/// A player's finished game, for their profile.
-#[derive(Clone, Debug, PartialEq)]
+/// What a player's profile needs of their finished games, kept per player in
+/// a bounded size however many games they play: per kind, the count, the
+/// best, the running average and the last [`RECENT`] times; and when each
+/// daily puzzle was solved (for streaks, at most a few a day).
+#[derive(Debug, Default)]
 struct Played {
-    variant: String,
-    difficulty: String,
-    time_ms: u64,
-    at_ms: f64,
-    daily: bool,
+    /// One row per (variant, difficulty), in first-finish order.
+    stats: Vec<StatRow>,
+    /// When each daily finish came, ms since the Unix epoch.
+    daily_at: Vec<f64>,
+}
+
+impl Played {
+    /// Counts one finish in.
+    fn add(&mut self, record: &GameRecord) {
+        if record.daily.is_some() {
+            self.daily_at.push(record.at_ms);
+        }
+        let i = match self
+            .stats
+            .iter()
+            .position(|s| s.variant == record.variant && s.difficulty == record.difficulty)
+        {
+            Some(i) => i,
+            None => {
+                self.stats.push(StatRow {
+                    variant: record.variant.clone(),
+                    difficulty: record.difficulty.clone(),
+                    solved: 0,
+                    best_ms: u64::MAX,
+                    average_ms: 0,
+                    recent_ms: Vec::new(),
+                });
+                self.stats.len() - 1
+            }
+        };
+        let s = &mut self.stats[i];
+        let t = record.time_ms;
+        s.average_ms = (s.average_ms * u64::from(s.solved) + t) / u64::from(s.solved + 1);
+        s.solved += 1;
+        s.best_ms = s.best_ms.min(t);
+        s.recent_ms.push(t);
+        if s.recent_ms.len() > RECENT {
+            s.recent_ms.remove(0);
+        }
+    }
 }
 
 /// Rows shown above and below the player's own.
@@ -160,15 +198,15 @@ pub struct BoardQuery<'a> {
 pub struct Boards {
     /// Daily boards, sorted, one entry per player.
     daily: DashMap<String, Vec<Entry>>,
-    /// Every finish of each (variant, parameters, difficulty), in time order
-    /// (the weekly boards are cut from it).
+    /// This week's finishes of each (variant, parameters, difficulty), in time
+    /// order (the weekly boards are cut from it; older ones are let go).
     kinds: DashMap<String, Vec<Entry>>,
     /// All-time boards: each player's best finish of each kind, sorted.
     all_time: DashMap<String, Vec<Entry>>,
     /// The sort key of each (kind, player)'s all-time entry.
     all_time_best: DashMap<(String, String), (u64, u64)>,
-    /// Every finish of each player, in arrival order.
-    players: DashMap<String, Vec<Played>>,
+    /// Each player's profile, summed up.
+    players: DashMap<String, Played>,
     /// Players who hide from public boards: others see them unnamed.
     hidden: dashmap::DashSet<String>,
     arrivals: std::sync::atomic::AtomicU64,
@@ -191,17 +229,15 @@ impl Boards {
         self.players
             .entry(record.player.clone())
             .or_default()
-            .push(Played {
-                variant: record.variant.clone(),
-                difficulty: record.difficulty.clone(),
-                time_ms: record.time_ms,
-                at_ms: record.at_ms,
-                daily: record.daily.is_some(),
-            });
+            .add(record);
         let kind = record.kind_key();
         self.add_best(&kind, &entry);
         let mut finishes = self.kinds.entry(kind).or_default();
-        // Kept in time order (a finish arrives last, but clocks can step back).
+        // Kept in time order (a finish arrives last, but clocks can step back),
+        // and only this week's: older weeks' boards are never shown.
+        let week = monday_ms(week_start(entry.at_ms));
+        let last_week = finishes.partition_point(|e| e.at_ms < week);
+        finishes.drain(..last_week);
         let at = finishes.partition_point(|e| e.at_ms <= entry.at_ms);
         finishes.insert(at, entry.clone());
         drop(finishes);
@@ -297,12 +333,10 @@ impl Boards {
     pub fn profile(&self, player: &str, utc_offset_min: i32, now_ms: f64) -> ServerMessage {
         let offset = f64::from(utc_offset_min.clamp(-MAX_OFFSET_MIN, MAX_OFFSET_MIN)) * 60_000.0;
         let local_day = |ms: f64| ((ms + offset) / DAY_MS).floor() as i64;
-        let games = self.players.get(player);
-        let played: &[Played] = games.as_deref().map_or(&[], Vec::as_slice);
+        let played = self.players.get(player);
         let mut days: Vec<i64> = played
             .iter()
-            .filter(|p| p.daily)
-            .map(|p| local_day(p.at_ms))
+            .flat_map(|p| p.daily_at.iter().map(|&at| local_day(at)))
             .collect();
         days.sort_unstable();
         days.dedup();
@@ -323,35 +357,7 @@ impl Boards {
         } else {
             0
         };
-        let mut stats: Vec<StatRow> = Vec::new();
-        for p in played {
-            let i = match stats
-                .iter()
-                .position(|s| s.variant == p.variant && s.difficulty == p.difficulty)
-            {
-                Some(i) => i,
-                None => {
-                    stats.push(StatRow {
-                        variant: p.variant.clone(),
-                        difficulty: p.difficulty.clone(),
-                        solved: 0,
-                        best_ms: u64::MAX,
-                        average_ms: 0,
-                        recent_ms: Vec::new(),
-                    });
-                    stats.len() - 1
-                }
-            };
-            let s = &mut stats[i];
-            s.average_ms =
-                (s.average_ms * u64::from(s.solved) + p.time_ms) / u64::from(s.solved + 1);
-            s.solved += 1;
-            s.best_ms = s.best_ms.min(p.time_ms);
-            s.recent_ms.push(p.time_ms);
-            if s.recent_ms.len() > RECENT {
-                s.recent_ms.remove(0);
-            }
-        }
+        let mut stats: Vec<StatRow> = played.map(|p| p.stats.clone()).unwrap_or_default();
         stats.sort_by(|a, b| (&a.variant, &a.difficulty).cmp(&(&b.variant, &b.difficulty)));
         ServerMessage::Profile {
             streak,
@@ -481,6 +487,44 @@ fn monday_ms(date: crate::daily::Date) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_this_weeks_finishes_are_kept_for_the_weekly_board() {
+        let boards = Boards::default();
+        let monday = monday_ms(week_start(1_800_000_000_000.0));
+        let mut last_week = record("old", 5_000);
+        last_week.at_ms = monday - DAY_MS;
+        boards.add(&last_week);
+        let mut this_week = record("new", 9_000);
+        this_week.at_ms = monday + DAY_MS;
+        boards.add(&this_week);
+        let kind = this_week.kind_key();
+        let kept: Vec<String> = boards
+            .kinds
+            .get(&kind)
+            .map(|k| k.iter().map(|e| e.player.clone()).collect())
+            .unwrap_or_default();
+        assert_eq!(kept, vec!["new".to_string()], "last week's finish let go");
+        let key = (kind, "old".to_string());
+        assert!(
+            boards.all_time_best.contains_key(&key),
+            "but not from all time"
+        );
+    }
+
+    #[test]
+    fn a_profile_sums_many_games_up_in_a_bounded_size() {
+        let boards = Boards::default();
+        for t in 1..=100u64 {
+            boards.add(&record("p", t * 1000));
+        }
+        let played = boards.players.get("p").expect("a profile");
+        assert_eq!(played.stats.len(), 1);
+        let row = &played.stats[0];
+        assert_eq!((row.solved, row.best_ms), (100, 1000));
+        assert_eq!(row.recent_ms.len(), RECENT);
+        assert_eq!(row.recent_ms.last(), Some(&100_000));
+    }
 
     fn record(player: &str, time_ms: u64) -> GameRecord {
         GameRecord {

@@ -46,6 +46,9 @@ pub enum Outgoing {
         /// For people.
         reason: &'static str,
     },
+    /// The room moved to another node (a `redirect` went just before): the
+    /// connection stays open, out of the room, while the client follows.
+    Moved,
 }
 
 /// A player's queue of frames to send.

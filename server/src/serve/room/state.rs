@@ -229,6 +229,10 @@ impl Room {
             url,
         });
         self.broadcast(&frame);
+        let links = self.seats.iter().map(|s| &s.link);
+        for link in links.chain(self.watchers.iter().map(|w| &w.link)).flatten() {
+            let _ = link.out.try_send(super::Outgoing::Moved);
+        }
         self.abandoned = true;
     }
 
