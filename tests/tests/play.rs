@@ -650,6 +650,54 @@ async fn a_racer_who_leaves_forfeits_but_one_who_drops_keeps_the_seat() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_racer_who_forfeited_and_rejoins_watches_from_their_seat_and_finished_comes_before_the_room(
+) {
+    let addr = start_server().await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let (code, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    let moves = solving_moves(&puzzle);
+    b.play(&moves[0]).await;
+    b.send(&ClientMessage::LeaveRoom).await;
+    let bob = b.id.clone();
+    hears_left(&mut a, &bob).await;
+
+    // Bob comes back: his seat and board, still out of the race.
+    b.send(&ClientMessage::JoinRoom {
+        code,
+        spectator: false,
+    })
+    .await;
+    let view = b.room(RoomState::Playing).await;
+    let me = view
+        .players
+        .iter()
+        .find(|p| p.id == bob)
+        .expect("Bob's seat");
+    assert!(me.left, "still forfeited");
+    assert_eq!(
+        me.filled,
+        first_filled(&puzzle) + 1,
+        "his board as he left it"
+    );
+    b.send(&moves[1]).await;
+    assert_eq!(b.error().await, ErrorCode::WrongState, "no more moves");
+
+    // Ada finishes: `finished` (Bob unranked), then the finished room, to both.
+    for m in &moves {
+        a.play(m).await;
+    }
+    for c in [&mut a, &mut b] {
+        let ranks = c.ranks().await;
+        assert_eq!(ranks.len(), 1, "a forfeit is not ranked");
+        match c.recv().await {
+            ServerMessage::Room { room } => assert_eq!(room.state, RoomState::Finished),
+            other => panic!("the finished room comes right after finished: {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racers_away_past_the_grace_window_forfeit_and_the_race_ends() {
     let addr = start_server_with(Config {
         countdown: Duration::ZERO,

@@ -337,3 +337,31 @@ async fn a_solo_create_room_is_answered_by_one_room_frame_already_playing() {
     assert_eq!(first.state, RoomState::Playing, "no waiting frame first");
     assert!(first.puzzle.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_move_names_its_cell_as_sent_even_outside_the_layout() {
+    let addr = start_server().await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    let solo = RoomSettings {
+        mode: Mode::Solo,
+        max_players: 1,
+        public: false,
+        ..settings(1)
+    };
+    started_room(&mut ada, &mut [], solo).await;
+    // A 4x4 puzzle: row 9 is outside it.
+    ada.send(&ClientMessage::Move {
+        row: 9,
+        col: 2,
+        value: 1,
+    })
+    .await;
+    let (code, cells) = ada
+        .until(|m| match m {
+            ServerMessage::Error { code, cells, .. } => Some((code, cells)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(code, ErrorCode::Invalid);
+    assert_eq!(cells, vec![[9, 2]], "the refused cell, as sent");
+}
