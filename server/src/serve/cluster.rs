@@ -23,6 +23,7 @@ use super::room::RoomHandle;
 use super::store::postgres::{
     Expired, NodeLoad, Notice, Postgres, HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL,
 };
+use super::store::StoreError;
 use super::Shared;
 use protocol::wire::RoomSummary;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -77,12 +78,12 @@ impl Cluster {
     /// Runs blocking database work off the async workers.
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Postgres) -> Result<T, String> + Send + 'static,
-    ) -> Result<T, String> {
+        work: impl FnOnce(&Postgres) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
         let pg = Arc::clone(&self.pg);
         tokio::task::spawn_blocking(move || work(&pg))
             .await
-            .map_err(|e| format!("database task failed: {e}"))?
+            .map_err(|_| StoreError::Stopped)?
     }
 
     /// Tells the other nodes where clients reach this node — `public_url`, or
@@ -105,7 +106,7 @@ impl Cluster {
     }
 
     /// Takes room `code` over if nobody holds it, and opens it here.
-    async fn take_over(&self, shared: &Shared, code: &str) -> Result<bool, String> {
+    async fn take_over(&self, shared: &Shared, code: &str) -> Result<bool, StoreError> {
         let _one_at_a_time = self.takeovers.lock().await;
         if shared.lobby.get(code).is_some() {
             return Ok(true);
@@ -118,7 +119,7 @@ impl Cluster {
     }
 
     /// Where room `code` is (see [`Found`]).
-    pub async fn find_room(&self, shared: &Shared, code: &str) -> Result<Found, String> {
+    pub async fn find_room(&self, shared: &Shared, code: &str) -> Result<Found, StoreError> {
         for _ in 0..3 {
             if let Some(room) = shared.lobby.get(code) {
                 return Ok(Found::Here(room));
@@ -246,12 +247,12 @@ impl Cluster {
     }
 
     /// One heartbeat: renew, publish, take over expired rooms, let go of lost ones.
-    async fn beat(&self, shared: &Shared, published: &mut String) -> Result<(), String> {
+    async fn beat(&self, shared: &Shared, published: &mut String) -> Result<(), StoreError> {
         let players = shared.metrics.connections.load(Ordering::Relaxed);
         let players = usize::try_from(players).unwrap_or(usize::MAX);
         self.blocking(move |pg| pg.renew(players)).await?;
-        let rooms =
-            serde_json::to_string(&shared.lobby.local_public_rooms()).map_err(|e| e.to_string())?;
+        let rooms = serde_json::to_string(&shared.lobby.local_public_rooms())
+            .map_err(|e| StoreError::Encode(e.to_string()))?;
         if rooms != *published {
             let json = rooms.clone();
             self.blocking(move |pg| pg.publish_rooms(&json)).await?;
@@ -279,7 +280,7 @@ impl Cluster {
     }
 
     /// Applies another node's notification.
-    async fn heard(&self, shared: &Shared, notice: Notice) -> Result<(), String> {
+    async fn heard(&self, shared: &Shared, notice: Notice) -> Result<(), StoreError> {
         match notice.channel.as_str() {
             LOBBY_CHANNEL => {
                 let lists = self.blocking(|pg| pg.remote_rooms()).await?;

@@ -394,7 +394,7 @@ type Storage = (
 
 /// The store for `config`: PostgreSQL (also returned on its own) when a
 /// database URL is given, else the SQLite file in the data directory, else none.
-fn open_storage(config: &Config) -> Result<Storage, String> {
+fn open_storage(config: &Config) -> Result<Storage, store::StoreError> {
     if let Some(url) = &config.database {
         let node = store::postgres::NodeIdentity {
             id: config.node_id.clone(),
@@ -416,11 +416,13 @@ fn open_storage(config: &Config) -> Result<Storage, String> {
 
 /// Runs blocking storage work (PostgreSQL's client drives its own runtime, which
 /// must not start on an async worker) on a thread of its own, and waits.
-fn off_runtime<T: Send>(work: impl FnOnce() -> Result<T, String> + Send) -> Result<T, String> {
+fn off_runtime<T: Send>(
+    work: impl FnOnce() -> Result<T, store::StoreError> + Send,
+) -> Result<T, store::StoreError> {
     std::thread::scope(|s| {
         s.spawn(work)
             .join()
-            .unwrap_or_else(|_| Err("the storage thread panicked".to_string()))
+            .unwrap_or(Err(store::StoreError::Stopped))
     })
 }
 

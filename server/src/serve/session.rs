@@ -85,7 +85,7 @@ impl Sessions {
                     token_hash: hash(&token),
                     who: identity.clone(),
                 };
-                store.write(write).await?;
+                store.write(write).await.map_err(|e| e.to_string())?;
             }
             None => {
                 self.by_token.insert(hash(&token), identity.clone());
@@ -104,7 +104,8 @@ impl Sessions {
             let (pg, stored, who) = (Arc::clone(pg), code.clone(), who.clone());
             tokio::task::spawn_blocking(move || pg.put_sync_code(&stored, &who, SYNC_CODE_LIFE))
                 .await
-                .map_err(|e| e.to_string())??;
+                .map_err(|e| e.to_string())?
+                .map_err(|e| e.to_string())?;
             return Ok(code);
         }
         let now = Instant::now();
@@ -128,7 +129,8 @@ impl Sessions {
                 let pg = Arc::clone(pg);
                 tokio::task::spawn_blocking(move || pg.take_sync_code(&code))
                     .await
-                    .map_err(|e| e.to_string())??
+                    .map_err(|e| e.to_string())?
+                    .map_err(|e| e.to_string())?
             }
             None => self
                 .sync_codes

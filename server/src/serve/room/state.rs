@@ -10,7 +10,7 @@ use crate::serve::clock::now_ms;
 use crate::serve::event::RoomEvent;
 use crate::serve::limit::Bucket;
 use crate::serve::session::Identity;
-use crate::serve::store::{SavedRoom, Store, Write};
+use crate::serve::store::{SavedRoom, Store, StoreError, Write};
 use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary};
 use protocol::PuzzleV1;
 use std::sync::Arc;
@@ -164,7 +164,7 @@ impl Room {
     }
 
     /// Writes a change; `Err` means it was not saved and must not be applied.
-    pub async fn persist(&self, write: Write) -> Result<(), String> {
+    pub async fn persist(&self, write: Write) -> Result<(), StoreError> {
         match &self.store {
             Some(store) => store.write(write).await,
             None => Ok(()),

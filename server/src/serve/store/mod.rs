@@ -9,6 +9,7 @@
 //! sessions are read one at a time when their token comes back
 //! ([`Store::session`]).
 
+pub mod error;
 pub mod postgres;
 pub mod sqlite;
 
@@ -22,6 +23,7 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
+pub use error::StoreError;
 pub use sqlite::Synchronous;
 
 /// One change to persist.
@@ -199,26 +201,28 @@ pub trait Backend: Send + Sync + 'static {
     /// Applies `batch` in one transaction and commits it. One result per write:
     /// a write the backend refuses (a room this node no longer owns) fails
     /// alone; an error of the whole commit fails every write.
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String>;
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError>;
     /// The identity whose token has this hash, if one was stored.
-    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String>;
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError>;
     /// Every recorded game of one daily board, oldest first.
-    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String>;
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError>;
     /// The unfinished rooms this node serves, the pool, the records and the
     /// hidden players.
-    fn load(&self) -> Result<Saved, String>;
+    fn load(&self) -> Result<Saved, StoreError>;
 }
 
 /// The JSON form a value is stored in (settings, puzzles, events, records).
-fn to_json<T: serde::Serialize>(value: &T) -> Result<String, String> {
-    serde_json::to_string(value).map_err(|e| format!("cannot encode for storage: {e}"))
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|e| StoreError::Encode(e.to_string()))
 }
 
 /// A stored event row read back; an unreadable one is an error naming it.
-fn saved_event(seq: i64, player: String, at_ms: f64, json: &str) -> Result<SavedEvent, String> {
-    let event = serde_json::from_str(json).map_err(|e| format!("event {seq}: {e}"))?;
+fn saved_event(seq: i64, player: String, at_ms: f64, json: &str) -> Result<SavedEvent, StoreError> {
+    let event =
+        serde_json::from_str(json).map_err(|e| StoreError::corrupt(format!("event {seq}"), e))?;
     Ok(SavedEvent {
-        seq: u64::try_from(seq).map_err(|_| format!("event {seq}: negative number"))?,
+        seq: u64::try_from(seq)
+            .map_err(|_| StoreError::corrupt(format!("event {seq}"), "a negative number"))?,
         player,
         event,
         at_ms,
@@ -250,7 +254,7 @@ fn saved_room(
         tracing::warn!(room = %code, seq, at_ms, "stored event at an impossible time; room skipped");
         return None;
     }
-    let events: Result<Vec<SavedEvent>, String> = events
+    let events: Result<Vec<SavedEvent>, StoreError> = events
         .into_iter()
         .map(|(seq, player, at_ms, json)| saved_event(seq, player, at_ms, &json))
         .collect();
@@ -293,7 +297,7 @@ fn saved_records(rows: Vec<(i64, String)>) -> Vec<GameRecord> {
 
 struct Job {
     write: Write,
-    ack: oneshot::Sender<Result<(), String>>,
+    ack: oneshot::Sender<Result<(), StoreError>>,
 }
 
 impl std::fmt::Debug for Job {
@@ -365,12 +369,12 @@ fn writer(backend: &dyn Backend, jobs: std_mpsc::Receiver<Job>, stats: &CommitSt
 impl Store {
     /// Opens (or creates) the SQLite file `dir/arena.db` with the given
     /// durability.
-    pub fn open_with(dir: &std::path::Path, sync: Synchronous) -> Result<Store, String> {
+    pub fn open_with(dir: &std::path::Path, sync: Synchronous) -> Result<Store, StoreError> {
         Ok(Store::new(Arc::new(sqlite::Sqlite::open(dir, sync)?)))
     }
 
     /// [`Store::open_with`], every commit synced to the disk.
-    pub fn open(dir: &std::path::Path) -> Result<Store, String> {
+    pub fn open(dir: &std::path::Path) -> Result<Store, StoreError> {
         Store::open_with(dir, Synchronous::Full)
     }
 
@@ -414,31 +418,30 @@ impl Store {
     }
 
     /// Persists `write`; returns once it is committed.
-    pub async fn write(&self, write: Write) -> Result<(), String> {
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         let (ack, done) = oneshot::channel();
         self.jobs
             .send(Job { write, ack })
-            .map_err(|_| "the database writer has stopped".to_string())?;
-        done.await
-            .map_err(|_| "the database writer has stopped".to_string())?
+            .map_err(|_| StoreError::Stopped)?;
+        done.await.map_err(|_| StoreError::Stopped)?
     }
 
     /// Every recorded game of one daily board, oldest first (a blocking read:
     /// call it off the async workers).
-    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
         self.backend.daily_records(daily_key)
     }
 
     /// The identity whose token has this hash, if one was stored (a blocking
     /// point read: call it off the async workers).
-    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         self.backend.session(token_hash)
     }
 
     /// Reads every unfinished room and the pool (a blocking read: call it before
     /// serving, off the async workers). Sessions stay in the database:
     /// [`Store::session`] finds one when its token returns.
-    pub fn load(&self) -> Result<Saved, String> {
+    pub fn load(&self) -> Result<Saved, StoreError> {
         self.backend.load()
     }
 }

@@ -18,7 +18,7 @@
 //! Every method blocks (the `postgres` crate drives its own small runtime):
 //! call them on the store's writer thread or through `spawn_blocking`.
 
-use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, Write};
+use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, StoreError, Write};
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
 use dashmap::DashMap;
@@ -182,15 +182,8 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-fn err(e: postgres::Error) -> String {
-    match e.as_db_error() {
-        Some(db) => format!("{}: {}", db.code().code(), db.message()),
-        None => e.to_string(),
-    }
-}
-
-fn connect(url: &str) -> Result<Client, String> {
-    let fail = |e: postgres::Error| format!("{}: {}", redact(url), err(e));
+fn connect(url: &str) -> Result<Client, StoreError> {
+    let fail = |e: postgres::Error| StoreError::open(redact(url), StoreError::from(e));
     let mut config: postgres::Config = url.parse().map_err(fail)?;
     // A half-dead link is noticed in seconds, not after the system's two hours.
     config
@@ -231,7 +224,7 @@ impl SessionLimits {
     }
 
     /// Applies the limits to `client`'s session.
-    pub fn apply(&self, client: &mut Client) -> Result<(), String> {
+    pub fn apply(&self, client: &mut Client) -> Result<(), StoreError> {
         client
             .batch_execute(&format!(
                 "SET lock_timeout = {}; SET idle_in_transaction_session_timeout = {}; \
@@ -240,12 +233,12 @@ impl SessionLimits {
                 self.idle_in_transaction.as_millis(),
                 self.statement.as_millis()
             ))
-            .map_err(err)
+            .map_err(StoreError::from)
     }
 }
 
 /// A connection to `url` with `limits` applied.
-pub fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, String> {
+pub fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, StoreError> {
     let mut client = connect(url)?;
     limits.apply(&mut client)?;
     Ok(client)
@@ -254,15 +247,16 @@ pub fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, Strin
 /// Brings the database to [`SCHEMA_VERSION`], or refuses one written by a newer
 /// server.
 fn migrate(client: &mut Client) -> Result<(), String> {
-    let mut tx = client.transaction().map_err(err)?;
+    let db = |e: postgres::Error| StoreError::from(e).to_string();
+    let mut tx = client.transaction().map_err(db)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
-        .map_err(err)?;
+        .map_err(db)?;
     tx.batch_execute("CREATE TABLE IF NOT EXISTS arena_schema (version BIGINT NOT NULL)")
-        .map_err(err)?;
+        .map_err(db)?;
     let version: i64 = tx
         .query_one("SELECT COALESCE(MAX(version), 0) FROM arena_schema", &[])
         .and_then(|r| r.try_get(0))
-        .map_err(err)?;
+        .map_err(db)?;
     if version > SCHEMA_VERSION {
         return Err(format!(
             "the database has schema version {version}, written by a newer server; this one reads up to {SCHEMA_VERSION}"
@@ -271,28 +265,23 @@ fn migrate(client: &mut Client) -> Result<(), String> {
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let to = i as i64 + 1;
         tx.batch_execute(sql)
-            .map_err(|e| format!("migration to schema {to}: {}", err(e)))?;
+            .map_err(|e| format!("migration to schema {to}: {}", db(e)))?;
         tx.execute("INSERT INTO arena_schema (version) VALUES ($1)", &[&to])
-            .map_err(err)?;
+            .map_err(db)?;
     }
-    tx.commit().map_err(err)
+    tx.commit().map_err(db)
 }
 
 /// The condition (on a `rooms` row) that its owner's lease has run out.
 const OWNER_DEAD: &str = "NOT EXISTS (SELECT 1 FROM nodes n
     WHERE n.id = rooms.owner AND n.lease_until > now())";
 
-/// A room write refused because this node no longer owns the room.
-fn stale(room: &str) -> String {
-    format!("room {room} is served by another node now (this node's lease or epoch is stale)")
-}
-
 impl Postgres {
     /// Connects to `url`, applies the migrations and announces this node.
-    pub fn open(url: &str, node: NodeIdentity) -> Result<Postgres, String> {
+    pub fn open(url: &str, node: NodeIdentity) -> Result<Postgres, StoreError> {
         let mut writer = connect(url)?;
         // Migrations may wait for another node's (an advisory lock): limits after.
-        migrate(&mut writer).map_err(|e| format!("{}: {e}", redact(url)))?;
+        migrate(&mut writer).map_err(|e| StoreError::open(redact(url), e))?;
         SessionLimits::for_lease(node.lease).apply(&mut writer)?;
         let pg = Postgres {
             url: url.to_string(),
@@ -311,7 +300,7 @@ impl Postgres {
     }
 
     /// A new connection with this node's [`SessionLimits`].
-    fn session(&self) -> Result<Client, String> {
+    fn session(&self) -> Result<Client, StoreError> {
         connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))
     }
 
@@ -332,7 +321,7 @@ impl Postgres {
     fn read<T>(
         &self,
         f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
-    ) -> Result<T, String> {
+    ) -> Result<T, StoreError> {
         let idle = {
             let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
             loop {
@@ -354,7 +343,7 @@ impl Postgres {
             _ => self.session(),
         };
         let (result, back) = match client {
-            Ok(mut client) => (f(&mut client).map_err(err), Some(client)),
+            Ok(mut client) => (f(&mut client).map_err(StoreError::from), Some(client)),
             Err(e) => (Err(e), None),
         };
         let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
@@ -372,7 +361,7 @@ impl Postgres {
 
     /// Renews this node's lease (which covers every room it owns) and reports
     /// its connected players (new rooms go to the least-loaded node).
-    pub fn renew(&self, players: usize) -> Result<(), String> {
+    pub fn renew(&self, players: usize) -> Result<(), StoreError> {
         let players = i32::try_from(players).unwrap_or(i32::MAX);
         let url = self
             .public_url
@@ -395,7 +384,7 @@ impl Postgres {
     /// Ends this node's lease at once (a clean shutdown): the other nodes take
     /// its rooms over without waiting for the lease to run out. A write this
     /// node still makes for one of them is refused once it is taken.
-    pub fn release(&self) -> Result<(), String> {
+    pub fn release(&self) -> Result<(), StoreError> {
         self.read(|c| {
             c.execute(
                 "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
@@ -407,7 +396,7 @@ impl Postgres {
     }
 
     /// Where the unfinished room `code` lives, if it exists.
-    pub fn locate(&self, code: &str) -> Result<Option<Location>, String> {
+    pub fn locate(&self, code: &str) -> Result<Option<Location>, StoreError> {
         let row = self.read(|c| {
             c.query_opt(
                 "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
@@ -418,11 +407,11 @@ impl Postgres {
             )
         })?;
         row.map(|r| {
-            let left: f64 = r.try_get(3).map_err(err)?;
+            let left: f64 = r.try_get(3).map_err(StoreError::from)?;
             Ok(Location {
-                owner: r.try_get(0).map_err(err)?,
-                url: r.try_get(1).map_err(err)?,
-                live: r.try_get(2).map_err(err)?,
+                owner: r.try_get(0).map_err(StoreError::from)?,
+                url: r.try_get(1).map_err(StoreError::from)?,
+                live: r.try_get(2).map_err(StoreError::from)?,
                 lease_left: Duration::try_from_secs_f64(left).unwrap_or_default(),
             })
         })
@@ -432,7 +421,7 @@ impl Postgres {
     /// Every node whose lease runs and that clients can reach (it announced
     /// where: this one too, once its heartbeat has renewed), with its players
     /// and rooms, by id.
-    pub fn live_nodes(&self) -> Result<Vec<NodeLoad>, String> {
+    pub fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError> {
         let rows = self.read(|c| {
             c.query(
                 "SELECT n.id, n.url, n.players::bigint,
@@ -444,10 +433,10 @@ impl Postgres {
         rows.iter()
             .map(|r| {
                 Ok(NodeLoad {
-                    id: r.try_get(0).map_err(err)?,
-                    url: r.try_get(1).map_err(err)?,
-                    players: r.try_get(2).map_err(err)?,
-                    rooms: r.try_get(3).map_err(err)?,
+                    id: r.try_get(0).map_err(StoreError::from)?,
+                    url: r.try_get(1).map_err(StoreError::from)?,
+                    players: r.try_get(2).map_err(StoreError::from)?,
+                    rooms: r.try_get(3).map_err(StoreError::from)?,
                 })
             })
             .collect()
@@ -458,7 +447,7 @@ impl Postgres {
     /// owner's writes are refused from now on, and the room is read back,
     /// every acknowledged event included. `None` if it is finished, gone, or
     /// owned by a live node.
-    pub fn claim(&self, code: &str) -> Result<Option<SavedRoom>, String> {
+    pub fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError> {
         let id = &self.node.id;
         let claimed = self.read(|c| {
             let mut tx = c.transaction()?;
@@ -503,13 +492,13 @@ impl Postgres {
 
     /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
     /// lease covers it from now on); `false` if this node no longer owns it.
-    pub fn give(&self, code: &str, to: &str) -> Result<bool, String> {
+    pub fn give(&self, code: &str, to: &str) -> Result<bool, StoreError> {
         Ok(self.give_all(&[code.to_string()], to)?.len() == 1)
     }
 
     /// Hands the rooms `codes` this node owns to node `to` in one statement (a
     /// new epoch each); returns those it still owned, which `to` has now.
-    pub fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, String> {
+    pub fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError> {
         let (held, epochs): (Vec<String>, Vec<i64>) = codes
             .iter()
             .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
@@ -529,12 +518,14 @@ impl Postgres {
         for code in &held {
             self.epochs.remove(code);
         }
-        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
     }
 
     /// The unfinished rooms whose node's lease ran out (it died), up to
     /// `limit`: candidates for [`Postgres::claim`].
-    pub fn expired(&self, limit: i64) -> Result<Vec<Expired>, String> {
+    pub fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError> {
         let rows = self.read(|c| {
             c.query(
                 &format!(
@@ -549,8 +540,8 @@ impl Postgres {
         rows.iter()
             .map(|r| {
                 Ok(Expired {
-                    code: r.try_get(0).map_err(err)?,
-                    overdue: r.try_get(1).map_err(err)?,
+                    code: r.try_get(0).map_err(StoreError::from)?,
+                    overdue: r.try_get(1).map_err(StoreError::from)?,
                 })
             })
             .collect()
@@ -558,7 +549,7 @@ impl Postgres {
 
     /// The rooms this node served that another node has taken over since (its
     /// epoch there is newer than ours, or another node owns it).
-    pub fn lost(&self) -> Result<Vec<String>, String> {
+    pub fn lost(&self) -> Result<Vec<String>, StoreError> {
         let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
         if held.is_empty() {
             return Ok(Vec::new());
@@ -571,10 +562,10 @@ impl Postgres {
         })?;
         let mut lost = Vec::new();
         for r in rows {
-            let code: String = r.try_get(0).map_err(err)?;
-            let owner: String = r.try_get(1).map_err(err)?;
-            let epoch: i64 = r.try_get(2).map_err(err)?;
-            let finished: bool = r.try_get(3).map_err(err)?;
+            let code: String = r.try_get(0).map_err(StoreError::from)?;
+            let owner: String = r.try_get(1).map_err(StoreError::from)?;
+            let epoch: i64 = r.try_get(2).map_err(StoreError::from)?;
+            let finished: bool = r.try_get(3).map_err(StoreError::from)?;
             let ours = self.epochs.get(&code).map(|e| *e);
             if finished {
                 self.epochs.remove(&code);
@@ -588,7 +579,7 @@ impl Postgres {
 
     /// Publishes this node's public rooms (JSON) for the other nodes' lobbies
     /// and tells them.
-    pub fn publish_rooms(&self, rooms_json: &str) -> Result<(), String> {
+    pub fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError> {
         self.read(|c| {
             let mut tx = c.transaction()?;
             tx.execute(
@@ -601,18 +592,20 @@ impl Postgres {
     }
 
     /// The public rooms (JSON) the other live nodes published.
-    pub fn remote_rooms(&self) -> Result<Vec<String>, String> {
+    pub fn remote_rooms(&self) -> Result<Vec<String>, StoreError> {
         let rows = self.read(|c| {
             c.query(
                 "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
                 &[&self.node.id],
             )
         })?;
-        rows.iter().map(|r| r.try_get(0).map_err(err)).collect()
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
     }
 
     /// The newest game record's id (0 if none).
-    pub fn last_record(&self) -> Result<i64, String> {
+    pub fn last_record(&self) -> Result<i64, StoreError> {
         self.read(|c| {
             c.query_one("SELECT COALESCE(MAX(id), 0) FROM records", &[])
                 .and_then(|r| r.try_get(0))
@@ -621,7 +614,7 @@ impl Postgres {
 
     /// The game records other nodes stored after record `after`, oldest first,
     /// with the newest id read.
-    pub fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), String> {
+    pub fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError> {
         let rows = self.read(|c| {
             c.query(
                 "SELECT id, record FROM records WHERE id > $1 AND node <> $2 ORDER BY id",
@@ -635,7 +628,12 @@ impl Postgres {
 
     /// Stores a sync code for `who`, valid for `life` (any code `who` had is
     /// replaced; expired codes are dropped on the way).
-    pub fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), String> {
+    pub fn put_sync_code(
+        &self,
+        code: &str,
+        who: &Identity,
+        life: Duration,
+    ) -> Result<(), StoreError> {
         let life = life.as_secs_f64();
         self.read(|c| {
             let mut tx = c.transaction()?;
@@ -653,7 +651,7 @@ impl Postgres {
     }
 
     /// Spends sync code `code`: its identity, and whether it was still valid.
-    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, String> {
+    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
         let row = self.read(|c| {
             c.query_opt(
                 "DELETE FROM sync_codes WHERE code = $1
@@ -664,17 +662,17 @@ impl Postgres {
         row.map(|r| {
             Ok((
                 Identity {
-                    id: r.try_get(0).map_err(err)?,
-                    name: r.try_get(1).map_err(err)?,
+                    id: r.try_get(0).map_err(StoreError::from)?,
+                    name: r.try_get(1).map_err(StoreError::from)?,
                 },
-                r.try_get(2).map_err(err)?,
+                r.try_get(2).map_err(StoreError::from)?,
             ))
         })
         .transpose()
     }
 
     /// Whether `player` is hidden from public boards now.
-    pub fn is_hidden(&self, player: &str) -> Result<bool, String> {
+    pub fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
         self.read(|c| {
             c.query_one(
                 "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
@@ -688,7 +686,10 @@ impl Postgres {
     /// nodes notify, and hands every notification to `tell`; reconnects after
     /// a dropped connection (telling a lobby and a records notice on each
     /// connection, so the caller reads again what it may have missed).
-    pub fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), String> {
+    pub fn listen(
+        &self,
+        tell: tokio::sync::mpsc::UnboundedSender<Notice>,
+    ) -> Result<(), StoreError> {
         let url = self.url.clone();
         std::thread::Builder::new()
             .name("arena-db-listen".into())
@@ -701,17 +702,13 @@ impl Postgres {
                 }
             })
             .map(drop)
-            .map_err(|e| format!("cannot start the notification thread: {e}"))
+            .map_err(|e| StoreError::Database(format!("cannot start the notification thread: {e}")))
     }
 
-    /// Applies one write inside the commit's transaction: the outer error fails
-    /// the transaction, the inner one refuses this write alone (it cannot be
+    /// Applies one write inside the commit's transaction. An error fails the
+    /// transaction; [`Applied::Refused`] refuses this write alone (it cannot be
     /// encoded, or it takes a pool puzzle another node took).
-    fn apply(
-        &self,
-        tx: &mut Prepared,
-        write: &Write,
-    ) -> Result<Result<(), String>, postgres::Error> {
+    fn apply(&self, tx: &mut Prepared, write: &Write) -> Result<Applied, postgres::Error> {
         let node = &self.node.id;
         match write {
             Write::Session { token_hash, who } => tx.execute(
@@ -726,7 +723,7 @@ impl Postgres {
             } => {
                 let (settings, puzzle) = match (to_json(settings), to_json(puzzle.as_ref())) {
                     (Ok(s), Ok(p)) => (s, p),
-                    (Err(e), _) | (_, Err(e)) => return Ok(Err(e)),
+                    (Err(e), _) | (_, Err(e)) => return Ok(Applied::Refused(e)),
                 };
                 tx.execute(
                     "INSERT INTO rooms (code, settings, puzzle, owner, epoch)
@@ -759,7 +756,7 @@ impl Postgres {
             Write::Rematch { room, puzzle } => {
                 let puzzle = match to_json(puzzle.as_ref()) {
                     Ok(p) => p,
-                    Err(e) => return Ok(Err(e)),
+                    Err(e) => return Ok(Applied::Refused(e)),
                 };
                 tx.execute("DELETE FROM events WHERE room = $1", &[room])?;
                 tx.execute(
@@ -770,7 +767,7 @@ impl Postgres {
             Write::PoolAdd { seed, key, puzzle } => {
                 let puzzle = match to_json(puzzle.as_ref()) {
                     Ok(p) => p,
-                    Err(e) => return Ok(Err(e)),
+                    Err(e) => return Ok(Applied::Refused(e)),
                 };
                 tx.execute(
                     "INSERT INTO pool (seed, key, puzzle) VALUES ($1, $2, $3)
@@ -781,7 +778,9 @@ impl Postgres {
             Write::PoolTake { seed } => {
                 let taken = tx.execute("DELETE FROM pool WHERE seed = $1", &[seed])?;
                 if taken == 0 {
-                    return Ok(Err(format!("pool puzzle {seed} was already taken")));
+                    return Ok(Applied::Refused(StoreError::PoolTaken {
+                        seed: seed.clone(),
+                    }));
                 }
                 taken
             }
@@ -808,7 +807,7 @@ impl Postgres {
             Write::Record(record) => {
                 let json = match to_json(record.as_ref()) {
                     Ok(r) => r,
-                    Err(e) => return Ok(Err(e)),
+                    Err(e) => return Ok(Applied::Refused(e)),
                 };
                 tx.execute(
                     "INSERT INTO records (player, daily_key, at_ms, record, node)
@@ -824,7 +823,7 @@ impl Postgres {
                 tx.execute("SELECT pg_notify($1, $2)", &[&RECORDS_CHANNEL, node])?
             }
         };
-        Ok(Ok(()))
+        Ok(Applied::Done)
     }
 
     /// The epochs the database holds for `rooms` owned by this node, each row
@@ -854,7 +853,7 @@ impl Postgres {
         &self,
         writer: &mut WriterConn,
         batch: &[&Write],
-    ) -> Result<Vec<Result<(), String>>, postgres::Error> {
+    ) -> Result<Vec<Result<(), StoreError>>, postgres::Error> {
         let WriterConn { client, prepared } = writer;
         let mut tx = Prepared {
             tx: client.transaction()?,
@@ -886,21 +885,35 @@ impl Postgres {
             }
             events.flush(&mut tx)?;
             if allowed {
-                let result = self.apply(&mut tx, write)?;
-                if let (Write::Room { code, .. }, Ok(())) = (write, &result) {
-                    // Its later writes in this batch are this node's too.
-                    current.insert(code.clone(), 1);
-                    self.epochs.insert(code.clone(), 1);
+                match self.apply(&mut tx, write)? {
+                    Applied::Done => {
+                        if let Write::Room { code, .. } = write {
+                            // Its later writes in this batch are this node's too.
+                            current.insert(code.clone(), 1);
+                            self.epochs.insert(code.clone(), 1);
+                        }
+                        results.push(Ok(()));
+                    }
+                    Applied::Refused(e) => results.push(Err(e)),
                 }
-                results.push(result);
             } else {
-                results.push(Err(stale(write.room().unwrap_or_default())));
+                results.push(Err(StoreError::Stale {
+                    room: write.room().unwrap_or_default().to_string(),
+                }));
             }
         }
         events.flush(&mut tx)?;
         tx.tx.commit()?;
         Ok(results)
     }
+}
+
+/// What one write did inside a commit's transaction.
+enum Applied {
+    /// Written.
+    Done,
+    /// Refused alone; the transaction goes on.
+    Refused(StoreError),
 }
 
 /// Events waiting to be inserted together, column by column.
@@ -916,7 +929,7 @@ struct EventRows {
 impl EventRows {
     /// Adds a `Write::Event` (anything else is ignored); its result, unless
     /// the insert fails (which fails the transaction).
-    fn push(&mut self, write: &Write) -> Result<(), String> {
+    fn push(&mut self, write: &Write) -> Result<(), StoreError> {
         let Write::Event {
             room,
             seq,
@@ -1000,14 +1013,17 @@ impl Prepared<'_, '_> {
 }
 
 /// One listening connection, until it drops or nobody takes notices any more.
-fn listen_once(url: &str, tell: &tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), String> {
+fn listen_once(
+    url: &str,
+    tell: &tokio::sync::mpsc::UnboundedSender<Notice>,
+) -> Result<(), StoreError> {
     use postgres::fallible_iterator::FallibleIterator;
     let mut client = connect(url)?;
     client
         .batch_execute(&format!(
             "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL};"
         ))
-        .map_err(err)?;
+        .map_err(StoreError::from)?;
     // Whatever was notified while no one listened: read the room lists and the
     // records again.
     for channel in [LOBBY_CHANNEL, RECORDS_CHANNEL] {
@@ -1034,21 +1050,23 @@ fn listen_once(url: &str, tell: &tokio::sync::mpsc::UnboundedSender<Notice>) -> 
                     return Ok(());
                 }
             }
-            Ok(None) if client.is_closed() => return Err("the connection closed".into()),
+            Ok(None) if client.is_closed() => {
+                return Err(StoreError::Database("the connection closed".into()))
+            }
             // Quiet for a while: see whether anyone still listens.
             Ok(None) if tell.is_closed() => return Ok(()),
             Ok(None) => continue,
-            Err(e) => return Err(err(e)),
+            Err(e) => return Err(StoreError::from(e)),
         }
     }
 }
 
 /// `(id, record)` rows of the `records` table.
-fn record_rows(rows: &[postgres::Row]) -> Result<Vec<(i64, String)>, String> {
+fn record_rows(rows: &[postgres::Row]) -> Result<Vec<(i64, String)>, StoreError> {
     rows.iter()
         .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
         .collect::<Result<_, postgres::Error>>()
-        .map_err(err)
+        .map_err(StoreError::from)
 }
 
 fn read_seats(c: &mut impl GenericClient, room: &str) -> Result<Vec<Identity>, postgres::Error> {
@@ -1106,7 +1124,7 @@ impl Backend for Postgres {
         redact(&self.url)
     }
 
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let mut slot = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
             *slot = Some(WriterConn {
@@ -1115,27 +1133,27 @@ impl Backend for Postgres {
             });
         }
         let Some(writer) = slot.as_mut() else {
-            return Err("no database connection".into());
+            return Err(StoreError::Database("no database connection".into()));
         };
         match self.commit_once(writer, batch) {
             Ok(results) => Ok(results),
             // One statement failed and took the transaction with it: commit each
             // write alone, so only the bad one fails.
             Err(e) if e.as_db_error().is_some() && batch.len() > 1 => {
-                tracing::warn!(error = %err(e), "a batched write failed; committing one by one");
+                tracing::warn!(error = %StoreError::from(e), "a batched write failed; committing one by one");
                 Ok(batch
                     .iter()
                     .map(|w| match self.commit_once(writer, &[*w]) {
                         Ok(mut r) => r.pop().unwrap_or(Ok(())),
-                        Err(e) => Err(err(e)),
+                        Err(e) => Err(StoreError::from(e)),
                     })
                     .collect())
             }
-            Err(e) => Err(err(e)),
+            Err(e) => Err(StoreError::from(e)),
         }
     }
 
-    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         let row = self.read(|c| {
             c.query_opt(
                 "SELECT player, name FROM sessions WHERE token_hash = $1",
@@ -1144,14 +1162,14 @@ impl Backend for Postgres {
         })?;
         row.map(|r| {
             Ok(Identity {
-                id: r.try_get(0).map_err(err)?,
-                name: r.try_get(1).map_err(err)?,
+                id: r.try_get(0).map_err(StoreError::from)?,
+                name: r.try_get(1).map_err(StoreError::from)?,
             })
         })
         .transpose()
     }
 
-    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
         let rows = self.read(|c| {
             c.query(
                 "SELECT id, record FROM records WHERE daily_key = $1 ORDER BY id",
@@ -1164,7 +1182,7 @@ impl Backend for Postgres {
     /// This node's own unfinished rooms (taken again at a new epoch: a restarted
     /// node fences off its previous run), the pool, the records, the hidden
     /// players. Other nodes' rooms are taken over when their leases run out.
-    fn load(&self) -> Result<Saved, String> {
+    fn load(&self) -> Result<Saved, StoreError> {
         let mut saved = Saved::default();
         let (pool, own, records, hidden) = self.read(|c| {
             // Reading everything at start-up may take longer than a statement
@@ -1183,16 +1201,16 @@ impl Backend for Postgres {
         })?;
         for r in &pool {
             let (seed, key, puzzle): (String, String, String) = (
-                r.try_get(0).map_err(err)?,
-                r.try_get(1).map_err(err)?,
-                r.try_get(2).map_err(err)?,
+                r.try_get(0).map_err(StoreError::from)?,
+                r.try_get(1).map_err(StoreError::from)?,
+                r.try_get(2).map_err(StoreError::from)?,
             );
             if let Ok(puzzle) = serde_json::from_str(&puzzle) {
                 saved.pool.push((seed, key, puzzle));
             }
         }
         for r in &own {
-            let code: String = r.try_get(0).map_err(err)?;
+            let code: String = r.try_get(0).map_err(StoreError::from)?;
             saved.rooms.extend(self.claim(&code)?);
         }
         saved.records = saved_records(record_rows(&records)?);
@@ -1200,7 +1218,7 @@ impl Backend for Postgres {
             .iter()
             .map(|r| r.try_get(0))
             .collect::<Result<_, _>>()
-            .map_err(err)?;
+            .map_err(StoreError::from)?;
         Ok(saved)
     }
 }

@@ -3,7 +3,7 @@
 //! before it is acknowledged, so an acknowledged change survives a power loss
 //! too. A background thread folds the write-ahead log into the file.
 
-use super::{saved_records, saved_room, to_json, Backend, Saved, Write};
+use super::{saved_records, saved_room, to_json, Backend, Saved, StoreError, Write};
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -102,8 +102,8 @@ fn migrate(conn: &mut Connection) -> Result<(), String> {
             .map_err(|e| format!("migrating the events to schema 2: {e}"))?;
     }
     tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))
-        .map_err(|e| e.to_string())?;
-    tx.commit().map_err(|e| e.to_string())
+        .and_then(|()| tx.commit())
+        .map_err(|e| e.to_string())
 }
 
 /// Schema 1 to 2: every `kind`/`row`/`col`/`value` row becomes a typed event. A
@@ -149,10 +149,10 @@ fn migrate_events_from_v1(tx: &rusqlite::Transaction) -> Result<(), String> {
         .map_err(err)
 }
 
-fn open_connection(path: &Path) -> Result<Connection, String> {
-    let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path).map_err(|e| StoreError::open(path.display(), e))?;
     conn.execute_batch(SCHEMA)
-        .map_err(|e| format!("{}: schema: {e}", path.display()))?;
+        .map_err(|e| StoreError::open(path.display(), format!("schema: {e}")))?;
     Ok(conn)
 }
 
@@ -195,7 +195,7 @@ fn check_integrity(conn: &Connection) -> Result<(), String> {
     }
 }
 
-fn apply(conn: &Connection, write: &Write) -> Result<(), String> {
+fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     let done = match write {
         Write::Session { token_hash, who } => conn
             .execute(
@@ -250,9 +250,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), String> {
             )
             .map(drop),
         Write::Rematch { room, puzzle } => {
-            if let Err(e) = conn.execute("DELETE FROM events WHERE room = ?1", params![room]) {
-                return Err(e.to_string());
-            }
+            conn.execute("DELETE FROM events WHERE room = ?1", params![room])?;
             conn.execute(
                 "UPDATE rooms SET puzzle = ?2, start_ms = NULL, finished = 0 WHERE code = ?1",
                 params![room, to_json(puzzle.as_ref())?],
@@ -304,7 +302,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), String> {
             )
             .map(drop),
     };
-    done.map_err(|e| e.to_string())
+    Ok(done?)
 }
 
 /// The SQLite backend.
@@ -323,21 +321,22 @@ pub struct Sqlite {
 impl Sqlite {
     /// Opens (or creates) `dir/arena.db`, checks it, brings its schema up to
     /// date and starts the checkpoint thread.
-    pub fn open(dir: &Path, sync: Synchronous) -> Result<Sqlite, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    pub fn open(dir: &Path, sync: Synchronous) -> Result<Sqlite, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::open(dir.display(), e))?;
         let path = dir.join("arena.db");
+        let at = |e: String| StoreError::open(path.display(), e);
         let mut conn = open_connection(&path)?;
-        check_integrity(&conn).map_err(|e| format!("{}: {e}", path.display()))?;
-        migrate(&mut conn).map_err(|e| format!("{}: {e}", path.display()))?;
+        check_integrity(&conn).map_err(at)?;
+        migrate(&mut conn).map_err(at)?;
         conn.execute_batch(sync.pragma())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| at(e.to_string()))?;
         // Checkpoints run on their own connection and thread (PASSIVE: they never
         // block the writer), so a commit never waits behind one; the writer only
         // folds in the last few frames when the log is to start over.
         conn.execute_batch(&format!(
             "PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"
         ))
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| at(e.to_string()))?;
         let checkpointer = open_connection(&path)?;
         let catch_up = Arc::new(AtomicBool::new(false));
         let raised = Arc::clone(&catch_up);
@@ -349,7 +348,7 @@ impl Sqlite {
                     tracing::warn!(error = %e, "database checkpoint failed");
                 }
             })
-            .map_err(|e| format!("cannot start the checkpoint thread: {e}"))?;
+            .map_err(|e| at(format!("cannot start the checkpoint thread: {e}")))?;
         let reader = Mutex::new(open_connection(&path)?);
         Ok(Sqlite {
             path,
@@ -365,33 +364,30 @@ impl Backend for Sqlite {
         self.path.display().to_string()
     }
 
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), String>>, String> {
+    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if self.catch_up.swap(false, Ordering::Relaxed) {
             if let Err(e) = passive_checkpoint(&conn) {
                 tracing::warn!(error = %e, "database checkpoint failed");
             }
         }
-        let tx = conn.transaction().map_err(|e| e.to_string())?;
+        let tx = conn.transaction()?;
         let results = batch.iter().map(|w| apply(&tx, w)).collect();
-        tx.commit().map_err(|e| e.to_string())?;
+        tx.commit()?;
         Ok(results)
     }
 
-    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, String> {
+    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
-        let mut st = conn
-            .prepare("SELECT id, record FROM records WHERE daily_key = ?1 ORDER BY id")
-            .map_err(|e| e.to_string())?;
+        let mut st =
+            conn.prepare("SELECT id, record FROM records WHERE daily_key = ?1 ORDER BY id")?;
         let rows: Vec<(i64, String)> = st
-            .query_map([daily_key], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|e| e.to_string())?
-            .collect::<Result<_, _>>()
-            .map_err(|e| e.to_string())?;
+            .query_map([daily_key], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
         Ok(saved_records(rows))
     }
 
-    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, String> {
+    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
         let found = conn.query_row(
             "SELECT player, name FROM sessions WHERE token_hash = ?1",
@@ -406,13 +402,13 @@ impl Backend for Sqlite {
         match found {
             Ok(who) => Ok(Some(who)),
             Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e.into()),
         }
     }
 
-    fn load(&self) -> Result<Saved, String> {
+    fn load(&self) -> Result<Saved, StoreError> {
         let conn = open_connection(&self.path)?;
-        let err = |e: rusqlite::Error| e.to_string();
+        let err = StoreError::from;
         let mut saved = Saved::default();
         let mut st = conn
             .prepare("SELECT seed, key, puzzle FROM pool")
@@ -662,7 +658,10 @@ mod tests {
             .and_then(|c| c.execute_batch("PRAGMA user_version = 99;"))
             .expect("newer");
         let e = Store::open(&dir).expect_err("refused");
-        assert!(e.contains("schema version 99"), "{e}");
+        assert!(
+            matches!(&e, StoreError::Open { why, .. } if why.contains("schema version 99")),
+            "{e}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
