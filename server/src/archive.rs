@@ -70,19 +70,102 @@ struct GridPair {
 
 const DIFFICULTIES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
 
+/// What is wrong with an archive file, or why a puzzle has no archive form.
+/// Grids are named by id, cells as `[row,col]` within their grid.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ArchiveError {
+    /// JSON of the wrong shape for the file kind (`kind`: "Gattai", "classic").
+    #[error("not an archive {kind} file: {why}")]
+    Shape {
+        /// Which kind of file it looked like.
+        kind: &'static str,
+        /// What serde said.
+        why: String,
+    },
+    /// A Gattai mode this server does not know.
+    #[error("unknown mode '{mode}' ({known})")]
+    UnknownMode {
+        /// The mode given.
+        mode: String,
+        /// The modes known, comma-separated.
+        known: String,
+    },
+    /// A grid id the mode does not have.
+    #[error("{mode} has no grid '{grid}'")]
+    UnknownGrid {
+        /// The mode.
+        mode: String,
+        /// The grid id given.
+        grid: String,
+    },
+    /// A grid the mode needs is missing.
+    #[error("{mode} grid '{grid}' is missing")]
+    MissingGrid {
+        /// The mode.
+        mode: String,
+        /// The grid id.
+        grid: String,
+    },
+    /// Some grids ship a solution and others not.
+    #[error("some grids have a solution and others not")]
+    PartialSolution,
+    /// A difficulty the archive does not use.
+    #[error("difficulty '{0}' is not one of easy, medium, hard, extreme")]
+    Difficulty(String),
+    /// A grid (or its solution) that is not 9x9 values 0-9 on the layout.
+    #[error("{grid} {what}")]
+    Grid {
+        /// The grid id.
+        grid: String,
+        /// What is wrong, where.
+        what: String,
+    },
+    /// Two grids disagreeing on a cell they share.
+    #[error("{grid} and {other} disagree on their shared cell: {grid} {what}")]
+    Disagree {
+        /// One grid.
+        grid: String,
+        /// The other.
+        other: String,
+        /// Where and what each says.
+        what: String,
+    },
+    /// `clueCount` that is not the number of givens.
+    #[error("clueCount is {said} but the grids hold {found} givens")]
+    ClueCount {
+        /// `clueCount`.
+        said: usize,
+        /// Givens in the grids.
+        found: usize,
+    },
+    /// The engine refused the puzzle (givens that break a rule).
+    #[error("{0}")]
+    Puzzle(String),
+    /// A layout the archive has no form for.
+    #[error("the archive holds classic 9x9 and Gattai puzzles only; this is another layout")]
+    Layout,
+    /// The file could not be written as JSON.
+    #[error("cannot write the archive JSON: {0}")]
+    Encode(String),
+}
+
 /// Reads an archive file's JSON into a puzzle (with its solution when shipped)
 /// and its other fields. Every problem is named: a wrong shape, an unknown mode
 /// or grid id, a missing grid, two grids that disagree on a shared cell, a
 /// `clueCount` that is not the number of givens, givens that break a rule.
-pub fn read(value: serde_json::Value) -> Result<(Loaded, ArchiveInfo), String> {
+pub fn read(value: serde_json::Value) -> Result<(Loaded, ArchiveInfo), ArchiveError> {
     if value.get("grids").is_some() {
-        let file: GattaiFile = serde_json::from_value(value)
-            .map_err(|e| format!("not an archive Gattai file: {e}"))?;
+        let file: GattaiFile = serde_json::from_value(value).map_err(|e| ArchiveError::Shape {
+            kind: "Gattai",
+            why: e.to_string(),
+        })?;
         read_gattai(file)
     } else {
-        let file: ClassicFile = serde_json::from_value(value)
-            .map_err(|e| format!("not an archive classic file: {e}"))?;
-        let model = engine::geometry::classic(3, 3).map_err(|e| e.to_string())?;
+        let file: ClassicFile = serde_json::from_value(value).map_err(|e| ArchiveError::Shape {
+            kind: "classic",
+            why: e.to_string(),
+        })?;
+        let model = engine::geometry::classic(3, 3).map_err(puzzle_error)?;
         let grids = [("grid", [0, 0], &file.grid, file.solution.as_ref())];
         let (givens, solution) = spread(&model, &grids)?;
         let info = info(file.date, file.difficulty, None)?;
@@ -90,31 +173,45 @@ pub fn read(value: serde_json::Value) -> Result<(Loaded, ArchiveInfo), String> {
     }
 }
 
-fn read_gattai(file: GattaiFile) -> Result<(Loaded, ArchiveInfo), String> {
+/// The engine's refusal, as an archive error.
+fn puzzle_error(e: engine::PuzzleError) -> ArchiveError {
+    ArchiveError::Puzzle(e.to_string())
+}
+
+fn read_gattai(file: GattaiFile) -> Result<(Loaded, ArchiveInfo), ArchiveError> {
     let mode = GattaiMode::by_id(&file.mode).ok_or_else(|| {
         let known: Vec<&str> = GATTAI_MODES.iter().map(|m| m.id).collect();
-        format!("unknown mode '{}' ({})", file.mode, known.join(", "))
+        ArchiveError::UnknownMode {
+            mode: file.mode.clone(),
+            known: known.join(", "),
+        }
     })?;
     if let Some(extra) = file
         .grids
         .keys()
         .find(|k| !mode.grids.iter().any(|(id, _)| id == k))
     {
-        return Err(format!("{} has no grid '{extra}'", mode.id));
+        return Err(ArchiveError::UnknownGrid {
+            mode: mode.id.to_string(),
+            grid: extra.clone(),
+        });
     }
     let mut grids = Vec::new();
     for &(id, origin) in mode.grids {
         let pair = file
             .grids
             .get(id)
-            .ok_or_else(|| format!("{} grid '{id}' is missing", mode.id))?;
+            .ok_or_else(|| ArchiveError::MissingGrid {
+                mode: mode.id.to_string(),
+                grid: id.to_string(),
+            })?;
         grids.push((id, origin, &pair.grid, pair.solution.as_ref()));
     }
     let shipped = grids.iter().filter(|g| g.3.is_some()).count();
     if shipped != 0 && shipped != grids.len() {
-        return Err("some grids have a solution and others not".into());
+        return Err(ArchiveError::PartialSolution);
     }
-    let model = mode.model().map_err(|e| e.to_string())?;
+    let model = mode.model().map_err(puzzle_error)?;
     let (givens, solution) = spread(&model, &grids)?;
     let info = info(file.date, file.difficulty, Some(mode))?;
     finish(model, givens, solution, file.clue_count, info)
@@ -124,12 +221,9 @@ fn info(
     date: String,
     difficulty: String,
     mode: Option<&'static GattaiMode>,
-) -> Result<ArchiveInfo, String> {
+) -> Result<ArchiveInfo, ArchiveError> {
     if !DIFFICULTIES.contains(&difficulty.as_str()) {
-        return Err(format!(
-            "difficulty '{difficulty}' is not one of {}",
-            DIFFICULTIES.join(", ")
-        ));
+        return Err(ArchiveError::Difficulty(difficulty));
     }
     Ok(ArchiveInfo {
         date,
@@ -143,7 +237,7 @@ type Placed<'a> = (&'a str, [u32; 2], &'a Grid9, Option<&'a Grid9>);
 
 /// The model's givens and solution from its 9x9 grids; cells two grids share
 /// must agree.
-fn spread(model: &Model, grids: &[Placed]) -> Result<(Vec<u8>, Option<Vec<u8>>), String> {
+fn spread(model: &Model, grids: &[Placed]) -> Result<(Vec<u8>, Option<Vec<u8>>), ArchiveError> {
     let cells = model.cell_count();
     let mut givens: Vec<Option<(u8, &str)>> = vec![None; cells];
     let mut solution: Vec<Option<(u8, &str)>> = vec![None; cells];
@@ -168,23 +262,29 @@ fn place<'a>(
     grid: &Grid9,
     what: &str,
     out: &mut [Option<(u8, &'a str)>],
-) -> Result<(), String> {
+) -> Result<(), ArchiveError> {
+    let bad = |what: String| ArchiveError::Grid {
+        grid: id.to_string(),
+        what,
+    };
     if grid.len() != 9 || grid.iter().any(|row| row.len() != 9) {
-        return Err(format!("{id} {what} is not 9x9"));
+        return Err(bad(format!("{what} is not 9x9")));
     }
     for (r, row) in grid.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             if v > 9 {
-                return Err(format!("{id} {what} [{r},{c}] holds {v}, outside 0..=9"));
+                return Err(bad(format!("{what} [{r},{c}] holds {v}, outside 0..=9")));
             }
             let at = model
                 .cell_at(top + r as u32, left + c as u32)
-                .ok_or_else(|| format!("{id} [{r},{c}] is outside the layout"))?;
+                .ok_or_else(|| bad(format!("[{r},{c}] is outside the layout")))?;
             match out[at] {
                 Some((w, other)) if w != v => {
-                    return Err(format!(
-                        "{id} and {other} disagree on their shared cell: {id} {what} [{r},{c}] is {v}, {other} says {w}"
-                    ))
+                    return Err(ArchiveError::Disagree {
+                        grid: id.to_string(),
+                        other: other.to_string(),
+                        what: format!("{what} [{r},{c}] is {v}, {other} says {w}"),
+                    })
                 }
                 _ => out[at] = Some((v, id)),
             }
@@ -199,14 +299,15 @@ fn finish(
     solution: Option<Vec<u8>>,
     clue_count: usize,
     info: ArchiveInfo,
-) -> Result<(Loaded, ArchiveInfo), String> {
+) -> Result<(Loaded, ArchiveInfo), ArchiveError> {
     let clues = givens.iter().filter(|&&v| v != 0).count();
     if clues != clue_count {
-        return Err(format!(
-            "clueCount is {clue_count} but the grids hold {clues} givens"
-        ));
+        return Err(ArchiveError::ClueCount {
+            said: clue_count,
+            found: clues,
+        });
     }
-    let puzzle = Puzzle::new(Arc::new(model), givens).map_err(|e| e.to_string())?;
+    let puzzle = Puzzle::new(Arc::new(model), givens).map_err(puzzle_error)?;
     Ok((Loaded { puzzle, solution }, info))
 }
 
@@ -303,7 +404,7 @@ pub fn to_archive(
     date: &str,
     difficulty: &str,
     mode: Option<&str>,
-) -> Result<ArchiveFile, String> {
+) -> Result<ArchiveFile, ArchiveError> {
     let model = puzzle.model();
     let grid_at = |values: &[u8], [top, left]: [u32; 2]| -> Grid9 {
         (0..9)
@@ -344,7 +445,7 @@ pub fn to_archive(
             grids: OrderedGrids(grids),
         }))
     } else {
-        Err("the archive holds classic 9x9 and Gattai puzzles only; this is another layout".into())
+        Err(ArchiveError::Layout)
     }
 }
 
@@ -355,9 +456,9 @@ pub fn write(
     date: &str,
     difficulty: &str,
     mode: Option<&str>,
-) -> Result<String, String> {
+) -> Result<String, ArchiveError> {
     let file = to_archive(puzzle, solution, date, difficulty, mode)?;
-    serde_json::to_string(&file).map_err(|e| e.to_string())
+    serde_json::to_string(&file).map_err(|e| ArchiveError::Encode(e.to_string()))
 }
 
 #[cfg(test)]
@@ -404,24 +505,44 @@ mod tests {
     fn names_what_is_wrong() {
         let mut v = classic_json();
         v["clueCount"] = json!(80);
-        assert!(read(v).expect_err("count").contains("clueCount is 80"));
+        assert_eq!(
+            read(v).expect_err("count"),
+            ArchiveError::ClueCount {
+                said: 80,
+                found: 79
+            }
+        );
         let mut v = classic_json();
         v["difficulty"] = json!("brutal");
-        assert!(read(v).expect_err("difficulty").contains("'brutal'"));
+        assert_eq!(
+            read(v).expect_err("difficulty"),
+            ArchiveError::Difficulty("brutal".into())
+        );
         let mut v = classic_json();
         v["grid"][3][3] = json!(12);
-        assert!(read(v).expect_err("value").contains("outside 0..=9"));
+        let e = read(v).expect_err("value");
+        assert!(
+            matches!(&e, ArchiveError::Grid { what, .. } if what.contains("outside 0..=9")),
+            "{e}"
+        );
         let twin = json!({"date": "d", "mode": "twin-nw", "difficulty": "easy", "clueCount": 0,
                           "grids": {"primary": {"grid": vec![vec![0; 9]; 9]}}});
-        assert!(read(twin)
-            .expect_err("missing")
-            .contains("grid 'secondary' is missing"));
+        assert_eq!(
+            read(twin).expect_err("missing"),
+            ArchiveError::MissingGrid {
+                mode: "twin-nw".into(),
+                grid: "secondary".into()
+            }
+        );
         let mut a = vec![vec![0u8; 9]; 9];
         a[8][8] = 5;
         let mut b = vec![vec![0u8; 9]; 9];
         b[2][2] = 6;
         let clash = json!({"date": "d", "mode": "twin-nw", "difficulty": "easy", "clueCount": 1,
                            "grids": {"primary": {"grid": a}, "secondary": {"grid": b}}});
-        assert!(read(clash).expect_err("clash").contains("disagree"));
+        assert!(matches!(
+            read(clash).expect_err("clash"),
+            ArchiveError::Disagree { .. }
+        ));
     }
 }

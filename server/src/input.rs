@@ -59,12 +59,13 @@ pub fn read_text(file: &str, text: &str) -> Vec<Entry> {
 /// A killer entry: the puzzle of a checked killer and its solution, if shipped.
 fn killer_entry(
     name: String,
-    killer: Result<crate::killer::Killer, String>,
+    killer: Result<crate::killer::Killer, crate::killer::KillerError>,
     solution: Option<Vec<u8>>,
 ) -> Entry {
     let puzzle = killer
         .and_then(|k| k.puzzle())
-        .map(|puzzle| Loaded { puzzle, solution });
+        .map(|puzzle| Loaded { puzzle, solution })
+        .map_err(|e| e.to_string());
     Entry {
         name,
         form: Some(Form::Killer),
@@ -78,7 +79,7 @@ fn read_killer_text(file: &str, text: &str) -> Vec<Entry> {
             .into_iter()
             .map(|(line, killer)| killer_entry(format!("{file}:{line}"), killer, None))
             .collect(),
-        Err(e) => vec![failed(file.to_string(), e)],
+        Err(e) => vec![failed(file.to_string(), e.to_string())],
     }
 }
 
@@ -90,7 +91,7 @@ fn read_krazydad(file: &str, text: &str) -> Vec<Entry> {
             let name = format!("{file}:{}", i + 1);
             match crate::killer::parse_krazydad_row(line) {
                 Ok(row) => killer_entry(name, Ok(row.killer), Some(row.solution)),
-                Err(e) => failed(name, e),
+                Err(e) => failed(name, e.to_string()),
             }
         })
         .collect()
@@ -133,14 +134,14 @@ fn json_entry(name: String, value: serde_json::Value) -> Entry {
                 form: Some(Form::Archive(info)),
                 puzzle: Ok(loaded),
             },
-            Err(e) => failed(name, e),
+            Err(e) => failed(name, e.to_string()),
         };
     }
     match serde_json::from_value::<PuzzleV1>(value) {
         Ok(p) => {
             let puzzle = from_v1(&p).map_err(|e| e.to_string()).and_then(|loaded| {
                 if p.variant.as_deref() == Some("killer") {
-                    crate::killer::check_model(loaded.puzzle.model())?;
+                    crate::killer::check_model(loaded.puzzle.model()).map_err(|e| e.to_string())?;
                 }
                 Ok(loaded)
             });

@@ -69,7 +69,7 @@ pub struct KillerRecord {
 /// Parses one data row of the killer CSV (see the datasets README) with the
 /// importer `arena` uses.
 pub fn killer_record(line: &str) -> Result<KillerRecord, String> {
-    let row = server::killer::parse_krazydad_row(line)?;
+    let row = server::killer::parse_krazydad_row(line).map_err(|e| e.to_string())?;
     let puzzle = row
         .killer
         .puzzle()

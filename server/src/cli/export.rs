@@ -128,4 +128,5 @@ fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String,
         &difficulty,
         mode.as_deref(),
     )
+    .map_err(|e| e.to_string())
 }

@@ -268,7 +268,7 @@ async fn locate(shared: &Shared, code: &str) -> Result<RoomHandle, ServerMessage
 async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<ServerMessage> {
     let message = match decode(bytes) {
         Ok(m) => m,
-        Err(e) => return Some(error(ErrorCode::Malformed, e)),
+        Err(e) => return Some(error(ErrorCode::Malformed, e.to_string())),
     };
     let me = match (&player.me, message) {
         (

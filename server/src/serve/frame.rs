@@ -13,14 +13,49 @@ use protocol::wire::ClientMessage;
 /// Nesting deeper than any client message (they nest three levels).
 const MAX_DEPTH: usize = 8;
 
-/// Decodes a client frame; `Err` says, for people, what is wrong with it.
-pub fn decode(bytes: &[u8]) -> Result<ClientMessage, String> {
+/// What is wrong with a client frame (its text is what the client is told).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FrameError {
+    /// The frame ends inside a value.
+    #[error("not a client message: the frame ends inside a value")]
+    Truncated,
+    /// Deeper than any client message.
+    #[error("not a client message: nested too deeply")]
+    TooDeep,
+    /// A binary or extension value, which no message uses.
+    #[error("not a client message: binary or extension values are not used")]
+    Binary,
+    /// Not a map at the top.
+    #[error("a message is a map with named fields")]
+    NotAMap,
+    /// A map key that is not a string.
+    #[error("a message's field names are strings")]
+    FieldName,
+    /// An array where serde would read a struct or an enum.
+    #[error("positional (array) forms are not part of the protocol; use named fields")]
+    Positional,
+    /// A `type` tag that is not a string.
+    #[error("`type` is a string, e.g. \"move\"")]
+    TypeTag,
+    /// A hint's `marks` that are not rows of non-negative integers.
+    #[error("`marks` is a list of rows of integers")]
+    Marks,
+    /// A pencil change's `cells` that are not maps.
+    #[error("`cells` is a list of maps with named fields")]
+    Cells,
+    /// Well-formed, but not a message this server reads (serde's words).
+    #[error("not a client message: {0}")]
+    NotAMessage(String),
+}
+
+/// Decodes a client frame; `Err` says what is wrong with it.
+pub fn decode(bytes: &[u8]) -> Result<ClientMessage, FrameError> {
     let mut scan = Scan { bytes, at: 0 };
     match scan.value(0, true)? {
         Item::Map => {}
-        _ => return Err("a message is a map with named fields".into()),
+        _ => return Err(FrameError::NotAMap),
     }
-    rmp_serde::from_slice(bytes).map_err(|e| format!("not a client message: {e}"))
+    rmp_serde::from_slice(bytes).map_err(|e| FrameError::NotAMessage(e.to_string()))
 }
 
 /// What one MessagePack value was.
@@ -36,18 +71,16 @@ struct Scan<'a> {
     at: usize,
 }
 
-const TRUNCATED: &str = "not a client message: the frame ends inside a value";
-
 impl<'a> Scan<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self.at.checked_add(n).ok_or(TRUNCATED)?;
-        let taken = self.bytes.get(self.at..end).ok_or(TRUNCATED)?;
+    fn take(&mut self, n: usize) -> Result<&'a [u8], FrameError> {
+        let end = self.at.checked_add(n).ok_or(FrameError::Truncated)?;
+        let taken = self.bytes.get(self.at..end).ok_or(FrameError::Truncated)?;
         self.at = end;
         Ok(taken)
     }
 
     /// A big-endian length of `width` bytes.
-    fn length(&mut self, width: usize) -> Result<usize, String> {
+    fn length(&mut self, width: usize) -> Result<usize, FrameError> {
         let raw = self.take(width)?;
         Ok(raw.iter().fold(0usize, |n, &b| (n << 8) | usize::from(b)))
     }
@@ -56,9 +89,9 @@ impl<'a> Scan<'a> {
     /// `strict`: the value is one serde would read as a struct or an enum, so an
     /// array (the positional form) is refused; elsewhere an array is a value
     /// like any other (a field this server does not know, which it ignores).
-    fn value(&mut self, depth: usize, strict: bool) -> Result<Item<'a>, String> {
+    fn value(&mut self, depth: usize, strict: bool) -> Result<Item<'a>, FrameError> {
         if depth > MAX_DEPTH {
-            return Err("not a client message: nested too deeply".into());
+            return Err(FrameError::TooDeep);
         }
         let marker = self.take(1)?[0];
         let (scalar_bytes, map_len, str_len) = match marker {
@@ -74,12 +107,7 @@ impl<'a> Scan<'a> {
             0xd9 => (0, None, Some(self.length(1)?)),
             0xda => (0, None, Some(self.length(2)?)),
             0xdb => (0, None, Some(self.length(4)?)),
-            0x90..=0x9f | 0xdc | 0xdd if strict => {
-                return Err(
-                    "positional (array) forms are not part of the protocol; use named fields"
-                        .into(),
-                )
-            }
+            0x90..=0x9f | 0xdc | 0xdd if strict => return Err(FrameError::Positional),
             0x90..=0x9f | 0xdc | 0xdd => {
                 self.at -= 1;
                 let len = self.array()?.unwrap_or(0);
@@ -88,9 +116,7 @@ impl<'a> Scan<'a> {
                 }
                 return Ok(Item::Scalar);
             }
-            _ => {
-                return Err("not a client message: binary or extension values are not used".into())
-            }
+            _ => return Err(FrameError::Binary),
         };
         if let Some(len) = str_len {
             return Ok(Item::Str(self.take(len)?));
@@ -98,7 +124,7 @@ impl<'a> Scan<'a> {
         if let Some(entries) = map_len {
             for _ in 0..entries {
                 let Item::Str(key) = self.value(depth + 1, true)? else {
-                    return Err("a message's field names are strings".into());
+                    return Err(FrameError::FieldName);
                 };
                 if key == LIST_FIELD && self.rows()? {
                     continue;
@@ -108,7 +134,7 @@ impl<'a> Scan<'a> {
                 }
                 let value = self.value(depth + 1, STRICT_FIELDS.contains(&key))?;
                 if key == b"type" && !matches!(value, Item::Str(_)) {
-                    return Err("`type` is a string, e.g. \"move\"".into());
+                    return Err(FrameError::TypeTag);
                 }
             }
             return Ok(Item::Map);
@@ -118,8 +144,8 @@ impl<'a> Scan<'a> {
     }
 
     /// An array header's length, if the next value is an array.
-    fn array(&mut self) -> Result<Option<usize>, String> {
-        let marker = *self.bytes.get(self.at).ok_or(TRUNCATED)?;
+    fn array(&mut self) -> Result<Option<usize>, FrameError> {
+        let marker = *self.bytes.get(self.at).ok_or(FrameError::Truncated)?;
         let len = match marker {
             0x90..=0x9f => usize::from(marker & 0x0f),
             0xdc => {
@@ -139,13 +165,12 @@ impl<'a> Scan<'a> {
     /// The list field's value, if it is an array: it must be an array of
     /// arrays of plain integers. `false` (nothing read) for any other value,
     /// which is scanned as usual (a pencil message's `marks` is one integer).
-    fn rows(&mut self) -> Result<bool, String> {
-        const SHAPE: &str = "`marks` is a list of rows of integers";
+    fn rows(&mut self) -> Result<bool, FrameError> {
         let Some(rows) = self.array()? else {
             return Ok(false);
         };
         for _ in 0..rows {
-            let cols = self.array()?.ok_or(SHAPE)?;
+            let cols = self.array()?.ok_or(FrameError::Marks)?;
             for _ in 0..cols {
                 let marker = self.take(1)?[0];
                 let width = match marker {
@@ -154,7 +179,7 @@ impl<'a> Scan<'a> {
                     0xcd => 2,
                     0xce => 4,
                     0xcf => 8,
-                    _ => return Err(SHAPE.into()),
+                    _ => return Err(FrameError::Marks),
                 };
                 self.take(width)?;
             }
@@ -164,13 +189,13 @@ impl<'a> Scan<'a> {
 
     /// The list-of-maps field's value, if it is an array: each element must be
     /// a map (checked like any other). `false` (nothing read) otherwise.
-    fn maps(&mut self, depth: usize) -> Result<bool, String> {
+    fn maps(&mut self, depth: usize) -> Result<bool, FrameError> {
         let Some(items) = self.array()? else {
             return Ok(false);
         };
         for _ in 0..items {
             if !matches!(self.value(depth + 1, true)?, Item::Map) {
-                return Err("`cells` is a list of maps with named fields".into());
+                return Err(FrameError::Cells);
             }
         }
         Ok(true)
@@ -225,7 +250,7 @@ mod tests {
         .expect("encode");
         assert!(decode(&positional).is_err());
         let integer_tag = rmp_serde::to_vec_named(&serde_json::json!({"type": 5})).expect("encode");
-        assert!(decode(&integer_tag).is_err_and(|e| e.contains("`type` is a string")));
+        assert!(decode(&integer_tag) == Err(FrameError::TypeTag));
         let nested = serde_json::json!({"type": "create_room", "settings": {
             "variant": "classic", "difficulty": "easy", "mode": "race", "max_players": 2,
             "mistakes": {"type": 1}}});
@@ -311,7 +336,7 @@ mod tests {
         ] {
             let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
             assert!(
-                decode(&bytes).is_err_and(|e| e.contains("positional")),
+                decode(&bytes).is_err_and(|e| e == FrameError::Positional),
                 "{bad}"
             );
         }
