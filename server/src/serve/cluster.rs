@@ -70,11 +70,6 @@ impl Cluster {
         }
     }
 
-    /// The database.
-    pub fn database(&self) -> &Arc<Postgres> {
-        &self.pg
-    }
-
     /// Runs blocking database work off the async workers.
     async fn blocking<T: Send + 'static>(
         &self,

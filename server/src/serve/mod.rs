@@ -233,10 +233,7 @@ impl Server {
             }
             None => None,
         };
-        let sessions = session::Sessions::new(
-            store.clone(),
-            cluster.as_ref().map(|c| Arc::clone(c.database())),
-        );
+        let sessions = session::Sessions::new(store.clone());
         let generator = generator::Generator::new(plugins, Arc::clone(&metrics));
         let pool = Arc::new(pool::Pool::new(
             generator.clone(),

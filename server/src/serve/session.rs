@@ -3,18 +3,18 @@
 //! database, identities live there and are read when their token comes back.
 //!
 //! A player moves an identity to another device with a one-time sync code: short,
-//! random, valid for [`SYNC_CODE_LIFE`], kept in memory only (a restart voids
-//! it), and spent by its first use, which mints the other device a token of its
-//! own for the same identity.
+//! random, valid for [`SYNC_CODE_LIFE`], kept by the store (in memory on one
+//! node, where a restart voids it; in the shared database on several), and spent
+//! by its first use, which mints the other device a token of its own for the
+//! same identity.
 
-use super::store::postgres::Postgres;
-use super::store::{Store, Write};
+use super::store::{MemoryCodes, Store, Write};
 use dashmap::DashMap;
 use rand::rngs::OsRng;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use super::identity::Identity;
 
@@ -25,11 +25,8 @@ pub use super::identity::Identity;
 pub struct Sessions {
     store: Option<Arc<Store>>,
     by_token: DashMap<[u8; 32], Identity>,
-    /// Sync codes not yet used: the identity and when the code expires.
-    sync_codes: DashMap<String, (Identity, Instant)>,
-    /// With several nodes, sync codes live in their shared database instead
-    /// (a code made on one node is spent on another).
-    shared_codes: Option<Arc<Postgres>>,
+    /// Sync codes not yet used, without a store.
+    sync_codes: MemoryCodes,
 }
 
 /// How long a sync code can be used.
@@ -57,12 +54,11 @@ pub fn hash(token: &str) -> [u8; 32] {
 impl Sessions {
     /// Sessions kept in `store`, or in memory without one; sync codes in the
     /// database shared by several nodes, if there is one.
-    pub fn new(store: Option<Arc<Store>>, shared_codes: Option<Arc<Postgres>>) -> Sessions {
+    pub fn new(store: Option<Arc<Store>>) -> Sessions {
         Sessions {
             store,
             by_token: DashMap::new(),
-            sync_codes: DashMap::new(),
-            shared_codes,
+            sync_codes: MemoryCodes::default(),
         }
     }
 
@@ -100,19 +96,18 @@ impl Sessions {
         let code: String = (0..SYNC_LENGTH)
             .map(|_| char::from(SYNC_ALPHABET[OsRng.next_u32() as usize % SYNC_ALPHABET.len()]))
             .collect();
-        if let Some(pg) = &self.shared_codes {
-            let (pg, stored, who) = (Arc::clone(pg), code.clone(), who.clone());
-            tokio::task::spawn_blocking(move || pg.put_sync_code(&stored, &who, SYNC_CODE_LIFE))
+        match &self.store {
+            Some(store) => {
+                let (store, stored, who) = (Arc::clone(store), code.clone(), who.clone());
+                tokio::task::spawn_blocking(move || {
+                    store.put_sync_code(&stored, &who, SYNC_CODE_LIFE)
+                })
                 .await
                 .map_err(|e| e.to_string())?
                 .map_err(|e| e.to_string())?;
-            return Ok(code);
+            }
+            None => self.sync_codes.put(&code, who, SYNC_CODE_LIFE),
         }
-        let now = Instant::now();
-        self.sync_codes
-            .retain(|_, (owner, expires)| *expires > now && owner.id != who.id);
-        self.sync_codes
-            .insert(code.clone(), (who.clone(), now + SYNC_CODE_LIFE));
         Ok(code)
     }
 
@@ -124,18 +119,15 @@ impl Sessions {
             .filter(|c| !c.is_whitespace() && *c != '-')
             .collect::<String>()
             .to_uppercase();
-        let found = match &self.shared_codes {
-            Some(pg) => {
-                let pg = Arc::clone(pg);
-                tokio::task::spawn_blocking(move || pg.take_sync_code(&code))
+        let found = match &self.store {
+            Some(store) => {
+                let store = Arc::clone(store);
+                tokio::task::spawn_blocking(move || store.take_sync_code(&code))
                     .await
                     .map_err(|e| e.to_string())?
                     .map_err(|e| e.to_string())?
             }
-            None => self
-                .sync_codes
-                .remove(&code)
-                .map(|(_, (who, expires))| (who, expires > Instant::now())),
+            None => self.sync_codes.take(&code),
         };
         let Some((who, valid)) = found else {
             return Err("no such sync code (a code works once)".into());
@@ -175,7 +167,7 @@ mod tests {
 
     #[tokio::test]
     async fn tokens_resume_and_are_stored_hashed() {
-        let s = Sessions::new(None, None);
+        let s = Sessions::new(None);
         let (me, token) = s.create("Ada".into()).await.expect("create");
         assert_eq!(token.len(), 32);
         assert_eq!(s.resume(&token).await, Some(me));
@@ -185,7 +177,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_sync_code_moves_the_identity_once() {
-        let s = Sessions::new(None, None);
+        let s = Sessions::new(None);
         let (me, token) = s.create("Ada".into()).await.expect("create");
         let first = s.sync_code(&me).await.expect("code");
         let code = s.sync_code(&me).await.expect("code");

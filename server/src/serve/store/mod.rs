@@ -21,6 +21,7 @@ use protocol::PuzzleV1;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 pub use error::StoreError;
@@ -209,6 +210,38 @@ pub trait Backend: Send + Sync + 'static {
     /// The unfinished rooms this node serves, the pool, the records and the
     /// hidden players.
     fn load(&self) -> Result<Saved, StoreError>;
+    /// Keeps a sync code for `who`, valid for `life`; any code `who` had is
+    /// replaced.
+    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError>;
+    /// Spends sync code `code`: the identity it was made for and whether it was
+    /// still valid; `None` if there is no such code (a code works once).
+    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError>;
+}
+
+/// Sync codes in memory, for one node: a restart voids them (they live ten
+/// minutes). Several nodes keep theirs in the shared database instead.
+#[derive(Debug, Default)]
+pub struct MemoryCodes {
+    codes: dashmap::DashMap<String, (Identity, Instant)>,
+}
+
+impl MemoryCodes {
+    /// Keeps `code` for `who` until `life` from now, replacing `who`'s older
+    /// code; expired codes are dropped on the way.
+    pub fn put(&self, code: &str, who: &Identity, life: Duration) {
+        let now = Instant::now();
+        self.codes
+            .retain(|_, (owner, expires)| *expires > now && owner.id != who.id);
+        self.codes
+            .insert(code.to_string(), (who.clone(), now + life));
+    }
+
+    /// Spends `code`: its identity and whether it was still valid.
+    pub fn take(&self, code: &str) -> Option<(Identity, bool)> {
+        self.codes
+            .remove(code)
+            .map(|(_, (who, expires))| (who, expires > Instant::now()))
+    }
 }
 
 /// The JSON form a value is stored in (settings, puzzles, events, records).
@@ -436,6 +469,21 @@ impl Store {
     /// point read: call it off the async workers).
     pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         self.backend.session(token_hash)
+    }
+
+    /// Keeps a sync code (a blocking write: call it off the async workers).
+    pub fn put_sync_code(
+        &self,
+        code: &str,
+        who: &Identity,
+        life: Duration,
+    ) -> Result<(), StoreError> {
+        self.backend.put_sync_code(code, who, life)
+    }
+
+    /// Spends a sync code (a blocking write: call it off the async workers).
+    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
+        self.backend.take_sync_code(code)
     }
 
     /// Reads every unfinished room and the pool (a blocking read: call it before

@@ -626,51 +626,6 @@ impl Postgres {
         Ok((saved_records(rows), newest))
     }
 
-    /// Stores a sync code for `who`, valid for `life` (any code `who` had is
-    /// replaced; expired codes are dropped on the way).
-    pub fn put_sync_code(
-        &self,
-        code: &str,
-        who: &Identity,
-        life: Duration,
-    ) -> Result<(), StoreError> {
-        let life = life.as_secs_f64();
-        self.read(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute(
-                "DELETE FROM sync_codes WHERE player = $1 OR expires_at < now()",
-                &[&who.id],
-            )?;
-            tx.execute(
-                "INSERT INTO sync_codes (code, player, name, expires_at)
-                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
-                &[&code, &who.id, &who.name, &life],
-            )?;
-            tx.commit()
-        })
-    }
-
-    /// Spends sync code `code`: its identity, and whether it was still valid.
-    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "DELETE FROM sync_codes WHERE code = $1
-                 RETURNING player, name, expires_at > now()",
-                &[&code],
-            )
-        })?;
-        row.map(|r| {
-            Ok((
-                Identity {
-                    id: r.try_get(0).map_err(StoreError::from)?,
-                    name: r.try_get(1).map_err(StoreError::from)?,
-                },
-                r.try_get(2).map_err(StoreError::from)?,
-            ))
-        })
-        .transpose()
-    }
-
     /// Whether `player` is hidden from public boards now.
     pub fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
         self.read(|c| {
@@ -845,6 +800,78 @@ impl Postgres {
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
             .collect()
+    }
+
+    /// Commits a batch of events alone (the usual batch: moves) in one
+    /// statement, one round trip, no explicit transaction: the rooms this node
+    /// holds at the epochs it took them are read and locked (`FOR SHARE`, as
+    /// [`Postgres::locked_epochs`] does) by the statement that inserts their
+    /// events, so a takeover waits for it and a write after a takeover finds the
+    /// new epoch and inserts nothing. An event not inserted is refused as stale.
+    fn commit_events(
+        &self,
+        writer: &mut WriterConn,
+        batch: &[&Write],
+    ) -> Result<Vec<Result<(), StoreError>>, postgres::Error> {
+        let mut events = EventRows::default();
+        let mut results: Vec<Result<(), StoreError>> =
+            batch.iter().map(|w| events.push(w)).collect();
+        let mut rooms: Vec<String> = events.rooms.clone();
+        rooms.sort();
+        rooms.dedup();
+        let (held, epochs): (Vec<String>, Vec<i64>) = rooms
+            .into_iter()
+            .filter_map(|room| self.epochs.get(&room).map(|e| (room, *e)))
+            .unzip();
+        let sql = "WITH held AS (
+                SELECT r.code FROM rooms r
+                JOIN UNNEST($6::text[], $7::bigint[]) AS h(code, epoch)
+                  ON h.code = r.code AND h.epoch = r.epoch
+                WHERE r.owner = $8 AND NOT r.finished
+                FOR SHARE OF r)
+            INSERT INTO events (room, seq, player, at_ms, event)
+            SELECT e.* FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
+                AS e(room, seq, player, at_ms, event)
+            WHERE e.room IN (SELECT code FROM held)
+            RETURNING room, seq";
+        let statement = match writer.prepared.get(sql) {
+            Some(st) => st.clone(),
+            None => {
+                let st = writer.client.prepare(sql)?;
+                writer.prepared.insert(sql, st.clone());
+                st
+            }
+        };
+        let inserted = if events.rooms.is_empty() {
+            Vec::new()
+        } else {
+            writer.client.query(
+                &statement,
+                &[
+                    &events.rooms,
+                    &events.seqs,
+                    &events.players,
+                    &events.at_ms,
+                    &events.events,
+                    &held,
+                    &epochs,
+                    &self.node.id,
+                ],
+            )?
+        };
+        let stored: std::collections::HashSet<(String, i64)> = inserted
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, postgres::Error>>()?;
+        for (write, result) in batch.iter().zip(results.iter_mut()) {
+            if let (Write::Event { room, seq, .. }, Ok(())) = (write, &result) {
+                let seq = i64::try_from(*seq).unwrap_or(i64::MAX);
+                if !stored.contains(&(room.clone(), seq)) {
+                    *result = Err(StoreError::Stale { room: room.clone() });
+                }
+            }
+        }
+        Ok(results)
     }
 
     /// Commits `batch` in one transaction: room writes only for rooms whose
@@ -1135,7 +1162,13 @@ impl Backend for Postgres {
         let Some(writer) = slot.as_mut() else {
             return Err(StoreError::Database("no database connection".into()));
         };
-        match self.commit_once(writer, batch) {
+        let only_events = batch.iter().all(|w| matches!(w, Write::Event { .. }));
+        let committed = if only_events {
+            self.commit_events(writer, batch)
+        } else {
+            self.commit_once(writer, batch)
+        };
+        match committed {
             Ok(results) => Ok(results),
             // One statement failed and took the transaction with it: commit each
             // write alone, so only the bad one fails.
@@ -1182,6 +1215,44 @@ impl Backend for Postgres {
     /// This node's own unfinished rooms (taken again at a new epoch: a restarted
     /// node fences off its previous run), the pool, the records, the hidden
     /// players. Other nodes' rooms are taken over when their leases run out.
+    // Expired codes are dropped on the way.
+    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError> {
+        let life = life.as_secs_f64();
+        self.read(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "DELETE FROM sync_codes WHERE player = $1 OR expires_at < now()",
+                &[&who.id],
+            )?;
+            tx.execute(
+                "INSERT INTO sync_codes (code, player, name, expires_at)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
+                &[&code, &who.id, &who.name, &life],
+            )?;
+            tx.commit()
+        })
+    }
+
+    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "DELETE FROM sync_codes WHERE code = $1
+                 RETURNING player, name, expires_at > now()",
+                &[&code],
+            )
+        })?;
+        row.map(|r| {
+            Ok((
+                Identity {
+                    id: r.try_get(0).map_err(StoreError::from)?,
+                    name: r.try_get(1).map_err(StoreError::from)?,
+                },
+                r.try_get(2).map_err(StoreError::from)?,
+            ))
+        })
+        .transpose()
+    }
+
     fn load(&self) -> Result<Saved, StoreError> {
         let mut saved = Saved::default();
         let (pool, own, records, hidden) = self.read(|c| {

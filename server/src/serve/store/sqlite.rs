@@ -3,7 +3,7 @@
 //! before it is acknowledged, so an acknowledged change survives a power loss
 //! too. A background thread folds the write-ahead log into the file.
 
-use super::{saved_records, saved_room, to_json, Backend, Saved, StoreError, Write};
+use super::{saved_records, saved_room, to_json, Backend, MemoryCodes, Saved, StoreError, Write};
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -11,6 +11,7 @@ use rusqlite::{params, Connection};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// How often the write-ahead log is folded into the database file.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
@@ -316,6 +317,8 @@ pub struct Sqlite {
     /// Raised by the checkpoint thread when the log should start over: the
     /// writer folds in the rest of it before its next transaction ([`checkpoint`]).
     catch_up: Arc<AtomicBool>,
+    /// Sync codes: one node, so in memory.
+    codes: MemoryCodes,
 }
 
 impl Sqlite {
@@ -355,6 +358,7 @@ impl Sqlite {
             writer: Mutex::new(conn),
             reader,
             catch_up,
+            codes: MemoryCodes::default(),
         })
     }
 }
@@ -404,6 +408,15 @@ impl Backend for Sqlite {
             Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
             Err(e) => Err(e.into()),
         }
+    }
+
+    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError> {
+        self.codes.put(code, who, life);
+        Ok(())
+    }
+
+    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
+        Ok(self.codes.take(code))
     }
 
     fn load(&self) -> Result<Saved, StoreError> {
