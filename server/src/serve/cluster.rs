@@ -20,8 +20,8 @@
 //!   players redirected, instead of leaving them for a lease.
 
 use super::room::RoomHandle;
-use super::store::postgres::{
-    Expired, NodeLoad, Notice, Postgres, HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL,
+use super::store::coordination::{
+    Coordination, Expired, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL,
 };
 use super::store::StoreError;
 use super::Shared;
@@ -47,7 +47,7 @@ const TAKEOVERS_PER_BEAT: i64 = 64;
 /// This node's part in a cluster of nodes sharing one PostgreSQL database.
 #[derive(Debug)]
 pub struct Cluster {
-    pg: Arc<Postgres>,
+    db: Arc<dyn Coordination>,
     /// Held while this node takes a room over (one at a time, so two joins
     /// cannot both restore it).
     takeovers: tokio::sync::Mutex<()>,
@@ -59,11 +59,11 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// The cluster over `pg`, whose records up to `last_record` are on the
+    /// The cluster over `db`, whose records up to `last_record` are on the
     /// boards already.
-    pub fn new(pg: Arc<Postgres>, last_record: i64) -> Cluster {
+    pub fn new(db: Arc<dyn Coordination>, last_record: i64) -> Cluster {
         Cluster {
-            pg,
+            db,
             takeovers: tokio::sync::Mutex::new(()),
             last_record: AtomicI64::new(last_record),
             nodes: Mutex::new(Vec::new()),
@@ -73,10 +73,10 @@ impl Cluster {
     /// Runs blocking database work off the async workers.
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Postgres) -> Result<T, StoreError> + Send + 'static,
+        work: impl FnOnce(&dyn Coordination) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let pg = Arc::clone(&self.pg);
-        tokio::task::spawn_blocking(move || work(&pg))
+        let db = Arc::clone(&self.db);
+        tokio::task::spawn_blocking(move || work(db.as_ref()))
             .await
             .map_err(|_| StoreError::Stopped)?
     }
@@ -86,8 +86,8 @@ impl Cluster {
     /// from now on rooms may be handed to it.
     pub async fn announce(&self, public_url: Option<&str>, listening: std::net::SocketAddr) {
         let url = public_url.map_or_else(|| format!("ws://{listening}/ws"), str::to_string);
-        self.pg.announce(&url);
-        if let Err(e) = self.blocking(|pg| pg.renew(0)).await {
+        self.db.announce(&url);
+        if let Err(e) = self.blocking(|db| db.renew(0)).await {
             tracing::warn!(error = %e, "cannot announce this node yet; the heartbeat will");
         }
     }
@@ -95,7 +95,7 @@ impl Cluster {
     /// Gives this node's lease up (a clean stop): the other nodes take its
     /// rooms over now, not a lease later.
     pub async fn release(&self) {
-        if let Err(e) = self.blocking(|pg| pg.release()).await {
+        if let Err(e) = self.blocking(|db| db.release()).await {
             tracing::warn!(error = %e, "cannot give up this node's lease");
         }
     }
@@ -107,7 +107,7 @@ impl Cluster {
             return Ok(true);
         }
         let room = code.to_string();
-        let Some(saved) = self.blocking(move |pg| pg.claim(&room)).await? else {
+        let Some(saved) = self.blocking(move |db| db.claim(&room)).await? else {
             return Ok(false);
         };
         Ok(shared.lobby.restore(vec![saved]) == 1)
@@ -120,11 +120,11 @@ impl Cluster {
                 return Ok(Found::Here(room));
             }
             let room = code.to_string();
-            let Some(location) = self.blocking(move |pg| pg.locate(&room)).await? else {
+            let Some(location) = self.blocking(move |db| db.locate(&room)).await? else {
                 return Ok(Found::Missing);
             };
-            if location.live && location.owner != self.pg.node().id {
-                if !expiring(location.lease_left, self.pg.node().lease) {
+            if location.live && location.owner != self.db.node().id {
+                if !expiring(location.lease_left, self.db.node().lease) {
                     return Ok(Found::Elsewhere(location.url));
                 }
                 // Its node missed a renewal: probably dead. Sending the player
@@ -149,7 +149,7 @@ impl Cluster {
     /// heartbeat's, with the rooms placed on them since counted in; this node's
     /// are counted now. Returns whether it moved.
     pub async fn place(&self, shared: &Shared, code: &str) -> bool {
-        let me = self.pg.node().id.clone();
+        let me = self.db.node().id.clone();
         let players =
             i64::try_from(shared.metrics.connections.load(Ordering::Relaxed)).unwrap_or(i64::MAX);
         let target = {
@@ -170,7 +170,7 @@ impl Cluster {
             return false;
         };
         let (room, to) = (code.to_string(), target.id.clone());
-        match self.blocking(move |pg| pg.give(&room, &to)).await {
+        match self.blocking(move |db| db.give(&room, &to)).await {
             Ok(true) => {
                 tracing::info!(room = %code, to = %target.id, "new room placed on a less loaded node");
                 let mut nodes = self.nodes.lock().unwrap_or_else(|p| p.into_inner());
@@ -196,8 +196,8 @@ impl Cluster {
     /// closed, at most [`DRAIN_WAIT`]. Rooms nobody could take are left for a
     /// lease (the lease is given up when the server stops).
     pub async fn drain(&self, shared: &Shared) {
-        let me = self.pg.node().id.clone();
-        let others: Vec<NodeLoad> = match self.blocking(|pg| pg.live_nodes()).await {
+        let me = self.db.node().id.clone();
+        let others: Vec<NodeLoad> = match self.blocking(|db| db.live_nodes()).await {
             Ok(nodes) => nodes.into_iter().filter(|n| n.id != me).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot find the other nodes; rooms wait for the lease");
@@ -213,7 +213,7 @@ impl Cluster {
         let mut handed = std::collections::HashSet::new();
         for (node, rooms) in spread(codes, &others) {
             let (url, to) = (node.url.clone(), node.id.clone());
-            match self.blocking(move |pg| pg.give_all(&rooms, &to)).await {
+            match self.blocking(move |db| db.give_all(&rooms, &to)).await {
                 Ok(given) => {
                     for code in given {
                         shared.lobby.hand_over(&code, &url);
@@ -245,26 +245,26 @@ impl Cluster {
     async fn beat(&self, shared: &Shared, published: &mut String) -> Result<(), StoreError> {
         let players = shared.metrics.connections.load(Ordering::Relaxed);
         let players = usize::try_from(players).unwrap_or(usize::MAX);
-        self.blocking(move |pg| pg.renew(players)).await?;
+        self.blocking(move |db| db.renew(players)).await?;
         let rooms = serde_json::to_string(&shared.lobby.local_public_rooms())
             .map_err(|e| StoreError::Encode(e.to_string()))?;
         if rooms != *published {
             let json = rooms.clone();
-            self.blocking(move |pg| pg.publish_rooms(&json)).await?;
+            self.blocking(move |db| db.publish_rooms(&json)).await?;
             *published = rooms;
         }
-        let nodes = self.blocking(|pg| pg.live_nodes()).await?;
+        let nodes = self.blocking(|db| db.live_nodes()).await?;
         *self.nodes.lock().unwrap_or_else(|p| p.into_inner()) = nodes.clone();
-        let expired = self.blocking(|pg| pg.expired(TAKEOVERS_PER_BEAT)).await?;
-        for code in my_share(&expired, &nodes, &self.pg.node().id) {
+        let expired = self.blocking(|db| db.expired(TAKEOVERS_PER_BEAT)).await?;
+        for code in my_share(&expired, &nodes, &self.db.node().id) {
             if self.take_over(shared, &code).await? {
                 tracing::info!(room = %code, "restored a room whose node stopped renewing its lease");
             }
         }
-        for code in self.blocking(|pg| pg.lost()).await? {
+        for code in self.blocking(|db| db.lost()).await? {
             let room = code.clone();
             let url = self
-                .blocking(move |pg| pg.locate(&room))
+                .blocking(move |db| db.locate(&room))
                 .await?
                 .map(|l| l.url)
                 .unwrap_or_default();
@@ -278,7 +278,7 @@ impl Cluster {
     async fn heard(&self, shared: &Shared, notice: Notice) -> Result<(), StoreError> {
         match notice.channel.as_str() {
             LOBBY_CHANNEL => {
-                let lists = self.blocking(|pg| pg.remote_rooms()).await?;
+                let lists = self.blocking(|db| db.remote_rooms()).await?;
                 let rooms: Vec<RoomSummary> = lists
                     .iter()
                     .filter_map(|json| serde_json::from_str::<Vec<RoomSummary>>(json).ok())
@@ -286,9 +286,9 @@ impl Cluster {
                     .collect();
                 shared.lobby.set_remote_rooms(rooms);
             }
-            RECORDS_CHANNEL if notice.payload != self.pg.node().id => {
+            RECORDS_CHANNEL if notice.payload != self.db.node().id => {
                 let after = self.last_record.load(Ordering::Relaxed);
-                let (records, newest) = self.blocking(move |pg| pg.records_after(after)).await?;
+                let (records, newest) = self.blocking(move |db| db.records_after(after)).await?;
                 for record in &records {
                     shared.lobby.boards().add(record);
                 }
@@ -296,7 +296,7 @@ impl Cluster {
             }
             HIDDEN_CHANNEL => {
                 let player = notice.payload.clone();
-                let hidden = self.blocking(move |pg| pg.is_hidden(&player)).await?;
+                let hidden = self.blocking(move |db| db.is_hidden(&player)).await?;
                 shared.lobby.boards().set_hidden(&notice.payload, hidden);
             }
             _ => {}
@@ -394,7 +394,7 @@ pub const DRAIN_WAIT: Duration = Duration::from_secs(1);
 /// notifications, until the server closes.
 pub async fn run(shared: Arc<Shared>, cluster: Arc<Cluster>) {
     let (tell, mut notices) = tokio::sync::mpsc::unbounded_channel();
-    if let Err(e) = cluster.pg.listen(tell) {
+    if let Err(e) = cluster.db.listen(tell) {
         tracing::error!(error = %e, "no notifications from the other nodes");
     }
     let mut every = tokio::time::interval(shared.config.lease / 3);

@@ -383,17 +383,17 @@ impl Server {
     }
 }
 
-/// The store, and the PostgreSQL database when it is one.
+/// The store, and the nodes' coordination when the database is shared.
 type Storage = (
     Option<Arc<store::Store>>,
-    Option<Arc<store::postgres::Postgres>>,
+    Option<Arc<dyn store::coordination::Coordination>>,
 );
 
-/// The store for `config`: PostgreSQL (also returned on its own) when a
+/// The store for `config`: PostgreSQL (also the nodes' coordination) when a
 /// database URL is given, else the SQLite file in the data directory, else none.
 fn open_storage(config: &Config) -> Result<Storage, store::StoreError> {
     if let Some(url) = &config.database {
-        let node = store::postgres::NodeIdentity {
+        let node = store::coordination::NodeIdentity {
             id: config.node_id.clone(),
             url: config.public_url.clone().unwrap_or_default(),
             lease: config.lease,

@@ -18,6 +18,10 @@
 //! Every method blocks (the `postgres` crate drives its own small runtime):
 //! call them on the store's writer thread or through `spawn_blocking`.
 
+use super::coordination::{
+    Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL,
+    RECORDS_CHANNEL,
+};
 use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, StoreError, Write};
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -65,76 +69,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// The advisory lock nodes take while migrating (any constant of our own).
 const MIGRATION_LOCK: i64 = 0x4152_454e_4121;
 
-/// The channel a node notifies when its public rooms change (payload: its id).
-pub const LOBBY_CHANNEL: &str = "arena_lobby";
-
-/// The channel a node notifies when it recorded a finished game (payload: its id).
-pub const RECORDS_CHANNEL: &str = "arena_records";
-
-/// The channel notified when a player hides from the boards or shows again
-/// (payload: the player id).
-pub const HIDDEN_CHANNEL: &str = "arena_hidden";
-
-/// A notification from another node.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    /// The channel.
-    pub channel: String,
-    /// Its payload.
-    pub payload: String,
-}
-
 /// Reader connections open at most (point reads, the heartbeat, takeovers).
 const READERS: usize = 4;
-
-/// Who this node is, among the nodes sharing the database.
-#[derive(Clone, Debug)]
-pub struct NodeIdentity {
-    /// The node's id (`--node-id`), unique among the nodes.
-    pub id: String,
-    /// Where clients reach this node (`--public-url`, `ws://host:port/ws`);
-    /// empty until [`Postgres::announce`] when it is the bound address.
-    pub url: String,
-    /// How long the node's lease lasts without renewal: a dead node's rooms are
-    /// taken over after this.
-    pub lease: Duration,
-}
-
-/// Where an unfinished room lives.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Location {
-    /// The owning node's id.
-    pub owner: String,
-    /// Where clients reach it (empty if the node never announced itself).
-    pub url: String,
-    /// Whether its lease is still running (if not, any node may take it over).
-    pub live: bool,
-    /// How long its lease runs on without another renewal (zero once out).
-    pub lease_left: Duration,
-}
-
-/// A live node and its load, as the nodes share it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeLoad {
-    /// The node's id.
-    pub id: String,
-    /// Where clients reach it.
-    pub url: String,
-    /// Its connected players, as it last reported them.
-    pub players: i64,
-    /// The unfinished rooms it owns.
-    pub rooms: i64,
-}
-
-/// An unfinished room whose node's lease ran out.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Expired {
-    /// The room's code.
-    pub code: String,
-    /// Whether the lease ran out more than a lease ago: the nodes that should
-    /// have shared it out did not, so any node takes it.
-    pub overdue: bool,
-}
 
 /// The reader connections of a node: the idle ones, and how many are open.
 #[derive(Default)]
@@ -304,17 +240,6 @@ impl Postgres {
         connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))
     }
 
-    /// This node.
-    pub fn node(&self) -> &NodeIdentity {
-        &self.node
-    }
-
-    /// Sets where clients reach this node (told to the others at the next
-    /// [`Postgres::renew`]).
-    pub fn announce(&self, url: &str) {
-        *self.public_url.write().unwrap_or_else(|p| p.into_inner()) = url.to_string();
-    }
-
     /// Runs `f` on a reader connection: an idle one, or a new one while fewer
     /// than [`READERS`] are open; otherwise it waits for one to be free (the
     /// database's connection limit is shared by every node).
@@ -357,307 +282,6 @@ impl Postgres {
 
     fn lease_secs(&self) -> f64 {
         self.node.lease.as_secs_f64()
-    }
-
-    /// Renews this node's lease (which covers every room it owns) and reports
-    /// its connected players (new rooms go to the least-loaded node).
-    pub fn renew(&self, players: usize) -> Result<(), StoreError> {
-        let players = i32::try_from(players).unwrap_or(i32::MAX);
-        let url = self
-            .public_url
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let (id, url, lease) = (&self.node.id, &url, self.lease_secs());
-        self.read(|c| {
-            c.execute(
-                "INSERT INTO nodes (id, url, players, lease_until)
-                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))
-                 ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
-                     lease_until = now() + make_interval(secs => $4)",
-                &[id, url, &players, &lease],
-            )
-            .map(drop)
-        })
-    }
-
-    /// Ends this node's lease at once (a clean shutdown): the other nodes take
-    /// its rooms over without waiting for the lease to run out. A write this
-    /// node still makes for one of them is refused once it is taken.
-    pub fn release(&self) -> Result<(), StoreError> {
-        self.read(|c| {
-            c.execute(
-                "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
-                 WHERE id = $1",
-                &[&self.node.id],
-            )
-            .map(drop)
-        })
-    }
-
-    /// Where the unfinished room `code` lives, if it exists.
-    pub fn locate(&self, code: &str) -> Result<Option<Location>, StoreError> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
-                        GREATEST(COALESCE(EXTRACT(EPOCH FROM n.lease_until - now()), 0), 0)::float8
-                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
-                 WHERE r.code = $1 AND NOT r.finished",
-                &[&code],
-            )
-        })?;
-        row.map(|r| {
-            let left: f64 = r.try_get(3).map_err(StoreError::from)?;
-            Ok(Location {
-                owner: r.try_get(0).map_err(StoreError::from)?,
-                url: r.try_get(1).map_err(StoreError::from)?,
-                live: r.try_get(2).map_err(StoreError::from)?,
-                lease_left: Duration::try_from_secs_f64(left).unwrap_or_default(),
-            })
-        })
-        .transpose()
-    }
-
-    /// Every node whose lease runs and that clients can reach (it announced
-    /// where: this one too, once its heartbeat has renewed), with its players
-    /// and rooms, by id.
-    pub fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT n.id, n.url, n.players::bigint,
-                        (SELECT count(*) FROM rooms r WHERE r.owner = n.id AND NOT r.finished)
-                 FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
-                &[],
-            )
-        })?;
-        rows.iter()
-            .map(|r| {
-                Ok(NodeLoad {
-                    id: r.try_get(0).map_err(StoreError::from)?,
-                    url: r.try_get(1).map_err(StoreError::from)?,
-                    players: r.try_get(2).map_err(StoreError::from)?,
-                    rooms: r.try_get(3).map_err(StoreError::from)?,
-                })
-            })
-            .collect()
-    }
-
-    /// Takes the room `code` over if its node's lease ran out (or this node already
-    /// owns it, as after a restart): its epoch goes up by one, so the previous
-    /// owner's writes are refused from now on, and the room is read back,
-    /// every acknowledged event included. `None` if it is finished, gone, or
-    /// owned by a live node.
-    pub fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError> {
-        let id = &self.node.id;
-        let claimed = self.read(|c| {
-            let mut tx = c.transaction()?;
-            let row = tx.query_opt(
-                &format!(
-                    "UPDATE rooms SET owner = $2, epoch = epoch + 1
-                     WHERE code = $1 AND NOT finished AND (owner = $2 OR {OWNER_DEAD})
-                     RETURNING epoch, settings, puzzle, host, start_ms"
-                ),
-                &[&code, id],
-            )?;
-            let Some(row) = row else {
-                return Ok(None);
-            };
-            let seats = read_seats(&mut tx, code)?;
-            let events = read_events(&mut tx, code)?;
-            tx.commit()?;
-            let epoch: i64 = row.try_get(0)?;
-            let settings: String = row.try_get(1)?;
-            let puzzle: String = row.try_get(2)?;
-            let host: String = row.try_get(3)?;
-            let start_ms: Option<f64> = row.try_get(4)?;
-            Ok(Some((
-                epoch, settings, puzzle, host, start_ms, seats, events,
-            )))
-        })?;
-        let Some((epoch, settings, puzzle, host, start_ms, seats, events)) = claimed else {
-            return Ok(None);
-        };
-        self.epochs.insert(code.to_string(), epoch);
-        tracing::info!(room = %code, epoch, "took the room over");
-        Ok(saved_room(
-            code.to_string(),
-            &settings,
-            &puzzle,
-            host,
-            start_ms,
-            seats,
-            events,
-        ))
-    }
-
-    /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
-    /// lease covers it from now on); `false` if this node no longer owns it.
-    pub fn give(&self, code: &str, to: &str) -> Result<bool, StoreError> {
-        Ok(self.give_all(&[code.to_string()], to)?.len() == 1)
-    }
-
-    /// Hands the rooms `codes` this node owns to node `to` in one statement (a
-    /// new epoch each); returns those it still owned, which `to` has now.
-    pub fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError> {
-        let (held, epochs): (Vec<String>, Vec<i64>) = codes
-            .iter()
-            .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
-            .unzip();
-        if held.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rows = self.read(|c| {
-            c.query(
-                "UPDATE rooms SET owner = $3, epoch = epoch + 1
-                 WHERE owner = $2 AND NOT finished
-                   AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
-                 RETURNING code",
-                &[&held, &self.node.id, &to, &epochs],
-            )
-        })?;
-        for code in &held {
-            self.epochs.remove(code);
-        }
-        rows.iter()
-            .map(|r| r.try_get(0).map_err(StoreError::from))
-            .collect()
-    }
-
-    /// The unfinished rooms whose node's lease ran out (it died), up to
-    /// `limit`: candidates for [`Postgres::claim`].
-    pub fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                &format!(
-                    "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
-                        AND n.lease_until > now() - make_interval(secs => $2))
-                     FROM rooms WHERE NOT finished AND {OWNER_DEAD}
-                     ORDER BY code LIMIT $1"
-                ),
-                &[&limit, &self.lease_secs()],
-            )
-        })?;
-        rows.iter()
-            .map(|r| {
-                Ok(Expired {
-                    code: r.try_get(0).map_err(StoreError::from)?,
-                    overdue: r.try_get(1).map_err(StoreError::from)?,
-                })
-            })
-            .collect()
-    }
-
-    /// The rooms this node served that another node has taken over since (its
-    /// epoch there is newer than ours, or another node owns it).
-    pub fn lost(&self) -> Result<Vec<String>, StoreError> {
-        let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
-        if held.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
-                &[&held],
-            )
-        })?;
-        let mut lost = Vec::new();
-        for r in rows {
-            let code: String = r.try_get(0).map_err(StoreError::from)?;
-            let owner: String = r.try_get(1).map_err(StoreError::from)?;
-            let epoch: i64 = r.try_get(2).map_err(StoreError::from)?;
-            let finished: bool = r.try_get(3).map_err(StoreError::from)?;
-            let ours = self.epochs.get(&code).map(|e| *e);
-            if finished {
-                self.epochs.remove(&code);
-            } else if owner != self.node.id || ours != Some(epoch) {
-                self.epochs.remove(&code);
-                lost.push(code);
-            }
-        }
-        Ok(lost)
-    }
-
-    /// Publishes this node's public rooms (JSON) for the other nodes' lobbies
-    /// and tells them.
-    pub fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError> {
-        self.read(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute(
-                "UPDATE nodes SET rooms = $2 WHERE id = $1",
-                &[&self.node.id, &rooms_json],
-            )?;
-            tx.execute("SELECT pg_notify($1, $2)", &[&LOBBY_CHANNEL, &self.node.id])?;
-            tx.commit()
-        })
-    }
-
-    /// The public rooms (JSON) the other live nodes published.
-    pub fn remote_rooms(&self) -> Result<Vec<String>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
-                &[&self.node.id],
-            )
-        })?;
-        rows.iter()
-            .map(|r| r.try_get(0).map_err(StoreError::from))
-            .collect()
-    }
-
-    /// The newest game record's id (0 if none).
-    pub fn last_record(&self) -> Result<i64, StoreError> {
-        self.read(|c| {
-            c.query_one("SELECT COALESCE(MAX(id), 0) FROM records", &[])
-                .and_then(|r| r.try_get(0))
-        })
-    }
-
-    /// The game records other nodes stored after record `after`, oldest first,
-    /// with the newest id read.
-    pub fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT id, record FROM records WHERE id > $1 AND node <> $2 ORDER BY id",
-                &[&after, &self.node.id],
-            )
-        })?;
-        let rows = record_rows(&rows)?;
-        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
-        Ok((saved_records(rows), newest))
-    }
-
-    /// Whether `player` is hidden from public boards now.
-    pub fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
-        self.read(|c| {
-            c.query_one(
-                "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
-                &[&player],
-            )
-            .and_then(|r| r.try_get(0))
-        })
-    }
-
-    /// Listens on a connection of its own (its own thread) to the channels the
-    /// nodes notify, and hands every notification to `tell`; reconnects after
-    /// a dropped connection (telling a lobby and a records notice on each
-    /// connection, so the caller reads again what it may have missed).
-    pub fn listen(
-        &self,
-        tell: tokio::sync::mpsc::UnboundedSender<Notice>,
-    ) -> Result<(), StoreError> {
-        let url = self.url.clone();
-        std::thread::Builder::new()
-            .name("arena-db-listen".into())
-            .spawn(move || {
-                while !tell.is_closed() {
-                    if let Err(e) = listen_once(&url, &tell) {
-                        tracing::warn!(error = %e, "database notifications stopped; reconnecting");
-                    }
-                    std::thread::sleep(Duration::from_secs(1));
-                }
-            })
-            .map(drop)
-            .map_err(|e| StoreError::Database(format!("cannot start the notification thread: {e}")))
     }
 
     /// Applies one write inside the commit's transaction. An error fails the
@@ -1143,6 +767,281 @@ impl Drop for Postgres {
         std::thread::scope(|s| {
             s.spawn(move || drop((writer, readers)));
         });
+    }
+}
+
+impl Coordination for Postgres {
+    fn node(&self) -> &NodeIdentity {
+        &self.node
+    }
+
+    fn announce(&self, url: &str) {
+        *self.public_url.write().unwrap_or_else(|p| p.into_inner()) = url.to_string();
+    }
+
+    fn renew(&self, players: usize) -> Result<(), StoreError> {
+        let players = i32::try_from(players).unwrap_or(i32::MAX);
+        let url = self
+            .public_url
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let (id, url, lease) = (&self.node.id, &url, self.lease_secs());
+        self.read(|c| {
+            c.execute(
+                "INSERT INTO nodes (id, url, players, lease_until)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))
+                 ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
+                     lease_until = now() + make_interval(secs => $4)",
+                &[id, url, &players, &lease],
+            )
+            .map(drop)
+        })
+    }
+
+    fn release(&self) -> Result<(), StoreError> {
+        self.read(|c| {
+            c.execute(
+                "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
+                 WHERE id = $1",
+                &[&self.node.id],
+            )
+            .map(drop)
+        })
+    }
+
+    fn locate(&self, code: &str) -> Result<Option<Location>, StoreError> {
+        let row = self.read(|c| {
+            c.query_opt(
+                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
+                        GREATEST(COALESCE(EXTRACT(EPOCH FROM n.lease_until - now()), 0), 0)::float8
+                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
+                 WHERE r.code = $1 AND NOT r.finished",
+                &[&code],
+            )
+        })?;
+        row.map(|r| {
+            let left: f64 = r.try_get(3).map_err(StoreError::from)?;
+            Ok(Location {
+                owner: r.try_get(0).map_err(StoreError::from)?,
+                url: r.try_get(1).map_err(StoreError::from)?,
+                live: r.try_get(2).map_err(StoreError::from)?,
+                lease_left: Duration::try_from_secs_f64(left).unwrap_or_default(),
+            })
+        })
+        .transpose()
+    }
+
+    fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT n.id, n.url, n.players::bigint,
+                        (SELECT count(*) FROM rooms r WHERE r.owner = n.id AND NOT r.finished)
+                 FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
+                &[],
+            )
+        })?;
+        rows.iter()
+            .map(|r| {
+                Ok(NodeLoad {
+                    id: r.try_get(0).map_err(StoreError::from)?,
+                    url: r.try_get(1).map_err(StoreError::from)?,
+                    players: r.try_get(2).map_err(StoreError::from)?,
+                    rooms: r.try_get(3).map_err(StoreError::from)?,
+                })
+            })
+            .collect()
+    }
+
+    fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError> {
+        let id = &self.node.id;
+        let claimed = self.read(|c| {
+            let mut tx = c.transaction()?;
+            let row = tx.query_opt(
+                &format!(
+                    "UPDATE rooms SET owner = $2, epoch = epoch + 1
+                     WHERE code = $1 AND NOT finished AND (owner = $2 OR {OWNER_DEAD})
+                     RETURNING epoch, settings, puzzle, host, start_ms"
+                ),
+                &[&code, id],
+            )?;
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let seats = read_seats(&mut tx, code)?;
+            let events = read_events(&mut tx, code)?;
+            tx.commit()?;
+            let epoch: i64 = row.try_get(0)?;
+            let settings: String = row.try_get(1)?;
+            let puzzle: String = row.try_get(2)?;
+            let host: String = row.try_get(3)?;
+            let start_ms: Option<f64> = row.try_get(4)?;
+            Ok(Some((
+                epoch, settings, puzzle, host, start_ms, seats, events,
+            )))
+        })?;
+        let Some((epoch, settings, puzzle, host, start_ms, seats, events)) = claimed else {
+            return Ok(None);
+        };
+        self.epochs.insert(code.to_string(), epoch);
+        tracing::info!(room = %code, epoch, "took the room over");
+        Ok(saved_room(
+            code.to_string(),
+            &settings,
+            &puzzle,
+            host,
+            start_ms,
+            seats,
+            events,
+        ))
+    }
+
+    fn give(&self, code: &str, to: &str) -> Result<bool, StoreError> {
+        Ok(self.give_all(&[code.to_string()], to)?.len() == 1)
+    }
+
+    fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError> {
+        let (held, epochs): (Vec<String>, Vec<i64>) = codes
+            .iter()
+            .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
+            .unzip();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.read(|c| {
+            c.query(
+                "UPDATE rooms SET owner = $3, epoch = epoch + 1
+                 WHERE owner = $2 AND NOT finished
+                   AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
+                 RETURNING code",
+                &[&held, &self.node.id, &to, &epochs],
+            )
+        })?;
+        for code in &held {
+            self.epochs.remove(code);
+        }
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                &format!(
+                    "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
+                        AND n.lease_until > now() - make_interval(secs => $2))
+                     FROM rooms WHERE NOT finished AND {OWNER_DEAD}
+                     ORDER BY code LIMIT $1"
+                ),
+                &[&limit, &self.lease_secs()],
+            )
+        })?;
+        rows.iter()
+            .map(|r| {
+                Ok(Expired {
+                    code: r.try_get(0).map_err(StoreError::from)?,
+                    overdue: r.try_get(1).map_err(StoreError::from)?,
+                })
+            })
+            .collect()
+    }
+
+    fn lost(&self) -> Result<Vec<String>, StoreError> {
+        let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
+        if held.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
+                &[&held],
+            )
+        })?;
+        let mut lost = Vec::new();
+        for r in rows {
+            let code: String = r.try_get(0).map_err(StoreError::from)?;
+            let owner: String = r.try_get(1).map_err(StoreError::from)?;
+            let epoch: i64 = r.try_get(2).map_err(StoreError::from)?;
+            let finished: bool = r.try_get(3).map_err(StoreError::from)?;
+            let ours = self.epochs.get(&code).map(|e| *e);
+            if finished {
+                self.epochs.remove(&code);
+            } else if owner != self.node.id || ours != Some(epoch) {
+                self.epochs.remove(&code);
+                lost.push(code);
+            }
+        }
+        Ok(lost)
+    }
+
+    fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError> {
+        self.read(|c| {
+            let mut tx = c.transaction()?;
+            tx.execute(
+                "UPDATE nodes SET rooms = $2 WHERE id = $1",
+                &[&self.node.id, &rooms_json],
+            )?;
+            tx.execute("SELECT pg_notify($1, $2)", &[&LOBBY_CHANNEL, &self.node.id])?;
+            tx.commit()
+        })
+    }
+
+    fn remote_rooms(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
+                &[&self.node.id],
+            )
+        })?;
+        rows.iter()
+            .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    fn last_record(&self) -> Result<i64, StoreError> {
+        self.read(|c| {
+            c.query_one("SELECT COALESCE(MAX(id), 0) FROM records", &[])
+                .and_then(|r| r.try_get(0))
+        })
+    }
+
+    fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT id, record FROM records WHERE id > $1 AND node <> $2 ORDER BY id",
+                &[&after, &self.node.id],
+            )
+        })?;
+        let rows = record_rows(&rows)?;
+        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        Ok((saved_records(rows), newest))
+    }
+
+    fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
+        self.read(|c| {
+            c.query_one(
+                "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
+                &[&player],
+            )
+            .and_then(|r| r.try_get(0))
+        })
+    }
+
+    fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), StoreError> {
+        let url = self.url.clone();
+        std::thread::Builder::new()
+            .name("arena-db-listen".into())
+            .spawn(move || {
+                while !tell.is_closed() {
+                    if let Err(e) = listen_once(&url, &tell) {
+                        tracing::warn!(error = %e, "database notifications stopped; reconnecting");
+                    }
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            })
+            .map(drop)
+            .map_err(|e| StoreError::Database(format!("cannot start the notification thread: {e}")))
     }
 }
 

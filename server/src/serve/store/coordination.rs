@@ -1,0 +1,150 @@
+//! What several nodes on one database share besides the store's writes — each
+//! node's lease, who owns which room, the nodes' loads and public rooms, their
+//! finished games and notifications — as one trait, [`Coordination`]. The
+//! PostgreSQL backend implements it; the cluster (`serve::cluster`) speaks
+//! only the trait. Every method blocks: call them off the async workers.
+
+use super::{SavedRoom, StoreError};
+use crate::serve::records::GameRecord;
+use std::time::Duration;
+
+/// The channel a node notifies when its public rooms change (payload: its id).
+pub const LOBBY_CHANNEL: &str = "arena_lobby";
+
+/// The channel a node notifies when it recorded a finished game (payload: its id).
+pub const RECORDS_CHANNEL: &str = "arena_records";
+
+/// The channel notified when a player hides from the boards or shows again
+/// (payload: the player id).
+pub const HIDDEN_CHANNEL: &str = "arena_hidden";
+
+/// A notification from another node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// The channel.
+    pub channel: String,
+    /// Its payload.
+    pub payload: String,
+}
+
+/// Who this node is, among the nodes sharing the database.
+#[derive(Clone, Debug)]
+pub struct NodeIdentity {
+    /// The node's id (`--node-id`), unique among the nodes.
+    pub id: String,
+    /// Where clients reach this node (`--public-url`, `ws://host:port/ws`);
+    /// empty until [`Postgres::announce`] when it is the bound address.
+    pub url: String,
+    /// How long the node's lease lasts without renewal: a dead node's rooms are
+    /// taken over after this.
+    pub lease: Duration,
+}
+
+/// Where an unfinished room lives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Location {
+    /// The owning node's id.
+    pub owner: String,
+    /// Where clients reach it (empty if the node never announced itself).
+    pub url: String,
+    /// Whether its lease is still running (if not, any node may take it over).
+    pub live: bool,
+    /// How long its lease runs on without another renewal (zero once out).
+    pub lease_left: Duration,
+}
+
+/// A live node and its load, as the nodes share it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeLoad {
+    /// The node's id.
+    pub id: String,
+    /// Where clients reach it.
+    pub url: String,
+    /// Its connected players, as it last reported them.
+    pub players: i64,
+    /// The unfinished rooms it owns.
+    pub rooms: i64,
+}
+
+/// An unfinished room whose node's lease ran out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expired {
+    /// The room's code.
+    pub code: String,
+    /// Whether the lease ran out more than a lease ago: the nodes that should
+    /// have shared it out did not, so any node takes it.
+    pub overdue: bool,
+}
+
+/// Node leases, room ownership and the nodes' shared state (see the module).
+pub trait Coordination: Send + Sync + std::fmt::Debug + 'static {
+    /// This node.
+    fn node(&self) -> &NodeIdentity;
+
+    /// Sets where clients reach this node (told to the others at the next
+    /// [`Postgres::renew`]).
+    fn announce(&self, url: &str);
+
+    /// Renews this node's lease (which covers every room it owns) and reports
+    /// its connected players (new rooms go to the least-loaded node).
+    fn renew(&self, players: usize) -> Result<(), StoreError>;
+
+    /// Ends this node's lease at once (a clean shutdown): the other nodes take
+    /// its rooms over without waiting for the lease to run out. A write this
+    /// node still makes for one of them is refused once it is taken.
+    fn release(&self) -> Result<(), StoreError>;
+
+    /// Where the unfinished room `code` lives, if it exists.
+    fn locate(&self, code: &str) -> Result<Option<Location>, StoreError>;
+
+    /// Every node whose lease runs and that clients can reach (it announced
+    /// where: this one too, once its heartbeat has renewed), with its players
+    /// and rooms, by id.
+    fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError>;
+
+    /// Takes the room `code` over if its node's lease ran out (or this node already
+    /// owns it, as after a restart): its epoch goes up by one, so the previous
+    /// owner's writes are refused from now on, and the room is read back,
+    /// every acknowledged event included. `None` if it is finished, gone, or
+    /// owned by a live node.
+    fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError>;
+
+    /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
+    /// lease covers it from now on); `false` if this node no longer owns it.
+    fn give(&self, code: &str, to: &str) -> Result<bool, StoreError>;
+
+    /// Hands the rooms `codes` this node owns to node `to` in one statement (a
+    /// new epoch each); returns those it still owned, which `to` has now.
+    fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError>;
+
+    /// The unfinished rooms whose node's lease ran out (it died), up to
+    /// `limit`: candidates for [`Postgres::claim`].
+    fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError>;
+
+    /// The rooms this node served that another node has taken over since (its
+    /// epoch there is newer than ours, or another node owns it).
+    fn lost(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Publishes this node's public rooms (JSON) for the other nodes' lobbies
+    /// and tells them.
+    fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError>;
+
+    /// The public rooms (JSON) the other live nodes published.
+    fn remote_rooms(&self) -> Result<Vec<String>, StoreError>;
+
+    /// The newest game record's id (0 if none).
+    fn last_record(&self) -> Result<i64, StoreError>;
+
+    /// The game records other nodes stored after record `after`, oldest first,
+    /// with the newest id read.
+    fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError>;
+
+    /// Whether `player` is hidden from public boards now.
+    fn is_hidden(&self, player: &str) -> Result<bool, StoreError>;
+
+    /// Listens on a connection of its own (its own thread) to the channels the
+    /// nodes notify, and hands every notification to `tell`; reconnects after
+    /// a dropped connection (telling a lobby and a records notice on each
+    /// connection, so the caller reads again what it may have missed).
+    fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), StoreError>;
+}
