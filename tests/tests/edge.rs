@@ -116,7 +116,8 @@ async fn silent_sockets_from_one_address_never_lock_it_out() {
     player
         .until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
         .await;
-    // All but the newest eight silent sockets were closed to make room.
+    // Opened within a moment, so none had its half second of grace: all but
+    // the newest four times eight were closed to make room.
     let mut open = 0;
     for s in &mut silent[..] {
         let mut byte = [0u8; 1];
@@ -125,14 +126,14 @@ async fn silent_sockets_from_one_address_never_lock_it_out() {
             open += 1;
         }
     }
-    assert!(open <= 8, "{open} silent sockets still open");
+    assert!(open <= 32, "{open} silent sockets still open");
     let (_, text) = http_get(metrics, "/metrics").await;
     let evicted: u64 = text
         .lines()
         .find_map(|l| l.strip_prefix("arena_edge_evicted_total "))
         .and_then(|v| v.parse().ok())
         .expect("the metric");
-    assert!(evicted >= 192, "{evicted} evicted");
+    assert!(evicted >= 168, "{evicted} evicted");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

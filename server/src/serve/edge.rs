@@ -91,13 +91,21 @@ impl EdgeCounts {
         self.silent.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Registers a new silent connection of `ip`, closing the oldest silent ones
-    /// of that address beyond `cap`.
+    /// Registers a new silent connection of `ip`. Beyond `cap` silent ones of
+    /// that address, the oldest is closed once it has been silent for
+    /// [`SILENT_GRACE`] (a client that opens many connections at once sends its
+    /// requests a moment later; one that never will is closed), and whatever its
+    /// age beyond [`SILENT_BURST`] times `cap`.
     fn enter_silent(&self, ip: IpAddr, cap: usize) -> Arc<Eviction> {
-        let eviction = Arc::new(Eviction::default());
+        let eviction = Arc::new(Eviction::new());
         let mut map = self.silent_map();
         let queue = map.entry(ip).or_default();
-        while queue.len() >= cap.max(1) {
+        let cap = cap.max(1);
+        while let Some(oldest) = queue.front() {
+            let over = queue.len() >= cap * SILENT_BURST;
+            if queue.len() < cap || !(over || oldest.since.elapsed() >= SILENT_GRACE) {
+                break;
+            }
             if let Some(oldest) = queue.pop_front() {
                 oldest.evict();
                 self.evicted_total.fetch_add(1, Ordering::Relaxed);
@@ -118,15 +126,32 @@ impl EdgeCounts {
     }
 }
 
-/// A flag another connection sets to close a silent one, and the waker of the
-/// task reading it.
-#[derive(Debug, Default)]
+/// How long a silent connection is left alone before a newer one of its
+/// address may close it.
+const SILENT_GRACE: Duration = Duration::from_millis(500);
+
+/// Silent connections of one address, as a multiple of the cap, beyond which
+/// the oldest is closed however young.
+const SILENT_BURST: usize = 4;
+
+/// A flag another connection sets to close a silent one, the waker of the task
+/// reading it, and when it connected.
+#[derive(Debug)]
 struct Eviction {
     evicted: AtomicBool,
     waker: futures_util::task::AtomicWaker,
+    since: std::time::Instant,
 }
 
 impl Eviction {
+    fn new() -> Eviction {
+        Eviction {
+            evicted: AtomicBool::new(false),
+            waker: futures_util::task::AtomicWaker::new(),
+            since: std::time::Instant::now(),
+        }
+    }
+
     fn evict(&self) {
         self.evicted.store(true, Ordering::SeqCst);
         self.waker.wake();
