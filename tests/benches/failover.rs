@@ -6,19 +6,26 @@
 //! acknowledged move survived each time. The killed node is started again
 //! before the next round, which kills the other.
 //!
-//! With `--term`, each round stops the node cleanly instead (SIGTERM): it hands
-//! its rooms to the other node and redirects the players, who follow the
-//! redirect; the time is from the signal to the room's snapshot there.
+//! `--stop term` stops the node cleanly instead (SIGTERM): it hands its rooms to
+//! the other node and redirects the players, who follow the redirect; the time
+//! is from the signal to the room's snapshot there. `--stop freeze` freezes the
+//! node (SIGSTOP) after its acknowledgements; `--stop freeze-writing` freezes it
+//! while ten more moves are on their way to the database. A frozen node is woken
+//! (SIGCONT) once the room is back elsewhere: every move it acknowledged, before
+//! or after, must be in the room as the new node has it — one that is not is a
+//! fencing violation, counted.
 //!
 //! Run: `cargo build --release --workspace && cargo bench -p arena-tests --bench
-//! failover -- --rounds 20 --lease-ms 4000 [--term]`
+//! failover -- --rounds 20 --lease-ms 4000 [--stop kill|term|freeze|freeze-writing]`
 
 use arena_tests::cluster::{join_via, resume_at, start_node, Node};
 use arena_tests::postgres::PgServer;
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, Client};
-use protocol::wire::{ClientMessage, RoomSettings, RoomState, ServerMessage};
+use futures_util::StreamExt;
+use protocol::wire::{ClientMessage, RoomSettings, RoomState, RoomView, ServerMessage};
 use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
 
 fn arg(name: &str, default: u64) -> u64 {
     let raw: Vec<String> = std::env::args().collect();
@@ -29,10 +36,118 @@ fn arg(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// One round: a room on `doomed`, killed (or, with `term`, stopped cleanly);
-/// back through `survivor`. Returns the time from the signal to the first
-/// snapshot of the room on the survivor.
-async fn round(doomed: &mut Node, survivor: &Node, term: bool) -> Duration {
+/// How a round stops the room's node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Kill,
+    Term,
+    Freeze,
+    FreezeWriting,
+}
+
+impl Stop {
+    fn parse(s: &str) -> Stop {
+        match s {
+            "term" => Stop::Term,
+            "freeze" => Stop::Freeze,
+            "freeze-writing" => Stop::FreezeWriting,
+            _ => Stop::Kill,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Stop::Kill => "kill -9",
+            Stop::Term => "SIGTERM",
+            Stop::Freeze => "SIGSTOP",
+            Stop::FreezeWriting => "SIGSTOP while writing",
+        }
+    }
+}
+
+/// Sends `sig` (e.g. "-STOP") to a node.
+fn signal(node: &Node, sig: &str) {
+    let pid = node.child.id().expect("pid").to_string();
+    let sent = std::process::Command::new("kill")
+        .args([sig, &pid])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(sent, "kill {sig}");
+}
+
+/// The moves acknowledged on `client` within `wait` (none needs to come).
+async fn acks_within(client: &mut Client, wait: Duration) -> Vec<(u32, u32, u32)> {
+    let mut acked = Vec::new();
+    let until = tokio::time::Instant::now() + wait;
+    while let Ok(Some(Ok(frame))) = tokio::time::timeout_at(until, client.ws.next()).await {
+        if let Message::Binary(bytes) = frame {
+            if let Ok(ServerMessage::MoveAccepted {
+                row, col, value, ..
+            }) = rmp_serde::from_slice(&bytes)
+            {
+                acked.push((row, col, value));
+            }
+        }
+    }
+    acked
+}
+
+/// A frozen node's round: freeze (with ten moves in flight when `writing`),
+/// come back through `survivor`, wake the node and count the moves it
+/// acknowledged that the room does not hold. Returns the time back and the
+/// violations.
+async fn frozen_round(
+    doomed: &Node,
+    survivor: &Node,
+    mut ada: Client,
+    code: &str,
+    moves: &[ClientMessage],
+    writing: bool,
+) -> (Client, RoomView, Duration, usize) {
+    let half = moves.len() / 2;
+    let mut acked: Vec<(u32, u32, u32)> = moves[..half].iter().map(cell).collect();
+    let in_flight = if writing {
+        &moves[half..(half + 10).min(moves.len())]
+    } else {
+        &[][..]
+    };
+    for m in in_flight {
+        ada.send(m).await;
+    }
+    signal(doomed, "-STOP");
+    let frozen = Instant::now();
+    acked.extend(acks_within(&mut ada, Duration::from_millis(100)).await);
+    let (back_client, _) = join_via(&survivor.addr, &ada.token, code, false).await;
+    let back = frozen.elapsed();
+    drop(back_client);
+    // The node wakes believing it still serves the room: whatever it
+    // acknowledges now must be in the room too, and a new move must not be.
+    signal(doomed, "-CONT");
+    if let Some(next) = moves.get(half + in_flight.len()) {
+        ada.send(next).await;
+    }
+    acked.extend(acks_within(&mut ada, Duration::from_secs(2)).await);
+    let (ada, view) = join_via(&survivor.addr, &ada.token, code, false).await;
+    let board = view.board.clone().expect("board");
+    let violations = acked
+        .iter()
+        .filter(|&&(r, c, v)| board[r as usize][c as usize] != v)
+        .count();
+    (ada, view, back, violations)
+}
+
+/// A move's cell and value.
+fn cell(m: &ClientMessage) -> (u32, u32, u32) {
+    match m {
+        ClientMessage::Move { row, col, value } => (*row, *col, *value),
+        _ => unreachable!("solving moves are moves"),
+    }
+}
+
+/// One round: a room on `doomed`, stopped as `stop` says; back through
+/// `survivor`. Returns the time from the signal to the first snapshot of the
+/// room on the survivor, and the fencing violations seen.
+async fn round(doomed: &mut Node, survivor: &Node, stop: Stop) -> (Duration, usize) {
     let mut ada = Client::connect(&doomed.addr, "Ada").await;
     ada.send(&ClientMessage::CreateRoom {
         settings: RoomSettings {
@@ -54,14 +169,18 @@ async fn round(doomed: &mut Node, survivor: &Node, term: bool) -> Duration {
         ada.play(m).await;
     }
     let token = ada.token.clone();
-    let (ada, view, back) = if term {
-        let pid = doomed.child.id().expect("pid").to_string();
+    let mut violations = 0;
+    let (ada, view, back) = if matches!(stop, Stop::Freeze | Stop::FreezeWriting) {
+        let writing = stop == Stop::FreezeWriting;
+        let (ada, view, back, lost) =
+            frozen_round(doomed, survivor, ada, &code, &moves, writing).await;
+        violations = lost;
+        drop(bob);
+        doomed.child.kill().await.expect("kill the woken node");
+        (ada, view, back)
+    } else if stop == Stop::Term {
         let signalled = Instant::now();
-        let sent = std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(sent, "kill -TERM");
+        signal(doomed, "-TERM");
         let url = ada
             .until(|m| match m {
                 ServerMessage::Redirect { url, .. } => Some(url),
@@ -107,13 +226,18 @@ async fn round(doomed: &mut Node, survivor: &Node, term: bool) -> Duration {
             .until(|m| matches!(m, ServerMessage::Rooms { .. }).then_some(()))
             .await;
     }
-    back
+    (back, violations)
 }
 
 fn main() {
     let rounds = arg("--rounds", 20) as usize;
     let lease_ms = arg("--lease-ms", 4000).to_string();
-    let term = std::env::args().any(|a| a == "--term");
+    let raw: Vec<String> = std::env::args().collect();
+    let stop = raw
+        .iter()
+        .position(|a| a == "--stop")
+        .and_then(|i| raw.get(i + 1))
+        .map_or(Stop::Kill, |s| Stop::parse(s));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -126,6 +250,7 @@ fn main() {
             start_node(&db, "n2", &lease_ms).await,
         ];
         let mut times = Vec::new();
+        let mut violations = 0;
         for r in 0..rounds {
             let doomed = r % 2;
             let (left, right) = nodes.split_at_mut(1);
@@ -134,8 +259,13 @@ fn main() {
             } else {
                 (&mut right[0], &left[0])
             };
-            let back = round(doomed_node, survivor_node, term).await;
-            eprintln!("round {}: back in {:.3} s", r + 1, back.as_secs_f64());
+            let (back, lost) = round(doomed_node, survivor_node, stop).await;
+            violations += lost;
+            eprintln!(
+                "round {}: back in {:.3} s, {lost} fencing violations",
+                r + 1,
+                back.as_secs_f64()
+            );
             times.push(back.as_secs_f64());
             nodes[doomed] = start_node(&db, &format!("n{}", doomed + 1), &lease_ms).await;
         }
@@ -144,12 +274,12 @@ fn main() {
         let worst = times.last().copied().unwrap_or(0.0);
         let best = times.first().copied().unwrap_or(0.0);
         println!(
-            "| stop | lease | rounds | acknowledged moves lost | best s | median s | worst s |"
+            "| stop | lease | rounds | acknowledged moves lost | fencing violations | best s | median s | worst s |"
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {} | {} ms | {} | 0 | {best:.3} | {median:.3} | {worst:.3} |",
-            if term { "SIGTERM" } else { "kill -9" },
+            "| {} | {} ms | {} | 0 | {violations} | {best:.3} | {median:.3} | {worst:.3} |",
+            stop.name(),
             lease_ms,
             rounds
         );
