@@ -179,6 +179,52 @@ fn the_suite(open: &dyn Fn() -> Store) {
     .expect("rematch");
     let room = &reopened.load().expect("load").rooms[0];
     assert!(room.events.is_empty() && room.start_ms.is_none());
+    // The round before stays as the room's history; the new round numbers its
+    // events from 1 again.
+    let again = Write::Event {
+        room: "abc".into(),
+        seq: 1,
+        player: "p1".into(),
+        event: RoomEvent::Value {
+            row: 0,
+            col: 1,
+            value: 2,
+        },
+        at_ms: 20.0,
+    };
+    write(&reopened, again).expect("the new round's first event");
+    let history = reopened.history("abc").expect("history");
+    assert_eq!(history.len(), 1, "one round before this one");
+    assert_eq!((history[0].round, history[0].start_ms), (0, Some(5.0)));
+    assert_eq!(history[0].puzzle, puzzle());
+    assert_eq!(
+        history[0]
+            .events
+            .iter()
+            .map(|e| &e.event)
+            .collect::<Vec<_>>(),
+        vec![&RoomEvent::Value {
+            row: 0,
+            col: 0,
+            value: 1
+        }]
+    );
+    let room = &reopened.load().expect("load").rooms[0];
+    assert_eq!(
+        room.events
+            .iter()
+            .map(|e| (e.seq, &e.event))
+            .collect::<Vec<_>>(),
+        vec![(
+            1,
+            &RoomEvent::Value {
+                row: 0,
+                col: 1,
+                value: 2
+            }
+        )],
+        "only the current round is replayed"
+    );
     write(&reopened, Write::Finish { room: "abc".into() }).expect("finish");
     assert!(
         reopened.load().expect("load").rooms.is_empty(),

@@ -90,7 +90,9 @@ pub enum Write {
         /// Wall clock, ms since the Unix epoch.
         at_ms: f64,
     },
-    /// The room plays again: a new puzzle, no start, no moves; seats stay.
+    /// The room plays again: a new round with a new puzzle, no start, no moves;
+    /// seats stay, and the round before — its puzzle, start and events — stays
+    /// stored as the room's history ([`Backend::history`]).
     Rematch {
         /// Room code.
         room: String,
@@ -181,6 +183,41 @@ pub struct SavedRoom {
     pub events: Vec<SavedEvent>,
 }
 
+/// A round a room played before its current one (see [`Write::Rematch`]).
+#[derive(Clone, Debug)]
+pub struct PastRound {
+    /// Its number: 0 for the room's first puzzle.
+    pub round: u64,
+    /// Its puzzle, solution included.
+    pub puzzle: PuzzleV1,
+    /// When it started, if it did.
+    pub start_ms: Option<f64>,
+    /// Its events, in order.
+    pub events: Vec<SavedEvent>,
+}
+
+/// A stored past round read back: its puzzle and every event must read.
+fn past_round(
+    room: &str,
+    round: i64,
+    puzzle: &str,
+    start_ms: Option<f64>,
+    events: Vec<(i64, String, f64, String)>,
+) -> Result<PastRound, StoreError> {
+    let what = || format!("round {round} of room {room}");
+    let puzzle = serde_json::from_str(puzzle).map_err(|e| StoreError::corrupt(what(), e))?;
+    let events = events
+        .into_iter()
+        .map(|(seq, player, at_ms, json)| saved_event(seq, player, at_ms, &json))
+        .collect::<Result<_, _>>()?;
+    Ok(PastRound {
+        round: u64::try_from(round).map_err(|_| StoreError::corrupt(what(), "a negative round"))?,
+        puzzle,
+        start_ms,
+        events,
+    })
+}
+
 /// What start-up restores.
 #[derive(Debug, Default)]
 pub struct Saved {
@@ -211,6 +248,8 @@ pub trait Backend: Send + Sync + 'static {
     /// The unfinished rooms this node serves, the pool, the records and the
     /// hidden players.
     fn load(&self) -> Result<Saved, StoreError>;
+    /// The rounds room `code` played before its current one, oldest first.
+    fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError>;
     /// Keeps a sync code for `who`, valid for `life`; any code `who` had is
     /// replaced.
     fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError>;
@@ -470,6 +509,12 @@ impl Store {
     /// point read: call it off the async workers).
     pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         self.backend.session(token_hash)
+    }
+
+    /// The rounds room `code` played before its current one, oldest first (a
+    /// blocking read: call it off the async workers).
+    pub fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
+        self.backend.history(code)
     }
 
     /// Keeps a sync code (a blocking write: call it off the async workers).

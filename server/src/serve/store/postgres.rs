@@ -22,7 +22,10 @@ use super::coordination::{
     Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL,
     RECORDS_CHANNEL,
 };
-use super::{saved_records, saved_room, to_json, Backend, Saved, SavedRoom, StoreError, Write};
+use super::{
+    past_round, saved_records, saved_room, to_json, Backend, PastRound, Saved, SavedRoom,
+    StoreError, Write,
+};
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
 use dashmap::DashMap;
@@ -34,7 +37,8 @@ use std::time::Duration;
 
 /// The schema, one migration per version (index + 1); applied in order, each
 /// in the transaction that records it.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE sessions (
     token_hash BYTEA PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE rooms (
@@ -61,7 +65,17 @@ CREATE TABLE sync_codes (
 CREATE TABLE nodes (
     id TEXT PRIMARY KEY, url TEXT NOT NULL, players INTEGER NOT NULL DEFAULT 0,
     lease_until TIMESTAMPTZ NOT NULL, rooms TEXT NOT NULL DEFAULT '[]');
-"];
+",
+    "
+ALTER TABLE rooms ADD COLUMN round BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN round BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE events DROP CONSTRAINT events_pkey;
+ALTER TABLE events ADD PRIMARY KEY (room, round, seq);
+CREATE TABLE rounds (
+    room TEXT NOT NULL, round BIGINT NOT NULL, puzzle TEXT NOT NULL,
+    start_ms DOUBLE PRECISION, PRIMARY KEY (room, round));
+",
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -337,9 +351,17 @@ impl Postgres {
                     Ok(p) => p,
                     Err(e) => return Ok(Applied::Refused(e)),
                 };
-                tx.execute("DELETE FROM events WHERE room = $1", &[room])?;
                 tx.execute(
-                    "UPDATE rooms SET puzzle = $2, start_ms = NULL, finished = FALSE WHERE code = $1",
+                    "INSERT INTO rounds (room, round, puzzle, start_ms)
+                     SELECT code, round, puzzle, start_ms FROM rooms WHERE code = $1
+                     ON CONFLICT (room, round) DO UPDATE SET puzzle = EXCLUDED.puzzle,
+                         start_ms = EXCLUDED.start_ms",
+                    &[room],
+                )?;
+                tx.execute(
+                    "UPDATE rooms SET puzzle = $2, start_ms = NULL, finished = FALSE,
+                         round = round + 1
+                     WHERE code = $1",
                     &[room, &puzzle],
                 )?
             }
@@ -448,15 +470,16 @@ impl Postgres {
             .filter_map(|room| self.epochs.get(&room).map(|e| (room, *e)))
             .unzip();
         let sql = "WITH held AS (
-                SELECT r.code FROM rooms r
+                SELECT r.code, r.round FROM rooms r
                 JOIN UNNEST($6::text[], $7::bigint[]) AS h(code, epoch)
                   ON h.code = r.code AND h.epoch = r.epoch
                 WHERE r.owner = $8 AND NOT r.finished
                 FOR SHARE OF r)
-            INSERT INTO events (room, seq, player, at_ms, event)
-            SELECT e.* FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
+            INSERT INTO events (room, round, seq, player, at_ms, event)
+            SELECT e.room, held.round, e.seq, e.player, e.at_ms, e.event
+            FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
                 AS e(room, seq, player, at_ms, event)
-            WHERE e.room IN (SELECT code FROM held)
+            JOIN held ON held.code = e.room
             RETURNING room, seq";
         let statement = match writer.prepared.get(sql) {
             Some(st) => st.clone(),
@@ -606,8 +629,11 @@ impl EventRows {
             return Ok(());
         }
         tx.execute(
-            "INSERT INTO events (room, seq, player, at_ms, event)
-             SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])",
+            "INSERT INTO events (room, round, seq, player, at_ms, event)
+             SELECT e.room, r.round, e.seq, e.player, e.at_ms, e.event
+             FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
+                 AS e(room, seq, player, at_ms, event)
+             JOIN rooms r ON r.code = e.room",
             &[
                 &self.rooms,
                 &self.seqs,
@@ -739,7 +765,8 @@ type EventRow = (i64, String, f64, String);
 
 fn read_events(c: &mut impl GenericClient, room: &str) -> Result<Vec<EventRow>, postgres::Error> {
     c.query(
-        "SELECT seq, player, at_ms, event FROM events WHERE room = $1 ORDER BY seq",
+        "SELECT seq, player, at_ms, event FROM events
+         WHERE room = $1 AND round = (SELECT round FROM rooms WHERE code = $1) ORDER BY seq",
         &[&room],
     )?
     .iter()
@@ -1150,6 +1177,37 @@ impl Backend for Postgres {
             ))
         })
         .transpose()
+    }
+
+    fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
+        let rounds = self.read(|c| {
+            let rounds = c.query(
+                "SELECT round, puzzle, start_ms FROM rounds WHERE room = $1 ORDER BY round",
+                &[&code],
+            )?;
+            rounds
+                .iter()
+                .map(|r| {
+                    let round: i64 = r.try_get(0)?;
+                    let events = c
+                        .query(
+                            "SELECT seq, player, at_ms, event FROM events
+                             WHERE room = $1 AND round = $2 ORDER BY seq",
+                            &[&code, &round],
+                        )?
+                        .iter()
+                        .map(|e| Ok((e.try_get(0)?, e.try_get(1)?, e.try_get(2)?, e.try_get(3)?)))
+                        .collect::<Result<Vec<_>, postgres::Error>>()?;
+                    Ok((round, r.try_get::<_, String>(1)?, r.try_get(2)?, events))
+                })
+                .collect::<Result<Vec<_>, postgres::Error>>()
+        })?;
+        rounds
+            .into_iter()
+            .map(|(round, puzzle, start_ms, events)| {
+                past_round(code, round, &puzzle, start_ms, events)
+            })
+            .collect()
     }
 
     fn load(&self) -> Result<Saved, StoreError> {

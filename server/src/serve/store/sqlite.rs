@@ -3,7 +3,10 @@
 //! before it is acknowledged, so an acknowledged change survives a power loss
 //! too. A background thread folds the write-ahead log into the file.
 
-use super::{saved_records, saved_room, to_json, Backend, MemoryCodes, Saved, StoreError, Write};
+use super::{
+    past_round, saved_records, saved_room, to_json, Backend, MemoryCodes, PastRound, Saved,
+    StoreError, Write,
+};
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -56,15 +59,20 @@ CREATE TABLE IF NOT EXISTS sessions (
     token_hash BLOB PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY, settings TEXT NOT NULL, puzzle TEXT NOT NULL,
-    host TEXT NOT NULL DEFAULT '', start_ms REAL, finished INTEGER NOT NULL DEFAULT 0);
+    host TEXT NOT NULL DEFAULT '', start_ms REAL, finished INTEGER NOT NULL DEFAULT 0,
+    round INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS seats (
     room TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (room, player));
 CREATE TABLE IF NOT EXISTS pool (
     seed TEXT PRIMARY KEY, key TEXT NOT NULL, puzzle TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS events (
-    room TEXT NOT NULL, seq INTEGER NOT NULL, player TEXT NOT NULL, at_ms REAL NOT NULL,
-    event TEXT NOT NULL, PRIMARY KEY (room, seq));
+    room TEXT NOT NULL, round INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL,
+    player TEXT NOT NULL, at_ms REAL NOT NULL, event TEXT NOT NULL,
+    PRIMARY KEY (room, round, seq));
+CREATE TABLE IF NOT EXISTS rounds (
+    room TEXT NOT NULL, round INTEGER NOT NULL, puzzle TEXT NOT NULL, start_ms REAL,
+    PRIMARY KEY (room, round));
 CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT, player TEXT NOT NULL, daily_key TEXT,
     at_ms REAL NOT NULL, record TEXT NOT NULL);
@@ -79,8 +87,11 @@ CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 /// 4: the `records` table of finished games and `hidden_players` (created where
 /// missing; an older server would not keep them). 5: events may be `marks`
 /// (pencil marks of several cells at once) and `candidates` (a race's filled-in
-/// candidates, counted as a hint); no change to older rows.
-pub const SCHEMA_VERSION: i64 = 5;
+/// candidates, counted as a hint); no change to older rows. 6: rooms play
+/// numbered rounds (`rooms.round`); a rematch keeps the round before — its
+/// puzzle and start in `rounds`, its events under their round — as the room's
+/// history, where it deleted them.
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.
@@ -102,6 +113,7 @@ fn migrate(conn: &mut Connection) -> Result<(), String> {
         migrate_events_from_v1(&tx)
             .map_err(|e| format!("migrating the events to schema 2: {e}"))?;
     }
+    migrate_to_rounds(&tx).map_err(|e| format!("migrating to schema 6: {e}"))?;
     tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION};"))
         .and_then(|()| tx.commit())
         .map_err(|e| e.to_string())
@@ -148,6 +160,34 @@ fn migrate_events_from_v1(tx: &rusqlite::Transaction) -> Result<(), String> {
     drop(write);
     tx.execute_batch("DROP TABLE events; ALTER TABLE events_v2 RENAME TO events;")
         .map_err(err)
+}
+
+/// Whether `table` has a column `column`.
+fn has_column(tx: &rusqlite::Transaction, table: &str, column: &str) -> rusqlite::Result<bool> {
+    tx.prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2")
+        .and_then(|mut st| st.exists(params![table, column]))
+}
+
+/// Schema 5 to 6: rooms get a round number and events the round they belong to
+/// (every stored event is round 0's); SQLite cannot change a primary key, so
+/// the events table is rebuilt.
+fn migrate_to_rounds(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    if !has_column(tx, "rooms", "round")? {
+        tx.execute_batch("ALTER TABLE rooms ADD COLUMN round INTEGER NOT NULL DEFAULT 0;")?;
+    }
+    if !has_column(tx, "events", "round")? {
+        tx.execute_batch(
+            "CREATE TABLE events_v6 (
+                room TEXT NOT NULL, round INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL,
+                player TEXT NOT NULL, at_ms REAL NOT NULL, event TEXT NOT NULL,
+                PRIMARY KEY (room, round, seq));
+             INSERT INTO events_v6 (room, round, seq, player, at_ms, event)
+                SELECT room, 0, seq, player, at_ms, event FROM events;
+             DROP TABLE events;
+             ALTER TABLE events_v6 RENAME TO events;",
+        )?;
+    }
+    Ok(())
 }
 
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
@@ -246,14 +286,20 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
             at_ms,
         } => conn
             .execute(
-                "INSERT INTO events (room, seq, player, at_ms, event) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO events (room, round, seq, player, at_ms, event)
+                 VALUES (?1, COALESCE((SELECT round FROM rooms WHERE code = ?1), 0), ?2, ?3, ?4, ?5)",
                 params![room, *seq as i64, player, at_ms, to_json(event)?],
             )
             .map(drop),
         Write::Rematch { room, puzzle } => {
-            conn.execute("DELETE FROM events WHERE room = ?1", params![room])?;
             conn.execute(
-                "UPDATE rooms SET puzzle = ?2, start_ms = NULL, finished = 0 WHERE code = ?1",
+                "INSERT OR REPLACE INTO rounds (room, round, puzzle, start_ms)
+                 SELECT code, round, puzzle, start_ms FROM rooms WHERE code = ?1",
+                params![room],
+            )?;
+            conn.execute(
+                "UPDATE rooms SET puzzle = ?2, start_ms = NULL, finished = 0, round = round + 1
+                 WHERE code = ?1",
                 params![room, to_json(puzzle.as_ref())?],
             )
             .map(drop)
@@ -410,6 +456,30 @@ impl Backend for Sqlite {
         }
     }
 
+    fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
+        let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rounds_st = conn
+            .prepare("SELECT round, puzzle, start_ms FROM rounds WHERE room = ?1 ORDER BY round")?;
+        let rounds: Vec<(i64, String, Option<f64>)> = rounds_st
+            .query_map([code], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut events_st = conn.prepare(
+            "SELECT seq, player, at_ms, event FROM events WHERE room = ?1 AND round = ?2
+             ORDER BY seq",
+        )?;
+        rounds
+            .into_iter()
+            .map(|(round, puzzle, start_ms)| {
+                let events = events_st
+                    .query_map(params![code, round], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })?
+                    .collect::<Result<_, _>>()?;
+                past_round(code, round, &puzzle, start_ms, events)
+            })
+            .collect()
+    }
+
     fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError> {
         self.codes.put(code, who, life);
         Ok(())
@@ -450,7 +520,10 @@ impl Backend for Sqlite {
             .prepare("SELECT player, name FROM seats WHERE room = ?1 ORDER BY seat")
             .map_err(err)?;
         let mut events_st = conn
-            .prepare("SELECT seq, player, at_ms, event FROM events WHERE room = ?1 ORDER BY seq")
+            .prepare(
+                "SELECT seq, player, at_ms, event FROM events
+                 WHERE room = ?1 AND round = (SELECT round FROM rooms WHERE code = ?1) ORDER BY seq",
+            )
             .map_err(err)?;
         for (code, settings, puzzle, host, start_ms) in rooms {
             let seats = seats_st
