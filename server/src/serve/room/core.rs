@@ -81,6 +81,9 @@ pub struct Applied {
     pub correct: Option<bool>,
     /// The event finished the player (race) or the team (co-op).
     pub finished: bool,
+    /// The event ended the game: every seat is done, and the phase is
+    /// `Finished` now.
+    pub game_over: bool,
 }
 
 /// A game: the rules, the puzzle's givens and solution, and every seat's play.
@@ -379,9 +382,20 @@ impl Play {
 
     /// Applies an event by seat `i` at wall-clock `at_ms`; numbers it `seq + 1`.
     /// Events the rules no longer fit (a cell outside the model) change only the
-    /// numbering, so a stored log always replays.
+    /// numbering, so a stored log always replays. The event that leaves every
+    /// seat done ends the game here (`game_over`), live and in replay alike.
     pub fn apply(&mut self, model: &Model, i: usize, event: &RoomEvent, at_ms: f64) -> Applied {
         self.seq += 1;
+        let mut applied = self.apply_event(model, i, event, at_ms);
+        if self.phase == RoomState::Playing && self.all_done() {
+            self.phase = RoomState::Finished;
+            applied.game_over = true;
+        }
+        applied
+    }
+
+    /// What [`Play::apply`] does to the players and boards.
+    fn apply_event(&mut self, model: &Model, i: usize, event: &RoomEvent, at_ms: f64) -> Applied {
         let elapsed = self.elapsed_ms(at_ms);
         match *event {
             RoomEvent::Pause => {
@@ -447,7 +461,11 @@ impl Play {
         if finished {
             self.players[i].finished_ms = Some(elapsed + self.penalty_ms(i));
         }
-        Applied { correct, finished }
+        Applied {
+            correct,
+            finished,
+            game_over: false,
+        }
     }
 
     /// Race and solo: what seat `i`'s hints and wrong digits add to their time.
@@ -475,6 +493,7 @@ impl Play {
         Applied {
             correct: None,
             finished,
+            game_over: false,
         }
     }
 

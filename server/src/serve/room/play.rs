@@ -3,7 +3,7 @@
 //! written to the store, and only then applied (`core::Play::apply`) and told.
 
 use super::core::{Applied, Play};
-use super::state::{Logged, Member, Room};
+use super::state::{Member, Room};
 use super::{encode, Command};
 use crate::serve::clock::now_ms;
 use crate::serve::event::RoomEvent;
@@ -55,13 +55,7 @@ impl Room {
             );
             return None;
         }
-        let applied = self.play.apply(self.game.puzzle.model(), i, &event, at_ms);
-        self.log.push(Logged {
-            seat: i,
-            event,
-            at_ms,
-        });
-        Some(applied)
+        Some(self.fold(i, event, at_ms))
     }
 
     pub(super) async fn play(&mut self, player: &str, row: u32, col: u32, value: u32) {
@@ -114,7 +108,9 @@ impl Room {
             });
             self.broadcast(&progress);
         }
-        self.finish_if_done().await;
+        if applied.game_over {
+            self.finish().await;
+        }
     }
 
     /// Seat `i` forfeits a running race: stored, told to everyone, and the race
@@ -124,22 +120,21 @@ impl Room {
         if self.play.decide(model, i, &RoomEvent::Forfeit).is_err() {
             return;
         }
-        if self.commit(i, RoomEvent::Forfeit).await.is_none() {
+        let Some(applied) = self.commit(i, RoomEvent::Forfeit).await else {
             return;
-        }
+        };
         let progress = encode(&ServerMessage::Progress {
             player: self.player_view(i),
         });
         self.broadcast(&progress);
-        self.finish_if_done().await;
+        if applied.game_over {
+            self.finish().await;
+        }
     }
 
-    /// Ends the game once every seat has finished (or is out): results to all.
-    async fn finish_if_done(&mut self) {
-        if self.play.phase != RoomState::Playing || !self.play.all_done() {
-            return;
-        }
-        self.play.phase = RoomState::Finished;
+    /// The game is over (every seat finished, or is out): stored, and the
+    /// results to all.
+    async fn finish(&mut self) {
         if let Err(e) = self
             .persist(Write::Finish {
                 room: self.code.clone(),

@@ -2,7 +2,7 @@
 //! writing changes to the store. The game itself — boards, the clock, the rules —
 //! is `core::Play`, beside the seats (one player state per seat, same order).
 
-use super::core::Play;
+use super::core::{Applied, Play};
 use super::{
     Command, ConnectionId, Failure, Game, Link, Outgoing, Services, CLOSE_OPENED_ELSEWHERE,
 };
@@ -284,8 +284,7 @@ impl Room {
         self.watchers.retain(|w| w.who.id != who.id);
         self.had_players = true;
         let id = who.id.clone();
-        self.play.seat(who.id.clone());
-        self.seats.push(Seat::new(who, Some(link)));
+        self.add_seat(Seat::new(who, Some(link)));
         // A solo game waits for nobody: it starts as its player sits down.
         if !(self.starts_itself() && self.start(&id).await) {
             self.send_snapshots();
@@ -359,8 +358,7 @@ impl Room {
                 if let Err(e) = self.persist(unseat).await {
                     tracing::error!(room = %self.code, error = %e, "cannot save a departure");
                 }
-                self.seats.remove(i);
-                let new_host = self.play.unseat(i);
+                let new_host = self.remove_seat(i);
                 if self.seats.is_empty() && for_good {
                     // Nobody is left to start it: the room has no further use.
                     return self.close_for_good(done).await;
@@ -627,11 +625,10 @@ impl Room {
         // that never had a seat) closes after the grace window.
         self.had_players = true;
         for who in &saved.seats {
-            self.play.seat(who.id.clone());
             let mut seat = Seat::new(who.clone(), None);
             // Away since the restart: a racer who does not come back forfeits.
             seat.away_since = Some(Instant::now());
-            self.seats.push(seat);
+            self.add_seat(seat);
         }
         self.play.host = saved.host.clone();
         if let Some(start_ms) = saved.start_ms {
@@ -641,21 +638,40 @@ impl Room {
                 self.play.begin();
             }
         }
-        let model = self.game.puzzle.model();
         for e in &saved.events {
             if let Some(i) = self.seats.iter().position(|s| s.who.id == e.player) {
-                self.play.apply(model, i, &e.event, e.at_ms);
-                self.log.push(Logged {
-                    seat: i,
-                    event: e.event.clone(),
-                    at_ms: e.at_ms,
-                });
+                self.fold(i, e.event.clone(), e.at_ms);
             }
             self.play.seq = e.seq;
         }
-        if self.play.all_done() {
-            self.play.phase = RoomState::Finished;
-        }
+    }
+
+    /// Seats a player: their connection side (`seats`) and their game
+    /// (`play.players`) together — the only place either grows, so seat `i` is
+    /// the same player in both.
+    fn add_seat(&mut self, seat: Seat) {
+        self.play.seat(seat.who.id.clone());
+        self.seats.push(seat);
+    }
+
+    /// Frees seat `i` in both `seats` and `play.players` (the only place
+    /// either shrinks); returns the new host, if the host left.
+    fn remove_seat(&mut self, i: usize) -> Option<String> {
+        self.seats.remove(i);
+        self.play.unseat(i)
+    }
+
+    /// Applies seat `i`'s stored event (wall clock `at_ms`) by the rules and
+    /// keeps it in the room's log: the one fold, for live play (once the store
+    /// has it) and for replay after a restart alike.
+    pub(super) fn fold(&mut self, i: usize, event: RoomEvent, at_ms: f64) -> Applied {
+        let applied = self.play.apply(self.game.puzzle.model(), i, &event, at_ms);
+        self.log.push(Logged {
+            seat: i,
+            event,
+            at_ms,
+        });
+        applied
     }
 }
 

@@ -263,19 +263,16 @@ fn replaying_the_stored_log_rebuilds_the_game_exactly() {
                 if live.decide(&model, i, &event).is_err() {
                     continue;
                 }
-                live.apply(&model, i, &event, now);
+                let applied = live.apply(&model, i, &event, now);
                 log.push((i, event, now));
-                if live.all_done() {
-                    live.phase = RoomState::Finished;
+                assert_eq!(applied.game_over, live.phase == RoomState::Finished);
+                if applied.game_over {
                     break;
                 }
             }
             let mut replayed = playing(mode, mistakes, hints, players);
             for (i, event, at) in &log {
                 replayed.apply(&model, *i, event, *at);
-            }
-            if replayed.all_done() {
-                replayed.phase = RoomState::Finished;
             }
             assert_eq!(replayed, live, "{mode:?} {mistakes:?} seed {seed}");
             assert_eq!(replayed.seq, log.len() as u64);
@@ -525,9 +522,12 @@ fn a_racer_who_forfeits_is_done_and_unranked() {
     play.apply(&model, 1, &RoomEvent::Forfeit, 2000.0);
     assert!(play.players[1].done() && !play.all_done());
     assert!(play.decide(&model, 1, &RoomEvent::Forfeit).is_err(), "once");
-    solve(&mut play, 0, 5000.0);
-    assert!(play.all_done());
+    let last = solve(&mut play, 0, 5000.0);
+    assert!(
+        play.all_done() && last.game_over,
+        "the last finish ends the race"
+    );
+    assert_eq!(play.phase, RoomState::Finished);
     assert_eq!(play.finishers(), vec![0]);
-    play.phase = RoomState::Finished;
     assert!(play.decide(&model, 0, &RoomEvent::Forfeit).is_err());
 }
