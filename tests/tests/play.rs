@@ -698,6 +698,34 @@ async fn a_racer_who_forfeited_and_rejoins_watches_from_their_seat_and_finished_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_leaves_out_who_left_so_the_new_race_has_an_end() {
+    let addr = start_server_with(Config {
+        burst: 200,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    b.send(&ClientMessage::LeaveRoom).await;
+    let bob = b.id.clone();
+    hears_left(&mut a, &bob).await;
+    a.solve(&puzzle).await;
+    a.finished().await;
+    // Bob is in the lobby: Ada's vote is everyone's, and the new game is hers.
+    a.send(&ClientMessage::Rematch).await;
+    let again = a.room(RoomState::Waiting).await;
+    let seated: Vec<&str> = again.players.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(seated, vec![a.id.as_str()], "Bob left: not seated again");
+    assert_eq!(again.host, a.id);
+    a.send(&ClientMessage::Start).await;
+    let next = a.room(RoomState::Playing).await.puzzle.expect("puzzle");
+    a.solve(&next).await;
+    let ranks = a.ranks().await;
+    assert_eq!(ranks.len(), 1, "the race ends: nobody else was racing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racers_away_past_the_grace_window_forfeit_and_the_race_ends() {
     let addr = start_server_with(Config {
         countdown: Duration::ZERO,

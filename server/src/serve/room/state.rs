@@ -551,12 +551,29 @@ impl Room {
             );
         }
         self.play.restart(game.puzzle.givens(), &game.solution);
-        for seat in &mut self.seats {
-            seat.rematch_vote = false;
-        }
         self.log.clear();
         self.game = game;
         self.game_no += 1;
+        // Who left, or dropped without voting, is not in the new game: a racer
+        // who never moves would hold its end up for everyone.
+        let mut host = host;
+        while let Some(i) = self.seats.iter().position(|s| !s.rematch_vote) {
+            let gone = self.seats[i].who.id.clone();
+            let unseat = Write::Unseat {
+                room: self.code.clone(),
+                player: gone,
+            };
+            if let Err(e) = self.persist(unseat).await {
+                tracing::error!(room = %self.code, error = %e, "cannot save a departure");
+            }
+            if let Some(new_host) = self.remove_seat(i) {
+                self.store_host(new_host.clone()).await;
+                host = new_host;
+            }
+        }
+        for seat in &mut self.seats {
+            seat.rematch_vote = false;
+        }
         if !(self.starts_itself() && self.start(&host).await) {
             self.send_snapshots();
         }
