@@ -165,6 +165,41 @@ test("a race spectator sees progress live, a racer's digits once they finish, an
   await screenshot(eve.page, "main", "spectator-finished");
 });
 
+test("a co-op game's link opened after the start watches it: the team's digits show, live, and after a reload", async () => {
+  const [ada, bob] = await meetByLink(arena, { mode: "coop" });
+  const code = lastRoomCode(ada);
+  const { puzzle, solution } = await startGame(arena, ada, [bob]);
+  const [a, b] = emptyCells(puzzle);
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  await waitForLabel(bob, a, `: ${solution[a[0]][a[1]]}`);
+
+  // Eve follows the link late: the game is under way, so she watches it.
+  const eve = await namedPlayer(arena, "Eve");
+  await eve.page.goto(`${arena.server.url}/#${code}`);
+  await eve.page.waitForSelector("h2.title:has-text('watching')", { timeout: WAIT });
+  await waitForLabel(eve, a, `: ${solution[a[0]][a[1]]}`);
+  await bob.page.click(`#cell-${b[0]}-${b[1]}`);
+  await bob.page.keyboard.press(String(solution[b[0]][b[1]]));
+  await waitForLabel(eve, b, `: ${solution[b[0]][b[1]]}`);
+  await screenshot(eve.page, "main", "coop-spectator");
+
+  // A reload keeps her watching, the board as the team has it.
+  await eve.page.reload();
+  await eve.page.waitForSelector("h2.title:has-text('watching')", { timeout: WAIT });
+  await waitForLabel(eve, b, `: ${solution[b[0]][b[1]]}`);
+  expect(eve.sent.filter((t) => t === "move" || t === "pencil")).toEqual([]);
+});
+
+/** The code of the last room snapshot `p` received. */
+function lastRoomCode(p: Player): string {
+  for (let i = p.received.length - 1; i >= 0; i--) {
+    const m = p.received[i];
+    if (m.type === "room") return m.room.code;
+  }
+  throw new Error("no room yet");
+}
+
 /** Values a cell may hold judging by the givens in its row, column and 3x3 box. */
 function candidates(grid: number[][], r: number, c: number): number[] {
   const seen = new Set<number>();

@@ -129,7 +129,7 @@ class App {
         return;
       }
       const code = location.hash.slice(1);
-      if (code && code !== this.session.room?.code) this.send([{ type: "join_room", code, spectator: false }]);
+      if (code && code !== this.session.room?.code) this.send(this.session.joinLink(code));
     });
     document.addEventListener("keydown", (e) => this.onKey(e));
     setInterval(() => {

@@ -362,3 +362,29 @@ test("the lobby keeps how many public rooms there are beside the ones listed", (
   s.roomQuery = { offset: 50, variant: "killer", joinable: true };
   expect(s.listRooms()).toEqual({ type: "list_rooms", offset: 50, variant: "killer", joinable: true });
 });
+
+test("co-op spectators follow the team's board, digits and marks", () => {
+  const board = room("coop").board!.map((r) => [...r]);
+  board[1][1] = 3;
+  const pencil = board.map((r) => r.map(() => 0));
+  pencil[2][2] = 0b101;
+  const s = session(room("coop", { spectator: true, board, pencil, boards: [] }));
+  const paint = s.paint(() => "red");
+  expect(paint?.values[1 * 4 + 1]).toBe(3);
+  expect(paint?.corner[2 * 4 + 2]).toBe(0b101);
+  s.handle({ type: "coop_event", seq: 1, player: "mate", change: { type: "value", row: 3, col: 3, value: 2 } });
+  expect(s.paint(() => "red")?.values[3 * 4 + 3]).toBe(2);
+});
+
+test("a link to a game already under way is watched instead of refused", () => {
+  const s = new Session();
+  s.pendingRoom = "xyz";
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  expect(out).toContainEqual({ type: "join_room", code: "xyz", spectator: false });
+  const retry = s.handle({ type: "error", code: "closed", message: "the game has already started; join as a spectator", cells: [] });
+  expect(retry).toEqual([{ type: "join_room", code: "xyz", spectator: true }]);
+  expect(s.handle({ type: "error", code: "closed", message: "no", cells: [] }), "asked once").toEqual([]);
+  s.handle({ type: "room", room: room("race", { code: "xyz", spectator: true, board: null }) });
+  expect(s.pendingRoom).toBeUndefined();
+  expect(s.pendingWatch).toBe(false);
+});

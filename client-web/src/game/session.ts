@@ -170,6 +170,8 @@ export class Session {
   clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** The pending room was refused as a seat and is being joined to watch. */
+  pendingWatch = false;
   /** A puzzle someone shared as a link, for the lobby's puzzle box. */
   sharedPuzzle?: string;
   /** Something the player should be told (a change put back, moves sent after a reconnect). */
@@ -188,6 +190,13 @@ export class Session {
     this.creatingRoom = true;
     this.createFailed = undefined;
     return [{ type: "create_room", settings }];
+  }
+
+  /** Joins the room a link names: as a player, or to watch if its game is under way. */
+  joinLink(code: string): ClientMessage[] {
+    this.pendingRoom = code;
+    this.pendingWatch = false;
+    return [{ type: "join_room", code, spectator: false }];
   }
 
   /** The `list_rooms` request for the lobby's current filter and page. */
@@ -235,6 +244,12 @@ export class Session {
         if (m.code === "no_room" && this.pendingRoom) {
           this.pendingRoom = undefined;
           this.leave();
+        }
+        if (m.code === "closed" && this.pendingRoom && !this.pendingWatch) {
+          // The link's game has started (or is full), or this page was watching
+          // it before a reload: watch it rather than bounce to the lobby.
+          this.pendingWatch = true;
+          return [{ type: "join_room", code: this.pendingRoom, spectator: true }];
         }
         return [];
       case "move_accepted": {
@@ -381,6 +396,7 @@ export class Session {
       this.unsent = [];
     }
     this.pendingRoom = undefined;
+    this.pendingWatch = false;
     this.room = room;
     // A new game (a solo "New puzzle" starts straight away) has no results yet.
     const newPuzzle = !!room.puzzle && !!this.game && this.game.marksKey !== marksKeyOf(room);
@@ -662,7 +678,10 @@ export class Session {
     const g = game.geometry;
     const board = game.board;
     const spectating = this.room?.spectator ?? false;
-    const values = spectating ? (game.boards.get(game.watching ?? "") ?? g.givens) : board.values;
+    // Co-op has one board, the team's, which spectators follow live too.
+    const shared = this.room?.settings.mode === "coop";
+    const watched = spectating && !shared;
+    const values = watched ? (game.boards.get(game.watching ?? "") ?? g.givens) : board.values;
     const cursor = spectating ? undefined : board.cursor;
     const hint = game.hint;
     const at = ([row, col]: readonly number[]) => row * g.cols + col;
@@ -673,7 +692,7 @@ export class Session {
     const names = new Map(this.room?.players.map((p) => [p.id, p.name]));
     return {
       values,
-      corner: spectating ? values.map(() => 0) : board.corner,
+      corner: watched ? values.map(() => 0) : board.corner,
       colour: spectating ? values.map(() => 0) : board.colour,
       centre: spectating ? values.map(() => 0) : board.centre,
       selection: new Set(spectating ? [] : board.selection),
