@@ -113,6 +113,49 @@ impl Entry {
     }
 }
 
+/// A kind's weekly board: the week it holds (its Monday, 00:00 UTC, in ms)
+/// and each player's best finish in it — its size grows with the week's
+/// players, not with their games.
+#[derive(Debug, Default)]
+struct Week {
+    monday_ms: Option<f64>,
+    best: std::collections::HashMap<String, Entry>,
+}
+
+impl Week {
+    /// Counts a finish in: a new week starts the board over; a finish from a
+    /// week before the one held is too late to show.
+    fn add(&mut self, entry: &Entry) {
+        let monday = monday_ms(week_start(entry.at_ms));
+        match self.monday_ms {
+            Some(held) if monday < held => return,
+            Some(held) if monday == held => {}
+            _ => {
+                self.monday_ms = Some(monday);
+                self.best.clear();
+            }
+        }
+        let slot = self
+            .best
+            .entry(entry.player.clone())
+            .or_insert_with(|| entry.clone());
+        if entry.sort_key() < slot.sort_key() {
+            *slot = entry.clone();
+        }
+    }
+
+    /// The board of the week starting at `monday_ms`, fastest first (empty if
+    /// this is another week).
+    fn board(&self, monday_ms: f64) -> Vec<Entry> {
+        if self.monday_ms != Some(monday_ms) {
+            return Vec::new();
+        }
+        let mut out: Vec<Entry> = self.best.values().cloned().collect();
+        out.sort_by_key(Entry::sort_key);
+        out
+    }
+}
+
 /// What a player's profile needs of their finished games, kept per player in
 /// a bounded size however many games they play: per kind, the count, the
 /// best, the running average and the last [`RECENT`] times; and when each
@@ -198,9 +241,9 @@ pub struct BoardQuery<'a> {
 pub struct Boards {
     /// Daily boards, sorted, one entry per player.
     daily: DashMap<String, Vec<Entry>>,
-    /// This week's finishes of each (variant, parameters, difficulty), in time
-    /// order (the weekly boards are cut from it; older ones are let go).
-    kinds: DashMap<String, Vec<Entry>>,
+    /// Each (variant, parameters, difficulty)'s weekly board: each player's
+    /// best finish of the current week (older weeks are let go).
+    weeks: DashMap<String, Week>,
     /// All-time boards: each player's best finish of each kind, sorted.
     all_time: DashMap<String, Vec<Entry>>,
     /// The sort key of each (kind, player)'s all-time entry.
@@ -232,15 +275,7 @@ impl Boards {
             .add(record);
         let kind = record.kind_key();
         self.add_best(&kind, &entry);
-        let mut finishes = self.kinds.entry(kind).or_default();
-        // Kept in time order (a finish arrives last, but clocks can step back),
-        // and only this week's: older weeks' boards are never shown.
-        let week = monday_ms(week_start(entry.at_ms));
-        let last_week = finishes.partition_point(|e| e.at_ms < week);
-        finishes.drain(..last_week);
-        let at = finishes.partition_point(|e| e.at_ms <= entry.at_ms);
-        finishes.insert(at, entry.clone());
-        drop(finishes);
+        self.weeks.entry(kind).or_default().add(&entry);
         if let Some(key) = record.daily_key() {
             let mut board = self.daily.entry(key).or_default();
             if !board.iter().any(|e| e.player == record.player) {
@@ -294,7 +329,11 @@ impl Boards {
             }
             BoardKind::Weekly => {
                 let monday = week_start(q.now_ms);
-                let entries = self.best(q, monday_ms(monday));
+                let entries = self
+                    .weeks
+                    .get(&kind_key(q.variant, q.params, q.difficulty))
+                    .map(|w| w.board(monday_ms(monday)))
+                    .unwrap_or_default();
                 render(q, &self.hidden, monday.to_string(), &entries)
             }
             BoardKind::AllTime => {
@@ -308,25 +347,6 @@ impl Boards {
                 )
             }
         }
-    }
-
-    /// Each player's best finish of the query's kind since `since_ms`, fastest first.
-    fn best(&self, q: &BoardQuery, since_ms: f64) -> Vec<Entry> {
-        let Some(all) = self.kinds.get(&kind_key(q.variant, q.params, q.difficulty)) else {
-            return Vec::new();
-        };
-        // In time order: the week's finishes are the tail.
-        let from = all.partition_point(|e| e.at_ms < since_ms);
-        let mut best: std::collections::HashMap<&str, &Entry> = std::collections::HashMap::new();
-        for e in &all[from..] {
-            let slot = best.entry(e.player.as_str()).or_insert(e);
-            if e.sort_key() < slot.sort_key() {
-                *slot = e;
-            }
-        }
-        let mut out: Vec<Entry> = best.into_values().cloned().collect();
-        out.sort_by_key(Entry::sort_key);
-        out
     }
 
     /// `player`'s profile, their local dates `utc_offset_min` from UTC.
@@ -489,7 +509,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_this_weeks_finishes_are_kept_for_the_weekly_board() {
+    fn the_weekly_board_keeps_each_players_best_of_this_week_only() {
         let boards = Boards::default();
         let monday = monday_ms(week_start(1_800_000_000_000.0));
         let mut last_week = record("old", 5_000);
@@ -498,13 +518,25 @@ mod tests {
         let mut this_week = record("new", 9_000);
         this_week.at_ms = monday + DAY_MS;
         boards.add(&this_week);
+        let mut again = record("new", 7_000);
+        again.at_ms = monday + 2.0 * DAY_MS;
+        boards.add(&again);
         let kind = this_week.kind_key();
-        let kept: Vec<String> = boards
-            .kinds
+        let kept: Vec<(String, u64)> = boards
+            .weeks
             .get(&kind)
-            .map(|k| k.iter().map(|e| e.player.clone()).collect())
+            .map(|w| {
+                w.board(monday)
+                    .iter()
+                    .map(|e| (e.player.clone(), e.time_ms))
+                    .collect()
+            })
             .unwrap_or_default();
-        assert_eq!(kept, vec!["new".to_string()], "last week's finish let go");
+        assert_eq!(
+            kept,
+            vec![("new".to_string(), 7_000)],
+            "last week's finish let go; one entry per player, the best"
+        );
         let key = (kind, "old".to_string());
         assert!(
             boards.all_time_best.contains_key(&key),
@@ -604,6 +636,24 @@ mod tests {
         };
         let names: Vec<&str> = top.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["Z", "C", "D", "B", "A", "E", "F"]);
+        // The weekly board of the week all of them played (at 0 ms): each
+        // player's best of it, here as all-time; a week later, nobody yet.
+        let ServerMessage::Leaderboard { top, date, .. } =
+            boards.view(&query("e", BoardKind::Weekly))
+        else {
+            panic!("a leaderboard");
+        };
+        let names: Vec<&str> = top.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["Z", "C", "D", "B", "A", "E", "F"]);
+        assert_eq!(date, "1969-12-29", "the Monday the week began");
+        let next_week = BoardQuery {
+            now_ms: 7.0 * DAY_MS,
+            ..query("e", BoardKind::Weekly)
+        };
+        let ServerMessage::Leaderboard { total, .. } = boards.view(&next_week) else {
+            panic!("a leaderboard");
+        };
+        assert_eq!(total, 0);
     }
 
     #[test]
