@@ -6,7 +6,9 @@
 //! baseline, the growth over the last third of the run, and idle RSS.
 //!
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench memory --
-//! --minutes 30 --workers 8 --move-ms 40 --idle-seconds 60`
+//! --minutes 30 --workers 8 --move-ms 100 --idle-seconds 120 [--population 8]`
+//! (`--population N`: N players per worker who come back game after game;
+//! without it, a new player in every room).
 
 use arena_tests::process::spawn_arena_serve_with_lines;
 use arena_tests::solving_moves;
@@ -23,6 +25,9 @@ struct Args {
     workers: u64,
     move_ms: u64,
     idle_seconds: u64,
+    /// Players per worker who come back game after game; 0: a new player in
+    /// every room.
+    population: usize,
 }
 
 fn args() -> Args {
@@ -39,6 +44,7 @@ fn args() -> Args {
         workers: get("--workers", 8.0) as u64,
         move_ms: get("--move-ms", 40.0) as u64,
         idle_seconds: get("--idle-seconds", 60.0) as u64,
+        population: get("--population", 0.0) as usize,
     }
 }
 
@@ -98,17 +104,24 @@ struct Counts {
 
 /// Plays one room: a race both solve, a co-op game they share move by move, or
 /// a solo game with the other watching; then both leave and disconnect. A
-/// player's identity is new, or one from `tokens` (a returning player).
+/// player's identity is one from `tokens` (a returning player) once the worker
+/// has `population` of them; until then, and always with a population of 0
+/// (every other player new), a new one.
 async fn one_room(
     addr: &str,
     cycle: u64,
     tokens: &mut Vec<String>,
+    population: usize,
     counts: &Counts,
     pace: Duration,
 ) {
     let mut seat = |n: u64| {
-        // Every other player is a returning one, once there are some.
-        let token = (n.is_multiple_of(2) && !tokens.is_empty()).then(|| tokens.swap_remove(0));
+        let returning = if population == 0 {
+            n.is_multiple_of(2) && !tokens.is_empty()
+        } else {
+            tokens.len() >= population
+        };
+        let token = returning.then(|| tokens.remove(0));
         (token, format!("soak {cycle}-{n}"))
     };
     let (ta, na) = seat(0);
@@ -165,8 +178,8 @@ async fn one_room(
         tokens.push(std::mem::take(&mut p.token));
         let _ = p.ws.close(None).await;
     }
-    // A handful of returning players per worker is plenty.
-    tokens.truncate(8);
+    // The population, or (none given) a handful of returning players.
+    tokens.truncate(if population == 0 { 8 } else { population });
 }
 
 fn main() {
@@ -195,6 +208,7 @@ fn main() {
         let stop = Arc::new(AtomicBool::new(false));
         let counts = Arc::new(Counts::default());
         let pace = Duration::from_millis(a.move_ms);
+        let population = a.population;
         let mut workers = Vec::new();
         for w in 0..a.workers {
             let (addr, stop, counts) = (addr.clone(), Arc::clone(&stop), Arc::clone(&counts));
@@ -202,7 +216,7 @@ fn main() {
                 let mut tokens = Vec::new();
                 let mut cycle = w * 1_000_000;
                 while !stop.load(Ordering::Relaxed) {
-                    one_room(&addr, cycle, &mut tokens, &counts, pace).await;
+                    one_room(&addr, cycle, &mut tokens, population, &counts, pace).await;
                     cycle += 1;
                 }
             }));
@@ -261,10 +275,15 @@ fn main() {
         );
         println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {:.0} min, {} workers, {} ms per move | {} | {} | {} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:+.2} MiB | {:.1} MiB | {:.1} MiB |",
+            "| {:.0} min, {} workers, {} ms per move, {} | {} | {} | {} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:+.2} MiB | {:.1} MiB | {:.1} MiB |",
             a.minutes,
             a.workers,
             a.move_ms,
+            if a.population == 0 {
+                "a new player per room".to_string()
+            } else {
+                format!("{} players", a.population * a.workers as usize)
+            },
             counts.connections.load(Ordering::Relaxed),
             counts.rooms.load(Ordering::Relaxed),
             counts.acks.load(Ordering::Relaxed),
