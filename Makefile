@@ -11,10 +11,14 @@ CLIENT := client-web
 .PHONY: run test build client bench conformance
 
 ## Build everything (release) and start the server with every bundled variant
-## (http://127.0.0.1:8080; WebSocket at /ws; Ctrl-C stops it).
+## (http://127.0.0.1:8080; WebSocket at /ws; Ctrl-C stops it). For friends on
+## the network: make run BIND=0.0.0.0:8080 SITE_URL=http://192.168.1.20:8080/
+## (SITE_URL: the address they open, which invite links start with).
+BIND ?= 127.0.0.1:8080
+SITE_URL ?=
 run: build
 	$(ARENA) variants
-	$(ARENA) serve
+	$(ARENA) serve --bind $(BIND) $(if $(SITE_URL),--site-url $(SITE_URL))
 
 ## Release build of every default member: the arena binary and the variant plugins
 ## (cdylibs land beside it in target/release, where arena looks by default), and

@@ -4,14 +4,18 @@
 
 import { encode, decode } from "@msgpack/msgpack";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { enterName, launchBrowser, openPlayer, screenshot, startServer, WAIT, type Arena } from "./harness";
+import { createRoom, enterName, launchBrowser, openPlayer, screenshot, startServer, WAIT, type Arena } from "./harness";
 import type { ClientMessage, RoomSettings, ServerMessage } from "../src/protocol";
 
 const arena = {} as Arena;
 
+/** Where the players of this test's server are told to open it. */
+const SITE = "https://sudoku.example.org/";
+
 beforeAll(async () => {
-  // 52 hosts from one address make 52 rooms at once.
-  arena.server = await startServer({ extra: ["--address-join-burst", "1000"] });
+  // 52 hosts from one address make 52 rooms at once; the server is told the
+  // address players open it at.
+  arena.server = await startServer({ extra: ["--address-join-burst", "1000", "--site-url", SITE] });
   arena.browser = await launchBrowser();
 });
 
@@ -113,5 +117,13 @@ test("a lobby with more rooms than a page shows which of how many, pages, and fi
   await page.selectOption("#room-variant", "killer");
   await page.check("#room-joinable");
   await page.waitForFunction(() => document.querySelector("table.rooms tbody")?.textContent === "No public rooms like that.", undefined, { timeout: WAIT });
+  await p.context.close();
+});
+
+test("invite links start with the server's site address, not the host's own", async () => {
+  const p = await openPlayer(arena.browser, arena.server.url);
+  await enterName(p, "Host");
+  const code = await createRoom(p, { mode: "race", publicRoom: false });
+  expect(await p.page.inputValue("#room-link")).toBe(`${SITE}#${code}`);
   await p.context.close();
 });

@@ -727,7 +727,13 @@ token: string,
 /**
  * The server clock (ms since the Unix epoch).
  */
-server_time: number, } | { "type": "error", 
+server_time: number, 
+/**
+ * Where players open this server (`--site-url`, e.g.
+ * `https://sudoku.example.org/`): invite links start with it. Null
+ * when the server was not told; the page's own address is used then.
+ */
+site_url: string | null, } | { "type": "error", 
 /**
  * Machine-readable reason.
  */

@@ -596,6 +596,11 @@ pub enum ServerMessage {
         token: String,
         /// The server clock (ms since the Unix epoch).
         server_time: f64,
+        /// Where players open this server (`--site-url`, e.g.
+        /// `https://sudoku.example.org/`): invite links start with it. Null
+        /// when the server was not told; the page's own address is used then.
+        #[serde(default)]
+        site_url: Option<String>,
     },
     /// A request failed; the connection stays open.
     Error {

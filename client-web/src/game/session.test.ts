@@ -40,23 +40,23 @@ beforeEach(() => (saved = new Map()));
 
 function session(view: RoomView): Session {
   const s = new Session(marks);
-  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   s.handle({ type: "room", room: view });
   return s;
 }
 
 test("a redirect joins the room on the node it names, once welcomed there", () => {
   const s = new Session();
-  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   expect(s.handle({ type: "redirect", code: "far", url: "ws://node-2/ws" })).toEqual([]);
-  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   expect(out).toContainEqual({ type: "join_room", code: "far", spectator: false });
 });
 
 test("welcome asks for variants, rooms and my profile, and rejoins the room from the link", () => {
   const s = new Session();
   s.pendingRoom = "xyz";
-  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   expect(out).toEqual([
     { type: "list_variants" },
     { type: "list_rooms", offset: 0, variant: null, joinable: false },
@@ -243,7 +243,7 @@ test("changes made offline are replayed in order on top of the reconnect snapsho
   s.handle({ type: "move_accepted", row: 0, col: 1, value: 3, correct: null });
   s.handle({ type: "move_accepted", row: 0, col: 2, value: 4, correct: null });
   s.enter(1);
-  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   s.handle({ type: "room", room: room("race") });
   expect(board.values[2]).toBe(0);
   expect(s.takeNotice()).toContain("1 change was not saved before the connection dropped");
@@ -379,7 +379,7 @@ test("co-op spectators follow the team's board, digits and marks", () => {
 test("a link to a game already under way is watched instead of refused", () => {
   const s = new Session();
   s.pendingRoom = "xyz";
-  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0 });
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
   expect(out).toContainEqual({ type: "join_room", code: "xyz", spectator: false });
   const retry = s.handle({ type: "error", code: "closed", message: "the game has already started; join as a spectator", cells: [] });
   expect(retry).toEqual([{ type: "join_room", code: "xyz", spectator: true }]);
@@ -387,4 +387,12 @@ test("a link to a game already under way is watched instead of refused", () => {
   s.handle({ type: "room", room: room("race", { code: "xyz", spectator: true, board: null }) });
   expect(s.pendingRoom).toBeUndefined();
   expect(s.pendingWatch).toBe(false);
+});
+
+test("links start with the server's site address when it gives one, else the page's", () => {
+  const s = new Session();
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
+  expect(s.siteBase("http://127.0.0.1:8080/")).toBe("http://127.0.0.1:8080/");
+  s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: "https://sudoku.example.org" });
+  expect(s.siteBase("http://127.0.0.1:8080/")).toBe("https://sudoku.example.org/");
 });

@@ -170,6 +170,8 @@ export class Session {
   clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** Where players open this server (`--site-url`), if the server says. */
+  siteUrl?: string;
   /** The pending room was refused as a seat and is being joined to watch. */
   pendingWatch = false;
   /** A puzzle someone shared as a link, for the lobby's puzzle box. */
@@ -192,6 +194,15 @@ export class Session {
     return [{ type: "create_room", settings }];
   }
 
+  /**
+   * The address links to this server start with: the server's `--site-url`,
+   * else the page's own (`here`, the origin and path the browser shows).
+   */
+  siteBase(here: string): string {
+    if (!this.siteUrl) return here;
+    return this.siteUrl.endsWith("/") ? this.siteUrl : `${this.siteUrl}/`;
+  }
+
   /** Joins the room a link names: as a player, or to watch if its game is under way. */
   joinLink(code: string): ClientMessage[] {
     this.pendingRoom = code;
@@ -209,6 +220,7 @@ export class Session {
     switch (m.type) {
       case "welcome": {
         this.me = { id: m.player_id, name: m.name };
+        this.siteUrl = m.site_url ?? undefined;
         // A room asked for on an old connection will never be answered.
         this.creatingRoom = false;
         // A new connection: requests sent on the old one will never be answered.

@@ -414,7 +414,7 @@ export class HomeScreen {
   private async copyPuzzleLink(button: HTMLButtonElement) {
     const text = this.puzzleText.value.trim();
     if (!text) return;
-    const link = puzzleLink(`${location.origin}${location.pathname}`, text);
+    const link = puzzleLink(this.session.siteBase(location.origin + location.pathname), text);
     await copyWithFeedback(button, link, () => this.puzzleText.select());
   }
 }

@@ -55,7 +55,7 @@ export class RoomScreen {
     if (!room) return;
     const variant = this.session.variants.find((v) => v.id === room.settings.variant);
     this.title.textContent = `${variantTitle(variant, room.settings)} · ${room.settings.difficulty} · ${room.settings.mode} — room ${room.code}`;
-    this.link.value = `${location.origin}${location.pathname}#${room.code}`;
+    this.link.value = `${this.session.siteBase(location.origin + location.pathname)}#${room.code}`;
     replace(
       this.players,
       ...room.players.map((p) =>

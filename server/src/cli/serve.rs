@@ -31,6 +31,11 @@ pub struct ServeArgs {
     /// rooms it owns; by default the address it listens on.
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// Where players open the game, e.g. `https://sudoku.example.org/` or
+    /// `http://192.168.1.20:8080/`: invite links start with it (by default,
+    /// the address the host's browser shows).
+    #[arg(long, value_name = "URL")]
+    pub site_url: Option<String>,
     /// How long a room's lease lasts without renewal, in ms: when a node dies,
     /// another takes its rooms over after this.
     #[arg(long, default_value_t = 4000)]
@@ -126,6 +131,13 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             );
         }
     }
+    if let Some(url) = &args.site_url {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            anyhow::bail!(
+                "--site-url is the address players open (http://host:port/ or https://…), not '{url}'"
+            );
+        }
+    }
     if args.public_url.is_some() && args.database.is_none() {
         anyhow::bail!("--public-url tells other nodes where this one is: it needs --database");
     }
@@ -143,6 +155,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             database: args.database.clone(),
             node_id: args.node_id.clone(),
             public_url: args.public_url.clone(),
+            site_url: args.site_url.clone(),
             lease: Duration::from_millis(args.lease_ms.max(300)),
             synchronous: match args.synchronous {
                 SyncArg::Full => Synchronous::Full,

@@ -537,6 +537,7 @@ async fn hello(
         name: me.name,
         token,
         server_time: now_ms(),
+        site_url: shared.config.site_url.clone(),
     }
 }
 
@@ -598,6 +599,7 @@ async fn redeem_sync(shared: &Shared, player: &mut Player, code: &str) -> Server
                 name: who.name,
                 token,
                 server_time: now_ms(),
+                site_url: shared.config.site_url.clone(),
             }
         }
         Err(e) => error(ErrorCode::Invalid, e),

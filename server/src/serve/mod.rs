@@ -120,6 +120,9 @@ pub struct Config {
     /// Where clients reach this node (`ws://host:port/ws`); by default the
     /// address it listens on.
     pub public_url: Option<String>,
+    /// Where players open the game (`--site-url`), for invite links; `None`:
+    /// the page's own address.
+    pub site_url: Option<String>,
     /// How long a room's lease lasts without renewal: a dead node's rooms are
     /// taken over by another node after this.
     pub lease: Duration,
@@ -166,6 +169,7 @@ impl Default for Config {
             database: None,
             node_id: "1".into(),
             public_url: None,
+            site_url: None,
             lease: Duration::from_secs(4),
             edge: edge::Edge::default(),
             hello_timeout: Duration::from_secs(10),
