@@ -38,7 +38,7 @@ pub fn run_arena(args: &[&str]) -> Ran {
 const START: Duration = Duration::from_secs(30);
 
 /// Starts `arena serve --bind 127.0.0.1:0 --countdown-ms 0 --pool-size 0 --data DATA`
-/// plus `extra` arguments; returns the child (killed on drop) and its `host:port`.
+/// plus `extra` arguments (which may set `--pool-size` instead); returns the child (killed on drop) and its `host:port`.
 pub async fn spawn_arena_serve(data: &Path, extra: &[&str]) -> (Child, String) {
     let (child, started) = spawn_arena_serve_with_lines(data, extra).await;
     (child, started.game)
@@ -64,7 +64,12 @@ pub async fn spawn_arena_serve_with_lines(data: &Path, extra: &[&str]) -> (Child
         .arg("--plugins")
         .arg(built_plugin_dir())
         .args(["serve", "--bind", "127.0.0.1:0", "--countdown-ms", "0"])
-        .args(["--pool-size", "0", "--data"])
+        .args(if extra.contains(&"--pool-size") {
+            &[][..]
+        } else {
+            &["--pool-size", "0"][..]
+        })
+        .arg("--data")
         .arg(data)
         .args(extra)
         .stderr(Stdio::piped())

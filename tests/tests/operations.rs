@@ -261,6 +261,12 @@ async fn the_pool_grows_in_turn_and_paced() {
         .collect();
     // Each paced step: the kind, its held count then, the generation's time and the rest.
     let (tx, mut rx) = mpsc::unbounded_channel::<(String, usize, Duration, Duration)>();
+    // A game of each kind was asked for (none was ready): each pool now aims
+    // for two more than the quick two.
+    for kind in &kinds {
+        assert!(pool.take(kind).await.is_none());
+        assert_eq!(pool.wanted(kind), 4);
+    }
     let refill = {
         let (pool, kinds) = (Arc::clone(&pool), kinds.clone());
         tokio::spawn(async move {
@@ -273,8 +279,8 @@ async fn the_pool_grows_in_turn_and_paced() {
         })
     };
     let mut steps = Vec::new();
-    // 3 kinds x (5 - 2 quick) paced steps.
-    while steps.len() < 9 {
+    // 3 kinds x (4 wanted - 2 quick) paced steps.
+    while steps.len() < 6 {
         steps.push(rx.recv().await.expect("a paced step"));
     }
     for (_, _, took, rest) in &steps {
@@ -290,21 +296,22 @@ async fn the_pool_grows_in_turn_and_paced() {
             ("easy", 4),
             ("medium", 4),
             ("hard", 4),
-            ("easy", 5),
-            ("medium", 5),
-            ("hard", 5),
         ],
         "every kind had its quick two first, then one at a time in turn"
     );
-    assert!(kinds.iter().all(|k| pool.held(k) == 5), "full");
-    // Full: nothing more until a puzzle is taken; then that one is made again.
+    assert!(kinds.iter().all(|k| pool.held(k) == 4), "as many as wanted");
+    // Nothing more until a puzzle is taken: then that kind is wanted more (at
+    // most the pool size, 5) and made again.
     assert!(rx.try_recv().is_err());
     assert!(pool.take(&kinds[1]).await.is_some());
-    let again = tokio::time::timeout(Duration::from_secs(20), rx.recv())
-        .await
-        .expect("refilled in time")
-        .expect("a step");
-    assert_eq!((again.0.as_str(), again.1), ("medium", 5));
+    assert_eq!(pool.wanted(&kinds[1]), 5, "capped at the pool size");
+    for held in [4, 5] {
+        let again = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+            .await
+            .expect("refilled in time")
+            .expect("a step");
+        assert_eq!((again.0.as_str(), again.1), ("medium", held));
+    }
     refill.abort();
 }
 
@@ -345,6 +352,8 @@ async fn the_pool_backs_off_from_a_failing_variant_then_quarantines_it() {
         params: Params::new(),
         difficulty: "easy".into(),
     };
+    // Classic is played (a game asked of it): its pool is to grow past two.
+    assert!(pool.take(&classic).await.is_none());
     let mut changes = pool.health().changes();
     let (tx, mut paced) = mpsc::unbounded_channel::<String>();
     let refill = {

@@ -46,8 +46,9 @@ pub struct ServeArgs {
     /// Allowed `Origin` for WebSocket upgrades (repeatable; none = any origin).
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     pub allowed_origins: Vec<String>,
-    /// Pre-generated puzzles kept per (variant, parameters, difficulty), grown
-    /// in the background (two of each first, then the rest, paced).
+    /// Pre-generated puzzles kept at most per (variant, parameters, difficulty):
+    /// two of each first, then two more per game asked of a kind, up to this,
+    /// grown in the background and paced.
     #[arg(long, default_value_t = 250)]
     pub pool_size: usize,
     /// The web client's built files, served at `/`.

@@ -41,6 +41,9 @@ fn joinable(room: &RoomSummary) -> bool {
     room.state == protocol::wire::RoomState::Waiting && room.players < room.settings.max_players
 }
 
+/// Rooms the lobby holds before it first sweeps out closed ones.
+const MIN_SWEEP: usize = 64;
+
 /// Characters of room codes: no 0/o, 1/l/i look-alikes.
 const CODE_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
 
@@ -54,6 +57,8 @@ pub struct Lobby {
     games: Games,
     config: Config,
     rooms: DashMap<String, RoomHandle>,
+    /// The size of `rooms` at which closed rooms are next swept out of it.
+    next_sweep: std::sync::atomic::AtomicUsize,
     metrics: Arc<Metrics>,
     store: Option<Arc<Store>>,
     /// Rooms each player created, to cap how many they keep open.
@@ -161,6 +166,7 @@ impl Lobby {
             games,
             config,
             rooms: DashMap::new(),
+            next_sweep: std::sync::atomic::AtomicUsize::new(MIN_SWEEP),
             metrics,
             store,
             created: DashMap::new(),
@@ -253,7 +259,7 @@ impl Lobby {
                 }
             };
             let handle = room::restore(saved, game, &self.config, self.services());
-            self.rooms.insert(code, handle);
+            self.add_room(code, handle);
             n += 1;
         }
         n
@@ -364,11 +370,24 @@ impl Lobby {
                 .map_err(|e| (ErrorCode::Unavailable, format!("cannot save the room: {e}")))?;
         }
         let handle = room::spawn(code.clone(), settings, game, &self.config, self.services());
-        self.rooms.insert(code.clone(), handle.clone());
+        self.add_room(code.clone(), handle.clone());
         self.created.entry(who.id.clone()).or_default().push(code);
         Metrics::inc(&self.metrics.rooms_total);
         handle.join(who, false, link).await?;
         Ok(handle)
+    }
+
+    /// Registers an open room. Rooms that closed are forgotten along the way:
+    /// whenever the map has doubled since the last sweep (so a server whose
+    /// lobby nobody lists does not keep every room it ever had).
+    fn add_room(&self, code: String, handle: RoomHandle) {
+        use std::sync::atomic::Ordering;
+        self.rooms.insert(code, handle);
+        if self.rooms.len() >= self.next_sweep.load(Ordering::Relaxed) {
+            self.rooms.retain(|_, h| !h.is_closed());
+            let next = (2 * self.rooms.len()).max(MIN_SWEEP);
+            self.next_sweep.store(next, Ordering::Relaxed);
+        }
     }
 
     /// Forgets the creators whose rooms have all closed, once they clearly

@@ -1,8 +1,11 @@
-//! Pre-generated puzzles, so creating a room is instant even for 25x25: up to
-//! `--pool-size` (250 by default) per (variant, parameters, difficulty), grown in
-//! the background one puzzle at a time and paced (so generation never takes both
-//! cores, nor more than a quarter of one), and stored, so a restart does not
-//! start empty. Each puzzle is served once.
+//! Pre-generated puzzles, so creating a room is instant even for 25x25: two of
+//! every (variant, parameters, difficulty) at first, then more of the kinds
+//! people play — each game asked of a kind lets its pool grow by two more, up
+//! to `--pool-size` (250 by default) — grown in the background one puzzle at a
+//! time and paced (so generation never takes both cores, nor more than a
+//! quarter of one), and stored, so a restart does not start empty. A server
+//! nobody plays on stops generating once every kind has its two. Each puzzle is
+//! served once.
 
 use super::generator::Generator;
 pub use super::kind::Kind;
@@ -16,8 +19,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// How long one pool puzzle may take.
-const GENERATE_DEADLINE: Duration = Duration::from_secs(60);
+/// How long one pool puzzle may take: generous, since nobody waits for it
+/// (the largest kinds take tens of seconds; a game asked for now has its own,
+/// shorter deadline).
+const GENERATE_DEADLINE: Duration = Duration::from_secs(300);
 
 /// The pool.
 #[derive(Debug)]
@@ -27,6 +32,9 @@ pub struct Pool {
     metrics: Arc<Metrics>,
     size: usize,
     puzzles: DashMap<String, VecDeque<(String, PuzzleV1)>>,
+    /// How many puzzles each kind's pool aims for: [`QUICK_FILL`], plus
+    /// [`DEMAND_STEP`] per game asked of it, at most the pool size.
+    wanted: DashMap<String, usize>,
     taken: Notify,
     health: PluginHealth,
 }
@@ -45,6 +53,7 @@ impl Pool {
             metrics,
             size,
             puzzles: DashMap::new(),
+            wanted: DashMap::new(),
             taken: Notify::new(),
             health: PluginHealth::new(Backoff::default()),
         }
@@ -106,7 +115,13 @@ impl Pool {
     /// A ready puzzle of this kind, if the pool has one (the refill is woken).
     /// A puzzle the store will not give up (another node sharing the database
     /// took it, or the store fails) is skipped: no puzzle is played twice.
+    /// Either way the kind is in demand: its pool may grow.
     pub async fn take(&self, kind: &Kind) -> Option<PuzzleV1> {
+        let size = self.size;
+        self.wanted
+            .entry(kind.key())
+            .and_modify(|w| *w = (*w + DEMAND_STEP).min(size))
+            .or_insert((QUICK_FILL + DEMAND_STEP).min(size));
         loop {
             let taken = self
                 .puzzles
@@ -147,6 +162,14 @@ impl Pool {
         self.puzzles.get(&kind.key()).map_or(0, |q| q.len())
     }
 
+    /// How many puzzles of `kind` the refill aims for now (see [`Pool::take`]).
+    pub fn wanted(&self, kind: &Kind) -> usize {
+        self.wanted
+            .get(&kind.key())
+            .map_or(QUICK_FILL, |w| *w)
+            .min(self.size)
+    }
+
     /// Generates and keeps one puzzle of `kind`; how long the generation took,
     /// or `None` if it failed (recorded in the variant's health), could not be
     /// stored, or the variant is backing off.
@@ -185,9 +208,10 @@ impl Pool {
 
     /// Keeps every kind topped up until the process ends: first every kind to
     /// [`QUICK_FILL`] puzzles (so a first game of any kind finds one), then,
-    /// round-robin, one more per kind at a time up to the pool size, paced so the
-    /// background generation uses at most a quarter of one plugin worker's time:
-    /// after a generation of `t`, it rests `3t`. Play never waits behind it.
+    /// round-robin, one more per kind at a time up to what the kind is wanted
+    /// ([`Pool::wanted`]: more for kinds people play), paced so the background
+    /// generation uses at most a quarter of one plugin worker's time: after a
+    /// generation of `t`, it rests `3t`. Play never waits behind it.
     pub async fn refill_forever(self: Arc<Self>) {
         if self.size == 0 {
             return;
@@ -220,7 +244,7 @@ impl Pool {
             while grew {
                 grew = false;
                 for kind in kinds {
-                    if self.held(kind) >= self.size {
+                    if self.held(kind) >= self.wanted(kind) {
                         continue;
                     }
                     if let Some(took) = self.add_one(kind).await {
@@ -245,6 +269,9 @@ impl Pool {
 
 /// Puzzles of each kind generated first, before any kind grows further.
 const QUICK_FILL: usize = 2;
+
+/// How much more of a kind its pool aims for with each game asked of it.
+const DEMAND_STEP: usize = 2;
 
 /// The rest after each background generation, in multiples of its time.
 const PACE_REST: u32 = 3;

@@ -1,0 +1,96 @@
+//! CPU of an idle server: the real `arena serve` started on a fresh data
+//! directory with its default pool (every bundled variant), nobody playing. The
+//! server's and its plugin hosts' CPU time is sampled every 10 s and printed as
+//! a share of one core per interval, then a table: the first two minutes (the
+//! pool's first two puzzles of every kind) and after.
+//!
+//! Run: `cargo build --release && cargo bench -p arena-tests --bench idle --
+//! --minutes 5`
+
+use arena_tests::process::spawn_arena_serve_with_lines;
+use std::time::{Duration, Instant};
+
+/// CPU seconds (user + system) of one process, from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+    (ticks(11).unwrap_or(0.0) + ticks(12).unwrap_or(0.0)) / 100.0
+}
+
+/// The live children of `pid` (the plugin hosts).
+fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|c| {
+            c.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+/// CPU seconds of the server and every plugin host it has now. A host that
+/// exited took its seconds with it: the intervals only ever undercount a
+/// restart, never a steady state.
+fn total_cpu(pid: u32) -> f64 {
+    cpu_seconds(pid) + children(pid).into_iter().map(cpu_seconds).sum::<f64>()
+}
+
+fn main() {
+    let raw: Vec<String> = std::env::args().collect();
+    let minutes: f64 = raw
+        .iter()
+        .position(|a| a == "--minutes")
+        .and_then(|i| raw.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5.0);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async move {
+        let dir = std::env::temp_dir().join(format!("arena-idle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // The default pool, as `make run` has it.
+        let (mut child, _) = spawn_arena_serve_with_lines(&dir, &["--pool-size", "250"]).await;
+        let pid = child.id().expect("pid");
+        let began = Instant::now();
+        let mut tick = tokio::time::interval(Duration::from_secs(10));
+        tick.tick().await;
+        let mut last = (0.0, total_cpu(pid));
+        let (mut early, mut late) = (Vec::new(), Vec::new());
+        while began.elapsed() < Duration::from_secs_f64(minutes * 60.0) {
+            tick.tick().await;
+            let now = (began.elapsed().as_secs_f64(), total_cpu(pid));
+            let share = (now.1 - last.1).max(0.0) / (now.0 - last.0) * 100.0;
+            eprintln!("idle: {:>4.0} s  {share:>5.1}% of a core", now.0);
+            if now.0 <= 120.0 {
+                early.push(share);
+            } else {
+                late.push(share);
+            }
+            last = now;
+        }
+        let _ = child.kill().await;
+        let _ = std::fs::remove_dir_all(&dir);
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        println!("\n| phase | mean CPU (one core) | highest 10 s |");
+        println!("|---|---:|---:|");
+        println!(
+            "| first two minutes | {:.1}% | {:.1}% |",
+            mean(&early),
+            max(&early)
+        );
+        println!("| after | {:.1}% | {:.1}% |", mean(&late), max(&late));
+    });
+}
