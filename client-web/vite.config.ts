@@ -3,6 +3,7 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  build: { outDir: "dist", emptyOutDir: true, sourcemap: true },
+  // No source map: the bundle is what the server serves, and nothing more.
+  build: { outDir: "dist", emptyOutDir: true, sourcemap: false },
   test: { include: ["src/**/*.test.ts"] },
 });

@@ -230,13 +230,43 @@ async fn the_web_client_files_are_served_on_the_same_port() {
         "ok",
         "the API routes still win"
     );
+    // A hashed asset with its brotli copy beside it, as the client's build writes.
+    std::fs::create_dir_all(dir.join("assets")).expect("assets");
+    std::fs::write(dir.join("assets/app-3f9a.js"), "console.log(1)").expect("write");
+    std::fs::write(dir.join("assets/app-3f9a.js.br"), b"\x0b\x07\x80brotli").expect("write");
+    let asset = raw_get(addr, "/assets/app-3f9a.js", "Accept-Encoding: br, gzip\r\n").await;
+    assert!(asset.contains("content-encoding: br"), "{asset}");
+    assert!(
+        asset.contains("cache-control: public, max-age=31536000, immutable"),
+        "{asset}"
+    );
+    let plain = raw_get(addr, "/assets/app-3f9a.js", "").await;
+    assert!(
+        plain.ends_with("console.log(1)"),
+        "without Accept-Encoding: as is"
+    );
+    let page = raw_get(addr, "/", "").await;
+    assert!(page.contains("cache-control: no-cache"), "{page}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A whole HTTP/1.1 response to GET `path` with `headers` (each line ending
+/// in CRLF), lower-cased header names and all.
+async fn raw_get(addr: std::net::SocketAddr, path: &str, headers: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Connection: close\r\n\r\n");
+    s.write_all(request.as_bytes()).await.expect("write");
+    let mut response = Vec::new();
+    s.read_to_end(&mut response).await.expect("read");
+    String::from_utf8_lossy(&response).to_lowercase()
+}
+
 /// The pool's background growth: every kind first gets its quick two, then
-/// the kinds grow one puzzle at a time in turn, each generation followed by a
-/// rest of three times its length (a quarter of one worker at most), up to the
-/// pool size; a puzzle taken is made again.
+/// the kinds people asked for grow one puzzle at a time in turn, each
+/// generation followed by a rest of three times its length (a quarter of one
+/// worker at most), up to what each is wanted; a puzzle taken is made again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pool_grows_in_turn_and_paced() {
     use server::serve::generator::Generator;

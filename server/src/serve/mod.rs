@@ -335,7 +335,15 @@ impl Server {
             .with_state(Arc::clone(&shared));
         if let Some(dir) = &shared.config.client_dir {
             // Everything else: the web client's files (index.html for `/`).
-            app = app.fallback_service(tower_http::services::ServeDir::new(dir));
+            // Brotli or gzip copies written at build time go to browsers that
+            // take them; hashed assets are cached for good.
+            let files = tower_http::services::ServeDir::new(dir)
+                .precompressed_br()
+                .precompressed_gzip();
+            app = app.fallback_service(
+                axum::routing::get_service(files)
+                    .layer(axum::middleware::map_response(cache_headers)),
+            );
         }
         // The edge's limits on every connection; `tap_io` (doing nothing) lends
         // it axum's connect-info support.
@@ -385,6 +393,25 @@ impl Server {
         }
         Ok(())
     }
+}
+
+/// Cache headers for the web client's files: those under `/assets/` carry a
+/// hash of their content in their name, so they never change (a year,
+/// immutable); anything else (`index.html`) is checked again every time.
+async fn cache_headers(
+    uri: axum::http::Uri,
+    mut response: axum::response::Response,
+) -> axum::response::Response {
+    let policy = if uri.path().starts_with("/assets/") && response.status().is_success() {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    response.headers_mut().insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static(policy),
+    );
+    response
 }
 
 /// The store, and the nodes' coordination when the database is shared.
