@@ -42,3 +42,27 @@ test("a lost connection shows a banner, retries, and restores the board", async 
   await ada.page.keyboard.press(String(solution[b[0]][b[1]]));
   await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === b[0] && m.col === b[1]);
 });
+
+test("a tab whose game another tab took over says so and takes no more digits", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  await createRoom(ada, { mode: "solo" });
+  const { puzzle, solution } = await startGame(arena, ada);
+  const [a, b] = emptyCells(puzzle);
+  // The same browser opens the game in a second tab: it resumes the seat.
+  const second = await ada.context.newPage();
+  await second.goto(arena.server.url);
+  await second.waitForSelector("svg.board", { timeout: WAIT });
+  await ada.page.waitForSelector("#connection-banner:has-text('open in another tab')", { timeout: WAIT });
+  // Typing in the first tab changes nothing there, and nothing is sent.
+  const sentBefore = ada.sent.length;
+  await ada.page.click(`#cell-${a[0]}-${a[1]}`);
+  await ada.page.keyboard.press(String(solution[a[0]][a[1]]));
+  expect(await cellLabel(ada, a)).toContain("empty");
+  expect(ada.sent.length).toBe(sentBefore);
+  await screenshot(ada.page, "body", "displaced-tab");
+  // The second tab plays on.
+  await second.click(`#cell-${b[0]}-${b[1]}`);
+  await second.keyboard.press(String(solution[b[0]][b[1]]));
+  await second.waitForSelector(`#cell-${b[0]}-${b[1]}[aria-label*=': ${solution[b[0]][b[1]]}']`, { timeout: WAIT });
+  await second.close();
+});

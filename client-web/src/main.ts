@@ -160,6 +160,8 @@ class App {
 
   private onStatus(_status: LinkStatus, detail?: string) {
     this.linkDetail = detail;
+    // Typing on a board another tab plays would go nowhere: it takes no input.
+    this.session.displaced = this.connection?.displaced ?? false;
     this.showBanner();
     this.render();
   }

@@ -396,3 +396,13 @@ test("links start with the server's site address when it gives one, else the pag
   s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: "https://sudoku.example.org" });
   expect(s.siteBase("http://127.0.0.1:8080/")).toBe("https://sudoku.example.org/");
 });
+
+test("a page whose game another tab took over takes no more digits", () => {
+  const s = session(room("race"));
+  expect(s.canPlay()).toBe(true);
+  s.displaced = true;
+  expect(s.canPlay()).toBe(false);
+  s.game?.board.select(1);
+  expect(s.enter(3)).toEqual([]);
+  expect(s.game?.board.values[1]).toBe(0);
+});

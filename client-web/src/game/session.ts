@@ -170,6 +170,8 @@ export class Session {
   clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** Another tab or window took this game over: this page plays no more. */
+  displaced = false;
   /** Where players open this server (`--site-url`), if the server says. */
   siteUrl?: string;
   /** The pending room was refused as a seat and is being joined to watch. */
@@ -532,6 +534,7 @@ export class Session {
     const room = this.room;
     const mine = this.myPlayer();
     return (
+      !this.displaced &&
       !!room &&
       !!this.game &&
       room.state === "playing" &&

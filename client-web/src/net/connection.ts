@@ -33,6 +33,8 @@ export class Connection {
   /** When the next reconnect attempt is due (ms since the epoch), while offline. */
   retryAt?: number;
   private socket?: WebSocket;
+  /** Another tab or window took the game over (close 4000): no more tries. */
+  displaced = false;
   /** The node a `redirect` sent us to, until that connection drops. */
   private redirected?: string;
   private attempt = 0;
@@ -90,6 +92,7 @@ export class Connection {
       if (event.code === CLOSE_OPENED_ELSEWHERE) {
         // Reconnecting would take the seat back and close the other tab, which
         // would do the same: the newest tab plays; this one waits for a reload.
+        this.displaced = true;
         this.setStatus("offline", "this game is open in another tab or window; reload this page to play here");
         return;
       }
