@@ -409,6 +409,21 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         Some(u32::from(values.1[cell])),
         "the hint agrees with the solution"
     );
+    // Asked again with nothing changed: the same hint, free.
+    a.send(&ClientMessage::Hint { marks: None }).await;
+    let again = a
+        .until(|m| match m {
+            ServerMessage::Hint {
+                hint, penalty_ms, ..
+            } => Some((hint, penalty_ms)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        again,
+        (hint.0.clone(), 0),
+        "the same hint, not charged again"
+    );
     a.solve(&puzzle).await;
     let me = a
         .until(|m| match m {
@@ -416,7 +431,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
             _ => None,
         })
         .await;
-    assert_eq!(me.hints, 1);
+    assert_eq!(me.hints, 1, "one hint charged");
     assert!(
         me.finished_ms.is_some_and(|t| t >= 10_000),
         "the hint's penalty is in the time"

@@ -187,11 +187,10 @@ impl Room {
         if !self.decide(i, &RoomEvent::Hint { row: 0, col: 0 }) {
             return;
         }
-        if self.seats[i].hint_pending {
+        if self.seats[i].hint_pending.is_some() {
             let why = "your last hint is still being worked out";
             return self.send_error(Member::Seat(i), ErrorCode::WrongState, why);
         }
-        self.seats[i].hint_pending = true;
         let model = self.game.puzzle.model();
         // Co-op marks are shared and known here; race and solo players send
         // theirs with the request.
@@ -206,6 +205,21 @@ impl Room {
             grid: engine::v1::to_grid(model, values),
             marks,
         };
+        let asked = fingerprint(&request.grid, request.marks.as_ref());
+        if let Some((_, hint)) = self.seats[i]
+            .last_hint
+            .as_ref()
+            .filter(|(f, _)| *f == asked)
+        {
+            // Nothing changed since that hint: the same one again, free.
+            let frame = encode(&ServerMessage::Hint {
+                player: player.to_string(),
+                hint: hint.clone(),
+                penalty_ms: 0,
+            });
+            return self.send_to(Member::Seat(i), frame);
+        }
+        self.seats[i].hint_pending = Some(asked);
         let plugins = Arc::clone(self.games.plugins());
         let variant = self.settings.variant.clone();
         let (player, game) = (player.to_string(), self.game_no);
@@ -241,7 +255,7 @@ impl Room {
         let Some(Member::Seat(i)) = self.member(player) else {
             return;
         };
-        self.seats[i].hint_pending = false;
+        let asked = self.seats[i].hint_pending.take();
         let me = Member::Seat(i);
         if game != self.game_no {
             return self.send_error(me, ErrorCode::WrongState, "that game is over");
@@ -267,6 +281,7 @@ impl Room {
         if self.commit(i, event).await.is_none() {
             return;
         }
+        self.seats[i].last_hint = asked.map(|f| (f, hint.clone()));
         let frame = encode(&ServerMessage::Hint {
             player: player.to_string(),
             hint,
@@ -505,4 +520,14 @@ impl Room {
             })
             .collect()
     }
+}
+
+/// A fingerprint of the board (and marks) a hint is asked for: the same
+/// fingerprint, the same hint.
+fn fingerprint(grid: &[Vec<u32>], marks: Option<&Vec<Vec<u32>>>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    grid.hash(&mut h);
+    marks.hash(&mut h);
+    h.finish()
 }

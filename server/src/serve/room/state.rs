@@ -31,8 +31,13 @@ pub(super) struct Seat {
     pub chat: Bucket,
     /// Said they are ready (waiting rooms only; not stored).
     pub ready: bool,
-    /// A hint for this seat is being worked out.
-    pub hint_pending: bool,
+    /// A hint for this seat is being worked out: for the board (and marks)
+    /// with this fingerprint.
+    pub hint_pending: Option<u64>,
+    /// The last hint this seat was given, and the fingerprint of the board
+    /// (and marks) it was for: asked again with nothing changed, it is shown
+    /// again, free.
+    pub last_hint: Option<(u64, protocol::plugin::Hint)>,
     /// Voted for a rematch (finished games only; not stored).
     pub rematch_vote: bool,
 }
@@ -47,7 +52,8 @@ impl Seat {
             away_since: None,
             chat: chat_bucket(),
             ready: false,
-            hint_pending: false,
+            hint_pending: None,
+            last_hint: None,
             rematch_vote: false,
         }
     }
