@@ -170,6 +170,21 @@ test("a pasted puzzle is checked, played, and shared as a link", async () => {
   await screenshot(bob.page, "#create", "own-puzzle-shared");
 });
 
+test("a pasted puzzle is labelled by its grade, not by the form's difficulty", async () => {
+  // One of the hardest known: beyond every technique the grader has.
+  const HARDEST = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+  const cy = await namedPlayer(arena, "Cy");
+  await cy.page.selectOption("#difficulty", "easy");
+  await cy.page.click("#own-puzzle summary");
+  await cy.page.fill("#puzzle-text", HARDEST);
+  await cy.page.selectOption("#mode", "solo");
+  await cy.page.click("#create-room");
+  await cy.page.waitForSelector("svg.board", { timeout: WAIT });
+  const title = await cy.page.textContent("h2.title");
+  expect(title).toContain("· extreme ·");
+  expect(title).not.toContain("easy");
+});
+
 test("a server message type the page does not know is ignored; play goes on", async () => {
   // The page's socket runs through a proxy that can slip in a frame from a newer server.
   const context = await arena.browser.newContext({ viewport: { width: 1200, height: 900 } });

@@ -11,6 +11,9 @@ use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
 /// 9x9 needs a few hundred; the count to two stops at the second solution).
 const CHECK_BUDGET: usize = 200_000;
 
+/// The tier a graded puzzle beyond the grader's techniques is labelled with.
+const HARDEST_TIER: &str = "extreme";
+
 /// The largest puzzle graded before play: a 9x9 grades in milliseconds, but a
 /// pasted Samurai can take seconds of a thread that anyone could ask for again
 /// and again, so bigger ones play ungraded (under the difficulty chosen).
@@ -77,7 +80,9 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
             rating: format_rating(g.rating),
             hardest: hardest.name().to_string(),
         });
-        g.tier.map(|t| t.as_str().to_string())
+        // Beyond every technique the grader knows: at least the hardest tier,
+        // never the tier the form happened to show.
+        Some(g.tier.map_or(HARDEST_TIER, |t| t.as_str()).to_string())
     } else {
         None
     };
@@ -104,6 +109,15 @@ mod tests {
         assert!(p.puzzle.solution.is_some());
         assert_eq!(p.puzzle.grid[0][0], 5);
         assert!(p.difficulty.is_some() && p.puzzle.grade.is_some());
+    }
+
+    #[test]
+    fn a_puzzle_beyond_the_graders_techniques_is_labelled_the_hardest_tier() {
+        // One of the hardest known (the forum's list): no technique here solves it.
+        let hardest =
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+        let p = read_pasted(hardest).expect("a unique puzzle");
+        assert_eq!(p.difficulty.as_deref(), Some(HARDEST_TIER));
     }
 
     #[test]
