@@ -368,6 +368,9 @@ class App {
         });
         replace(this.content, this.play.el);
       }
+      // A new screen starts at its top (the lobby may have been scrolled down
+      // to its form: the game's title, clock and buttons would be off-screen).
+      window.scrollTo(0, 0);
     }
     this.home?.update();
     this.roomScreen?.update();
