@@ -44,6 +44,8 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   });
   await bob.page.click("#sound");
   expect(await bob.page.getAttribute("#sound", "aria-pressed")).toBe("true");
+  // In words: an emoji drew a box where the system has no emoji font.
+  expect(await bob.page.textContent("#sound")).toBe("Sound on");
 
   await ada.page.click("#start");
   // The countdown draws the eye: a big number, a second at a time.
@@ -54,8 +56,18 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   const solution = solve(arena.server, puzzle);
   const tones = () => bob.page.evaluate(() => (window as unknown as { tones: number }).tones);
   expect(await tones()).toBeGreaterThan(0);
-  // Live places while racing.
+  // Live places while racing; each racer's bar in the colour of their dot.
   await ada.page.waitForSelector("#people .place", { timeout: WAIT });
+  const colours = await ada.page.evaluate(() =>
+    [...document.querySelectorAll("#people li[data-player]")].map((li) => {
+      const dot = li.querySelector(".dot");
+      const bar = li.querySelector("progress");
+      return [dot ? getComputedStyle(dot).backgroundColor : "", bar ? getComputedStyle(bar).accentColor : ""];
+    }),
+  );
+  expect(colours).toHaveLength(2);
+  for (const [dot, bar] of colours) expect(bar).toBe(dot);
+  expect(colours[0][1]).not.toBe(colours[1][1]);
   expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
 
   const before = await tones();

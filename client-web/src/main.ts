@@ -227,7 +227,8 @@ class App {
   }
 
   private showSound() {
-    this.soundButton.textContent = this.sounds.enabled ? "🔊" : "🔇";
+    // Words, not an emoji: a system without an emoji font drew a box.
+    this.soundButton.textContent = this.sounds.enabled ? "Sound on" : "Sound off";
     this.soundButton.setAttribute("aria-pressed", String(this.sounds.enabled));
     this.soundButton.setAttribute("aria-label", this.sounds.enabled ? "Sound on (click to mute)" : "Sound off (click to turn on)");
   }

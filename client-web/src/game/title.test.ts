@@ -45,3 +45,13 @@ test("a game's title says its size unless the name does", () => {
   expect(gameTitle("Gattai (Samurai)", { rows: 21, cols: 21, size: 9 })).toBe("Gattai (Samurai)");
   expect(gameTitle("Windoku", undefined)).toBe("Windoku");
 });
+
+test("a label's own parentheses become a comma inside the title's", () => {
+  const classic: Manifest = {
+    ...gattai,
+    id: "classic",
+    name: "Classic Sudoku",
+    params: [{ key: "box", name: "Box", default: "2x2", allowed: ["2x2"], labels: ["4x4 (2x2 boxes)"] }],
+  };
+  expect(variantTitle(classic, { variant: "classic", params: {} })).toBe("Classic Sudoku (4x4, 2x2 boxes)");
+});

@@ -12,7 +12,10 @@ export function variantTitle(m: Manifest | undefined, settings: { variant: strin
     const value = settings.params[p.key] ?? p.default;
     if (value === false) return [];
     const i = p.allowed.findIndex((a) => JSON.stringify(a) === JSON.stringify(value));
-    return [(i >= 0 ? p.labels?.[i] : undefined) ?? (value === true ? p.name : String(value))];
+    const label = (i >= 0 ? p.labels?.[i] : undefined) ?? (value === true ? p.name : String(value));
+    // Inside the title's parentheses, a label's own become a comma:
+    // "Classic Sudoku (4x4, 2x2 boxes)", not "(4x4 (2x2 boxes))".
+    return [label.replace(/^(.*?)\s*\((.*)\)$/, "$1, $2")];
   });
   return labels.length ? `${m.name} (${labels.join(", ")})` : m.name;
 }

@@ -481,7 +481,13 @@ export class PlayScreen {
               : h("span", { class: "name" }, p.name + (p.id === s.me?.id ? " (you)" : "")),
             room.settings.mode === "coop"
               ? null
-              : h("progress", { max: 100, value: Math.max(0, share), "aria-label": `${p.name}'s progress` }),
+              : h("progress", {
+                  max: 100,
+                  value: Math.max(0, share),
+                  "aria-label": `${p.name}'s progress`,
+                  // Each bar in its player's colour, beside the dot of the same.
+                  style: `accent-color:${colourIn(room.players, p.id)}`,
+                }),
             h(
               "span",
               { class: "muted" },
@@ -559,7 +565,7 @@ export class PlayScreen {
     for (const r of board.around) if (!rows.some((x) => x.rank === r.rank)) rows.push(r);
     rows.sort((a, b) => a.rank - b.rank);
     const place = board.mine
-      ? `You are #${board.mine.rank} of ${board.total}` + (board.faster_than_pct != null ? ` — faster than ${board.faster_than_pct}% of today's players.` : ".")
+      ? `You are #${board.mine.rank} of ${board.total}` + (board.faster_than_pct ? ` — faster than ${board.faster_than_pct}% of today's players.` : ".")
       : `${board.total} players on today's board.`;
     return h(
       "section",
