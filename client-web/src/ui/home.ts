@@ -12,6 +12,27 @@ import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSett
 import type { Session } from "../game/session";
 import { h, replace } from "./dom";
 
+/** The first card's solo game: classic 9x9, easy, hints at +30 s. */
+function quickSolo(): RoomSettings {
+  return {
+    variant: "classic",
+    params: {},
+    difficulty: "easy",
+    mode: "solo",
+    public: false,
+    max_players: 1,
+    mistakes: { type: "none" },
+    hints: { type: "penalty", seconds: 30 },
+    ghosts: false,
+    own_best: false,
+  };
+}
+
+/** The first card's race: classic 9x9, easy, private (its link is sent), up to 4 players. */
+function quickRace(): RoomSettings {
+  return { ...quickSolo(), mode: "race", max_players: 4, mistakes: { type: "penalty", seconds: 10 } };
+}
+
 /** Public rooms the server lists per page. */
 const PAGE_ROOMS = 50;
 
@@ -100,59 +121,20 @@ export class HomeScreen {
     this.el = h(
       "main",
       { class: "home" },
+      h("a", { class: "skip-link", href: "#", onclick: (e: Event) => { e.preventDefault(); this.variant.focus(); } }, "Skip to the new game form"),
       h(
         "section",
-        { class: "card" },
-        h("h2", {}, "You"),
-        h(
-          "form",
-          {
-            class: "row",
-            onsubmit: (e) => {
-              e.preventDefault();
-              this.actions.rename(this.name.value.trim());
-            },
-          },
-          h("label", { for: "name" }, "Name"),
-          this.name,
-          h("button", { type: "submit" }, "Change name"),
-        ),
+        { class: "card quick", id: "quick" },
+        h("h2", {}, "Play"),
         h(
           "div",
           { class: "row" },
-          h("button", { type: "button", id: "sync-code", onclick: () => send({ type: "sync_code" }) }, "Move to another device"),
-          this.syncShown,
+          h("button", { type: "button", class: "big", id: "play-now", onclick: () => this.quick(quickSolo()) }, "Play now"),
+          h("button", { type: "button", class: "big", id: "race-friend", onclick: () => this.quick(quickRace()) }, "Race a friend"),
+          h("button", { type: "button", class: "big", id: "today", onclick: () => this.quick(dailySettings("classic", "medium")) }, "Today's puzzle"),
         ),
-        h(
-          "form",
-          {
-            class: "row",
-            onsubmit: (e) => {
-              e.preventDefault();
-              const code = this.redeemCode.value.trim();
-              if (code) send({ type: "redeem_sync", code });
-              this.redeemCode.value = "";
-            },
-          },
-          this.redeemCode,
-          h("button", { type: "submit", id: "redeem" }, "Use a code"),
-        ),
-        h(
-          "label",
-          { class: "check" },
-          this.hideMe,
-          " Hide my name from public leaderboards",
-        ),
+        h("p", { class: "muted" }, "Classic Sudoku: alone, against a friend you send a link to, or the puzzle everyone plays today. Everything else is below."),
       ),
-      h(
-        "section",
-        { class: "card", id: "daily" },
-        h("h2", {}, "Today's puzzles"),
-        h("label", { class: "check" }, this.dailyGhosts, " Race the ghosts of today's players (their recorded games, replayed as you play)"),
-        this.dailyList,
-        this.nextDaily,
-      ),
-      this.records.el,
       h(
         "section",
         { class: "card" },
@@ -227,6 +209,59 @@ export class HomeScreen {
           this.roomList,
         ),
         h("div", { class: "row" }, this.roomCount, this.roomsBack, this.roomsMore),
+      ),
+      h(
+        "section",
+        { class: "card", id: "daily" },
+        h("h2", {}, "Today's puzzles"),
+        h("label", { class: "check" }, this.dailyGhosts, " Race the ghosts of today's players (their recorded games, replayed as you play)"),
+        this.dailyList,
+        this.nextDaily,
+      ),
+      this.records.el,
+      h(
+        "section",
+        { class: "card" },
+        h("h2", {}, "You"),
+        h(
+          "form",
+          {
+            class: "row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              this.actions.rename(this.name.value.trim());
+            },
+          },
+          h("label", { for: "name" }, "Name"),
+          this.name,
+          h("button", { type: "submit" }, "Change name"),
+        ),
+        h(
+          "div",
+          { class: "row" },
+          h("button", { type: "button", id: "sync-code", onclick: () => send({ type: "sync_code" }) }, "Move to another device"),
+          this.syncShown,
+        ),
+        h(
+          "form",
+          {
+            class: "row",
+            onsubmit: (e) => {
+              e.preventDefault();
+              const code = this.redeemCode.value.trim();
+              if (code) send({ type: "redeem_sync", code });
+              this.redeemCode.value = "";
+            },
+          },
+          this.redeemCode,
+          h("button", { type: "submit", id: "redeem" }, "Use a code"),
+        ),
+        h(
+          "label",
+          { class: "check" },
+          this.hideMe,
+          " Hide my name from public leaderboards",
+        ),
       ),
     );
     this.showMode();
@@ -408,6 +443,13 @@ export class HomeScreen {
       own_best: false,
       puzzle: this.puzzleText.value.trim() || undefined,
     };
+  }
+
+  /** Starts one of the first card's games (nothing if one is being made). */
+  private quick(settings: RoomSettings) {
+    if (this.session.creatingRoom) return;
+    for (const m of this.session.createRoom(settings)) this.actions.send(m);
+    this.update();
   }
 
   /** Copies a link that opens the lobby with this puzzle filled in. */
