@@ -18,6 +18,7 @@
 //! Run: `cargo build --release --workspace && cargo bench -p arena-tests --bench
 //! failover -- --rounds 20 --lease-ms 4000 [--stop kill|term|freeze|freeze-writing]`
 
+use arena_tests::bench_arg;
 use arena_tests::cluster::{join_via, resume_at, start_node, Node};
 use arena_tests::postgres::PgServer;
 use arena_tests::solving_moves;
@@ -26,15 +27,6 @@ use futures_util::StreamExt;
 use protocol::wire::{ClientMessage, RoomSettings, RoomState, RoomView, ServerMessage};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-
-fn arg(name: &str, default: u64) -> u64 {
-    let raw: Vec<String> = std::env::args().collect();
-    raw.iter()
-        .position(|a| a == name)
-        .and_then(|i| raw.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// How a round stops the room's node.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -230,14 +222,9 @@ async fn round(doomed: &mut Node, survivor: &Node, stop: Stop) -> (Duration, usi
 }
 
 fn main() {
-    let rounds = arg("--rounds", 20) as usize;
-    let lease_ms = arg("--lease-ms", 4000).to_string();
-    let raw: Vec<String> = std::env::args().collect();
-    let stop = raw
-        .iter()
-        .position(|a| a == "--stop")
-        .and_then(|i| raw.get(i + 1))
-        .map_or(Stop::Kill, |s| Stop::parse(s));
+    let rounds: usize = bench_arg("--rounds", 20);
+    let lease_ms = bench_arg::<u64>("--lease-ms", 4000).to_string();
+    let stop = Stop::parse(&bench_arg("--stop", "kill".to_string()));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -7,36 +7,10 @@
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench idle --
 //! --minutes 5`
 
+use arena_tests::bench_arg;
+use arena_tests::proc::{children, cpu_seconds};
 use arena_tests::process::spawn_arena_serve_with_lines;
 use std::time::{Duration, Instant};
-
-/// CPU seconds (user + system) of one process, from /proc.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
-    (ticks(11).unwrap_or(0.0) + ticks(12).unwrap_or(0.0)) / 100.0
-}
-
-/// The live children of `pid` (the plugin hosts).
-fn children(pid: u32) -> Vec<u32> {
-    std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
-        .flat_map(|c| {
-            c.split_whitespace()
-                .filter_map(|p| p.parse().ok())
-                .collect::<Vec<u32>>()
-        })
-        .collect()
-}
 
 /// CPU seconds of the server and every plugin host it has now. A host that
 /// exited took its seconds with it: the intervals only ever undercount a
@@ -46,13 +20,7 @@ fn total_cpu(pid: u32) -> f64 {
 }
 
 fn main() {
-    let raw: Vec<String> = std::env::args().collect();
-    let minutes: f64 = raw
-        .iter()
-        .position(|a| a == "--minutes")
-        .and_then(|i| raw.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5.0);
+    let minutes: f64 = bench_arg("--minutes", 5.0);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

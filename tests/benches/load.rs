@@ -12,9 +12,11 @@
 //! so the nodes carry equal loads and no new room moves between them.
 
 use arena_tests::postgres::PgServer;
-use arena_tests::process::spawn_arena_serve_with_lines;
+use arena_tests::proc::{cpu_seconds, peak_rss_kib, rss_kib};
+use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
 use arena_tests::serve::http_get;
 use arena_tests::solving_moves;
+use arena_tests::{bench_arg, bench_flag};
 use futures_util::{SinkExt, StreamExt};
 use protocol::plugin::Params;
 use protocol::wire::{
@@ -41,65 +43,19 @@ struct Args {
 }
 
 fn args() -> Args {
-    let raw: Vec<String> = std::env::args().collect();
-    let get = |name: &str, default: u64| {
-        raw.iter()
-            .position(|a| a == name)
-            .and_then(|i| raw.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     Args {
-        clients: get("--clients", 1000) as usize,
-        rooms: get("--rooms", 250) as usize,
-        interval: Duration::from_millis(get("--interval-ms", 2000)),
-        seconds: get("--seconds", 20),
-        synchronous: raw
-            .iter()
-            .position(|a| a == "--synchronous")
-            .and_then(|i| raw.get(i + 1))
-            .cloned()
-            .unwrap_or_else(|| "full".into()),
-        postgres: raw.iter().any(|a| a == "--postgres"),
-        nodes: get("--nodes", 1).max(1) as usize,
+        clients: bench_arg("--clients", 1000),
+        rooms: bench_arg("--rooms", 250),
+        interval: Duration::from_millis(bench_arg("--interval-ms", 2000)),
+        seconds: bench_arg("--seconds", 20),
+        synchronous: bench_arg("--synchronous", "full".to_string()),
+        postgres: bench_flag("--postgres"),
+        nodes: bench_arg("--nodes", 1usize).max(1),
     }
 }
 
 /// When each (player, filled count) move was sent, to time its arrival elsewhere.
 type Sent = Arc<dashmap::DashMap<(String, u32), Instant>>;
-
-/// CPU seconds (user + system) of a process.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// Peak and current resident memory of a process, in MiB.
-fn rss_mib(pid: u32) -> (f64, f64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse::<f64>().ok())
-            .unwrap_or(0.0)
-            / 1024.0
-    };
-    (field("VmHWM:"), field("VmRSS:"))
-}
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
     if sorted.is_empty() {
@@ -298,21 +254,11 @@ fn main() {
         let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&data);
         // Every simulated player connects from loopback: lift the per-address limits.
-        let mut options: Vec<String> = [
-            "--connections-per-ip",
-            "100000",
-            "--address-join-burst",
-            "100000",
-            "--address-hello-burst",
-            "100000",
-            "--synchronous",
-            &a.synchronous,
-            "--metrics-bind",
-            "127.0.0.1:0",
-        ]
-        .iter()
-        .map(|o| o.to_string())
-        .collect();
+        let mut options: Vec<String> = LIFTED_LIMITS
+            .iter()
+            .chain(&["--synchronous", &a.synchronous, "--metrics-bind", "127.0.0.1:0"])
+            .map(|o| o.to_string())
+            .collect();
         let pg = a.postgres.then(|| PgServer::start_with_fsync(true));
         let db = pg.as_ref().map(|pg| pg.database("load"));
         let nodes = if a.postgres { a.nodes } else { 1 };
@@ -383,8 +329,9 @@ fn main() {
         while tasks.join_next().await.is_some() {}
         let wall = start.elapsed().as_secs_f64();
         let cpu = cpu_of(&pids) - cpu_before;
-        let peak: f64 = pids.iter().map(|&p| rss_mib(p).0).sum();
-        let now: f64 = pids.iter().map(|&p| rss_mib(p).1).sum();
+        let mib = |kib: u64| kib as f64 / 1024.0;
+        let peak: f64 = pids.iter().map(|&p| mib(peak_rss_kib(p))).sum();
+        let now: f64 = pids.iter().map(|&p| mib(rss_kib(p))).sum();
         let mut lat = latencies.lock().unwrap_or_else(|p| p.into_inner()).clone();
         lat.sort_unstable();
         let [commits, writes] = counters(names).await;

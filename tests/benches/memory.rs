@@ -10,7 +10,9 @@
 //! (`--population N`: N players per worker who come back game after game;
 //! without it, a new player in every room).
 
-use arena_tests::process::spawn_arena_serve_with_lines;
+use arena_tests::bench_arg;
+use arena_tests::proc::{children, rss_kib};
+use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
 use arena_tests::solving_moves;
 use arena_tests::ws::{started_room, Client};
 use protocol::plugin::Params;
@@ -31,48 +33,18 @@ struct Args {
 }
 
 fn args() -> Args {
-    let raw: Vec<String> = std::env::args().collect();
-    let get = |name: &str, default: f64| {
-        raw.iter()
-            .position(|a| a == name)
-            .and_then(|i| raw.get(i + 1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
     Args {
-        minutes: get("--minutes", 3.0),
-        workers: get("--workers", 8.0) as u64,
-        move_ms: get("--move-ms", 40.0) as u64,
-        idle_seconds: get("--idle-seconds", 60.0) as u64,
-        population: get("--population", 0.0) as usize,
+        minutes: bench_arg("--minutes", 3.0),
+        workers: bench_arg("--workers", 8),
+        move_ms: bench_arg("--move-ms", 40),
+        idle_seconds: bench_arg("--idle-seconds", 60),
+        population: bench_arg("--population", 0),
     }
-}
-
-/// Resident memory of a process, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// Resident memory of a process's children (the plugin host processes), in KiB.
 fn children_rss_kib(pid: u32) -> u64 {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .into_iter()
-        .flatten();
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
-        .flat_map(|c| {
-            c.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok())
-                .collect::<Vec<_>>()
-        })
-        .map(rss_kib)
-        .sum()
+    children(pid).into_iter().map(rss_kib).sum()
 }
 
 /// Settings of the `cycle`-th room a worker opens: race, co-op and solo in turn.
@@ -192,16 +164,7 @@ fn main() {
     runtime.block_on(async move {
         let dir = std::env::temp_dir().join(format!("arena-memory-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        // Every player connects from loopback: lift the per-address limits.
-        let lifted = [
-            "--connections-per-ip",
-            "100000",
-            "--address-join-burst",
-            "100000000",
-            "--address-hello-burst",
-            "100000000",
-        ];
-        let (mut child, started) = spawn_arena_serve_with_lines(&dir, &lifted).await;
+        let (mut child, started) = spawn_arena_serve_with_lines(&dir, &LIFTED_LIMITS).await;
         let pid = child.id().expect("pid");
         let addr = started.game;
         let baseline = rss_kib(pid);

@@ -6,13 +6,31 @@
 
 pub mod cluster;
 pub mod postgres;
+pub mod proc;
 pub mod process;
 pub mod serve;
 pub mod ws;
 
 use engine::{Model, Puzzle};
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::sync::Arc;
+
+/// A benchmark's `--name VALUE` argument, or `default` when it is missing or
+/// does not read.
+pub fn bench_arg<T: FromStr>(name: &str, default: T) -> T {
+    let raw: Vec<String> = std::env::args().collect();
+    raw.iter()
+        .position(|a| a == name)
+        .and_then(|i| raw.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Whether a benchmark was given the flag `name`.
+pub fn bench_flag(name: &str) -> bool {
+    std::env::args().any(|a| a == name)
+}
 
 /// The shared datasets directory: `$ARENA_DATASETS` if set, else `shared/datasets`
 /// in the nearest ancestor of the project root that has one (normally

@@ -34,6 +34,17 @@ pub fn run_arena(args: &[&str]) -> Ran {
     }
 }
 
+/// `arena serve` arguments that lift the per-address limits: every simulated
+/// player of a soak or a benchmark connects from loopback.
+pub const LIFTED_LIMITS: [&str; 6] = [
+    "--connections-per-ip",
+    "100000",
+    "--address-join-burst",
+    "100000000",
+    "--address-hello-burst",
+    "100000000",
+];
+
 /// How long the server may take to start listening.
 const START: Duration = Duration::from_secs(30);
 

@@ -3,7 +3,8 @@
 //! prints RSS over time and fails when memory keeps growing with the connections
 //! served. `ARENA_SOAK_SECONDS` runs it longer (default 30 s).
 
-use arena_tests::process::spawn_arena_serve_with_lines;
+use arena_tests::proc::rss_kib;
+use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
 use arena_tests::ws::Client;
 use futures_util::SinkExt;
 use protocol::wire::{ClientMessage, PROTOCOL_VERSION};
@@ -11,16 +12,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-
-/// Resident memory of a process, in KiB.
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
 
 /// A small deterministic generator (xorshift), so runs are repeatable.
 struct Noise(u64);
@@ -91,15 +82,7 @@ async fn memory_levels_off_under_fuzzed_short_connections() {
     let _ = std::fs::remove_dir_all(&dir);
     // Every connection comes from loopback: lift the per-address limits, so the
     // server keeps every identity and connection the fuzzer asks for.
-    let lifted = [
-        "--connections-per-ip",
-        "100000",
-        "--address-join-burst",
-        "100000000",
-        "--address-hello-burst",
-        "100000000",
-    ];
-    let (mut child, started) = spawn_arena_serve_with_lines(&dir, &lifted).await;
+    let (mut child, started) = spawn_arena_serve_with_lines(&dir, &LIFTED_LIMITS).await;
     let pid = child.id().expect("pid");
     let addr = started.game;
     let stop = Arc::new(AtomicBool::new(false));
