@@ -175,6 +175,11 @@ impl Lobby {
         }
     }
 
+    /// The store, if the server keeps one.
+    pub fn store(&self) -> Option<&Arc<Store>> {
+        self.store.as_ref()
+    }
+
     /// The leaderboards (rooms add their finished games to them).
     pub fn boards(&self) -> &Arc<Boards> {
         &self.boards

@@ -311,6 +311,7 @@ impl Server {
             closing_tx,
         } = self;
         let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
+        let idle = tokio::spawn(release_when_idle(Arc::clone(&shared)));
         let heartbeat = shared
             .cluster
             .clone()
@@ -371,6 +372,7 @@ impl Server {
         })
         .await?;
         refill.abort();
+        idle.abort();
         if let Some(task) = heartbeat {
             task.abort();
         }
@@ -392,6 +394,45 @@ impl Server {
             cluster.release().await;
         }
         Ok(())
+    }
+}
+
+/// How long nobody must be connected before the server gives memory back.
+const IDLE_AFTER: Duration = Duration::from_secs(60);
+
+/// Gives back what busy hours left in memory once nobody has been connected for
+/// [`IDLE_AFTER`], once per quiet spell: the store's caches, and the C
+/// allocator's free pages (glibc keeps them in its arenas otherwise).
+async fn release_when_idle(shared: Arc<Shared>) {
+    let mut every = tokio::time::interval(IDLE_AFTER / 2);
+    let (mut quiet_since, mut released) = (None::<tokio::time::Instant>, false);
+    loop {
+        every.tick().await;
+        let now = tokio::time::Instant::now();
+        if shared
+            .metrics
+            .connections
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+        {
+            (quiet_since, released) = (None, false);
+            continue;
+        }
+        let since = *quiet_since.get_or_insert(now);
+        if released || now.duration_since(since) < IDLE_AFTER {
+            continue;
+        }
+        released = true;
+        let store = shared.lobby.store().cloned();
+        let freed = tokio::task::spawn_blocking(move || {
+            if let Some(store) = store {
+                store.release_memory();
+            }
+            // SAFETY: malloc_trim only returns free memory to the system.
+            unsafe { libc::malloc_trim(0) }
+        })
+        .await;
+        tracing::debug!(?freed, "idle: memory given back");
     }
 }
 

@@ -256,6 +256,9 @@ pub trait Backend: Send + Sync + 'static {
     /// Spends sync code `code`: the identity it was made for and whether it was
     /// still valid; `None` if there is no such code (a code works once).
     fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError>;
+    /// Gives back the memory the backend's caches hold (the server is idle);
+    /// nothing by default.
+    fn release_memory(&self) {}
 }
 
 /// Sync codes in memory, for one node: a restart voids them (they live ten
@@ -525,6 +528,12 @@ impl Store {
         life: Duration,
     ) -> Result<(), StoreError> {
         self.backend.put_sync_code(code, who, life)
+    }
+
+    /// Gives back the memory the backend's caches hold (a blocking call: off
+    /// the async workers).
+    pub fn release_memory(&self) {
+        self.backend.release_memory();
     }
 
     /// Spends a sync code (a blocking write: call it off the async workers).

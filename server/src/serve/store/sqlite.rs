@@ -489,6 +489,17 @@ impl Backend for Sqlite {
         Ok(self.codes.take(code))
     }
 
+    /// Each connection's page cache, emptied (`PRAGMA shrink_memory`): it refills
+    /// from the file as play resumes.
+    fn release_memory(&self) {
+        for conn in [&self.writer, &self.reader] {
+            let conn = conn.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = conn.execute_batch("PRAGMA shrink_memory;") {
+                tracing::warn!(error = %e, "cannot shrink the database's caches");
+            }
+        }
+    }
+
     fn load(&self) -> Result<Saved, StoreError> {
         let conn = open_connection(&self.path)?;
         let err = StoreError::from;
