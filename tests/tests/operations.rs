@@ -492,3 +492,36 @@ async fn stored_rooms_that_break_the_rules_are_not_restored() {
     ada.room(RoomState::Waiting).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `arena serve --config FILE` takes the flags' settings from the file; the
+/// site address it names reaches the players in `welcome`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_config_file_sets_what_the_flags_set() {
+    let dir = std::env::temp_dir().join(format!("arena-conf-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("arena.conf");
+    std::fs::write(
+        &file,
+        "# the box in the hall\nsite-url = \"http://192.168.1.20:8080/\"\ncountdown-ms = 0\n",
+    )
+    .expect("write");
+    let path = file.to_string_lossy().to_string();
+    let (_child, started) =
+        spawn_arena_serve_with_lines(&dir.join("data"), &["--config", &path]).await;
+    let mut c = Client::open(&started.game).await;
+    c.send(&protocol::wire::ClientMessage::Hello {
+        version: protocol::wire::PROTOCOL_VERSION,
+        name: "Ada".into(),
+        token: None,
+    })
+    .await;
+    let site = c
+        .until(|m| match m {
+            protocol::wire::ServerMessage::Welcome { site_url, .. } => Some(site_url),
+            _ => None,
+        })
+        .await;
+    assert_eq!(site.as_deref(), Some("http://192.168.1.20:8080/"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

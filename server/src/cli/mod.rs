@@ -1,5 +1,6 @@
 //! The `arena` command line: one module per subcommand, dispatched from [`main`].
 
+mod config;
 mod count;
 mod daily;
 mod export;
@@ -97,7 +98,14 @@ pub enum Command {
 
 /// Parses the process arguments, runs the subcommand and returns the exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args = match config::expand(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(e) => {
+            eprintln!("arena: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = Cli::parse_from(args);
     init_logging();
     let result = match &cli.command {
         Command::Count { limit, files } => count::run(files, *limit as usize),

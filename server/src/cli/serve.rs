@@ -11,6 +11,10 @@ use std::time::Duration;
 /// Arguments of `arena serve`.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
+    /// Settings from a file, one `name = value` per line with these flags'
+    /// names (flags given here win); read before the rest.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
