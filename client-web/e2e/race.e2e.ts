@@ -76,6 +76,20 @@ test("two players meet in the lobby, race to the end and both see the ranks", as
   // Bob sees Ada's progress bar full before he is done, hears it, and is told.
   await bob.page.waitForFunction(() => document.querySelector("#people")?.textContent?.includes("✓"), null, { timeout: WAIT });
   await bob.page.waitForSelector("#toast:has-text('Ada finished 1st')", { state: "attached", timeout: WAIT });
+  // The news never covers the board (at 1280x800 it sat over row 9).
+  await bob.page.setViewportSize({ width: 1280, height: 800 });
+  const overlap = await bob.page.evaluate(() => {
+    const toast = document.querySelector<HTMLElement>("#toast");
+    const board = document.querySelector("svg.board")?.getBoundingClientRect();
+    if (!toast || !board) return null;
+    const hidden = toast.hidden;
+    toast.hidden = false;
+    const t = toast.getBoundingClientRect();
+    toast.hidden = hidden;
+    return t.left < board.right && board.left < t.right && t.top < board.bottom && board.top < t.bottom;
+  });
+  expect(overlap, "the toast leaves the board visible").toBe(false);
+  await bob.page.setViewportSize({ width: 1200, height: 900 });
   expect(await bob.page.textContent(`#people li[data-player] .place`)).toBe("1st");
   await expect.poll(tones, { timeout: WAIT }).toBeGreaterThan(before);
   await typeSolution(bob, puzzle, solution);
