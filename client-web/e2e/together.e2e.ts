@@ -182,6 +182,8 @@ test("a co-op game's link opened after the start watches it: the team's digits s
   await bob.page.click(`#cell-${b[0]}-${b[1]}`);
   await bob.page.keyboard.press(String(solution[b[0]][b[1]]));
   await waitForLabel(eve, b, `: ${solution[b[0]][b[1]]}`);
+  // One shared board: no "watch this player" buttons beside the names.
+  expect(await eve.page.locator("#people li[data-player] button").count()).toBe(0);
   await screenshot(eve.page, "main", "coop-spectator");
 
   // A reload keeps her watching, the board as the team has it.

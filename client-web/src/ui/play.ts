@@ -464,7 +464,8 @@ export class PlayScreen {
             { "data-player": p.id },
             room.settings.mode === "race" ? h("span", { class: "place", "data-place": String(places.get(p.id) ?? "") }, places.has(p.id) ? ordinal(places.get(p.id) ?? 0) : "–") : null,
             h("span", { class: "dot", style: `background:${colourIn(room.players, p.id)}` }),
-            room.spectator
+            // A race or solo spectator picks whose board to watch; co-op has one.
+            room.spectator && room.settings.mode !== "coop"
               ? h(
                   "button",
                   {
