@@ -14,9 +14,9 @@ use arena_tests::bench_arg;
 use arena_tests::proc::{children, rss_kib};
 use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
 use arena_tests::solving_moves;
-use arena_tests::ws::{started_room, Client};
+use arena_tests::ws::{race_settings, started_room, Client};
 use protocol::plugin::Params;
-use protocol::wire::{ClientMessage, HintPolicy, MistakePolicy, Mode, RoomSettings, ServerMessage};
+use protocol::wire::{ClientMessage, Mode, RoomSettings, ServerMessage};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -51,18 +51,11 @@ fn children_rss_kib(pid: u32) -> u64 {
 fn settings(cycle: u64) -> RoomSettings {
     let mode = [Mode::Race, Mode::Coop, Mode::Solo][(cycle % 3) as usize];
     RoomSettings {
-        variant: "classic".into(),
+        // Classic 9x9 (the defaults), not the 4x4 of race_settings.
         params: Params::new(),
-        difficulty: "easy".into(),
         mode,
         public: mode != Mode::Solo,
-        max_players: if mode == Mode::Solo { 1 } else { 2 },
-        mistakes: MistakePolicy::None,
-        hints: HintPolicy::Off,
-        daily: None,
-        ghosts: false,
-        own_best: false,
-        puzzle: None,
+        ..race_settings(if mode == Mode::Solo { 1 } else { 2 })
     }
 }
 

@@ -495,15 +495,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_brings_a_new_puzzle_to_the_same_players() {
-    // Two whole grids per connection: more moves than the default burst.
-    let addr = start_server_with(Config {
-        burst: 200,
-        ..Config::default()
-    })
-    .await;
-    let mut a = Client::connect(addr, "Ada").await;
-    let mut b = Client::connect(addr, "Bob").await;
-    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    let (addr, mut a, mut b, puzzle) = two_racers_for_rematches().await;
     a.send(&ClientMessage::Rematch).await;
     assert_eq!(
         a.error().await,
@@ -626,6 +618,20 @@ async fn a_slow_hint_never_holds_up_anyone_elses_moves() {
     assert_eq!(view.hints, 1);
 }
 
+/// A server and Ada and Bob racing on it; the server's burst fits two whole
+/// grids per connection (a rematch plays a second one).
+async fn two_racers_for_rematches() -> (std::net::SocketAddr, Client, Client, PuzzleV1) {
+    let addr = start_server_with(Config {
+        burst: 200,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    let mut b = Client::connect(addr, "Bob").await;
+    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    (addr, a, b, puzzle)
+}
+
 /// Waits until `c` hears that `player` left the race.
 async fn hears_left(c: &mut Client, player: &str) {
     c.until(|m| match m {
@@ -714,14 +720,7 @@ async fn a_racer_who_forfeited_and_rejoins_watches_from_their_seat_and_finished_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_leaves_out_who_left_so_the_new_race_has_an_end() {
-    let addr = start_server_with(Config {
-        burst: 200,
-        ..Config::default()
-    })
-    .await;
-    let mut a = Client::connect(addr, "Ada").await;
-    let mut b = Client::connect(addr, "Bob").await;
-    let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
+    let (_, mut a, mut b, puzzle) = two_racers_for_rematches().await;
     b.send(&ClientMessage::LeaveRoom).await;
     let bob = b.id.clone();
     hears_left(&mut a, &bob).await;

@@ -320,12 +320,7 @@ async fn the_lobby_lists_rooms_with_their_host_and_only_while_someone_is_in() {
 async fn a_solo_create_room_is_answered_by_one_room_frame_already_playing() {
     let addr = start_server().await;
     let mut ada = Client::connect(addr, "Ada").await;
-    let solo = RoomSettings {
-        mode: Mode::Solo,
-        max_players: 1,
-        public: false,
-        ..settings(1)
-    };
+    let solo = solo_settings();
     ada.send(&ClientMessage::CreateRoom { settings: solo })
         .await;
     let first = ada
@@ -342,12 +337,7 @@ async fn a_solo_create_room_is_answered_by_one_room_frame_already_playing() {
 async fn a_refused_move_names_its_cell_as_sent_even_outside_the_layout() {
     let addr = start_server().await;
     let mut ada = Client::connect(addr, "Ada").await;
-    let solo = RoomSettings {
-        mode: Mode::Solo,
-        max_players: 1,
-        public: false,
-        ..settings(1)
-    };
+    let solo = solo_settings();
     started_room(&mut ada, &mut [], solo).await;
     // A 4x4 puzzle: row 9 is outside it.
     ada.send(&ClientMessage::Move {
@@ -364,4 +354,14 @@ async fn a_refused_move_names_its_cell_as_sent_even_outside_the_layout() {
         .await;
     assert_eq!(code, ErrorCode::Invalid);
     assert_eq!(cells, vec![[9, 2]], "the refused cell, as sent");
+}
+
+/// A private solo game (it starts as it is created).
+fn solo_settings() -> RoomSettings {
+    RoomSettings {
+        mode: Mode::Solo,
+        max_players: 1,
+        public: false,
+        ..settings(1)
+    }
 }
