@@ -16,14 +16,23 @@ pub fn expand(args: Vec<OsString>) -> anyhow::Result<Vec<OsString>> {
     let Some(serve) = args.iter().position(|a| a == "serve") else {
         return Ok(args);
     };
-    let Some(at) = args.iter().skip(serve).position(|a| a == "--config") else {
+    let Some(at) = args
+        .iter()
+        .skip(serve)
+        .position(|a| a == "--config" || a.to_string_lossy().starts_with("--config="))
+    else {
         return Ok(args);
     };
     let at = serve + at;
-    let Some(file) = args.get(at + 1) else {
-        bail!("--config needs a file");
+    // `--config FILE` or `--config=FILE`: how many arguments it takes, and the file.
+    let (taken, file) = match args[at].to_string_lossy().strip_prefix("--config=") {
+        Some(file) => (1, OsString::from(file)),
+        None => match args.get(at + 1) {
+            Some(file) => (2, file.clone()),
+            None => bail!("--config needs a file"),
+        },
     };
-    let text = std::fs::read_to_string(file)
+    let text = std::fs::read_to_string(&file)
         .with_context(|| format!("cannot read the config file {}", file.to_string_lossy()))?;
     let given: Vec<String> = args
         .iter()
@@ -41,7 +50,7 @@ pub fn expand(args: Vec<OsString>) -> anyhow::Result<Vec<OsString>> {
     let mut out: Vec<OsString> = args[..=serve].to_vec();
     out.extend(flags);
     out.extend(args[serve + 1..at].iter().cloned());
-    out.extend(args[at + 2..].iter().cloned());
+    out.extend(args[at + taken..].iter().cloned());
     Ok(out)
 }
 
@@ -137,6 +146,18 @@ mod tests {
         assert!(e.to_string().contains("line 2"), "{e}");
         let e = flags_of("Bind = 1\n").expect_err("refused");
         assert!(e.to_string().contains("flag's name"), "{e}");
+    }
+
+    #[test]
+    fn config_equals_file_reads_the_same() {
+        let dir = std::env::temp_dir().join(format!("arena-config-eq-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("arena.conf");
+        std::fs::write(&file, "countdown-ms = 0\n").expect("write");
+        let flag = format!("--config={}", file.to_string_lossy());
+        let expanded = expand(os(&["arena", "serve", &flag])).expect("expanded");
+        assert_eq!(expanded, os(&["arena", "serve", "--countdown-ms", "0"]));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
