@@ -44,6 +44,18 @@ for (const screen of SCREENS) {
   });
 }
 
+test("phone: a hint's words show without scrolling", async () => {
+  const ada = await namedPlayer(arena, "Ada", { width: 390, height: 844 });
+  await createRoom(ada, { mode: "solo" });
+  await startGame(arena, ada);
+  await ada.page.click("#hint-button");
+  await ada.page.waitForFunction(() => (document.querySelector("#hint")?.textContent ?? "").length > 0, undefined, { timeout: WAIT });
+  expect(await inView(ada, "#hint"), "the hint in view").toBe(true);
+  expect(await inView(ada, "svg.board"), "and the board").toBe(true);
+  expect(await inView(ada, ".pad button[aria-label='Redo']"), "and the whole pad").toBe(true);
+  await screenshotScreen(ada.page, "layout-hint-phone");
+});
+
 test("phone: a 16x16 grid zooms in to readable cells that follow the selection", async () => {
   const ada = await namedPlayer(arena, "Ada", { width: 390, height: 844 });
   await createRoom(ada, { variant: "classic", params: { box: "4x4" }, mode: "solo" });

@@ -117,7 +117,9 @@ export class PlayScreen {
           this.help,
           this.leaveConfirm,
           // Wide screens: the controls beside the board, so both fit one screen.
-          h("div", { class: "board-and-controls" }, this.boardBox, h("div", { class: "controls" }, this.banner, this.modes, this.pad, this.padOptions)),
+          // The hint right under the board on a phone (beside it on a wide
+          // screen): in the side column it sat below the fold.
+          h("div", { class: "board-and-controls" }, this.boardBox, h("div", { class: "controls" }, this.banner, this.hintBox, this.modes, this.pad, this.padOptions)),
         ),
         h(
           "aside",
@@ -125,7 +127,6 @@ export class PlayScreen {
           this.side,
           this.ghostList,
           this.cageHelp,
-          this.hintBox,
           h("h3", {}, "Chat"),
           this.chatLog,
           h(
@@ -542,7 +543,7 @@ export class PlayScreen {
       return;
     }
     if (game.hintStage === 1 && hint.clue) {
-      const more = h("button", { type: "button", id: "hint-more", onclick: () => { game.hintStage = 2; this.actions.changed(); } }, "Show the step");
+      const more = h("button", { type: "button", class: "small", id: "hint-more", onclick: () => { game.hintStage = 2; this.actions.changed(); } }, "Show the step");
       replace(this.hintBox, h("span", {}, `Hint: ${hint.clue} `), more);
     } else {
       replace(this.hintBox, h("span", {}, `Hint: ${hint.explanation}`));
