@@ -388,15 +388,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         };
         (loaded, v)
     };
-    a.send(&ClientMessage::Hint { marks: None }).await;
-    let hint = a
-        .until(|m| match m {
-            ServerMessage::Hint {
-                hint, penalty_ms, ..
-            } => Some((hint, penalty_ms)),
-            _ => None,
-        })
-        .await;
+    let hint = ask_hint(&mut a).await;
     assert_eq!(hint.1, 10_000);
     let cell = values
         .0
@@ -410,15 +402,7 @@ async fn hints_cost_their_penalty_and_solo_games_pause() {
         "the hint agrees with the solution"
     );
     // Asked again with nothing changed: the same hint, free.
-    a.send(&ClientMessage::Hint { marks: None }).await;
-    let again = a
-        .until(|m| match m {
-            ServerMessage::Hint {
-                hint, penalty_ms, ..
-            } => Some((hint, penalty_ms)),
-            _ => None,
-        })
-        .await;
+    let again = ask_hint(&mut a).await;
     assert_eq!(
         again,
         (hint.0.clone(), 0),
@@ -630,6 +614,18 @@ async fn two_racers_for_rematches() -> (std::net::SocketAddr, Client, Client, Pu
     let mut b = Client::connect(addr, "Bob").await;
     let (_, puzzle) = started_room(&mut a, &mut [&mut b], settings(2)).await;
     (addr, a, b, puzzle)
+}
+
+/// Asks for a hint (no marks) and returns it with the penalty it cost.
+async fn ask_hint(c: &mut Client) -> (protocol::plugin::Hint, u64) {
+    c.send(&ClientMessage::Hint { marks: None }).await;
+    c.until(|m| match m {
+        ServerMessage::Hint {
+            hint, penalty_ms, ..
+        } => Some((hint, penalty_ms)),
+        _ => None,
+    })
+    .await
 }
 
 /// Waits until `c` hears that `player` left the race.

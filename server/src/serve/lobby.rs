@@ -41,9 +41,6 @@ fn joinable(room: &RoomSummary) -> bool {
     room.state == protocol::wire::RoomState::Waiting && room.players < room.settings.max_players
 }
 
-/// Rooms the lobby holds before it first sweeps out closed ones.
-const MIN_SWEEP: usize = 64;
-
 /// Characters of room codes: no 0/o, 1/l/i look-alikes.
 const CODE_ALPHABET: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
 
@@ -56,9 +53,8 @@ const CODE_LENGTH: usize = 10;
 pub struct Lobby {
     games: Games,
     config: Config,
-    rooms: DashMap<String, RoomHandle>,
-    /// The size of `rooms` at which closed rooms are next swept out of it.
-    next_sweep: std::sync::atomic::AtomicUsize,
+    /// The open rooms; each leaves the map as its task ends.
+    rooms: Arc<DashMap<String, RoomHandle>>,
     metrics: Arc<Metrics>,
     store: Option<Arc<Store>>,
     /// Rooms each player created, to cap how many they keep open.
@@ -165,8 +161,7 @@ impl Lobby {
         Lobby {
             games,
             config,
-            rooms: DashMap::new(),
-            next_sweep: std::sync::atomic::AtomicUsize::new(MIN_SWEEP),
+            rooms: Arc::new(DashMap::new()),
             metrics,
             store,
             created: DashMap::new(),
@@ -382,17 +377,16 @@ impl Lobby {
         Ok(handle)
     }
 
-    /// Registers an open room. Rooms that closed are forgotten along the way:
-    /// whenever the map has doubled since the last sweep (so a server whose
-    /// lobby nobody lists does not keep every room it ever had).
+    /// Registers an open room; it leaves the map by itself once its task has
+    /// ended (so the lobby never holds the rooms it ever had, whether or not
+    /// anyone lists them).
     fn add_room(&self, code: String, handle: RoomHandle) {
-        use std::sync::atomic::Ordering;
-        self.rooms.insert(code, handle);
-        if self.rooms.len() >= self.next_sweep.load(Ordering::Relaxed) {
-            self.rooms.retain(|_, h| !h.is_closed());
-            let next = (2 * self.rooms.len()).max(MIN_SWEEP);
-            self.next_sweep.store(next, Ordering::Relaxed);
-        }
+        let (rooms, watched) = (Arc::clone(&self.rooms), handle.clone());
+        self.rooms.insert(code.clone(), handle);
+        tokio::spawn(async move {
+            watched.closed().await;
+            rooms.remove_if(&code, |_, h| h.is_closed());
+        });
     }
 
     /// Forgets the creators whose rooms have all closed, once they clearly

@@ -293,6 +293,11 @@ impl RoomHandle {
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
     }
+
+    /// Completes once the room task has ended.
+    pub async fn closed(&self) {
+        self.tx.closed().await;
+    }
 }
 
 /// What a room uses besides its own state.
