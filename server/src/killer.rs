@@ -364,16 +364,18 @@ fn tokens(text: &str) -> Result<Vec<(Token, At)>, KillerError> {
 /// Whether `text` looks like the text form: no JSON, and some L, U, R or D
 /// outside comments among digits.
 pub fn is_text_form(text: &str) -> bool {
-    let body = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    body.chars()
-        .any(|c| matches!(c.to_ascii_uppercase(), 'L' | 'U' | 'R' | 'D'))
-        && body
-            .chars()
-            .all(|c| c.is_ascii_digit() || c.is_whitespace() || ",;LURDlurd".contains(c))
+    let mut directions = false;
+    for line in text.lines() {
+        for c in line.split('#').next().unwrap_or("").chars() {
+            match c {
+                'L' | 'U' | 'R' | 'D' | 'l' | 'u' | 'r' | 'd' => directions = true,
+                ',' | ';' => {}
+                c if c.is_ascii_digit() || c.is_whitespace() => {}
+                _ => return false,
+            }
+        }
+    }
+    directions
 }
 
 /// One killer of a text, read or not, with the line it starts on.
@@ -537,6 +539,20 @@ mod tests {
 
     /// A 4x4 killer: two-cell cages across each row pair, in the text form.
     const FOUR: &str = "3 L 7 L\n7 L 3 L\n5 6 5 4\nU U U U\n";
+
+    #[test]
+    fn text_form_is_told_from_classic_lines_and_json() {
+        assert!(is_text_form(FOUR));
+        assert!(is_text_form(
+            "# a comment with other words\n3 l 7 l\n7;l,3 l\n"
+        ));
+        let classic =
+            "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
+        assert!(!is_text_form(classic), "digits alone");
+        assert!(!is_text_form(&classic.replace('0', ".")));
+        assert!(!is_text_form("{\"cells\": \"LURD\"}"));
+        assert!(!is_text_form("3 L 7 X\n"), "a letter that is no direction");
+    }
 
     #[test]
     fn reads_the_text_form() {

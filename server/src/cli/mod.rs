@@ -45,7 +45,7 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Print the solution of each puzzle, in the form it was written in.
+    /// Print a solution of each puzzle (the first found; `arena count` says whether it is the only one), in the form it was written in.
     Solve {
         /// Puzzle files.
         #[arg(required = true)]

@@ -1,14 +1,15 @@
-//! `arena solve`: the solution of each puzzle, in the form it was written in
+//! `arena solve`: a solution of each puzzle — the first the search meets; it
+//! does not look for a second (`arena count` and `arena validate` say whether a
+//! puzzle is unique) — in the form it was written in
 //! (81-character lines for classic text, v1 JSON Lines with `solution` for v1,
 //! archive JSON Lines with every `solution` for the daily archive's schema).
 
 use crate::input::Form;
 use engine::v1::to_grid;
-use engine::Solution;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// Solves every puzzle in `files`. `Ok(false)` if any was unreadable, invalid or
+/// Solves every puzzle in `files`, stopping at each one's first solution. `Ok(false)` if any was unreadable, invalid or
 /// had no solution (those are reported on stderr and skipped on stdout).
 pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
     let (entries, mut ok) = super::read_all(files);
@@ -23,17 +24,10 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
                 continue;
             }
         };
-        let values = match loaded.puzzle.solve() {
-            Solution::Unique(v) => v,
-            Solution::Several(v) => {
-                eprintln!("{}: several solutions; printing one of them", entry.name);
-                v
-            }
-            Solution::None => {
-                eprintln!("{}: no solution", entry.name);
-                ok = false;
-                continue;
-            }
+        let Some(values) = loaded.puzzle.first_solution() else {
+            eprintln!("{}: no solution", entry.name);
+            ok = false;
+            continue;
         };
         match &entry.form {
             Some(Form::V1(original)) => {

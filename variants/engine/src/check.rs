@@ -24,6 +24,9 @@ pub fn conflicting_cells(model: &Model, values: &[u8]) -> Vec<usize> {
 /// cage must also add up exactly once all its cells are filled; without, only
 /// repeats and overshooting sums count.
 pub(crate) fn first_conflict(model: &Model, values: &[u8], complete: bool) -> Option<String> {
+    if model.is_classic9() && !classic9_repeats(values) {
+        return None;
+    }
     let mut first = None;
     visit_conflicts(model, values, complete, |_, msg| {
         first = Some(msg());
@@ -43,6 +46,9 @@ fn visit_conflicts(
         format!("[{r},{col}]")
     };
     for (h, house) in model.houses().iter().enumerate() {
+        if !repeats_a_value(&house.cells, values) {
+            continue;
+        }
         for (i, &a) in house.cells.iter().enumerate() {
             let v = values[a as usize];
             if v == 0 {
@@ -105,6 +111,42 @@ fn visit_conflicts(
     }
 }
 
+/// Whether a row, column or box of a classic 9x9 grid repeats a value: one
+/// pass over the 81 cells (the whole check of every file of plain puzzles).
+fn classic9_repeats(values: &[u8]) -> bool {
+    let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+    let mut repeated = 0u16;
+    for (i, &v) in values.iter().enumerate().take(81) {
+        if v > 9 {
+            return true; // not a 9x9 value: the full check says what is wrong
+        }
+        let bit = (1u16 << v) & !1;
+        let (r, c) = (i / 9, i % 9);
+        let b = r / 3 * 3 + c / 3;
+        repeated |= (rows[r] | cols[c] | boxes[b]) & bit;
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+    }
+    repeated != 0
+}
+
+/// Whether two of `cells` hold the same value (one pass with a bit per value:
+/// the pairwise search that names them runs only on a house that does).
+fn repeats_a_value(cells: &[u32], values: &[u8]) -> bool {
+    let mut seen = [0u64; 4];
+    cells.iter().any(|&c| {
+        let v = values[c as usize];
+        if v == 0 {
+            return false;
+        }
+        let (word, bit) = (usize::from(v) / 64, 1u64 << (v % 64));
+        let repeated = seen[word] & bit != 0;
+        seen[word] |= bit;
+        repeated
+    })
+}
+
 /// Checks that `values` is a complete, valid solution: every active cell filled with
 /// 1..=N and no rule broken. Returns the first problem.
 pub fn check_solution(model: &Model, values: &[u8]) -> Result<(), String> {
@@ -129,5 +171,37 @@ pub fn check_solution(model: &Model, values: &[u8]) -> Result<(), String> {
     match first_conflict(model, values, true) {
         Some(problem) => Err(problem),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+
+    #[test]
+    fn a_repeat_in_any_house_is_named_on_9x9_and_other_sizes() {
+        let nine = classic(3, 3).expect("9x9");
+        let mut values = vec![0u8; 81];
+        assert_eq!(first_conflict(&nine, &values, false), None);
+        for (a, b, house) in [(0, 8, "row"), (0, 72, "column"), (0, 20, "box")] {
+            values.fill(0);
+            values[a] = 5;
+            values[b] = 5;
+            let problem = first_conflict(&nine, &values, false).expect("a repeat");
+            assert!(problem.starts_with("5 at"), "{problem}");
+            assert!(problem.contains(house), "{problem} names the {house}");
+        }
+        values.fill(0);
+        values[0] = 5;
+        values[40] = 5;
+        assert_eq!(first_conflict(&nine, &values, false), None, "no shared house");
+
+        let six = classic(2, 3).expect("6x6");
+        let mut values = vec![0u8; 36];
+        values[0] = 6;
+        values[7] = 6;
+        let problem = first_conflict(&six, &values, false).expect("a repeat in a box");
+        assert!(problem.contains("box"), "{problem}");
     }
 }

@@ -141,6 +141,13 @@ impl Puzzle {
         }
     }
 
+    /// The first solution the search meets, without looking for a second
+    /// (`None`: no solution). Half the work of [`Puzzle::solve`] on a unique
+    /// puzzle; says nothing about uniqueness.
+    pub fn first_solution(&self) -> Option<Vec<u8>> {
+        self.count(1).first
+    }
+
     /// The candidates (value bitmasks, value `v` = bit `v-1`) of every cell after
     /// constraint propagation, or `None` if propagation finds a contradiction.
     pub fn propagate(&self) -> Option<Vec<u32>> {

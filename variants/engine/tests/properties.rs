@@ -30,6 +30,9 @@ proptest! {
         let p = Puzzle::new(Arc::clone(&m), givens).expect("subset of a valid grid");
         let fast = p.count(3);
         prop_assert!(fast.solutions >= 1, "a subset of a solved grid keeps that solution");
+        let first = p.first_solution().expect("a solution");
+        prop_assert!(check_solution(&m, &first).is_ok(), "the first solution is one");
+        prop_assert!(p.givens().iter().zip(&first).all(|(&g, &v)| g == 0 || g == v), "it keeps the givens");
         prop_assert_eq!(p.solution_count(3), fast.solutions, "counting alone agrees");
         for path in [SolverPath::Bitboard, SolverPath::Cells] {
             let other = p.count_on(path, 3);
