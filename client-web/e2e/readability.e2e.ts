@@ -45,11 +45,18 @@ test("Windoku-X: its name and size, its rules on demand, and windows that stay v
   await screenshot(ada.page, "svg.board", "windoku-x-peers");
 });
 
-test("16x16 reads as its size, not just 'Classic Sudoku'", async () => {
+test("16x16 reads as its size, not just 'Classic Sudoku', and offers the tiers its size has", async () => {
   const ada = await namedPlayer(arena, "Ada");
   await ada.page.selectOption("#variant", "classic");
   const options = await ada.page.locator("#param-box option").allTextContents();
   expect(options).toContain("16x16");
+  // The difficulty list offers only the tiers each size really has.
+  const difficulties = () => ada.page.locator("#difficulty option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  expect(await difficulties()).toEqual(["easy", "medium", "hard", "extreme"]);
+  await ada.page.selectOption("#param-box", JSON.stringify("2x2"));
+  expect(await difficulties()).toEqual(["easy"]);
+  await ada.page.selectOption("#param-box", JSON.stringify("4x4"));
+  expect(await difficulties()).toEqual(["easy", "extreme"]);
   await createRoom(ada, { variant: "classic", params: { box: "4x4" }, mode: "solo" });
   await startGame(arena, ada);
   expect(await ada.page.textContent("h2.title")).toContain("Classic Sudoku (16x16)");

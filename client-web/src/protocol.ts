@@ -44,11 +44,14 @@ export type PuzzleGrade = {
  */
 tier: string, 
 /**
- * The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`.
+ * The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`;
+ * empty when only the tier is proved (a grid too big to grade in full,
+ * shown extreme because the hard techniques cannot finish it).
  */
 rating: string, 
 /**
- * The hardest step's technique, e.g. `X-Wing`.
+ * The hardest step's technique, e.g. `X-Wing`; empty when only the tier
+ * is proved.
  */
 hardest: string, };
 
@@ -182,13 +185,15 @@ rules: string,
  */
 params: Array<ParamSpec>, 
 /**
- * Difficulties it can generate, easiest first.
+ * Difficulties it can generate, easiest first: for some parameter sets
+ * only those with a clue range ([`Manifest::offers`]).
  */
 difficulties: Array<string>, 
 /**
  * The clue policy: how many givens a puzzle of each difficulty has (since
  * ABI 1.1; empty from older plugins). The first range that applies to a
- * parameter set and difficulty is the one its puzzles keep to.
+ * parameter set and difficulty is the one its puzzles keep to; a
+ * difficulty with no range for a parameter set is not offered for it.
  */
 clues: Array<ClueRange>, };
 

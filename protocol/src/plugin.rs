@@ -23,12 +23,14 @@ pub struct Manifest {
     /// The parameters the variant accepts.
     #[serde(default)]
     pub params: Vec<ParamSpec>,
-    /// Difficulties it can generate, easiest first.
+    /// Difficulties it can generate, easiest first: for some parameter sets
+    /// only those with a clue range ([`Manifest::offers`]).
     #[serde(default)]
     pub difficulties: Vec<String>,
     /// The clue policy: how many givens a puzzle of each difficulty has (since
     /// ABI 1.1; empty from older plugins). The first range that applies to a
-    /// parameter set and difficulty is the one its puzzles keep to.
+    /// parameter set and difficulty is the one its puzzles keep to; a
+    /// difficulty with no range for a parameter set is not offered for it.
     #[serde(default)]
     pub clues: Vec<ClueRange>,
 }
@@ -79,6 +81,28 @@ impl Manifest {
                 r.difficulty == difficulty && r.when.iter().all(|(k, v)| params.get(k) == Some(v))
             })
             .map(|r| (r.min, r.max))
+    }
+
+    /// Whether the variant offers `difficulty` for `params` (missing ones take
+    /// their defaults): one of its difficulties and, from a plugin that declares
+    /// clue ranges, one with a range for these parameters — a variant offers
+    /// for each parameter set only the tiers its generator really reaches.
+    pub fn offers(&self, params: &Params, difficulty: &str) -> bool {
+        self.difficulties.iter().any(|d| d == difficulty)
+            && (self.clues.is_empty()
+                || self
+                    .clue_range(&self.with_defaults(params), difficulty)
+                    .is_some())
+    }
+
+    /// The difficulties offered for `params` (missing ones take their
+    /// defaults), easiest first.
+    pub fn difficulties_for(&self, params: &Params) -> Vec<String> {
+        self.difficulties
+            .iter()
+            .filter(|d| self.offers(params, d))
+            .cloned()
+            .collect()
     }
 
     /// `params` with every missing parameter set to its default.

@@ -74,9 +74,12 @@ pub struct PuzzleV1 {
 pub struct PuzzleGrade {
     /// The technique tier: `easy`, `medium`, `hard` or `extreme`.
     pub tier: String,
-    /// The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`.
+    /// The hardest step's rating on Sudoku Explainer's scale, e.g. `3.2`;
+    /// empty when only the tier is proved (a grid too big to grade in full,
+    /// shown extreme because the hard techniques cannot finish it).
     pub rating: String,
-    /// The hardest step's technique, e.g. `X-Wing`.
+    /// The hardest step's technique, e.g. `X-Wing`; empty when only the tier
+    /// is proved.
     pub hardest: String,
 }
 

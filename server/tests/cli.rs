@@ -147,7 +147,14 @@ fn solve_text_and_v1_keep_their_form() {
 
 #[test]
 fn generate_is_deterministic_and_validates_for_every_box() {
-    for (shape, cells) in [("2x2", 16), ("2x3", 36), ("3x3", 81), ("4x4", 256)] {
+    // Each shape at a difficulty it offers (a 4x4 is only ever easy, a 16x16
+    // easy or extreme).
+    for (shape, cells, difficulty) in [
+        ("2x2", 16, "easy"),
+        ("2x3", 36, "medium"),
+        ("3x3", 81, "medium"),
+        ("4x4", 256, "easy"),
+    ] {
         let args = [
             "generate",
             "--variant",
@@ -155,7 +162,7 @@ fn generate_is_deterministic_and_validates_for_every_box() {
             "--param",
             &format!("box={shape}"),
             "--difficulty",
-            "medium",
+            difficulty,
             "--seed",
             "2026-01-15",
             "--count",
@@ -177,7 +184,11 @@ fn generate_is_deterministic_and_validates_for_every_box() {
         assert_eq!(lines[0]["seed"], "2026-01-15");
         assert_eq!(lines[1]["seed"], "2026-01-15#1");
         assert_eq!(lines[0]["params"]["box"], shape);
-        assert_eq!(lines[0]["difficulty"], "medium");
+        assert_eq!(lines[0]["difficulty"], difficulty);
+        assert_eq!(
+            lines[0]["grade"]["tier"], difficulty,
+            "{shape}: the label is the grade"
+        );
         let grid_cells: usize = lines[0]["grid"]
             .as_array()
             .expect("rows")
@@ -190,6 +201,22 @@ fn generate_is_deterministic_and_validates_for_every_box() {
         assert!(v.status.success(), "{shape}: {}{}", stdout(&v), stderr(&v));
         assert_eq!(stdout(&v).matches(": ok").count(), 2);
     }
+    // A difficulty a shape does not offer is refused, naming what it offers.
+    let refused = arena(&[
+        "generate",
+        "--param",
+        "box=2x2",
+        "--difficulty",
+        "hard",
+        "--seed",
+        "x",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("does not offer difficulty 'hard' for these parameters (easy)"),
+        "{}",
+        stderr(&refused)
+    );
     // Regenerating puzzle #1 from its recorded seed gives the same puzzle.
     let many = arena(&[
         "generate",

@@ -73,7 +73,7 @@ fn main() {
         .collect();
     for m in manifests {
         for params in m.parameter_sets() {
-            for difficulty in &m.difficulties {
+            for difficulty in &m.difficulties_for(&params) {
                 if !difficulties.is_empty() && !difficulties.contains(difficulty) {
                     continue;
                 }

@@ -148,6 +148,27 @@ fn verify_with_engine(
         "{what}: shipped solution differs"
     );
     let d: Difficulty = difficulty.parse().expect("standard difficulty");
+    // The label is the grade: published, and the logical solver's own.
+    let grade = p
+        .grade
+        .as_ref()
+        .unwrap_or_else(|| panic!("{what}: no grade published"));
+    assert_eq!(
+        grade.tier, difficulty,
+        "{what}: labelled {difficulty}, graded {grade:?}"
+    );
+    if model.cell_count() <= 81 {
+        let own = engine::logic::grade(
+            model,
+            loaded.puzzle.givens(),
+            engine::logic::Options { uniqueness: true },
+        );
+        assert_eq!(
+            own.tier,
+            Some(d),
+            "{what}: the published grade is not the solver's"
+        );
+    }
     let (lo, hi) = (clue_range.0 as usize, clue_range.1 as usize);
     let clues = loaded.puzzle.clue_count();
     assert!(clues <= hi, "{what}: {clues} clues, band {lo}..={hi}");
@@ -290,7 +311,7 @@ fn every_built_variant_conforms() {
         eprintln!("conformance: checking '{id}' ({})", manifest.name);
         assert!(!manifest.name.is_empty() && !manifest.rules.is_empty());
         for params in manifest.parameter_sets() {
-            for difficulty in &manifest.difficulties {
+            for difficulty in &manifest.difficulties_for(&params) {
                 let clues = manifest.clue_range(&params, difficulty).unwrap_or_else(|| {
                     panic!("{id} {params:?} {difficulty}: no clue range declared")
                 });
@@ -473,7 +494,7 @@ fn every_plugin_answers_within_its_deadline() {
     for manifest in conforming_plugins() {
         let id = manifest.id.as_str();
         for params in manifest.parameter_sets() {
-            for difficulty in &manifest.difficulties {
+            for difficulty in &manifest.difficulties_for(&params) {
                 let req = GenerateRequest {
                     params: params.clone(),
                     difficulty: difficulty.clone(),

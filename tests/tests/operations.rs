@@ -281,11 +281,12 @@ async fn the_pool_grows_in_turn_and_paced() {
         metrics,
         5,
     ));
+    // Mini 6x6: quick to make, and it has three tiers (a 4x4 is only easy).
     let kinds: Vec<Kind> = ["easy", "medium", "hard"]
         .iter()
         .map(|d| Kind {
             variant: "classic".into(),
-            params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+            params: Params::from([("box".to_string(), ParamValue::Text("2x3".into()))]),
             difficulty: (*d).into(),
         })
         .collect();

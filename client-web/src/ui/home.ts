@@ -4,7 +4,7 @@
 
 import { puzzleLink } from "../game/puzzle-link";
 import { copyWithFeedback } from "./clipboard";
-import { tierLabel } from "../game/tiers";
+import { offeredDifficulties, tierLabel } from "../game/tiers";
 import { variantTitle } from "../game/title";
 import { RecordsCard } from "./records";
 import { dailySettings, nextDailyAt } from "../game/daily";
@@ -352,7 +352,7 @@ export class HomeScreen {
           "div",
           { class: "daily-row" },
           h("span", { class: "daily-name" }, v.name),
-          ...v.difficulties.map((d) =>
+          ...offeredDifficulties(v, {}).map((d) =>
             h(
               "button",
               {
@@ -398,16 +398,32 @@ export class HomeScreen {
       ...(m?.params ?? []).map((p) => {
         const select = h(
           "select",
-          { id: `param-${p.key}`, "data-key": p.key, "aria-label": p.name },
+          { id: `param-${p.key}`, "data-key": p.key, "aria-label": p.name, onchange: () => this.showDifficulties() },
           ...p.allowed.map((v, i) => h("option", { value: JSON.stringify(v) }, p.labels?.[i] ?? String(v))),
         );
         select.value = JSON.stringify(p.default);
         return h("div", { class: "param" }, h("label", { for: `param-${p.key}` }, p.name), select);
       }),
     );
+    this.showDifficulties();
+  }
+
+  /** The difficulty list: what the variant offers for the chosen parameters (a 4x4 grid is only ever easy). */
+  private showDifficulties() {
+    const m = this.manifest();
+    const offered = m ? offeredDifficulties(m, this.chosenParams()) : [];
     const previous = this.difficulty.value;
-    replace(this.difficulty, ...(m?.difficulties ?? []).map((d) => h("option", { value: d }, tierLabel(d))));
-    if (m?.difficulties.includes(previous)) this.difficulty.value = previous;
+    replace(this.difficulty, ...offered.map((d) => h("option", { value: d }, tierLabel(d))));
+    if (offered.includes(previous)) this.difficulty.value = previous;
+  }
+
+  /** The parameter values chosen in the form. */
+  private chosenParams(): Record<string, ParamValue> {
+    const params: Record<string, ParamValue> = {};
+    for (const select of this.params.querySelectorAll("select")) {
+      params[select.dataset.key ?? ""] = JSON.parse(select.value) as ParamValue;
+    }
+    return params;
   }
 
   private showMode() {
@@ -420,10 +436,7 @@ export class HomeScreen {
 
   private settings(): RoomSettings {
     const mode = this.mode.value as Mode;
-    const params: Record<string, ParamValue> = {};
-    for (const select of this.params.querySelectorAll("select")) {
-      params[select.dataset.key ?? ""] = JSON.parse(select.value) as ParamValue;
-    }
+    const params = this.chosenParams();
     const mistakes: MistakePolicy =
       this.mistakes.value === "penalty"
         ? { type: "penalty", seconds: 10 }

@@ -2,6 +2,7 @@
 // mistakes or lives, opponents' progress (race), teammates and their cursor
 // colours (co-op), whose board to watch (spectators), chat, and the results.
 
+import { gradeSentence } from "../game/tiers";
 import type { EntryMode } from "../game/board";
 import type { Game, Session } from "../game/session";
 import type { ClientMessage } from "../protocol";
@@ -651,7 +652,7 @@ export class PlayScreen {
         ? h("p", { id: "ghost-rank" }, `Among the ghosts: #${rankAmongGhosts(mine.time_ms, ghosts)} of ${ghosts.length + 1}.`)
         : null,
       grade
-        ? h("p", { class: "muted", id: "puzzle-grade" }, `${/^[aeiou]/.test(grade.tier) ? "An" : "A"} ${grade.tier} puzzle; its hardest step: ${grade.hardest} (rating ${grade.rating}).`)
+        ? h("p", { class: "muted", id: "puzzle-grade" }, gradeSentence(grade))
         : null,
       results.ranks.length > 0
         ? h(

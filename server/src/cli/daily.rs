@@ -79,7 +79,7 @@ pub fn run(args: &DailyArgs, host: &PluginHost) -> anyhow::Result<bool> {
         let date = first.plus(day as i64);
         for slot in &slots {
             let manifest = host.manifest(slot.variant).context("plugin vanished")?;
-            for difficulty in &manifest.difficulties {
+            for difficulty in &manifest.difficulties_for(&slot.params) {
                 let path = archive_path(&args.out, date, &slot.folder, difficulty);
                 match one(host, slot, date, difficulty, &path) {
                     Ok(verb) => println!("{verb} {}", path.display()),

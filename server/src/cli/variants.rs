@@ -23,6 +23,19 @@ pub fn run(host: &PluginHost) -> anyhow::Result<bool> {
             )?;
         }
         writeln!(out, "    difficulties: {}", m.difficulties.join(", "))?;
+        // Parameter sets that offer fewer (a 4x4 is never beyond easy).
+        for params in m.parameter_sets() {
+            let offered = m.difficulties_for(&params);
+            if offered.len() < m.difficulties.len() {
+                let shown: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                writeln!(
+                    out,
+                    "      with {}: {}",
+                    shown.join(" "),
+                    offered.join(", ")
+                )?;
+            }
+        }
         // The clue policy of the default parameters.
         let defaults = m.with_defaults(&Default::default());
         let clues: Vec<String> = m

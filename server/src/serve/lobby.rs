@@ -90,11 +90,11 @@ pub const MAX_LIVES: u32 = 99;
 /// Checks room settings against their ranges and the variant's manifest.
 pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<(), String> {
     check_limits(settings)?;
-    if !manifest.difficulties.contains(&settings.difficulty) {
+    if !manifest.offers(&settings.params, &settings.difficulty) {
         return Err(format!(
-            "'{}' offers the difficulties {}, not '{}'",
+            "'{}' offers the difficulties {} here, not '{}'",
             manifest.id,
-            manifest.difficulties.join(", "),
+            manifest.difficulties_for(&settings.params).join(", "),
             settings.difficulty
         ));
     }
@@ -430,7 +430,7 @@ impl Lobby {
         settings.params = pasted.params;
         if let Some(tier) = pasted
             .difficulty
-            .filter(|d| manifest.difficulties.contains(d))
+            .filter(|d| manifest.offers(&settings.params, d))
         {
             settings.difficulty = tier;
         }

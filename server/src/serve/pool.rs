@@ -82,10 +82,10 @@ impl Pool {
             .manifests()
             .flat_map(|m| {
                 m.parameter_sets().into_iter().flat_map(move |params| {
-                    m.difficulties.iter().map(move |d| Kind {
+                    m.difficulties_for(&params).into_iter().map(move |d| Kind {
                         variant: m.id.clone(),
                         params: params.clone(),
-                        difficulty: d.clone(),
+                        difficulty: d,
                     })
                 })
             })

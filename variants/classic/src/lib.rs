@@ -6,8 +6,11 @@
 //! and a model, and one `export_variant!` line.
 
 use plugin_sdk::engine::geometry::{classic, parse_box};
-use plugin_sdk::engine::{Model, PuzzleError};
-use plugin_sdk::{params, standard_difficulties, Manifest, ParamSpec, ParamValue, Params, Variant};
+use plugin_sdk::engine::{Difficulty, Model, PuzzleError};
+use plugin_sdk::{
+    params, standard_clues, standard_difficulties, ClueRange, Manifest, ParamSpec, ParamValue,
+    Params, Variant,
+};
 
 /// The box shapes offered.
 const BOXES: [&str; 5] = ["2x2", "2x3", "3x3", "4x4", "5x5"];
@@ -20,6 +23,37 @@ const BOX_LABELS: [&str; 5] = [
     "16x16",
     "25x25",
 ];
+
+/// The difficulties each box shape offers: those its generator reaches with
+/// a proved grade (docs/benchmarks.md, "Labels for every size"). A 4x4 falls
+/// to singles whatever its clues; a 6x6 that needs chains is rare (the
+/// generator found one in about 1 of 10 tries, most 6x6 "extreme" puzzles
+/// graded easy); a 16x16 or 25x25 made by clue count is easy or extreme,
+/// rarely anything between.
+fn offered(box_shape: &str) -> &'static [Difficulty] {
+    use Difficulty::*;
+    match box_shape {
+        "2x2" => &[Easy],
+        "2x3" => &[Easy, Medium, Hard],
+        "3x3" => &[Easy, Medium, Hard, Extreme],
+        _ => &[Easy, Extreme],
+    }
+}
+
+/// The clue ranges of every box shape's offered difficulties: the standard
+/// bands of its size.
+fn clue_ranges() -> Vec<ClueRange> {
+    BOXES
+        .iter()
+        .flat_map(|b| {
+            let (rows, cols) = parse_box(b).unwrap_or((3, 3));
+            let size = rows * cols;
+            let when = Params::from([("box".to_string(), ParamValue::Text((*b).into()))]);
+            let names: Vec<String> = offered(b).iter().map(|d| d.to_string()).collect();
+            standard_clues(&when, (size * size) as usize, size, &names)
+        })
+        .collect()
+}
 
 /// Classic n-Sudoku.
 struct Classic;
@@ -43,7 +77,7 @@ impl Variant for Classic {
                 labels: BOX_LABELS.iter().map(|l| (*l).into()).collect(),
             }],
             difficulties: standard_difficulties(),
-            clues: Vec::new(),
+            clues: clue_ranges(),
         }
     }
 
@@ -58,6 +92,30 @@ plugin_sdk::export_variant!(Classic);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_box_offers_the_tiers_its_generator_reaches() {
+        let m = Classic.manifest();
+        let offered = |b: &str| {
+            m.difficulties_for(&Params::from([(
+                "box".to_string(),
+                ParamValue::Text(b.into()),
+            )]))
+        };
+        assert_eq!(offered("2x2"), ["easy"]);
+        assert_eq!(offered("2x3"), ["easy", "medium", "hard"]);
+        assert_eq!(offered("3x3"), ["easy", "medium", "hard", "extreme"]);
+        assert_eq!(offered("5x5"), ["easy", "extreme"]);
+        assert_eq!(
+            m.difficulties_for(&Params::new()),
+            offered("3x3"),
+            "the default box"
+        );
+        assert!(!m.offers(
+            &Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+            "hard"
+        ));
+    }
 
     #[test]
     fn every_offered_box_builds() {

@@ -195,7 +195,11 @@ mod tests {
         values.fill(0);
         values[0] = 5;
         values[40] = 5;
-        assert_eq!(first_conflict(&nine, &values, false), None, "no shared house");
+        assert_eq!(
+            first_conflict(&nine, &values, false),
+            None,
+            "no shared house"
+        );
 
         let six = classic(2, 3).expect("6x6");
         let mut values = vec![0u8; 36];

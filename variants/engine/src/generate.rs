@@ -392,11 +392,11 @@ impl Reduced {
         self.tier_ok && self.in_band
     }
 
-    /// Whether this is closer to the request than `other`: inside the band
-    /// first (the band is kept even where a tier cannot be reached, e.g. beyond
-    /// easy on 4x4), then the right tier.
+    /// Whether this is closer to the request than `other`: the right tier
+    /// first (a puzzle's label is its grade; a variant offers only the tiers
+    /// its generator reaches), then inside the band.
     pub fn closer_than(&self, other: &Reduced) -> bool {
-        (self.in_band, self.tier_ok) > (other.in_band, other.tier_ok)
+        (self.tier_ok, self.in_band) > (other.tier_ok, other.in_band)
     }
 }
 

@@ -45,6 +45,7 @@ pub fn configure_allocator() {
 
 pub mod context;
 pub mod ffi;
+mod label;
 pub mod ops;
 pub mod params;
 

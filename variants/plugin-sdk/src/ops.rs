@@ -5,7 +5,7 @@
 //! variant's own code.
 
 use crate::context::{GenerateContext, GenerateError};
-use crate::{params, Plugin};
+use crate::{label, params, Plugin};
 use engine::check::{check_solution, conflicting_cells};
 use engine::logic::{
     self,
@@ -79,8 +79,17 @@ fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
     rmp_serde::to_vec_named(value).map_err(|e| Failure::error(format!("cannot encode answer: {e}")))
 }
 
+/// How many more seeds (`seed~1`, `seed~2`, …) `generate` derives when a
+/// puzzle's proved tier is not the one asked for, before it gives up. A tier
+/// offered at all is reached by the first seed nearly always (see the labels
+/// table in docs/benchmarks.md); the tries are bounded by the deadline too.
+const RESEEDS: usize = 32;
+
 /// A unique puzzle for the request's parameters, difficulty and seed, made by
-/// the variant's `generate` hook.
+/// the variant's `generate` hook, whose proved tier is the one asked for: its
+/// label is its grade. A puzzle that misses is made again from a seed derived
+/// from the request's (a seed that hits keeps its puzzle), up to [`RESEEDS`]
+/// times.
 pub fn generate(
     plugin: &Plugin,
     req: &GenerateRequest,
@@ -88,12 +97,12 @@ pub fn generate(
 ) -> Result<GenerateResponse, Failure> {
     let manifest = plugin.manifest();
     let params = params::resolve(manifest, &req.params).map_err(Failure::bad)?;
-    if !manifest.difficulties.contains(&req.difficulty) {
+    if !manifest.offers(&params, &req.difficulty) {
         return Err(Failure::bad(format!(
-            "{} does not offer difficulty '{}' ({})",
+            "{} does not offer difficulty '{}' for these parameters ({})",
             manifest.id,
             req.difficulty,
-            manifest.difficulties.join(", ")
+            manifest.difficulties_for(&params).join(", ")
         )));
     }
     let difficulty: Difficulty = req.difficulty.parse().map_err(Failure::bad)?;
@@ -105,27 +114,48 @@ pub fn generate(
                 manifest.id, req.difficulty
             ))
         })?;
-    let ctx = GenerateContext::new(
-        params.clone(),
-        difficulty,
-        req.seed.clone(),
-        deadline,
-        (lo as usize, hi as usize),
-    );
-    let g = plugin.variant().generate(&ctx).map_err(|e| match e {
-        GenerateError::Deadline => Failure {
-            status: status::DEADLINE,
-            message: "deadline passed while generating".into(),
-        },
-        GenerateError::Failed(message) => Failure::error(message),
-    })?;
-    let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
-    puzzle.grade = grade_of(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
-    puzzle.variant = Some(manifest.id.clone());
-    puzzle.params = params;
-    puzzle.difficulty = Some(req.difficulty.clone());
-    puzzle.seed = Some(req.seed.clone());
-    Ok(GenerateResponse { puzzle })
+    let mut missed = Vec::new();
+    for attempt in 0..=RESEEDS {
+        let seed = match attempt {
+            0 => req.seed.clone(),
+            n => format!("{}~{n}", req.seed),
+        };
+        let ctx = GenerateContext::new(
+            params.clone(),
+            difficulty,
+            seed,
+            deadline,
+            (lo as usize, hi as usize),
+        );
+        let g = plugin.variant().generate(&ctx).map_err(|e| match e {
+            GenerateError::Deadline => Failure {
+                status: status::DEADLINE,
+                message: "deadline passed while generating".into(),
+            },
+            GenerateError::Failed(message) => Failure::error(message),
+        })?;
+        let verdict = label::verdict(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
+        if verdict.tier != Some(difficulty) {
+            missed.push(verdict.tier.map_or("unproved", |t| t.as_str()));
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            continue;
+        }
+        let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
+        puzzle.grade = verdict.grade;
+        puzzle.variant = Some(manifest.id.clone());
+        puzzle.params = params;
+        puzzle.difficulty = Some(req.difficulty.clone());
+        puzzle.seed = Some(req.seed.clone());
+        return Ok(GenerateResponse { puzzle });
+    }
+    Err(Failure::error(format!(
+        "could not make a {} puzzle: {} tries graded {}",
+        req.difficulty,
+        missed.len(),
+        missed.join(", ")
+    )))
 }
 
 /// Reads the puzzle and the player's grid; the player's values never override givens.
@@ -224,29 +254,6 @@ pub fn hint(req: &GridRequest) -> Result<HintResponse, Failure> {
     let hint = logic::hint(model, &solution, &values, marks.as_deref())
         .map(|h| to_protocol_hint(model, &h));
     Ok(HintResponse { hint })
-}
-
-/// Models up to this many cells have their generated puzzles graded: Samurai
-/// (369) grades in milliseconds; a 16x16 (256 values per house over 16 values)
-/// can take seconds, so every N > 9 is left ungraded.
-const GRADED_CELLS: usize = 400;
-
-/// The logical solver's verdict on a generated puzzle, for models with at most
-/// 9 values and [`GRADED_CELLS`] cells (larger ones would take too long here).
-/// `kept`: the grade the variant already computed, if it did.
-fn grade_of(puzzle: &engine::Puzzle, kept: Option<logic::Grade>) -> Option<protocol::PuzzleGrade> {
-    let model = puzzle.model();
-    if model.cell_count() > GRADED_CELLS || model.size() > 9 {
-        return None;
-    }
-    let g = kept.unwrap_or_else(|| {
-        logic::grade(model, puzzle.givens(), logic::Options { uniqueness: true })
-    });
-    Some(protocol::PuzzleGrade {
-        tier: g.tier?.as_str().to_string(),
-        rating: logic::format_rating(g.rating),
-        hardest: g.hardest?.name().to_string(),
-    })
 }
 
 /// A logical hint as the protocol carries it.
