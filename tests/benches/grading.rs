@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench -p arena-tests --bench grading` (add `-- --limit N` to take
 //! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs,
+//! `-- --ratings-only` to stop after the ratings,
 //! `-- --peer` to time `hodoku-py` on the same 200 puzzles: it is installed
 //! with pip into a throw-away virtualenv under `target/`, and used only as a
 //! peer).
@@ -60,6 +61,7 @@ fn main() {
         .step_by(every)
         .collect();
     let (mut equal_low, mut low, mut within, mut same_bucket) = (0, 0, 0, 0);
+    let mut equal = 0;
     let mut bucketed = 0;
     let mut confusion = [[0usize; 4]; 4];
     let start = Instant::now();
@@ -75,6 +77,7 @@ fn main() {
             low += 1;
             equal_low += usize::from(ours == p.se);
         }
+        equal += usize::from(ours == p.se);
         within += usize::from(ours.abs_diff(p.se) <= 3);
         confusion[bucket(p.se)][bucket(ours)] += 1;
         same_bucket += usize::from(bucket(p.se) == bucket(ours));
@@ -120,6 +123,7 @@ fn main() {
         "ER equal to SE, SE <= 6.2: {equal_low}/{low} ({:.1}%)",
         pct(equal_low, low)
     );
+    println!("ER equal to SE, all: {equal}/{n} ({:.1}%)", pct(equal, n));
     println!(
         "ER within 0.3 of SE, all: {within}/{n} ({:.1}%)",
         pct(within, n)
@@ -129,6 +133,9 @@ fn main() {
         "same bucket (with the bucket files): {same_bucket}/{all} ({:.1}%)",
         pct(same_bucket, all)
     );
+    if args.iter().any(|a| a == "--ratings-only") {
+        return;
+    }
     // The whole 17-clue file (every `every`-th with `--limit`).
     let seventeen: Vec<[u8; 81]> = classic_grids("classic/17-clue.txt")
         .into_iter()

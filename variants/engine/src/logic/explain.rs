@@ -129,7 +129,7 @@ fn outcome(model: &Model, step: &Step) -> String {
             sym(model, p.value)
         ));
     }
-    if !step.eliminations.is_empty() {
+    if !step.eliminations.is_empty() && !step.technique.places_only() {
         parts.push(removals(model, &step.eliminations));
     }
     parts.join("; ")

@@ -449,10 +449,13 @@ fn easiest(layout: &Layout, grid: &Grid, climb: Climb, memo: &RefCell<memo::Memo
     easier.chain(eager).chain(rest).find_map(|r| (r.find)(&cx))
 }
 
-/// Applies a step's eliminations, then its placements.
+/// Applies a step's eliminations (but a direct technique's, which only
+/// explain its placement: [`Technique::places_only`]), then its placements.
 fn apply(model: &Model, grid: &mut Grid, step: &Step) {
-    for &e in &step.eliminations {
-        grid.eliminate(model.logic_layout(), e);
+    if !step.technique.places_only() {
+        for &e in &step.eliminations {
+            grid.eliminate(model.logic_layout(), e);
+        }
     }
     for p in &step.placements {
         if grid.values[p.cell as usize] == 0 {

@@ -224,6 +224,19 @@ impl Technique {
         )
     }
 
+    /// A direct technique (Direct Pointing and Claiming, Direct Hidden Pair
+    /// and Triple): as in Sudoku Explainer, the step makes only its
+    /// placement. Its eliminations are the reason for the placement, shown
+    /// but not made, so later steps meet the candidates a player who took
+    /// that shortcut still has.
+    pub fn places_only(self) -> bool {
+        use Technique::*;
+        matches!(
+            self,
+            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple
+        )
+    }
+
     /// The tier a puzzle needing this technique belongs to: `easy` = singles;
     /// `medium` = intersections, pairs and triples; `hard` = quads, fish,
     /// single-digit patterns, wings, colouring and uniqueness; `extreme` = chains.
