@@ -281,3 +281,35 @@ fn a_tier_fit_agrees_with_the_tier_and_drops_puzzles_with_several_solutions() {
     assert_eq!(fit(needs(true)), TierFit::TooHard);
     assert_eq!(fit(needs(false)), TierFit::Exact);
 }
+
+/// Two puzzles where this grader once parted from Sudoku Explainer: a direct
+/// hidden pair made its eliminations (SE makes only the placement), and a
+/// grouped strong link was missing (a chain stood in at 7.2). Both now rate
+/// as SukakuExplainer does, through the technique it names.
+#[test]
+fn direct_techniques_place_only_and_grouped_links_rate_as_se() {
+    let model = classic9();
+    for (line, se, names) in [
+        (
+            "000900200000050076100002093010020000029070350000030060290500007540010000007008000",
+            30,
+            &["Naked Pair"][..],
+        ),
+        (
+            "020705040500060208060200000200000904080000060405000007000001020801020009070508030",
+            43,
+            &[
+                "Grouped Skyscraper",
+                "Grouped 2-String Kite",
+                "Grouped Turbot Fish",
+            ][..],
+        ),
+    ] {
+        let givens: Vec<u8> = line.bytes().map(|b| b - b'0').collect();
+        let g = grade(&model, &givens, OPTIONS);
+        assert!(g.solved, "{line}");
+        assert_eq!(g.rating, se, "{line}: {:?}", g.hardest);
+        let hardest = g.hardest.map(|t| t.name()).unwrap_or_default();
+        assert!(names.contains(&hardest), "{line}: {hardest}");
+    }
+}

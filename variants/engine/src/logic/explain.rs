@@ -220,7 +220,8 @@ pub fn explain(model: &Model, step: &Step) -> String {
         ColourTrap | ColourWrap | MultiColours1 | MultiColours2 => format!(
             "colour the cells joined by strong links on {pv} ({pc}) in two colours, one of which is all {pv}: a cell that sees both colours, or a colour that sees itself, is ruled out"
         ),
-        Skyscraper | TwoStringKite | TurbotFish | EmptyRectangle | XChain => format!(
+        Skyscraper | TwoStringKite | TurbotFish | EmptyRectangle | GroupedSkyscraper
+        | GroupedTwoStringKite | GroupedTurbotFish | XChain => format!(
             "a chain of strong links on {pv} through {pc}: one end or the other is {pv}, so a cell seeing both ends is not"
         ),
         XyWing | XyzWing => format!(

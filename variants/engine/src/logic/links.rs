@@ -4,8 +4,11 @@
 //! holds the value, so any cell seeing both ends loses it. Two links make a
 //! skyscraper, a 2-string kite or a turbot fish; three or more, an X-chain.
 //! A box whose places for the value lie on one row and one column of it is a
-//! grouped strong link between the two segments (an empty rectangle); a group
-//! end is joined only to cells that see every cell of it.
+//! grouped strong link between the two segments (an empty rectangle), or,
+//! failing that, with four places or more on two of its rows (or columns),
+//! between the two lines' segments; a row or column whose places lie in two
+//! of its box segments is a grouped link between them. A group end is joined
+//! only to cells that see every cell of it.
 //! Rated as Sudoku Explainer's "strong links" family.
 
 use crate::logic::cells::{CellSet, CellSets};
@@ -14,15 +17,26 @@ use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use protocol::HouseKind;
 
-/// One strong link, oriented `from` → `to`; each end is one cell, or a segment
-/// of a box for a grouped link.
+/// One strong link, oriented `from` → `to`; each end is one cell, or a group
+/// of cells for a grouped link.
 #[derive(Clone, Debug)]
 struct Link {
     from: Vec<u32>,
     to: Vec<u32>,
     group: u32,
     kind: HouseKind,
-    grouped: bool,
+    grouped: Grouping,
+}
+
+/// Whether a link's ends are groups, and which kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Grouping {
+    /// Two single cells.
+    None,
+    /// A box's row segment and column segment (an empty rectangle).
+    Cross,
+    /// A line's two box segments, or a box's two row (column) segments.
+    Segments,
 }
 
 impl Link {
@@ -90,14 +104,78 @@ fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
                     to: vec![to],
                     group: g,
                     kind: group.kind,
-                    grouped: false,
+                    grouped: Grouping::None,
                 });
             }
         } else if group.kind == HouseKind::Box && (3..=6).contains(&spots.count_ones()) {
+            let before = links.len();
             grouped_links(cx, g, spots, &mut links);
+            if links.len() == before && spots.count_ones() >= 4 {
+                two_line_links(cx, g, spots, &mut links);
+            }
+        } else if group.is_line() && (3..=6).contains(&spots.count_ones()) {
+            segment_links(cx, g, spots, &mut links);
         }
     }
     links
+}
+
+/// Both orientations of a grouped strong link in group `g` between the
+/// places `a` and `b` (slot masks of the group).
+fn push_grouped(cx: &Ctx, g: u32, a: u32, b: u32, links: &mut Vec<Link>) {
+    let group = &cx.layout.groups[g as usize];
+    let (a, b) = (group.cells_at(a), group.cells_at(b));
+    for (from, to) in [(&a, &b), (&b, &a)] {
+        links.push(Link {
+            from: from.clone(),
+            to: to.clone(),
+            group: g,
+            kind: group.kind,
+            grouped: Grouping::Segments,
+        });
+    }
+}
+
+/// The places `spots` of a row or column (three to six) that lie in exactly
+/// two of its box segments: a grouped strong link between the segments (one
+/// of them holds the value). Sudoku Explainer's grouped line links.
+fn segment_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
+    let segments: Vec<u32> = cx
+        .layout
+        .crossings
+        .iter()
+        .filter(|x| x.a == g && cx.layout.groups[x.b as usize].kind == HouseKind::Box)
+        .map(|x| x.a_in_b & spots)
+        .filter(|&part| part != 0)
+        .collect();
+    if let [a, b] = segments[..] {
+        if a | b == spots && a & b == 0 {
+            push_grouped(cx, g, a, b, links);
+        }
+    }
+}
+
+/// The places `spots` of box `g` (four to six, and no row-and-column
+/// grouping: [`grouped_links`]) that lie on exactly two of its rows, or
+/// else two of its columns: a grouped strong link between the two lines'
+/// segments. Sudoku Explainer's two-line box links (rows tried first).
+fn two_line_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
+    for kind in [HouseKind::Row, HouseKind::Column] {
+        let parts: Vec<u32> = cx
+            .layout
+            .crossings
+            .iter()
+            .filter(|x| x.a == g && cx.layout.groups[x.b as usize].kind == kind)
+            .map(|x| x.a_in_b & spots)
+            .filter(|&part| part != 0)
+            .collect();
+        if let [a, b] = parts[..] {
+            if a | b == spots && a & b == 0 {
+                push_grouped(cx, g, a, b, links);
+                return;
+            }
+        }
+    }
 }
 
 /// The grouped links of box `g`: its places `spots` (three to six) lie on
@@ -147,7 +225,7 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
                     to: to.clone(),
                     group: g,
                     kind: HouseKind::Box,
-                    grouped: true,
+                    grouped: Grouping::Cross,
                 });
             }
         }
@@ -258,7 +336,10 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
     let eliminations: Vec<Candidate> = targets.iter().map(|c| Candidate::new(c, value)).collect();
     let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
     let path = path.as_slice();
-    let (technique, rating) = rate(path);
+    let (mut technique, rating) = rate(path);
+    if technique == Technique::GroupedSkyscraper && finned_x_wing(cx, path) {
+        technique = Technique::FinnedXWing;
+    }
     let better = best
         .as_ref()
         .is_none_or(|b| rank(rating, eliminations.len()) < rank(b.rating, b.eliminations.len()));
@@ -279,7 +360,7 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
                 named.technique = Technique::EmptyRectangle;
                 cx.offer(named);
             }
-            if path.len() == 2 && !path.iter().any(|l| l.grouped) {
+            if path.len() == 2 && path.iter().all(|l| l.grouped == Grouping::None) {
                 let mut named = step.clone();
                 named.technique = Technique::XChain;
                 cx.offer(named);
@@ -288,6 +369,29 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
         if let Some(step) = cx.offer(step) {
             *best = Some(step);
         }
+    }
+}
+
+/// Whether a grouped skyscraper (two parallel lines, one of them linking a
+/// cell to a box segment) is a finned X-Wing: the segment's end holds a cell
+/// on the same crossing line as the other end, the rest of it being the fin.
+/// The name players know; the rating stays the grouped link's.
+fn finned_x_wing(cx: &Ctx, path: &[&Link]) -> bool {
+    let [first, last] = path else { return false };
+    let (plain_end, group_end, kind) = match (first.grouped, last.grouped) {
+        (Grouping::None, Grouping::Segments) => (&first.from, &last.to, first.kind),
+        (Grouping::Segments, Grouping::None) => (&last.to, &first.from, last.kind),
+        _ => return false,
+    };
+    let crossing = match kind {
+        HouseKind::Row => 1,
+        HouseKind::Column => 0,
+        _ => return false,
+    };
+    let line = |c: u32| cx.layout.line_of[crossing][c as usize];
+    match plain_end.as_slice() {
+        [end] => group_end.len() > 1 && group_end.iter().any(|&c| line(c) == line(*end)),
+        _ => false,
     }
 }
 
@@ -302,7 +406,7 @@ fn diagonal_box_link(cx: &Ctx, path: &[&Link]) -> bool {
     cx.layout.lines.is_some()
         && path
             .iter()
-            .any(|l| l.kind == HouseKind::Box && !l.grouped && diagonal(l))
+            .any(|l| l.kind == HouseKind::Box && l.grouped == Grouping::None && diagonal(l))
         && path
             .iter()
             .any(|l| matches!(l.kind, HouseKind::Row | HouseKind::Column))
@@ -326,7 +430,8 @@ fn rate(path: &[&Link]) -> (Technique, u16) {
             HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region
         )
     });
-    let grouped = path.iter().any(|l| l.grouped);
+    let grouped = path.iter().any(|l| l.grouped != Grouping::None);
+    let cross = path.iter().any(|l| l.grouped == Grouping::Cross);
     let extra = if other || grouped {
         3
     } else if !(boxy || rows && cols) {
@@ -337,7 +442,10 @@ fn rate(path: &[&Link]) -> (Technique, u16) {
         1
     };
     let technique = match (path.len(), boxy || other, rows && cols) {
-        (2, _, _) if grouped => Technique::EmptyRectangle,
+        (2, _, _) if cross => Technique::EmptyRectangle,
+        (2, false, false) if grouped => Technique::GroupedSkyscraper,
+        (2, false, true) if grouped => Technique::GroupedTwoStringKite,
+        (2, true, _) if grouped => Technique::GroupedTurbotFish,
         (2, false, false) => Technique::Skyscraper,
         (2, false, true) => Technique::TwoStringKite,
         (2, true, _) => Technique::TurbotFish,

@@ -77,6 +77,13 @@ pub enum Technique {
     /// A box whose candidates for a value lie on one row and one column, with a
     /// strong link beyond it.
     EmptyRectangle,
+    /// A skyscraper whose strong links end in a group: a box segment of a
+    /// line, or a box's candidates on two of its lines.
+    GroupedSkyscraper,
+    /// A 2-string kite with a grouped end.
+    GroupedTwoStringKite,
+    /// A turbot fish with a grouped end.
+    GroupedTurbotFish,
     /// A bivalue pivot with two bivalue pincers.
     XyWing,
     /// A trivalue pivot with two bivalue pincers.
@@ -177,6 +184,9 @@ impl Technique {
             Technique::TwoStringKite => "2-String Kite",
             Technique::TurbotFish => "Turbot Fish",
             Technique::EmptyRectangle => "Empty Rectangle",
+            Technique::GroupedSkyscraper => "Grouped Skyscraper",
+            Technique::GroupedTwoStringKite => "Grouped 2-String Kite",
+            Technique::GroupedTurbotFish => "Grouped Turbot Fish",
             Technique::XyWing => "XY-Wing",
             Technique::XyzWing => "XYZ-Wing",
             Technique::FinnedXWing => "Finned X-Wing",
@@ -248,7 +258,8 @@ impl Technique {
             | CageCombination | CagePointing | Rule45 | Pointing | Claiming | NakedPair
             | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
             NakedQuad | HiddenQuad | Rule45Lines | XWing | Swordfish | Jellyfish | Skyscraper
-            | TwoStringKite | TurbotFish | EmptyRectangle | XyWing | XyzWing | WxyzWing
+            | TwoStringKite | TurbotFish | EmptyRectangle | GroupedSkyscraper
+            | GroupedTwoStringKite | GroupedTurbotFish | XyWing | XyzWing | WxyzWing
             | UniqueRectangle | UniqueLoop | BugPlusOne | BugType2 | BugType3 | FinnedXWing
             | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
             | SashimiJellyfish | WWing | ColourTrap | ColourWrap | MultiColours1
