@@ -313,3 +313,68 @@ fn direct_techniques_place_only_and_grouped_links_rate_as_se() {
         assert!(names.contains(&hardest), "{line}: {hardest}");
     }
 }
+
+/// On variant rules — windows (and the hidden windows they imply), diagonals,
+/// anti-knight pairs — every step of a grade is true and the grade solves:
+/// an implied house's cells see each other (a value placed in one leaves the
+/// others), and generalized intersections remove only what no solution has.
+#[test]
+fn variant_grades_are_true_with_implied_houses_and_generalized_intersections() {
+    use engine::generate::generate_for_difficulty;
+    use engine::geometry::{classic_builder, diagonals, window};
+    let windows = || [[1, 1], [1, 5], [5, 1], [5, 5]].map(|o| window(3, o));
+    let knight = {
+        let mut b = classic_builder(3, 3).expect("9x9");
+        for r in 0..9i32 {
+            for c in 0..9i32 {
+                for (dr, dc) in [(1, 2), (2, 1), (2, -1), (1, -2)] {
+                    let (r2, c2) = (r + dr, c + dc);
+                    if (0..9).contains(&r2) && (0..9).contains(&c2) {
+                        b = b.different([r as u32, c as u32], [r2 as u32, c2 as u32]);
+                    }
+                }
+            }
+        }
+        b.build().expect("anti-knight")
+    };
+    let models = [
+        classic_builder(3, 3).and_then(|b| b.houses(windows()).build()),
+        classic_builder(3, 3).and_then(|b| {
+            b.houses(windows().into_iter().chain(diagonals(9, [0, 0])))
+                .build()
+        }),
+        Ok(knight),
+    ];
+    let mut used = BTreeSet::new();
+    for model in models {
+        let model = Arc::new(model.expect("model"));
+        for (i, tier) in [Difficulty::Medium, Difficulty::Hard, Difficulty::Extreme]
+            .into_iter()
+            .enumerate()
+        {
+            for seed in 0..4 {
+                let g = generate_for_difficulty(&model, &format!("variant-{i}-{seed}"), tier)
+                    .expect("generated");
+                let givens = g.puzzle.givens();
+                let graded = grade(&model, givens, OPTIONS);
+                assert!(graded.solved, "{tier} {seed}: the grade solves");
+                let mut values = givens.to_vec();
+                for step in &graded.steps {
+                    for e in &step.eliminations {
+                        assert_ne!(g.solution[e.cell as usize], e.value, "{:?}", step.technique);
+                    }
+                    for p in &step.placements {
+                        assert_eq!(g.solution[p.cell as usize], p.value, "{:?}", step.technique);
+                        values[p.cell as usize] = p.value;
+                    }
+                    used.insert(step.technique);
+                }
+                assert_eq!(values, g.solution);
+            }
+        }
+    }
+    assert!(
+        used.contains(&Technique::GeneralizedIntersection),
+        "{used:?}"
+    );
+}

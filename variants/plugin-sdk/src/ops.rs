@@ -9,7 +9,7 @@ use crate::{label, params, Plugin};
 use engine::check::{check_solution, conflicting_cells};
 use engine::logic::{
     self,
-    explain::{cell_name, clue, explain},
+    explain::{cell_name, clue, explain, house_cells},
 };
 use engine::v1::{from_v1, grid_marks, grid_values, to_grid, to_v1, Loaded};
 use engine::{Difficulty, Solution};
@@ -323,7 +323,7 @@ fn to_protocol_hint(model: &engine::Model, hint: &logic::Hint) -> Hint {
             } else {
                 step.houses
                     .iter()
-                    .flat_map(|&h| model.houses()[h].cells.iter().map(|&c| at(c)))
+                    .flat_map(|&h| house_cells(model, h).iter().map(|&c| at(c)))
                     .collect()
             };
             cells.sort_unstable();

@@ -599,7 +599,7 @@ fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     let (initial, now) = (&real.grid.cand, &scratch.cand);
     let cx = Ctx::ladder(layout, scratch);
     let finders: [fn(&Ctx) -> Option<Step>; 4] = [
-        crate::logic::intersections::locked,
+        crate::logic::intersections::any_locked,
         |cx| crate::logic::subsets::hidden(cx, 2, false),
         |cx| crate::logic::subsets::naked(cx, 2),
         |cx| crate::logic::fish::basic(cx, 2),

@@ -17,9 +17,29 @@ fn sym(model: &Model, value: u8) -> char {
     model.symbols()[usize::from(value) - 1]
 }
 
-/// A house's name: "row 4", "column 7", "box 5", "the main diagonal", ...
+/// The cells of a house a step names: one of the model's, or, numbered after
+/// them, a house the rules imply (Windoku's hidden windows).
+pub fn house_cells(model: &Model, house: usize) -> &[u32] {
+    model.logic_layout().house_cells(model, house)
+}
+
+/// A house's name: "row 4", "column 7", "box 5", "the main diagonal", ...;
+/// an implied house by its corners: "the hidden window r1c2-r9c4" (in a
+/// model with windows) or "the implied house r1c2-r9c4".
 pub fn house_name(model: &Model, house: usize) -> String {
-    let h = &model.houses()[house];
+    let Some(h) = model.houses().get(house) else {
+        let cells = house_cells(model, house);
+        let (first, last) = (cells.first().copied(), cells.last().copied());
+        let what = if model.houses().iter().any(|h| h.kind == HouseKind::Window) {
+            "the hidden window"
+        } else {
+            "the implied house"
+        };
+        return match (first, last) {
+            (Some(a), Some(b)) => format!("{what} {}-{}", cell_name(model, a), cell_name(model, b)),
+            _ => what.to_string(),
+        };
+    };
     let nth = |kind: HouseKind| {
         model.houses()[..house]
             .iter()
@@ -198,6 +218,10 @@ pub fn explain(model: &Model, step: &Step) -> String {
             let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
             format!("in {a}, {pv} can only go in {pc}, all of them in {b}; so {b} has no other {pv}")
         }
+        GeneralizedIntersection => format!(
+            "in {}, {pv} can only go in {pc}, and every cell that sees all of them loses {pv}",
+            join(&hs)
+        ),
         NakedPair | NakedTriple | NakedQuad => format!(
             "{pc} hold only {pv} between them, so those values go nowhere else that sees all of them"
         ),
@@ -268,7 +292,7 @@ pub fn explain(model: &Model, step: &Step) -> String {
                     let inside = cage.cells.iter().all(|c| {
                         step.houses
                             .iter()
-                            .any(|&h| model.houses()[h].cells.contains(c))
+                            .any(|&h| house_cells(model, h).contains(c))
                     });
                     let named = cells(model, cage.cells.iter().copied());
                     let sets = if cage.sets.is_empty() {

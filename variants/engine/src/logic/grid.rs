@@ -20,7 +20,8 @@ pub(crate) fn candidate_key(size: u32, cell: u32, value: u8) -> usize {
 pub(crate) struct Group {
     /// This group's index in [`Layout::groups`].
     pub index: u32,
-    /// Index into the model's houses, or `None` for a cage.
+    /// Index into the model's houses, or `None` for a cage; an index past the
+    /// model's houses is an implied house ([`Layout::house_cells`]).
     pub house: Option<usize>,
     /// How the group is drawn (cages count as [`HouseKind::Extra`]).
     pub kind: HouseKind,
@@ -58,6 +59,17 @@ impl Group {
     }
 }
 
+/// Whether Sudoku Explainer's locked candidates (pointing, claiming) reason
+/// about a house of this kind: rows, columns, boxes, jigsaw regions and
+/// Windoku's windows. An intersection with a diagonal or another house is a
+/// generalized intersection there (2.9).
+pub(crate) fn is_locking_kind(kind: HouseKind) -> bool {
+    matches!(
+        kind,
+        HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region | HouseKind::Window
+    )
+}
+
 /// Two full groups sharing two or more cells, and where they overlap.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Crossing {
@@ -74,7 +86,7 @@ pub(crate) struct Crossing {
 /// The layout facts of a model, built once per grading.
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
-    /// Every house, then every cage.
+    /// Every house, then every cage, then every implied house.
     pub groups: Vec<Group>,
     /// The groups holding each cell.
     pub groups_of: Vec<Vec<u32>>,
@@ -89,7 +101,8 @@ pub(crate) struct Layout {
     pub line_of: [Vec<u8>; 2],
     /// Ordered pairs of full groups sharing two or more cells (each pair twice).
     pub crossings: Vec<Crossing>,
-    /// The peers of each cell.
+    /// The peers of each cell: the model's, and the cells sharing an implied
+    /// house with it.
     pub peers: Vec<Vec<u32>>,
     /// Row-major bit matrix: `sees[a * stride + b / 64]` bit `b % 64` is set when
     /// `a` and `b` are peers.
@@ -98,6 +111,11 @@ pub(crate) struct Layout {
     /// Whether the model is exactly classic n-Sudoku (rows, columns, boxes and
     /// nothing else), where uniqueness techniques are sound.
     pub classic: bool,
+    /// Whether the model has variant rules beyond rows, columns, boxes and
+    /// regions — a diagonal, a window or another house, or different-pairs
+    /// (anti-knight) — and no cages: where generalized intersections find
+    /// what pointing and claiming cannot.
+    pub variant_rules: bool,
     /// The 45 rule's virtual cages (none without cages).
     pub virtual_cages: Vec<VirtualCage>,
 }
@@ -121,6 +139,20 @@ impl Layout {
             })
             .collect();
         let houses = groups.len();
+        let implied = if model.cages().is_empty() {
+            let full: Vec<(HouseKind, &[u32])> = groups
+                .iter()
+                .filter(|g| g.full)
+                .map(|g| (g.kind, g.cells.as_slice()))
+                .collect();
+            let lines_of = |kind: HouseKind| -> Vec<usize> {
+                (0..full.len()).filter(|&i| full[i].0 == kind).collect()
+            };
+            let (rows, cols) = (lines_of(HouseKind::Row), lines_of(HouseKind::Column));
+            super::implied::implied_houses(&full, [&rows, &cols], n, model.size())
+        } else {
+            Vec::new()
+        };
         groups.extend(model.cages().iter().enumerate().map(|(i, c)| Group {
             index: (houses + i) as u32,
             house: None,
@@ -134,6 +166,18 @@ impl Layout {
                 None => CageTable::new(&c.cells, c.sum, model.size()),
             }),
         }));
+        // Implied houses after the cages, numbered after the model's houses.
+        for (k, cells) in implied.into_iter().enumerate() {
+            groups.push(Group {
+                index: groups.len() as u32,
+                house: Some(houses + k),
+                kind: HouseKind::Extra,
+                cells,
+                full: true,
+                sum: None,
+                table: None,
+            });
+        }
         let mut groups_of = vec![Vec::new(); n];
         let mut slots = vec![Vec::new(); n];
         for (g, group) in groups.iter().enumerate() {
@@ -142,10 +186,26 @@ impl Layout {
                 slots[c as usize].push(i as u8);
             }
         }
+        // The model's peers, and the cells sharing an implied house.
+        let mut peers: Vec<Vec<u32>> = (0..n)
+            .map(|c| model.compiled.peers_of(c).to_vec())
+            .collect();
+        for group in groups
+            .iter()
+            .filter(|g| g.house.is_some_and(|h| h >= houses))
+        {
+            for &a in &group.cells {
+                peers[a as usize].extend(group.cells.iter().copied().filter(|&b| b != a));
+            }
+        }
+        for list in &mut peers {
+            list.sort_unstable();
+            list.dedup();
+        }
         let stride = n.div_ceil(64);
         let mut sees = vec![0u64; n * stride];
-        for a in 0..n {
-            for &b in model.compiled.peers_of(a) {
+        for (a, list) in peers.iter().enumerate() {
+            for &b in list {
                 sees[a * stride + b as usize / 64] |= 1 << (b % 64);
             }
         }
@@ -161,9 +221,14 @@ impl Layout {
                 .houses()
                 .iter()
                 .all(|h| matches!(h.kind, HouseKind::Row | HouseKind::Column | HouseKind::Box));
-        let peers = (0..n)
-            .map(|c| model.compiled.peers_of(c).to_vec())
-            .collect();
+        let variant_rules = model.cages().is_empty()
+            && (!model.different().is_empty()
+                || model.houses().iter().any(|h| {
+                    !matches!(
+                        h.kind,
+                        HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region
+                    )
+                }));
         let mut layout = Layout {
             peers,
             groups,
@@ -176,10 +241,24 @@ impl Layout {
             sees,
             stride,
             classic,
+            variant_rules,
             virtual_cages: Vec::new(),
         };
         layout.virtual_cages = virtual_cages(&layout, model.size());
         layout
+    }
+
+    /// The cells of house `house`: one of the model's, or, numbered after
+    /// them, an implied house (`crate::logic::implied`).
+    pub fn house_cells<'m>(&'m self, model: &'m Model, house: usize) -> &'m [u32] {
+        match model.houses().get(house) {
+            Some(h) => &h.cells,
+            None => self
+                .groups
+                .iter()
+                .find(|g| g.house == Some(house))
+                .map_or(&[][..], |g| &g.cells),
+        }
     }
 
     /// Whether cells `a` and `b` are peers (share a house, a cage or a
@@ -304,9 +383,7 @@ impl Grid {
                 if values[c] != 0 {
                     return 0;
                 }
-                model
-                    .compiled
-                    .peers_of(c)
+                model.logic_layout().peers[c]
                     .iter()
                     .fold(full, |m, &p| match values[p as usize] {
                         0 => m,
@@ -349,7 +426,7 @@ impl Grid {
             m &= m - 1;
             self.eliminate(layout, Candidate::new(cell, v));
         }
-        for &p in model.compiled.peers_of(c) {
+        for &p in &layout.peers[c] {
             self.eliminate(layout, Candidate::new(p, value));
         }
     }

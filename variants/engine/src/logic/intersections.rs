@@ -2,8 +2,12 @@
 //! share cells: when a value's places in house A all lie in house B, it cannot go
 //! anywhere else in B. Pointing when B is a row or column, claiming otherwise;
 //! "direct" when the eliminations leave a hidden single in another house of A's
-//! kind (as Sudoku Explainer's direct pointing and claiming).
+//! kind (as Sudoku Explainer's direct pointing and claiming). As in Sudoku
+//! Explainer, these join rows, columns, boxes and regions (and cages); a
+//! variant's houses and different-pairs meet in generalized intersections: a
+//! value's places in a house all see a cell, which loses it (2.9).
 
+use crate::logic::grid::{is_locking_kind, Group};
 use crate::logic::singles::single_left;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
@@ -14,8 +18,19 @@ pub(crate) fn direct(cx: &Ctx) -> Option<Step> {
     find(cx, true, [true, false])
 }
 
-/// A locked candidate with eliminations (pointing 2.6, claiming 2.8).
+/// A locked candidate with eliminations (pointing 2.6, claiming 2.8). Not on
+/// models with variant rules, where, as in Sudoku Explainer's variant mode,
+/// generalized intersections (2.9) find every one.
 pub(crate) fn locked(cx: &Ctx) -> Option<Step> {
+    if cx.layout.variant_rules {
+        return None;
+    }
+    any_locked(cx)
+}
+
+/// Pointing or claiming on any model: the rule dynamic forcing chains apply
+/// inside their search (as Sudoku Explainer's chaining does, variant or not).
+pub(crate) fn any_locked(cx: &Ctx) -> Option<Step> {
     find(cx, false, [true, false])
 }
 
@@ -31,7 +46,9 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
         for crossing in &cx.layout.crossings {
             let (a, b) = (crossing.a, crossing.b);
             let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
-            if (gb.is_line() && !ga.is_line()) != pointing {
+            if (gb.is_line() && !ga.is_line()) != pointing
+                || cx.layout.variant_rules && !(locking(ga) && locking(gb))
+            {
                 continue;
             }
             for value in 1..=cx.grid.size as u8 {
@@ -81,6 +98,50 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
                 if let Some(step) = cx.offer(step) {
                     return Some(step);
                 }
+            }
+        }
+    }
+    None
+}
+
+/// Whether pointing and claiming reason about `group` on a model with variant
+/// rules: a row, column, box, region or window (a cage too, though such a
+/// model has none). Elsewhere (classic rules, killers) every crossing counts.
+fn locking(group: &Group) -> bool {
+    group.house.is_none() || is_locking_kind(group.kind)
+}
+
+/// Sudoku Explainer's generalized intersection (2.9): a value's two to six
+/// places in a full house all see a cell outside them — through any house
+/// or different-pair — so that cell cannot hold it. Only on models with
+/// variant rules ([`Layout::variant_rules`](crate::logic::grid::Layout)):
+/// on rows, columns and boxes alone, pointing and claiming find all of it.
+pub(crate) fn generalized(cx: &Ctx) -> Option<Step> {
+    if !cx.layout.variant_rules {
+        return None;
+    }
+    for value in 1..=cx.grid.size as u8 {
+        for &g in &cx.layout.full_groups {
+            let group = &cx.layout.groups[g as usize];
+            let spots = cx.grid.positions(group, value);
+            if !(2..=6).contains(&spots.count_ones()) {
+                continue;
+            }
+            let places = group.cells_at(spots);
+            let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
+                .filter(|&c| cx.grid.has(c, value) && !places.contains(&c))
+                .filter(|&c| cx.layout.sees_all(c, &places))
+                .map(|c| Candidate::new(c, value))
+                .collect();
+            if eliminations.is_empty() {
+                continue;
+            }
+            let mut step = Step::new(Technique::GeneralizedIntersection, 29);
+            step.pattern = places.iter().map(|&c| Candidate::new(c, value)).collect();
+            step.eliminations = eliminations;
+            step.houses.extend(group.house);
+            if let Some(step) = cx.offer(step) {
+                return Some(step);
             }
         }
     }

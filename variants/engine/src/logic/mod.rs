@@ -20,6 +20,7 @@ pub mod explain;
 mod fish;
 mod forcing_scan;
 pub(crate) mod grid;
+mod implied;
 mod intersections;
 mod killer;
 mod links;
@@ -386,6 +387,7 @@ const LADDER: &[Rung] = &[
     rung(intersections::locked, Medium),
     rung(killer::required_values, Medium),
     rung(killer::rule_45, Medium),
+    rung(intersections::generalized, Medium),
     rung(|cx| subsets::naked(cx, 2), Medium),
     rung(|cx| fish::basic(cx, 2), Hard),
     rung(killer::rule_45_lines, Hard),

@@ -77,6 +77,9 @@ pub enum Technique {
     /// A box whose candidates for a value lie on one row and one column, with a
     /// strong link beyond it.
     EmptyRectangle,
+    /// A value's places in a house all see a cell (through a variant's
+    /// houses or different-pairs), which loses it.
+    GeneralizedIntersection,
     /// A skyscraper whose strong links end in a group: a box segment of a
     /// line, or a box's candidates on two of its lines.
     GroupedSkyscraper,
@@ -184,6 +187,7 @@ impl Technique {
             Technique::TwoStringKite => "2-String Kite",
             Technique::TurbotFish => "Turbot Fish",
             Technique::EmptyRectangle => "Empty Rectangle",
+            Technique::GeneralizedIntersection => "Generalized Intersection",
             Technique::GroupedSkyscraper => "Grouped Skyscraper",
             Technique::GroupedTwoStringKite => "Grouped 2-String Kite",
             Technique::GroupedTurbotFish => "Grouped Turbot Fish",
@@ -254,9 +258,20 @@ impl Technique {
         use Technique::*;
         match self {
             FullHouse | HiddenSingle | NakedSingle => Difficulty::Easy,
-            DirectPointing | DirectClaiming | DirectHiddenPair | DirectHiddenTriple
-            | CageCombination | CagePointing | Rule45 | Pointing | Claiming | NakedPair
-            | NakedTriple | HiddenPair | HiddenTriple => Difficulty::Medium,
+            DirectPointing
+            | DirectClaiming
+            | DirectHiddenPair
+            | DirectHiddenTriple
+            | CageCombination
+            | CagePointing
+            | Rule45
+            | Pointing
+            | Claiming
+            | GeneralizedIntersection
+            | NakedPair
+            | NakedTriple
+            | HiddenPair
+            | HiddenTriple => Difficulty::Medium,
             NakedQuad | HiddenQuad | Rule45Lines | XWing | Swordfish | Jellyfish | Skyscraper
             | TwoStringKite | TurbotFish | EmptyRectangle | GroupedSkyscraper
             | GroupedTwoStringKite | GroupedTurbotFish | XyWing | XyzWing | WxyzWing
