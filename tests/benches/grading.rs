@@ -3,7 +3,9 @@
 //!
 //! Run: `cargo bench -p arena-tests --bench grading` (add `-- --limit N` to take
 //! every N-th puzzle, `-- --mismatches` to list puzzles whose rating differs,
-//! `-- --ratings-only` to stop after the ratings,
+//! `-- --ratings-only` to stop after the ratings, `-- --hardest N` for the
+//! forum's hardest puzzles only (all 375 of the 2011 file, every N-th of the
+//! 11+ file: rated to the end or not, and how long each takes),
 //! `-- --peer` to time `hodoku-py` on the same 200 puzzles: it is installed
 //! with pip into a throw-away virtualenv under `target/`, and used only as a
 //! peer).
@@ -133,6 +135,16 @@ fn main() {
         "same bucket (with the bucket files): {same_bucket}/{all} ({:.1}%)",
         pct(same_bucket, all)
     );
+    if let Some(every) = args
+        .iter()
+        .position(|a| a == "--hardest")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        hardest(&model, "classic/forum-hardest-1106.txt", 1);
+        hardest(&model, "classic/forum-hardest-11plus.txt", every);
+        return;
+    }
     if args.iter().any(|a| a == "--ratings-only") {
         return;
     }
@@ -161,6 +173,34 @@ fn main() {
     for (i, row) in confusion.iter().enumerate() {
         println!("  {} {:?}", ["<1.5 ", "<2.5 ", "<5.0 ", ">=5.0"][i], row);
     }
+}
+
+/// The hardest known puzzles (every `every`-th of `file`): how many the
+/// ladder rates to the end, with which ratings, and how long each takes.
+fn hardest(model: &std::sync::Arc<engine::Model>, file: &str, every: usize) {
+    let options = Options { uniqueness: true };
+    let (mut times, mut beyond, mut lowest) = (Vec::new(), 0, u16::MAX);
+    let mut ratings = std::collections::BTreeMap::new();
+    for grid in classic_grids(file).iter().step_by(every) {
+        let start = Instant::now();
+        let g = grade(model, &grid[..], options);
+        times.push(start.elapsed().as_secs_f64());
+        if g.solved {
+            lowest = lowest.min(g.rating);
+            *ratings.entry(format_rating(g.rating / 5 * 5)).or_insert(0) += 1;
+        } else {
+            beyond += 1;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    println!(
+        "{file} (every {every}): {n} puzzles, {beyond} beyond the ladder, lowest rating {}, by half point {ratings:?}; median {:.2} s, 90th percentile {:.2} s, worst {:.2} s",
+        format_rating(lowest),
+        times[n / 2],
+        times[n * 9 / 10],
+        times[n - 1]
+    );
 }
 
 /// Grades every `every`-th killer of the krazydad file: puzzles/s, how many the

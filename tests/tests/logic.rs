@@ -378,3 +378,18 @@ fn variant_grades_are_true_with_implied_houses_and_generalized_intersections() {
         "{used:?}"
     );
 }
+
+/// One of the forum's hardest puzzles (Sudoku Explainer rates the file 9.x to
+/// 11.x): beyond every chain but the nested ones, it is rated and explained to
+/// the end, every step true.
+#[test]
+fn nested_forcing_chains_finish_the_hardest_puzzles() {
+    let model = classic9();
+    let grid = classic_grids("classic/forum-hardest-1106.txt")[0];
+    let solution = solution_of(&grid);
+    let g = grade(&model, &grid, OPTIONS);
+    assert!(g.solved, "rated to the end");
+    assert!(g.rating >= 95, "rating {}", g.rating);
+    assert_eq!(g.hardest, Some(Technique::NestedForcingChain));
+    assert_eq!(replay(&grid, &solution, &g.steps), solution);
+}

@@ -449,11 +449,33 @@ pub(crate) enum Mode {
     Dynamic,
     /// Dynamic forcing chains with intersections, pairs and X-Wings (9.0).
     DynamicPlus,
+    /// Dynamic forcing chains helped also by forcing chains and cycles inside
+    /// (9.5: Sudoku Explainer's nested level 2).
+    Nested,
+    /// ... and by multiple forcing chains inside (10.0: level 3).
+    NestedMultiple,
+    /// ... and by dynamic forcing chains inside (10.5: level 4).
+    NestedDynamic,
 }
 
 impl Mode {
     fn dynamic(self) -> bool {
         self != Mode::Multiple
+    }
+    /// Sudoku Explainer's nesting level: 1 for dynamic plus (rules inside
+    /// the chains), 2 to 4 for nested chains (chains inside), 0 otherwise.
+    fn nesting(self) -> u8 {
+        match self {
+            Mode::Nishio | Mode::Multiple | Mode::Dynamic => 0,
+            Mode::DynamicPlus => 1,
+            Mode::Nested => 2,
+            Mode::NestedMultiple => 3,
+            Mode::NestedDynamic => 4,
+        }
+    }
+    /// Whether other rules help inside its chains.
+    fn helped(self) -> bool {
+        self.nesting() > 0
     }
     /// Whether a search of this mode starts from a cell with `count`
     /// candidates: static chains need three (a bivalue cell's two values are
@@ -467,6 +489,9 @@ impl Mode {
             Mode::Multiple => 80,
             Mode::Dynamic => 85,
             Mode::DynamicPlus => 90,
+            Mode::Nested => 95,
+            Mode::NestedMultiple => 100,
+            Mode::NestedDynamic => 105,
         }
     }
     fn technique(self) -> Technique {
@@ -475,6 +500,9 @@ impl Mode {
             Mode::Multiple => Technique::MultipleForcingChain,
             Mode::Dynamic => Technique::DynamicForcingChain,
             Mode::DynamicPlus => Technique::DynamicForcingChainPlus,
+            Mode::Nested | Mode::NestedMultiple | Mode::NestedDynamic => {
+                Technique::NestedForcingChain
+            }
         }
     }
 }
@@ -569,8 +597,8 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
             }
             continue;
         }
-        if mode == Mode::DynamicPlus {
-            let more = advanced(s, now);
+        if mode.helped() {
+            let more = advanced(s, now, mode);
             if !more.is_empty() {
                 for (c, v, parents) in more {
                     if s.known(c, v, false) == NONE {
@@ -593,45 +621,75 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
 /// Eliminations that intersections, naked and hidden pairs and X-Wings make on
 /// the scratch grid `now` but not on the real one: each becomes an "off" whose
 /// parents are the scratch eliminations inside the pattern's houses.
-fn advanced(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
+fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents)> {
     let real = s.cx;
     let layout = real.layout;
     let (initial, now) = (&real.grid.cand, &scratch.cand);
-    let cx = Ctx::ladder(layout, scratch);
-    let finders: [fn(&Ctx) -> Option<Step>; 4] = [
+    // Any deduction will do inside a chain: the first a search meets.
+    let cx = Ctx {
+        first: true,
+        ..Ctx::ladder(layout, scratch)
+    };
+    let mut finders: Vec<fn(&Ctx) -> Option<Step>> = vec![
         crate::logic::intersections::any_locked,
         |cx| crate::logic::subsets::hidden(cx, 2, false),
         |cx| crate::logic::subsets::naked(cx, 2),
         |cx| crate::logic::fish::basic(cx, 2),
     ];
-    for finder in finders {
+    if mode.nesting() >= 2 {
+        finders.push(crate::logic::static_chains::cycles_and_forcing);
+    }
+    if mode.nesting() >= 3 {
+        finders.push(|cx| multiple(cx, Mode::Multiple));
+    }
+    if mode.nesting() >= 4 {
+        finders.push(|cx| multiple(cx, Mode::Dynamic));
+    }
+    let plain = finders.len().min(4);
+    for (i, finder) in finders.into_iter().enumerate() {
         let Some(step) = finder(&cx) else { continue };
-        // Parents: scratch eliminations of the pattern's values in its houses
-        // and cells, one run of hidden parents for every elimination.
-        let values: u32 = step
-            .pattern
-            .iter()
-            .fold(0, |m, c| m | bit(u32::from(c.value)));
-        let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
-        for &h in &step.houses {
-            if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
-                cells.extend(g.cells.iter().copied());
+        let more = if i < plain {
+            // Parents: scratch eliminations of the pattern's values in its
+            // houses and cells, one run of hidden parents for every elimination.
+            let values: u32 = step
+                .pattern
+                .iter()
+                .fold(0, |m, c| m | bit(u32::from(c.value)));
+            let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
+            for &h in &step.houses {
+                if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
+                    cells.extend(g.cells.iter().copied());
+                }
             }
-        }
-        cells.sort_unstable();
-        cells.dedup();
-        let more = s.hide(cells.iter().flat_map(|&c| {
-            values_of(initial[c as usize] & !now[c as usize] & values).map(move |v| (c, v))
-        }));
+            cells.sort_unstable();
+            cells.dedup();
+            s.hide(cells.iter().flat_map(|&c| {
+                values_of(initial[c as usize] & !now[c as usize] & values).map(move |v| (c, v))
+            }))
+        } else {
+            // A chain inside the chain may rest on any scratch elimination.
+            s.hide((0..now.len() as u32).flat_map(|c| {
+                values_of(initial[c as usize] & !now[c as usize]).map(move |v| (c, v))
+            }))
+        };
         if more.0 == more.1 {
             continue;
         }
         let parents = Parents { first: NONE, more };
-        return step
+        // A placement rules out the cell's other candidates.
+        let placed = step.placements.iter().flat_map(|p| {
+            values_of(now[p.cell as usize] & !bit(u32::from(p.value))).map(move |v| (p.cell, v))
+        });
+        let offs: Vec<(u32, u8, Parents)> = step
             .eliminations
             .iter()
-            .map(|e| (e.cell, e.value, parents))
+            .map(|e| (e.cell, e.value))
+            .chain(placed)
+            .map(|(c, v)| (c, v, parents))
             .collect();
+        if !offs.is_empty() {
+            return offs;
+        }
     }
     Vec::new()
 }

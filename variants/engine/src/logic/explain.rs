@@ -332,7 +332,7 @@ pub fn explain(model: &Model, step: &Step) -> String {
             "following the links from {pc} back to the start shows the assumption contradicts itself"
         ),
         NishioForcingChain | MultipleForcingChain | DynamicForcingChain
-        | DynamicForcingChainPlus => format!(
+        | DynamicForcingChainPlus | NestedForcingChain => format!(
             "every possibility for the starting cell or house leads through {pc} to the same conclusion (or a contradiction)"
         ),
     };

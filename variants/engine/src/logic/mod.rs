@@ -277,6 +277,9 @@ struct Rung {
     /// where it only finds sooner what that rung, or a naked set of the
     /// complement, finds too.
     direct: bool,
+    /// A nested forcing chain ([`nested`]): skipped when any deduction will
+    /// do (tier checks).
+    nested: bool,
     /// Tried first of the extreme tier's rungs when any deduction will do:
     /// the rung that most often finds one, and cheaply (Nishio chains, on
     /// the positions a killer's tier checks meet).
@@ -293,6 +296,7 @@ const fn rung(find: Finder, tier: Difficulty) -> Rung {
         dynamic: false,
         subsumed: false,
         direct: false,
+        nested: false,
         eager: false,
     }
 }
@@ -342,6 +346,16 @@ const fn dynamic(find: Finder) -> Rung {
     }
 }
 
+/// A nested forcing chain: past the dynamic ones, for the hardest puzzles
+/// known; climbed by grades and hints, never by tier checks (generation
+/// offers no puzzle that needs one).
+const fn nested(find: Finder) -> Rung {
+    Rung {
+        nested: true,
+        ..dynamic(find)
+    }
+}
+
 /// Which rungs a solve climbs.
 #[derive(Clone, Copy)]
 struct Climb {
@@ -368,6 +382,7 @@ impl Climb {
             && (self.dynamic || !r.dynamic)
             && !(self.first && self.dynamic && r.subsumed)
             && !(self.first && r.direct)
+            && !(self.first && r.nested)
             && self.exhausted.is_none_or(|t| r.tier > t)
     }
 }
@@ -430,6 +445,9 @@ const LADDER: &[Rung] = &[
     )),
     subsumed(dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))),
     dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
+    nested(|cx| chains::multiple(cx, chains::Mode::Nested)),
+    nested(|cx| chains::multiple(cx, chains::Mode::NestedMultiple)),
+    nested(|cx| chains::multiple(cx, chains::Mode::NestedDynamic)),
 ];
 
 /// The easiest step from `grid` among rungs up to tier `cap`, if any.

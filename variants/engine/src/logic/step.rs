@@ -155,6 +155,9 @@ pub enum Technique {
     DynamicForcingChain,
     /// Dynamic forcing chains helped by intersections, pairs and X-Wings.
     DynamicForcingChainPlus,
+    /// Dynamic forcing chains helped, inside, by forcing chains too (Sudoku
+    /// Explainer's nested forcing chains, levels 2 to 4).
+    NestedForcingChain,
 }
 
 impl Technique {
@@ -223,6 +226,7 @@ impl Technique {
             Technique::MultipleForcingChain => "Cell/House Forcing Chain",
             Technique::DynamicForcingChain => "Dynamic Forcing Chain",
             Technique::DynamicForcingChainPlus => "Dynamic Forcing Chain (+)",
+            Technique::NestedForcingChain => "Nested Forcing Chain",
         }
     }
 
@@ -291,7 +295,8 @@ impl Technique {
             | NishioForcingChain
             | MultipleForcingChain
             | DynamicForcingChain
-            | DynamicForcingChainPlus => Difficulty::Extreme,
+            | DynamicForcingChainPlus
+            | NestedForcingChain => Difficulty::Extreme,
         }
     }
 }
