@@ -120,9 +120,9 @@ fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
     links
 }
 
-/// Both orientations of a grouped strong link in group `g` between the
-/// places `a` and `b` (slot masks of the group).
-fn push_grouped(cx: &Ctx, g: u32, a: u32, b: u32, links: &mut Vec<Link>) {
+/// Both orientations of a grouped strong link of kind `grouping` in group
+/// `g` between its places `a` and `b` (slot masks of the group).
+fn push_grouped(cx: &Ctx, g: u32, (a, b): (u32, u32), grouping: Grouping, links: &mut Vec<Link>) {
     let group = &cx.layout.groups[g as usize];
     let (a, b) = (group.cells_at(a), group.cells_at(b));
     for (from, to) in [(&a, &b), (&b, &a)] {
@@ -131,8 +131,25 @@ fn push_grouped(cx: &Ctx, g: u32, a: u32, b: u32, links: &mut Vec<Link>) {
             to: to.clone(),
             group: g,
             kind: group.kind,
-            grouped: Grouping::Segments,
+            grouped: grouping,
         });
+    }
+}
+
+/// The places `spots` of group `g` split by the groups of `kind` crossing
+/// it, when they fall into exactly two of them.
+fn two_parts(cx: &Ctx, g: u32, spots: u32, kind: HouseKind) -> Option<(u32, u32)> {
+    let parts: Vec<u32> = cx
+        .layout
+        .crossings
+        .iter()
+        .filter(|x| x.a == g && cx.layout.groups[x.b as usize].kind == kind)
+        .map(|x| x.a_in_b & spots)
+        .filter(|&part| part != 0)
+        .collect();
+    match parts[..] {
+        [a, b] if a | b == spots && a & b == 0 => Some((a, b)),
+        _ => None,
     }
 }
 
@@ -140,18 +157,8 @@ fn push_grouped(cx: &Ctx, g: u32, a: u32, b: u32, links: &mut Vec<Link>) {
 /// two of its box segments: a grouped strong link between the segments (one
 /// of them holds the value). Sudoku Explainer's grouped line links.
 fn segment_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
-    let segments: Vec<u32> = cx
-        .layout
-        .crossings
-        .iter()
-        .filter(|x| x.a == g && cx.layout.groups[x.b as usize].kind == HouseKind::Box)
-        .map(|x| x.a_in_b & spots)
-        .filter(|&part| part != 0)
-        .collect();
-    if let [a, b] = segments[..] {
-        if a | b == spots && a & b == 0 {
-            push_grouped(cx, g, a, b, links);
-        }
+    if let Some(parts) = two_parts(cx, g, spots, HouseKind::Box) {
+        push_grouped(cx, g, parts, Grouping::Segments, links);
     }
 }
 
@@ -160,21 +167,10 @@ fn segment_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
 /// else two of its columns: a grouped strong link between the two lines'
 /// segments. Sudoku Explainer's two-line box links (rows tried first).
 fn two_line_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
-    for kind in [HouseKind::Row, HouseKind::Column] {
-        let parts: Vec<u32> = cx
-            .layout
-            .crossings
-            .iter()
-            .filter(|x| x.a == g && cx.layout.groups[x.b as usize].kind == kind)
-            .map(|x| x.a_in_b & spots)
-            .filter(|&part| part != 0)
-            .collect();
-        if let [a, b] = parts[..] {
-            if a | b == spots && a & b == 0 {
-                push_grouped(cx, g, a, b, links);
-                return;
-            }
-        }
+    let parts = two_parts(cx, g, spots, HouseKind::Row)
+        .or_else(|| two_parts(cx, g, spots, HouseKind::Column));
+    if let Some(parts) = parts {
+        push_grouped(cx, g, parts, Grouping::Segments, links);
     }
 }
 
@@ -218,16 +214,7 @@ fn grouped_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
             if r == u8::MAX || c == u8::MAX || !covered || !row_only || !col_only {
                 continue;
             }
-            let (in_row, in_col) = (group.cells_at(in_row), group.cells_at(in_col));
-            for (from, to) in [(&in_row, &in_col), (&in_col, &in_row)] {
-                links.push(Link {
-                    from: from.clone(),
-                    to: to.clone(),
-                    group: g,
-                    kind: HouseKind::Box,
-                    grouped: Grouping::Cross,
-                });
-            }
+            push_grouped(cx, g, (in_row, in_col), Grouping::Cross, links);
         }
     }
 }
