@@ -26,8 +26,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let dir = std::env::temp_dir().join(format!("arena-idle-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = arena_tests::temp_dir("idle");
         // The default pool, as `make run` has it.
         let (mut child, _) = spawn_arena_serve_with_lines(&dir, &["--pool-size", "250"]).await;
         let pid = child.id().expect("pid");

@@ -251,8 +251,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let data = std::env::temp_dir().join(format!("arena-load-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&data);
+        let data = arena_tests::temp_dir("load");
         // Every simulated player connects from loopback: lift the per-address limits.
         let mut options: Vec<String> = LIFTED_LIMITS
             .iter()

@@ -155,8 +155,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let dir = std::env::temp_dir().join(format!("arena-memory-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = arena_tests::temp_dir("memory");
         let (mut child, started) = spawn_arena_serve_with_lines(&dir, &LIFTED_LIMITS).await;
         let pid = child.id().expect("pid");
         let addr = started.game;

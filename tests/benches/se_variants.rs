@@ -16,7 +16,7 @@
 //! (`--count N` puzzles per tier, default 20; `--seed S`, default `sev`).
 //! Prints one table row per variant and tier, and the puzzles rated apart.
 
-use arena_tests::{bench_arg, built_plugin_dir};
+use arena_tests::{bench_arg, built_plugin_dir, temp_dir};
 use engine::logic::{format_rating, grade, Options};
 use engine::v1::from_v1;
 use protocol::plugin::GenerateRequest;
@@ -46,8 +46,7 @@ fn main() {
     let count: usize = bench_arg("--count", 20);
     let seed: String = bench_arg("--seed", "sev".to_string());
     let (host, _) = PluginHost::load(&[built_plugin_dir()], 2, TestPlugins::Skip);
-    let dir = std::env::temp_dir().join(format!("se-variants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let dir = temp_dir("se-variants");
     println!("| variant | tier | equal ratings | apart (ours / SE) |");
     println!("|---|---|---:|---|");
     for (variant, switch) in VARIANTS {

@@ -46,6 +46,14 @@ pub fn datasets_dir() -> PathBuf {
         .unwrap_or_else(|| root.join("../shared/datasets"))
 }
 
+/// A fresh, empty temporary directory `arena-NAME-PID` for a test or a bench.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
 /// The path of a file under the shared datasets directory.
 pub fn dataset(relative: &str) -> PathBuf {
     datasets_dir().join(relative)

@@ -9,9 +9,9 @@
 //! generator), rewrite the file and commit it with the reason:
 //! `UPDATE_GOLDEN=1 cargo test -p arena-tests --test golden`.
 
-use arena_tests::{built_arena, read_dataset};
+use arena_tests::{built_arena, read_dataset, temp_dir};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The committed golden file.
@@ -40,12 +40,6 @@ const GENERATED: &[(&str, &[&str])] = &[
 
 const DIFFICULTIES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
 const SEEDS: [&str; 2] = ["golden-1", "golden-2"];
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-golden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
 
 fn arena(args: &[&str], file: Option<&Path>) -> std::process::Output {
     let mut command = Command::new(built_arena());
@@ -179,7 +173,7 @@ fn generated_lines(dir: &Path) -> Vec<String> {
 
 #[test]
 fn grades_and_explanations_match_the_golden_file() {
-    let dir = scratch();
+    let dir = temp_dir("golden");
     let mut lines = peer_lines(&dir);
     lines.extend(killer_lines(&dir));
     lines.extend(generated_lines(&dir));

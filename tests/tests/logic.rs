@@ -321,29 +321,18 @@ fn direct_techniques_place_only_and_grouped_links_rate_as_se() {
 #[test]
 fn variant_grades_are_true_with_implied_houses_and_generalized_intersections() {
     use engine::generate::generate_for_difficulty;
-    use engine::geometry::{classic_builder, diagonals, window};
-    let windows = || [[1, 1], [1, 5], [5, 1], [5, 5]].map(|o| window(3, o));
-    let knight = {
-        let mut b = classic_builder(3, 3).expect("9x9");
-        for r in 0..9i32 {
-            for c in 0..9i32 {
-                for (dr, dc) in [(1, 2), (2, 1), (2, -1), (1, -2)] {
-                    let (r2, c2) = (r + dr, c + dc);
-                    if (0..9).contains(&r2) && (0..9).contains(&c2) {
-                        b = b.different([r as u32, c as u32], [r2 as u32, c2 as u32]);
-                    }
-                }
-            }
-        }
-        b.build().expect("anti-knight")
-    };
+    use engine::geometry::{classic_builder, diagonals, knight_pairs, windoku_windows};
+    let mut knight = classic_builder(3, 3).expect("9x9");
+    for [a, z] in knight_pairs() {
+        knight = knight.different(a, z);
+    }
     let models = [
-        classic_builder(3, 3).and_then(|b| b.houses(windows()).build()),
+        classic_builder(3, 3).and_then(|b| b.houses(windoku_windows()).build()),
         classic_builder(3, 3).and_then(|b| {
-            b.houses(windows().into_iter().chain(diagonals(9, [0, 0])))
+            b.houses(windoku_windows().into_iter().chain(diagonals(9, [0, 0])))
                 .build()
         }),
-        Ok(knight),
+        knight.build(),
     ];
     let mut used = BTreeSet::new();
     for model in models {
@@ -392,4 +381,26 @@ fn nested_forcing_chains_finish_the_hardest_puzzles() {
     assert!(g.rating >= 95, "rating {}", g.rating);
     assert_eq!(g.hardest, Some(Technique::NestedForcingChain));
     assert_eq!(replay(&grid, &solution, &g.steps), solution);
+}
+
+/// A hint never runs a nested forcing chain (seconds of search for a step
+/// nobody learns from): where nothing else applies — the start of one of the
+/// hardest known puzzles — it reveals a cell of the solution instead.
+#[test]
+fn hints_reveal_a_cell_where_only_nested_chains_would_go_on() {
+    let model = classic9();
+    let grid = classic_grids("classic/forum-hardest-1106.txt")[3];
+    let solution = solution_of(&grid);
+    let first = grade(&model, &grid, OPTIONS).steps[0].technique;
+    assert_eq!(
+        first,
+        Technique::NestedForcingChain,
+        "only a nested chain starts it"
+    );
+    match engine::logic::hint(&model, &solution, &grid, None) {
+        Some(engine::logic::Hint::Reveal { placement }) => {
+            assert_eq!(solution[placement.cell as usize], placement.value);
+        }
+        other => panic!("expected a revealed cell, got {other:?}"),
+    }
 }

@@ -6,23 +6,14 @@
 use arena_tests::process::spawn_arena_serve_with_lines;
 use arena_tests::serve::{http_get, plugins, start_server_with, start_server_with_metrics};
 use arena_tests::ws::{race_settings as settings, Client};
-use arena_tests::{built_arena, built_plugin_dir};
+use arena_tests::{built_arena, built_plugin_dir, temp_dir};
 use protocol::plugin::Params;
 use protocol::wire::{ClientMessage, RoomState};
 use protocol::ParamValue;
 use server::serve::Config;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// A fresh temporary directory for this test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 #[test]
 fn a_damaged_database_stops_the_server_before_it_announces_anything() {

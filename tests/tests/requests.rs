@@ -114,6 +114,22 @@ async fn a_refused_create_room_leaves_the_player_where_they_were() {
         difficulty: "impossible".into(),
         ..settings(2)
     };
+    // A tier this size does not offer (a 4x4 is only ever easy).
+    let not_offered = RoomSettings {
+        difficulty: "hard".into(),
+        ..settings(2)
+    };
+    a.send(&ClientMessage::CreateRoom {
+        settings: not_offered,
+    })
+    .await;
+    let (code, message) = a.error_message().await;
+    assert_eq!(code, ErrorCode::Invalid);
+    assert!(
+        message.contains("offers the difficulties easy here, not 'hard'"),
+        "{message}"
+    );
+    still_seated(&mut a, &mut b, 2).await;
     // A plugin whose generation panics.
     let failing_plugin = RoomSettings {
         variant: "test-misbehave".into(),

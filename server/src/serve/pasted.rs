@@ -3,7 +3,7 @@
 //! solution, graded where that is quick, and named by the variant it belongs to.
 
 use crate::input::{read_text, Form};
-use engine::logic::{format_rating, grade, Options};
+use engine::logic::{format_rating, grade_without_nested_chains, Options};
 use engine::v1::to_v1;
 use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
 
@@ -74,14 +74,20 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
     puzzle.variant = Some(variant.clone());
     puzzle.params = params.clone();
     let difficulty = if model.cell_count() <= GRADED_CELLS && model.size() <= 9 {
-        let g = grade(model, loaded.puzzle.givens(), Options { uniqueness: true });
+        // Not nested chains: anyone may paste the hardest known puzzles again
+        // and again, and those take seconds each.
+        let g = grade_without_nested_chains(
+            model,
+            loaded.puzzle.givens(),
+            Options { uniqueness: true },
+        );
         puzzle.grade = g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
             tier: tier.as_str().to_string(),
             rating: format_rating(g.rating),
             hardest: hardest.name().to_string(),
         });
-        // Beyond every technique the grader knows: at least the hardest tier,
-        // never the tier the form happened to show.
+        // Beyond the techniques a pasted puzzle is graded with: at least the
+        // hardest tier, never the tier the form happened to show.
         Some(g.tier.map_or(HARDEST_TIER, |t| t.as_str()).to_string())
     } else {
         None
@@ -113,11 +119,13 @@ mod tests {
 
     #[test]
     fn a_puzzle_beyond_the_graders_techniques_is_labelled_the_hardest_tier() {
-        // One of the hardest known (the forum's list): no technique here solves it.
+        // One of the hardest known (the forum's list): only nested forcing
+        // chains, which a paste is not graded with, solve it.
         let hardest =
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
         let p = read_pasted(hardest).expect("a unique puzzle");
         assert_eq!(p.difficulty.as_deref(), Some(HARDEST_TIER));
+        assert!(p.puzzle.grade.is_none(), "not graded with nested chains");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Anti-Knight Sudoku as a Sudoku Arena plugin: classic 9x9, and two cells a chess
 //! knight's move apart never hold the same digit.
 
-use plugin_sdk::engine::geometry::classic_builder;
+use plugin_sdk::engine::geometry::{classic_builder, knight_pairs};
 use plugin_sdk::engine::{Model, PuzzleError};
 use plugin_sdk::{standard_difficulties, Manifest, Params, Variant};
 
@@ -10,25 +10,6 @@ struct AntiKnight;
 
 /// Every unordered pair of cells a knight's move apart that do not already share a
 /// box (a shared box forbids equal digits anyway).
-fn knight_pairs() -> Vec<[[u32; 2]; 2]> {
-    let mut pairs = Vec::new();
-    for r in 0..9i32 {
-        for c in 0..9i32 {
-            for (dr, dc) in [(1, 2), (2, 1), (1, -2), (2, -1)] {
-                let (r2, c2) = (r + dr, c + dc);
-                if !(0..9).contains(&r2) || !(0..9).contains(&c2) {
-                    continue;
-                }
-                if (r / 3, c / 3) == (r2 / 3, c2 / 3) {
-                    continue;
-                }
-                pairs.push([[r as u32, c as u32], [r2 as u32, c2 as u32]]);
-            }
-        }
-    }
-    pairs
-}
-
 impl Variant for AntiKnight {
     fn manifest(&self) -> Manifest {
         Manifest {

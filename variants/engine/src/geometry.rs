@@ -1,7 +1,8 @@
 //! Builders for the standard geometries variants start from, and the shapes
 //! several variants share: classic grids at an origin ([`sub_grid`]), overlapping
 //! grids with single shared cells ([`overlapping`], Samurai and the twins), the
-//! main diagonals ([`diagonals`]) and square windows ([`window`]).
+//! main diagonals ([`diagonals`]), square windows ([`window`], Windoku's four:
+//! [`windoku_windows`]) and anti-knight pairs ([`knight_pairs`]).
 
 use crate::error::PuzzleError;
 use crate::model::{Model, ModelBuilder};
@@ -133,6 +134,32 @@ pub fn window(side: u32, [top, left]: Coord) -> HouseCells {
             .map(|k| [top + k / side, left + k % side])
             .collect(),
     )
+}
+
+/// Windoku's four shaded 3x3 windows of a 9x9 grid.
+pub fn windoku_windows() -> [HouseCells; 4] {
+    [[1, 1], [1, 5], [5, 1], [5, 5]].map(|origin| window(3, origin))
+}
+
+/// The pairs of cells of a 9x9 grid a chess knight's move apart that share no
+/// box (those already differ): Anti-Knight's different-pairs.
+pub fn knight_pairs() -> Vec<[Coord; 2]> {
+    let mut pairs = Vec::new();
+    for r in 0..9i32 {
+        for c in 0..9i32 {
+            for (dr, dc) in [(1, 2), (2, 1), (1, -2), (2, -1)] {
+                let (r2, c2) = (r + dr, c + dc);
+                if !(0..9).contains(&r2) || !(0..9).contains(&c2) {
+                    continue;
+                }
+                if (r / 3, c / 3) == (r2 / 3, c2 / 3) {
+                    continue;
+                }
+                pairs.push([[r as u32, c as u32], [r2 as u32, c2 as u32]]);
+            }
+        }
+    }
+    pairs
 }
 
 /// One Gattai layout of the daily archive: overlapping 9x9 grids.

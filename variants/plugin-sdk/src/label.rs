@@ -25,9 +25,14 @@ pub(crate) struct Verdict {
 /// The verdict on `puzzle`; `kept` is a grade the variant already computed.
 pub(crate) fn verdict(puzzle: &Puzzle, kept: Option<Grade>) -> Verdict {
     let (model, givens) = (puzzle.model(), puzzle.givens());
-    let full = || {
-        kept.clone()
-            .unwrap_or_else(|| logic::grade(model, givens, graded()))
+    // Uniqueness techniques allowed (a generated puzzle is unique); no nested
+    // forcing chains: generation's tier checks never climb them, so a puzzle
+    // they would finish is no puzzle of any offered tier, and on a large grid
+    // their search takes far longer than the generation deadline.
+    let full = move || {
+        kept.unwrap_or_else(|| {
+            logic::grade_without_nested_chains(model, givens, logic::Options { uniqueness: true })
+        })
     };
     if model.cell_count() <= GRADED_CELLS && model.size() <= GRADED_SIZE {
         return from_grade(&full());
@@ -50,12 +55,6 @@ pub(crate) fn verdict(puzzle: &Puzzle, kept: Option<Grade>) -> Verdict {
         tier: None,
         grade: None,
     }
-}
-
-/// The options every published grade uses: uniqueness techniques allowed (a
-/// generated puzzle is unique).
-fn graded() -> logic::Options {
-    logic::Options { uniqueness: true }
 }
 
 fn from_grade(g: &Grade) -> Verdict {

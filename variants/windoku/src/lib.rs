@@ -1,7 +1,7 @@
 //! Windoku as a Sudoku Arena plugin: classic 9x9 plus four shaded 3x3 windows.
 //! Parameter `diagonals=true` adds both main diagonals (Windoku-X).
 
-use plugin_sdk::engine::geometry::{classic_builder, diagonals, window};
+use plugin_sdk::engine::geometry::{classic_builder, diagonals, windoku_windows};
 use plugin_sdk::engine::{Model, PuzzleError};
 use plugin_sdk::{params, standard_difficulties, Manifest, ParamSpec, ParamValue, Params, Variant};
 
@@ -29,10 +29,7 @@ impl Variant for Windoku {
     }
 
     fn model(&self, params: &Params) -> Result<Model, PuzzleError> {
-        let mut houses: Vec<_> = [[1, 1], [1, 5], [5, 1], [5, 5]]
-            .into_iter()
-            .map(|origin| window(3, origin))
-            .collect();
+        let mut houses: Vec<_> = windoku_windows().into();
         if params::flag(params, "diagonals")? {
             houses.extend(diagonals(9, [0, 0]));
         }

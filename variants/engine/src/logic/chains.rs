@@ -618,9 +618,29 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
     }
 }
 
-/// Eliminations that intersections, naked and hidden pairs and X-Wings make on
-/// the scratch grid `now` but not on the real one: each becomes an "off" whose
-/// parents are the scratch eliminations inside the pattern's houses.
+/// The rules dynamic forcing chains (+) apply inside their propagation, on
+/// the scratch grid: intersections, hidden and naked pairs, X-Wings.
+const RULES_INSIDE: [fn(&Ctx) -> Option<Step>; 4] = [
+    crate::logic::intersections::any_locked,
+    |cx| crate::logic::subsets::hidden(cx, 2, false),
+    |cx| crate::logic::subsets::naked(cx, 2),
+    |cx| crate::logic::fish::basic(cx, 2),
+];
+
+/// The chains nested forcing chains apply inside theirs after those rules,
+/// one more per nesting level: forcing chains and cycles, multiple forcing
+/// chains, dynamic forcing chains.
+const CHAINS_INSIDE: [fn(&Ctx) -> Option<Step>; 3] = [
+    crate::logic::static_chains::cycles_and_forcing,
+    |cx| multiple(cx, Mode::Multiple),
+    |cx| multiple(cx, Mode::Dynamic),
+];
+
+/// What the rules (and, nested, the chains) of `mode` find on the scratch
+/// grid `now` but not on the real one: each elimination — and each other
+/// candidate of a placed cell — becomes an "off". A rule's parents are the
+/// scratch eliminations inside its pattern's houses; a chain inside may rest
+/// on any scratch elimination.
 fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents)> {
     let real = s.cx;
     let layout = real.layout;
@@ -630,68 +650,62 @@ fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents
         first: true,
         ..Ctx::ladder(layout, scratch)
     };
-    let mut finders: Vec<fn(&Ctx) -> Option<Step>> = vec![
-        crate::logic::intersections::any_locked,
-        |cx| crate::logic::subsets::hidden(cx, 2, false),
-        |cx| crate::logic::subsets::naked(cx, 2),
-        |cx| crate::logic::fish::basic(cx, 2),
-    ];
-    if mode.nesting() >= 2 {
-        finders.push(crate::logic::static_chains::cycles_and_forcing);
-    }
-    if mode.nesting() >= 3 {
-        finders.push(|cx| multiple(cx, Mode::Multiple));
-    }
-    if mode.nesting() >= 4 {
-        finders.push(|cx| multiple(cx, Mode::Dynamic));
-    }
-    let plain = finders.len().min(4);
-    for (i, finder) in finders.into_iter().enumerate() {
-        let Some(step) = finder(&cx) else { continue };
-        let more = if i < plain {
-            // Parents: scratch eliminations of the pattern's values in its
-            // houses and cells, one run of hidden parents for every elimination.
-            let values: u32 = step
-                .pattern
-                .iter()
-                .fold(0, |m, c| m | bit(u32::from(c.value)));
-            let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
-            for &h in &step.houses {
-                if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
-                    cells.extend(g.cells.iter().copied());
-                }
-            }
-            cells.sort_unstable();
-            cells.dedup();
-            s.hide(cells.iter().flat_map(|&c| {
-                values_of(initial[c as usize] & !now[c as usize] & values).map(move |v| (c, v))
-            }))
-        } else {
-            // A chain inside the chain may rest on any scratch elimination.
-            s.hide((0..now.len() as u32).flat_map(|c| {
-                values_of(initial[c as usize] & !now[c as usize]).map(move |v| (c, v))
-            }))
-        };
-        if more.0 == more.1 {
-            continue;
-        }
-        let parents = Parents { first: NONE, more };
-        // A placement rules out the cell's other candidates.
-        let placed = step.placements.iter().flat_map(|p| {
-            values_of(now[p.cell as usize] & !bit(u32::from(p.value))).map(move |v| (p.cell, v))
-        });
-        let offs: Vec<(u32, u8, Parents)> = step
-            .eliminations
+    let gone = |c: u32, values: u32| values_of(initial[c as usize] & !now[c as usize] & values);
+    for rule in RULES_INSIDE {
+        let Some(step) = rule(&cx) else { continue };
+        let values: u32 = step
+            .pattern
             .iter()
-            .map(|e| (e.cell, e.value))
-            .chain(placed)
-            .map(|(c, v)| (c, v, parents))
-            .collect();
-        if !offs.is_empty() {
+            .fold(0, |m, c| m | bit(u32::from(c.value)));
+        let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
+        for &h in &step.houses {
+            if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
+                cells.extend(g.cells.iter().copied());
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        let more = s.hide(
+            cells
+                .iter()
+                .flat_map(|&c| gone(c, values).map(move |v| (c, v))),
+        );
+        if let Some(offs) = offs_of(&step, more, now) {
+            return offs;
+        }
+    }
+    let levels = usize::from(mode.nesting().saturating_sub(1));
+    for chain in CHAINS_INSIDE.iter().take(levels) {
+        let Some(step) = chain(&cx) else { continue };
+        let more =
+            s.hide((0..now.len() as u32).flat_map(|c| gone(c, u32::MAX).map(move |v| (c, v))));
+        if let Some(offs) = offs_of(&step, more, now) {
             return offs;
         }
     }
     Vec::new()
+}
+
+/// A step found inside a chain as "offs" resting on the hidden parents
+/// `more`: its eliminations, and the other candidates of the cells it
+/// places (`now`: the scratch candidates). `None` when it rests on nothing
+/// the assumption did, or rules nothing out.
+fn offs_of(step: &Step, more: (u32, u32), now: &[u32]) -> Option<Vec<(u32, u8, Parents)>> {
+    if more.0 == more.1 {
+        return None;
+    }
+    let parents = Parents { first: NONE, more };
+    let placed = step.placements.iter().flat_map(|p| {
+        values_of(now[p.cell as usize] & !bit(u32::from(p.value))).map(move |v| (p.cell, v))
+    });
+    let offs: Vec<(u32, u8, Parents)> = step
+        .eliminations
+        .iter()
+        .map(|e| (e.cell, e.value))
+        .chain(placed)
+        .map(|(c, v)| (c, v, parents))
+        .collect();
+    (!offs.is_empty()).then_some(offs)
 }
 
 /// The easiest multiple or dynamic forcing chain of `mode`.

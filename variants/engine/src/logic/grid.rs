@@ -139,17 +139,23 @@ impl Layout {
             })
             .collect();
         let houses = groups.len();
-        let implied = if model.cages().is_empty() {
+        // Houses beyond rows, columns, boxes and regions: where implied houses
+        // and generalized intersections are looked for (not with cages: a
+        // killer's grading has neither).
+        let variant_houses = model.cages().is_empty()
+            && model.houses().iter().any(|h| {
+                !matches!(
+                    h.kind,
+                    HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region
+                )
+            });
+        let implied = if variant_houses {
             let full: Vec<(HouseKind, &[u32])> = groups
                 .iter()
                 .filter(|g| g.full)
                 .map(|g| (g.kind, g.cells.as_slice()))
                 .collect();
-            let lines_of = |kind: HouseKind| -> Vec<usize> {
-                (0..full.len()).filter(|&i| full[i].0 == kind).collect()
-            };
-            let (rows, cols) = (lines_of(HouseKind::Row), lines_of(HouseKind::Column));
-            super::implied::implied_houses(&full, [&rows, &cols], n, model.size())
+            super::implied::implied_houses(&full, n, model.size())
         } else {
             Vec::new()
         };
@@ -221,14 +227,8 @@ impl Layout {
                 .houses()
                 .iter()
                 .all(|h| matches!(h.kind, HouseKind::Row | HouseKind::Column | HouseKind::Box));
-        let variant_rules = model.cages().is_empty()
-            && (!model.different().is_empty()
-                || model.houses().iter().any(|h| {
-                    !matches!(
-                        h.kind,
-                        HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region
-                    )
-                }));
+        let variant_rules =
+            variant_houses || model.cages().is_empty() && !model.different().is_empty();
         let mut layout = Layout {
             peers,
             groups,

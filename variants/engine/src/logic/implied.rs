@@ -11,24 +11,16 @@ use protocol::HouseKind;
 const MOST_LINES: usize = 3;
 
 /// The implied houses of a model whose full houses are `houses` (cells of
-/// each, with its kind), `rows` and `columns` its full lines (indices into
-/// `houses`), `cells` active cells and `size` values. Only on grids of at
-/// most 128 cells with houses beyond rows, columns, boxes and regions (on
-/// those alone, and on killers, nothing is looked for: their grading is
-/// Sudoku Explainer's, which has no implied houses there).
+/// each, with its kind), with `cells` active cells and `size` values; none on
+/// grids of more than 128 cells. The caller decides where to look (the
+/// layout: models with houses beyond rows, columns, boxes and regions, and
+/// no cages).
 pub(crate) fn implied_houses(
     houses: &[(HouseKind, &[u32])],
-    lines: [&[usize]; 2],
     cells: usize,
     size: u32,
 ) -> Vec<Vec<u32>> {
-    let variant = houses.iter().any(|(kind, _)| {
-        !matches!(
-            kind,
-            HouseKind::Row | HouseKind::Column | HouseKind::Box | HouseKind::Region
-        )
-    });
-    if !variant || cells > 128 {
+    if cells > 128 {
         return Vec::new();
     }
     let mask = |cs: &[u32]| cs.iter().fold(0u128, |m, &c| m | 1 << c);
@@ -39,10 +31,15 @@ pub(crate) fn implied_houses(
         .filter(|(kind, _)| !matches!(kind, HouseKind::Row | HouseKind::Column))
         .map(|(_, cs)| mask(cs))
         .collect();
-    let lines: Vec<Vec<u128>> = lines
-        .iter()
-        .map(|ls| ls.iter().map(|&h| known[h]).collect())
-        .collect();
+    let lines: Vec<Vec<u128>> = [HouseKind::Row, HouseKind::Column]
+        .map(|line| {
+            houses
+                .iter()
+                .filter(|(kind, _)| *kind == line)
+                .map(|(_, cs)| mask(cs))
+                .collect()
+        })
+        .into();
     let mut found = Vec::new();
     loop {
         let before = found.len();
@@ -120,9 +117,8 @@ mod tests {
     /// and 9 cut the grid into nine 3x3 windows.
     #[test]
     fn windoku_implies_its_five_hidden_windows() {
-        let windows = [[1, 1], [1, 5], [5, 1], [5, 5]].map(|o| crate::geometry::window(3, o));
         let model = crate::geometry::classic_builder(3, 3)
-            .and_then(|b| b.houses(windows).build())
+            .and_then(|b| b.houses(crate::geometry::windoku_windows()).build())
             .expect("windoku");
         let layout = model.logic_layout();
         let implied: Vec<&Vec<u32>> = layout

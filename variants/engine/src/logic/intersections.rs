@@ -7,7 +7,7 @@
 //! variant's houses and different-pairs meet in generalized intersections: a
 //! value's places in a house all see a cell, which loses it (2.9).
 
-use crate::logic::grid::{is_locking_kind, Group};
+use crate::logic::grid::is_locking_kind;
 use crate::logic::singles::single_left;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
@@ -47,7 +47,8 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
             let (a, b) = (crossing.a, crossing.b);
             let (ga, gb) = (&groups[a as usize], &groups[b as usize]);
             if (gb.is_line() && !ga.is_line()) != pointing
-                || cx.layout.variant_rules && !(locking(ga) && locking(gb))
+                || cx.layout.variant_rules
+                    && !(is_locking_kind(ga.kind) && is_locking_kind(gb.kind))
             {
                 continue;
             }
@@ -102,13 +103,6 @@ fn find<const N: usize>(cx: &Ctx, direct: bool, kinds: [bool; N]) -> Option<Step
         }
     }
     None
-}
-
-/// Whether pointing and claiming reason about `group` on a model with variant
-/// rules: a row, column, box, region or window (a cage too, though such a
-/// model has none). Elsewhere (classic rules, killers) every crossing counts.
-fn locking(group: &Group) -> bool {
-    group.house.is_none() || is_locking_kind(group.kind)
 }
 
 /// Sudoku Explainer's generalized intersection (2.9): a value's two to six

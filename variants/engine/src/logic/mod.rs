@@ -277,8 +277,8 @@ struct Rung {
     /// where it only finds sooner what that rung, or a naked set of the
     /// complement, finds too.
     direct: bool,
-    /// A nested forcing chain ([`nested`]): skipped when any deduction will
-    /// do (tier checks).
+    /// A nested forcing chain ([`nested`]): climbed only with
+    /// [`Chains::Nested`].
     nested: bool,
     /// Tried first of the extreme tier's rungs when any deduction will do:
     /// the rung that most often finds one, and cheaply (Nishio chains, on
@@ -347,13 +347,25 @@ const fn dynamic(find: Finder) -> Rung {
 }
 
 /// A nested forcing chain: past the dynamic ones, for the hardest puzzles
-/// known; climbed by grades and hints, never by tier checks (generation
-/// offers no puzzle that needs one).
+/// known; climbed by full grades only, never by hints, tier checks (generation
+/// offers no puzzle that needs one) nor by a grade a player's request asks for
+/// ([`grade_without_nested_chains`]: seconds a puzzle).
 const fn nested(find: Finder) -> Rung {
     Rung {
         nested: true,
         ..dynamic(find)
     }
+}
+
+/// How deep into forcing chains a solve may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Chains {
+    /// No dynamic forcing chains (a large grid's grade that must stay quick).
+    Static,
+    /// Dynamic forcing chains, not nested ones (tier checks, grades on request).
+    Dynamic,
+    /// Every rung, nested forcing chains included.
+    Nested,
 }
 
 /// Which rungs a solve climbs.
@@ -363,8 +375,8 @@ struct Climb {
     cap: Difficulty,
     /// Only Sudoku Explainer's rungs (for ratings and the recorded solution).
     rated_only: bool,
-    /// Whether dynamic forcing chains may be used.
-    dynamic: bool,
+    /// How deep into forcing chains it may go.
+    chains: Chains,
     /// Whether any deduction of a rung will do ([`Ctx::first`]): the steps
     /// are not recorded for a rating or shown to a player.
     first: bool,
@@ -379,10 +391,10 @@ impl Climb {
         (self.options.uniqueness || !r.unique)
             && r.tier <= self.cap
             && (r.rated || !self.rated_only)
-            && (self.dynamic || !r.dynamic)
-            && !(self.first && self.dynamic && r.subsumed)
+            && (self.chains >= Chains::Dynamic || !r.dynamic)
+            && (self.chains >= Chains::Nested || !r.nested)
+            && !(self.first && self.chains >= Chains::Dynamic && r.subsumed)
             && !(self.first && r.direct)
-            && !(self.first && r.nested)
             && self.exhausted.is_none_or(|t| r.tier > t)
     }
 }
@@ -488,7 +500,7 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
 /// steps Sudoku Explainer's order takes (for the rating and the explanation),
 /// and the tier ([`tier`]).
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
-    grade_by(model, givens, options, true)
+    grade_by(model, givens, options, Chains::Nested)
 }
 
 /// [`grade`] without dynamic forcing chains, the ladder's last rungs, whose
@@ -498,11 +510,19 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
 /// solve, the grade is [`grade`]'s (the chains come last, so they were never
 /// reached).
 pub fn grade_without_dynamic_chains(model: &Model, givens: &[u8], options: Options) -> Grade {
-    grade_by(model, givens, options, false)
+    grade_by(model, givens, options, Chains::Static)
 }
 
-/// [`grade`], with or without dynamic forcing chains.
-fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Grade {
+/// [`grade`] without nested forcing chains, whose search takes up to seconds
+/// a puzzle on the hardest known 9x9s: for a grade anyone may ask for again
+/// and again (a pasted puzzle). The puzzle is unsolved where only those
+/// chains would go on; when it does solve, the grade is [`grade`]'s.
+pub fn grade_without_nested_chains(model: &Model, givens: &[u8], options: Options) -> Grade {
+    grade_by(model, givens, options, Chains::Dynamic)
+}
+
+/// [`grade`], with forcing chains as deep as `chains`.
+fn grade_by(model: &Model, givens: &[u8], options: Options, chains: Chains) -> Grade {
     let (steps, solved) = solve(
         model,
         givens,
@@ -510,7 +530,7 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, dynamic: bool) -> Gr
             options,
             cap: Extreme,
             rated_only: true,
-            dynamic,
+            chains,
             first: false,
             exhausted: None,
         },
@@ -596,7 +616,7 @@ pub fn solve_within(model: &Model, givens: &[u8], cap: Difficulty) -> (Vec<Step>
 /// deduction of a rung will do.
 fn tier_climb(cap: Difficulty) -> Climb {
     Climb {
-        dynamic: true,
+        chains: Chains::Dynamic,
         options: Options { uniqueness: false },
         cap,
         rated_only: false,
@@ -657,7 +677,11 @@ pub(crate) fn solves_after(
     dynamic: bool,
 ) -> bool {
     let climb = Climb {
-        dynamic,
+        chains: if dynamic {
+            Chains::Dynamic
+        } else {
+            Chains::Static
+        },
         exhausted: after.map(|s| s.cap),
         ..tier_climb(cap)
     };
@@ -794,12 +818,13 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
     }
     // The easiest tier first: a finned fish teaches more than a short chain
     // Sudoku Explainer would try before it. Uniqueness is safe: the puzzle
-    // has one solution.
+    // has one solution. No nested forcing chain: seconds of search for a step
+    // nobody learns from; a revealed cell serves better.
     let cx = Ctx::ladder(layout, &grid);
     for tier in [Easy, Medium, Hard, Extreme] {
         let step = LADDER
             .iter()
-            .filter(|r| r.tier == tier)
+            .filter(|r| r.tier == tier && !r.nested)
             .find_map(|r| (r.find)(&cx));
         if let Some(step) = step {
             return Some(Hint::Step(step));
