@@ -9,7 +9,7 @@
 
 use crate::cage::CageTable;
 use crate::general::Found;
-use crate::model::Model;
+use crate::rules::Rules;
 use rand::seq::SliceRandom;
 use rand::RngCore;
 
@@ -31,7 +31,8 @@ pub(crate) struct BitTables {
 
 impl BitTables {
     /// Tables for `model`, or `None` if it has more than [`MAX_CELLS`] cells.
-    pub fn new(model: &Model, cages: &[CageTable]) -> Option<BitTables> {
+    pub fn new(model: &Rules) -> Option<BitTables> {
+        let cages = &model.compiled.cages;
         let cells = model.cell_count();
         if cells > MAX_CELLS {
             return None;
@@ -62,16 +63,6 @@ impl BitTables {
             avx512: avx512_scan_fits(size),
         })
     }
-
-    /// The number of values.
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// The full houses' cells.
-    pub fn houses(&self) -> &[u128] {
-        &self.houses
-    }
 }
 
 /// Whether this CPU runs the AVX-512 hidden-single scan for `size` values.
@@ -91,7 +82,9 @@ fn avx512_scan_fits(_size: usize) -> bool {
 fn avx512_hidden_singles(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> {
     // SAFETY: `t.avx512` is set only when the CPU has AVX-512F and VPOPCNTDQ
     // (`bits_avx512::available`) and the model has few enough values.
-    unsafe { crate::bits_avx512::hidden_singles(t, b) }
+    unsafe {
+        crate::bits_avx512::hidden_singles(t.size, &t.houses, b, |b, cell, v| assign(t, b, cell, v))
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -391,6 +384,7 @@ mod tests {
     use super::*;
     use crate::generate::{generate, Target};
     use crate::geometry::classic;
+    use crate::model::Model;
     use crate::seed::rng_for;
     use std::sync::Arc;
 
@@ -428,7 +422,7 @@ mod tests {
         // 6, 9 and 10 values: one, three and three registers, the last partly used.
         for (rows, cols) in [(2, 3), (3, 3), (2, 5)] {
             let model = Arc::new(classic(rows, cols).expect("model"));
-            let simd = BitTables::new(&model, &[]).expect("fits");
+            let simd = BitTables::new(&model).expect("fits");
             assert!(
                 simd.avx512,
                 "{rows}x{cols}: the AVX-512 scan should be chosen"

@@ -6,7 +6,6 @@
 //! in `bits.rs` runs. Both reach the same fixpoint (singles are confluent), so the
 //! search is the same either way (a test in `bits.rs` compares them).
 
-use crate::bits::{assign, BitTables};
 use core::arch::x86_64::{
     __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_broadcast_i32x4, _mm512_cmpeq_epi64_mask,
     _mm512_maskz_loadu_epi64, _mm512_popcnt_epi64, _mm512_set1_epi64, _mm512_shuffle_epi32,
@@ -46,11 +45,16 @@ fn broadcast(mask: &u128) -> __m512i {
 /// (Singles are confluent: whichever order they are placed in, propagation
 /// reaches the same fixpoint, so the search sees the same states.)
 ///
-/// `b` is a search level (`size` value boards, then the placed cells) of a model
-/// with at most [`MAX_VALUES`] values.
+/// `b` is a search level (`n` value boards, then the placed cells) of a model
+/// with at most [`MAX_VALUES`] values and these full `houses`; `assign(b, cell,
+/// value)` places a single (the bitboard solver's own placement).
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-pub(crate) fn hidden_singles(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> {
-    let n = t.size();
+pub(crate) fn hidden_singles(
+    n: usize,
+    houses: &[u128],
+    b: &mut [u128],
+    mut assign: impl FnMut(&mut [u128], usize, usize),
+) -> Result<bool, ()> {
     // The low lane of each board that exists (registers of four boards, eight
     // 64-bit lanes, 24 lanes in all; board `v` is lanes 2v and 2v + 1).
     let boards_present = 0x55_5555u32 & ((1u32 << (2 * n)) - 1);
@@ -58,7 +62,7 @@ pub(crate) fn hidden_singles(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> 
     let mut boards = [load(b, n, 0), load(b, n, 1), load(b, n, 2)];
     let mut open = broadcast(&!b[n]);
     let mut progress = false;
-    for house in t.houses() {
+    for house in houses {
         let whole = broadcast(house);
         let unplaced = _mm512_and_si512(whole, open);
         let (mut empty, mut single) = (0u32, 0u32);
@@ -89,7 +93,7 @@ pub(crate) fn hidden_singles(t: &BitTables, b: &mut [u128]) -> Result<bool, ()> 
                 return Err(());
             }
             if x & (x - 1) == 0 && x & b[n] == 0 {
-                assign(t, b, x.trailing_zeros() as usize, v);
+                assign(b, x.trailing_zeros() as usize, v);
                 progress = true;
             }
         }

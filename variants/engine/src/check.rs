@@ -1,6 +1,7 @@
 //! Checking a grid of values against a model's rules, without any solution.
 
-use crate::model::{kind_name, Model};
+use crate::model::Model;
+use crate::rules::kind_name;
 
 /// Every active cell whose value breaks a house, pair or cage rule in `values`
 /// (one per active cell, 0 = empty). A cage breaks when its filled values exceed the

@@ -4,7 +4,7 @@
 //! Works for every model.
 
 use crate::mask::{bit, is_single, value_of};
-use crate::model::Compiled;
+use crate::rules::Compiled;
 use rand::seq::SliceRandom;
 use rand::RngCore;
 

@@ -63,7 +63,7 @@ pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
 /// than search it for seconds. A node count, not a time: deterministic.
 pub fn random_solution_within(model: &Model, rng: &mut Rng, budget: Option<usize>) -> Fill {
     let empty = vec![0; model.cell_count()];
-    let found = match (SolverPath::Auto.pick(model), &model.bits) {
+    let found = match (SolverPath::Auto.pick(model), model.bits()) {
         // The band solver has no random order; the bitboard fills classic 9x9.
         (Solver::Classic9, Some(tables)) | (Solver::Bitboard(tables), _) => {
             let mut s = BitSearch::new(tables);

@@ -5,7 +5,8 @@
 //! [`windoku_windows`]) and anti-knight pairs ([`knight_pairs`]).
 
 use crate::error::PuzzleError;
-use crate::model::{Model, ModelBuilder};
+use crate::model::Model;
+use crate::rules::ModelBuilder;
 use protocol::{Coord, HouseKind};
 
 /// Classic n-Sudoku with `box_rows` x `box_cols` boxes: N = `box_rows * box_cols`

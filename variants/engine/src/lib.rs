@@ -1,9 +1,10 @@
 //! The Sudoku Arena engine: one constraint model for every variant, and the
 //! operations on it.
 //!
-//! - [`Model`] / [`ModelBuilder`]: values 1..=N (N ≤ 32), a layout with active
+//! - [`Rules`] / [`ModelBuilder`]: values 1..=N (N ≤ 32), a layout with active
 //!   cells, houses (all different), cages (all different with a sum) and
-//!   different-pairs. [`geometry`] builds the standard shapes.
+//!   different-pairs. [`geometry`] builds the standard shapes. A [`Model`] is
+//!   the rules with the tables the solvers build from them once.
 //! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
 //!   [`Puzzle::count`] (stop at 2 for uniqueness; [`Puzzle::solution_count`] when
 //!   the solution itself is not needed) and [`Puzzle::solve`]. Classic
@@ -35,6 +36,7 @@ pub mod logic;
 mod mask;
 mod model;
 mod puzzle;
+mod rules;
 pub mod seed;
 pub mod text;
 pub mod v1;
@@ -44,5 +46,6 @@ pub use difficulty::Difficulty;
 pub use error::PuzzleError;
 pub use generate::{Generated, Target};
 pub use mask::full_mask;
-pub use model::{default_symbols, Model, ModelBuilder, ModelCage, ModelHouse, MAX_SIDE, MAX_SIZE};
+pub use model::Model;
 pub use puzzle::{Count, Puzzle, Solution, SolverPath};
+pub use rules::{default_symbols, ModelBuilder, ModelCage, ModelHouse, Rules, MAX_SIDE, MAX_SIZE};

@@ -337,7 +337,7 @@ impl SolverPath {
             SolverPath::Bitboard => true,
             SolverPath::Classic9 | SolverPath::Cells => false,
         };
-        match &model.bits {
+        match model.bits() {
             Some(tables) if bitboard => Solver::Bitboard(tables),
             _ => Solver::Cells,
         }

@@ -2,8 +2,9 @@
 //! validation messages that name the problem.
 
 use crate::error::PuzzleError;
-use crate::model::{kind_name, Model, ModelBuilder};
+use crate::model::Model;
 use crate::puzzle::Puzzle;
+use crate::rules::{kind_name, ModelBuilder};
 use protocol::{Cage, House, Layout, PuzzleV1, PUZZLE_FORMAT_V1};
 use std::sync::Arc;
 

@@ -20,8 +20,11 @@
 //! Ratings follow Sudoku Explainer: a base for the kind of chain plus 0.1 per
 //! step of its length scale (4, 6, 8, 12, 16, 24, ... potentials).
 
+use crate::logic::chain_parts::{
+    cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links,
+};
 use crate::logic::forcing_scan::{Agreements, Scan};
-use crate::logic::grid::{candidate_key as key, Grid, Group, Layout};
+use crate::logic::grid::{candidate_key as key, Grid};
 use crate::logic::stamps::Stamps;
 use crate::logic::step::{Candidate, Rating, Step, Technique};
 use crate::logic::Ctx;
@@ -143,22 +146,6 @@ impl Parents {
     }
 }
 
-/// Which links a search may follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Links {
-    /// Bivalue-cell links ("Y").
-    pub y: bool,
-    /// House links ("X").
-    pub x: bool,
-}
-
-impl Links {
-    /// The same links plus house links.
-    pub(super) fn with_x(self) -> Links {
-        Links { y: self.y, x: true }
-    }
-}
-
 /// The arena of potentials one search builds, and which potentials are known
 /// on and off.
 struct Search<'a> {
@@ -171,68 +158,6 @@ impl Drop for Search<'_> {
     fn drop(&mut self) {
         std::mem::take(&mut self.store).give_back();
     }
-}
-
-/// A found deduction before it becomes a [`Step`].
-pub(super) struct Found {
-    /// The kind of chain.
-    pub technique: Technique,
-    /// Its rating (the kind's base plus its length's tenths).
-    pub rating: Rating,
-    /// The number of potentials its chains rest on.
-    pub complexity: usize,
-    /// Orders deductions of equal rating and complexity.
-    pub sort_key: u8,
-    /// What it removes and places.
-    pub eliminations: Vec<Candidate>,
-    pub placements: Vec<Candidate>,
-    /// The candidates along its chains.
-    pub pattern: Vec<Candidate>,
-}
-
-impl Found {
-    /// What makes a deduction easier: a lower rating, then fewer potentials.
-    pub fn key(&self) -> (Rating, usize, u8) {
-        (self.rating, self.complexity, self.sort_key)
-    }
-
-    /// The step shown for this deduction.
-    pub fn into_step(self) -> Step {
-        let mut step = Step::new(self.technique, self.rating);
-        step.eliminations = self.eliminations;
-        step.placements = self.placements;
-        step.pattern = self.pattern;
-        step
-    }
-}
-
-/// Keeps the easiest deduction, with `pattern` (the candidates of its
-/// chains, gathered only for a deduction kept) as its pattern.
-pub(super) fn keep(
-    best: &mut Option<Found>,
-    mut found: Found,
-    pattern: impl FnOnce() -> Vec<Candidate>,
-) {
-    if found.eliminations.is_empty() && found.placements.is_empty() {
-        return;
-    }
-    if best.as_ref().is_none_or(|b| found.key() < b.key()) {
-        found.pattern = pattern();
-        *best = Some(found);
-    }
-}
-
-/// SE's length increment: +0.1 each time the number of potentials beyond 2
-/// passes 4, 6, 8, 12, 16, 24, 32, ...
-pub(super) fn length_tenths(complexity: usize) -> Rating {
-    let length = complexity.saturating_sub(2);
-    let (mut ceil, mut odd, mut added) = (4usize, false, 0);
-    while length > ceil {
-        added += 1;
-        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
-        odd = !odd;
-    }
-    added
 }
 
 impl<'a> Search<'a> {
@@ -399,43 +324,6 @@ impl<'a> Search<'a> {
         out.dedup();
         out
     }
-}
-
-/// The other values of `cell` in `cand` ("Y" offs of `value` there).
-pub(super) fn cell_offs(cand: &[u32], cell: u32, value: u8) -> impl Iterator<Item = (u32, u8)> {
-    values_of(cand[cell as usize] & !bit(u32::from(value))).map(move |v| (cell, v))
-}
-
-/// The peers of `cell` holding `value` in `cand` ("X" offs).
-pub(super) fn peer_offs<'c>(
-    layout: &'c Layout,
-    cand: &'c [u32],
-    cell: u32,
-    value: u8,
-) -> impl Iterator<Item = (u32, u8)> + 'c {
-    let b = bit(u32::from(value));
-    layout.peers[cell as usize]
-        .iter()
-        .filter(move |&&p| cand[p as usize] & b != 0)
-        .map(move |&p| (p, value))
-}
-
-/// Each full group of `cell` where `value` has exactly one other place in
-/// `current`, with that place.
-pub(super) fn conjugates<'g>(
-    layout: &'g Layout,
-    current: &'g Grid,
-    cell: u32,
-    value: u8,
-) -> impl Iterator<Item = (&'g Group, u32)> + 'g {
-    let groups = &layout.groups_of[cell as usize];
-    let slots = &layout.slots[cell as usize];
-    groups.iter().zip(slots).filter_map(move |(&g, &slot)| {
-        let group = &layout.groups[g as usize];
-        let others = current.positions(group, value) & !(1 << slot);
-        (group.full && others.count_ones() == 1)
-            .then(|| (group, group.cells[others.trailing_zeros() as usize]))
-    })
 }
 
 /// How a multiple-chain search propagates.
@@ -1077,7 +965,7 @@ mod tests {
         let (mut found, mut passed) = (0, 0);
         for (model, givens) in puzzles {
             let layout = model.logic_layout();
-            let mut grid = Grid::new(model, &givens);
+            let mut grid = Grid::new(model.logic_layout(), &givens);
             let g = grade(model, &givens, Options::default());
             for (i, step) in g.steps.iter().enumerate() {
                 if i % 4 == 0 {

@@ -3,11 +3,12 @@
 //! a cell is in, which cells see each other).
 
 use crate::cage::CageTable;
-use crate::logic::killer::{virtual_cages, VirtualCage};
 use crate::logic::step::Candidate;
+use crate::logic::virtual_cage::VirtualCage;
 use crate::mask::{bit, full_mask};
-use crate::model::Model;
+use crate::rules::Rules;
 use protocol::HouseKind;
+use std::sync::OnceLock;
 
 /// The index of (cell, value) in per-candidate arrays of a grid of `size`
 /// values.
@@ -116,13 +117,15 @@ pub(crate) struct Layout {
     /// (anti-knight) — and no cages: where generalized intersections find
     /// what pointing and claiming cannot.
     pub variant_rules: bool,
-    /// The 45 rule's virtual cages (none without cages).
-    pub virtual_cages: Vec<VirtualCage>,
+    /// The number of values.
+    pub size: u32,
+    /// The 45 rule's virtual cages (none without cages), found on first use.
+    pub virtual_cages: OnceLock<Vec<VirtualCage>>,
 }
 
 impl Layout {
     /// The layout of `model`.
-    pub fn new(model: &Model) -> Layout {
+    pub fn new(model: &Rules) -> Layout {
         let n = model.cell_count();
         let mut groups: Vec<Group> = model
             .houses()
@@ -229,7 +232,7 @@ impl Layout {
                 .all(|h| matches!(h.kind, HouseKind::Row | HouseKind::Column | HouseKind::Box));
         let variant_rules =
             variant_houses || model.cages().is_empty() && !model.different().is_empty();
-        let mut layout = Layout {
+        Layout {
             peers,
             groups,
             groups_of,
@@ -242,15 +245,14 @@ impl Layout {
             stride,
             classic,
             variant_rules,
-            virtual_cages: Vec::new(),
-        };
-        layout.virtual_cages = virtual_cages(&layout, model.size());
-        layout
+            size: model.size(),
+            virtual_cages: OnceLock::new(),
+        }
     }
 
     /// The cells of house `house`: one of the model's, or, numbered after
     /// them, an implied house (`crate::logic::implied`).
-    pub fn house_cells<'m>(&'m self, model: &'m Model, house: usize) -> &'m [u32] {
+    pub fn house_cells<'m>(&'m self, model: &'m Rules, house: usize) -> &'m [u32] {
         match model.houses().get(house) {
             Some(h) => &h.cells,
             None => self
@@ -376,14 +378,14 @@ pub(crate) struct Contradiction;
 impl Grid {
     /// A grid with `values` placed and every candidate a placed peer does not rule
     /// out.
-    pub fn new(model: &Model, values: &[u8]) -> Grid {
-        let full = full_mask(model.size());
+    pub fn new(layout: &Layout, values: &[u8]) -> Grid {
+        let full = full_mask(layout.size);
         let cand = (0..values.len())
             .map(|c| {
                 if values[c] != 0 {
                     return 0;
                 }
-                model.logic_layout().peers[c]
+                layout.peers[c]
                     .iter()
                     .fold(full, |m, &p| match values[p as usize] {
                         0 => m,
@@ -391,11 +393,12 @@ impl Grid {
                     })
             })
             .collect();
-        Grid::from_parts(model.logic_layout(), model.size(), values.to_vec(), cand)
+        Grid::from_parts(layout, values.to_vec(), cand)
     }
 
     /// A grid from placed values and candidates as they are.
-    pub fn from_parts(layout: &Layout, size: u32, values: Vec<u8>, cand: Vec<u32>) -> Grid {
+    pub fn from_parts(layout: &Layout, values: Vec<u8>, cand: Vec<u32>) -> Grid {
+        let size = layout.size;
         let mut pos = vec![0u32; layout.groups.len() * size as usize];
         for group in &layout.groups {
             for (i, &c) in group.cells.iter().enumerate() {
@@ -416,8 +419,7 @@ impl Grid {
     }
 
     /// Places `value` in `cell` and removes it from every peer.
-    pub fn place(&mut self, model: &Model, cell: u32, value: u8) {
-        let layout = model.logic_layout();
+    pub fn place(&mut self, layout: &Layout, cell: u32, value: u8) {
         let c = cell as usize;
         self.values[c] = value;
         let mut m = self.cand[c];

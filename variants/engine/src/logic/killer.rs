@@ -12,6 +12,7 @@ use crate::logic::cells::CellSet;
 use crate::logic::grid::{Group, Layout};
 use crate::logic::memo::GroupSearch;
 use crate::logic::step::{CageFacts, Candidate, Step, Technique};
+use crate::logic::virtual_cage::VirtualCage;
 use crate::logic::Ctx;
 use crate::mask::{bit, values_of};
 
@@ -102,28 +103,12 @@ fn required_of(local: &[u32], combos: &[u32]) -> Option<u32> {
     any.then_some(required)
 }
 
-/// A virtual cage the 45 rule derives from the layout alone (the cages never
-/// change during a solve, so these are found once per layout): the innies or
-/// the outies of one region.
-#[derive(Clone, Debug)]
-pub(crate) struct VirtualCage {
-    /// Its cells (innies inside the region, or outies outside it).
-    cells: Vec<u32>,
-    /// What they add up to.
-    sum: u32,
-    /// The houses making the region.
-    houses: Vec<usize>,
-    /// The digit sets of a cage whose cells all see each other; `None` when
-    /// two cells may repeat a value.
-    table: Option<CageTable>,
-}
-
 /// The virtual cages of a layout, in the order the 45 rule reads them: per
 /// region (each full house, then runs of two and three adjacent rows and
 /// columns), the innies, then the outies. Only those of one to
 /// [`MAX_VIRTUAL`] cells.
-pub(crate) fn virtual_cages(layout: &Layout, size: u32) -> Vec<VirtualCage> {
-    let total = size * (size + 1) / 2;
+fn virtual_cages(layout: &Layout) -> Vec<VirtualCage> {
+    let total = layout.size * (layout.size + 1) / 2;
     let cages: Vec<&Group> = layout.groups.iter().filter(|c| c.sum.is_some()).collect();
     if cages.is_empty() {
         return Vec::new();
@@ -171,7 +156,7 @@ pub(crate) fn virtual_cages(layout: &Layout, size: u32) -> Vec<VirtualCage> {
                 .iter()
                 .enumerate()
                 .all(|(i, &a)| cells[i + 1..].iter().all(|&b| layout.sees(a, b)));
-            let table = distinct.then(|| CageTable::new(&cells, sum, size));
+            let table = distinct.then(|| CageTable::new(&cells, sum, layout.size));
             out.push(VirtualCage {
                 cells,
                 sum,
@@ -200,6 +185,7 @@ pub(crate) fn rule_45_lines(cx: &Ctx) -> Option<Step> {
 fn rule_45_over(cx: &Ctx, several: bool) -> Option<Step> {
     cx.layout
         .virtual_cages
+        .get_or_init(|| virtual_cages(cx.layout))
         .iter()
         .enumerate()
         .filter(|(_, v)| (v.houses.len() > 1) == several)

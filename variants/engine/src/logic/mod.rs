@@ -13,6 +13,7 @@
 mod aligned;
 mod als;
 mod cells;
+mod chain_parts;
 mod chains;
 mod colouring;
 mod combinations;
@@ -32,6 +33,7 @@ mod static_chains;
 mod step;
 mod subsets;
 mod uniqueness;
+mod virtual_cage;
 mod wings;
 
 use crate::difficulty::Difficulty;
@@ -491,7 +493,7 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
     }
     for p in &step.placements {
         if grid.values[p.cell as usize] == 0 {
-            grid.place(model, p.cell, p.value);
+            grid.place(model.logic_layout(), p.cell, p.value);
         }
     }
 }
@@ -692,7 +694,7 @@ pub(crate) fn solves_after(
 /// [`solve_after`], ending with the grid where the solve stopped.
 fn run(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>, Grid) {
     let layout = model.logic_layout();
-    let mut grid = Grid::new(model, givens);
+    let mut grid = Grid::new(model.logic_layout(), givens);
     for step in known {
         apply(model, &mut grid, step);
     }
@@ -732,7 +734,7 @@ pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) ->
     let cand = (0..values.len())
         .map(|c| if values[c] == 0 { cand[c] } else { 0 })
         .collect();
-    let grid = Grid::from_parts(layout, model.size(), values.to_vec(), cand);
+    let grid = Grid::from_parts(layout, values.to_vec(), cand);
     let every = RefCell::new(Vec::new());
     let cx = Ctx {
         layout,
@@ -797,7 +799,7 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
         return Some(Hint::WrongValue { cell: cell as u32 });
     }
     let layout = model.logic_layout();
-    let mut grid = Grid::new(model, values);
+    let mut grid = Grid::new(model.logic_layout(), values);
     if let Some(marks) = marks {
         let bit = |v: u8| crate::mask::bit(u32::from(v));
         if let Some(cell) = (0..values.len())
@@ -811,7 +813,7 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
                 m => grid.cand[c] & m,
             })
             .collect();
-        grid = Grid::from_parts(layout, model.size(), values.to_vec(), cand);
+        grid = Grid::from_parts(layout, values.to_vec(), cand);
     }
     if grid.is_solved() {
         return None;

@@ -5,7 +5,9 @@
 //! words a potential (key, state, parent) rather than a dynamic chain's
 //! node; a classic grade runs thousands of these short searches a step.
 
-use crate::logic::chains::{cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links};
+use crate::logic::chain_parts::{
+    cell_offs, conjugates, keep, length_tenths, peer_offs, Found, Links,
+};
 use crate::logic::grid::candidate_key as key;
 use crate::logic::memo;
 use crate::logic::reach;

@@ -65,7 +65,7 @@ pub(super) const HARD_PUZZLES: [&str; 3] = [
 pub(super) fn positions_along(line: &str, every: usize) -> Vec<grid::Grid> {
     let model = classic9();
     let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
-    let mut grid = grid::Grid::new(&model, &givens);
+    let mut grid = grid::Grid::new(model.logic_layout(), &givens);
     let mut positions = Vec::new();
     for (i, step) in grade(&model, &givens, Options::default())
         .steps
