@@ -17,6 +17,7 @@ mod chain_parts;
 mod chains;
 mod colouring;
 mod combinations;
+mod differential;
 pub mod explain;
 mod fish;
 mod forcing_scan;
@@ -24,9 +25,12 @@ pub(crate) mod grid;
 mod implied;
 mod intersections;
 mod killer;
+mod ladder;
 mod links;
 mod memo;
 mod reach;
+mod reference;
+mod schedule;
 mod singles;
 mod stamps;
 mod static_chains;
@@ -38,10 +42,14 @@ mod wings;
 
 use crate::difficulty::Difficulty;
 use crate::model::Model;
+pub use differential::{differential, Differential};
 use grid::{Grid, Layout};
+use ladder::{easiest, Watch, LADDER};
+use schedule::{Chains, Climb};
 use std::cell::RefCell;
 use std::rc::Rc;
 pub use step::{format_rating, CageFacts, Candidate, Rating, Step, Technique};
+use Difficulty::{Easy, Extreme, Hard, Medium};
 
 /// What the solver may use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -257,232 +265,6 @@ impl<'a> Ctx<'a> {
     }
 }
 
-type Finder = fn(&Ctx) -> Option<Step>;
-
-/// One rung of the ladder: a finder, whether it relies on uniqueness, whether
-/// Sudoku Explainer has it (ratings replay only those), and the highest tier of
-/// the techniques it finds.
-struct Rung {
-    find: Finder,
-    unique: bool,
-    rated: bool,
-    tier: Difficulty,
-    /// A dynamic forcing chain: the last resort, and on large grids a search
-    /// that can take seconds.
-    dynamic: bool,
-    /// Every deduction it finds, the last rung finds too (its chains are the
-    /// last rung's with fewer kinds of links): skipped when any deduction will
-    /// do ([`Climb::first`]), where only the rating would tell them apart.
-    subsumed: bool,
-    /// A direct form of a later rung of the same tier (its eliminations
-    /// only where they leave a single): skipped when any deduction will do,
-    /// where it only finds sooner what that rung, or a naked set of the
-    /// complement, finds too.
-    direct: bool,
-    /// A nested forcing chain ([`nested`]): climbed only with
-    /// [`Chains::Nested`].
-    nested: bool,
-    /// Tried first of the extreme tier's rungs when any deduction will do:
-    /// the rung that most often finds one, and cheaply (Nishio chains, on
-    /// the positions a killer's tier checks meet).
-    eager: bool,
-}
-
-/// A rung Sudoku Explainer has, with nothing special about it.
-const fn rung(find: Finder, tier: Difficulty) -> Rung {
-    Rung {
-        find,
-        unique: false,
-        rated: true,
-        tier,
-        dynamic: false,
-        subsumed: false,
-        direct: false,
-        nested: false,
-        eager: false,
-    }
-}
-
-/// A rung that relies on the puzzle having one solution.
-const fn unique(find: Finder, tier: Difficulty) -> Rung {
-    Rung {
-        unique: true,
-        ..rung(find, tier)
-    }
-}
-
-/// A technique Sudoku Explainer finds only as a chain (finned fish, W-Wing,
-/// colouring): it counts for tiers and hints, where its own name teaches more,
-/// but ratings follow Sudoku Explainer's steps.
-const fn named(find: Finder, tier: Difficulty) -> Rung {
-    Rung {
-        rated: false,
-        ..rung(find, tier)
-    }
-}
-
-/// `r`, a forcing chain rung whose deductions the last rung (dynamic forcing
-/// chains plus) also finds.
-const fn subsumed(r: Rung) -> Rung {
-    Rung {
-        subsumed: true,
-        ..r
-    }
-}
-
-/// `r`, tried first of its tier in tier checks ([`Rung::eager`]).
-const fn eager(r: Rung) -> Rung {
-    Rung { eager: true, ..r }
-}
-
-/// `r`, the direct form of a later rung ([`Rung::direct`]).
-const fn direct(r: Rung) -> Rung {
-    Rung { direct: true, ..r }
-}
-
-/// A dynamic forcing chain rung (see [`Climb::dynamic`]).
-const fn dynamic(find: Finder) -> Rung {
-    Rung {
-        dynamic: true,
-        ..rung(find, Extreme)
-    }
-}
-
-/// A nested forcing chain: past the dynamic ones, for the hardest puzzles
-/// known; climbed by full grades only, never by hints, tier checks (generation
-/// offers no puzzle that needs one) nor by a grade a player's request asks for
-/// ([`grade_without_nested_chains`]: seconds a puzzle).
-const fn nested(find: Finder) -> Rung {
-    Rung {
-        nested: true,
-        ..dynamic(find)
-    }
-}
-
-/// How deep into forcing chains a solve may go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Chains {
-    /// No dynamic forcing chains (a large grid's grade that must stay quick).
-    Static,
-    /// Dynamic forcing chains, not nested ones (tier checks, grades on request).
-    Dynamic,
-    /// Every rung, nested forcing chains included.
-    Nested,
-}
-
-/// Which rungs a solve climbs.
-#[derive(Clone, Copy)]
-struct Climb {
-    options: Options,
-    cap: Difficulty,
-    /// Only Sudoku Explainer's rungs (for ratings and the recorded solution).
-    rated_only: bool,
-    /// How deep into forcing chains it may go.
-    chains: Chains,
-    /// Whether any deduction of a rung will do ([`Ctx::first`]): the steps
-    /// are not recorded for a rating or shown to a player.
-    first: bool,
-    /// Rungs of this tier and below are known to find nothing in the grid
-    /// searched: a solve that goes on where one capped at that tier stopped
-    /// skips them in its first search ([`solves_after`]).
-    exhausted: Option<Difficulty>,
-}
-
-impl Climb {
-    fn allows(&self, r: &Rung) -> bool {
-        (self.options.uniqueness || !r.unique)
-            && r.tier <= self.cap
-            && (r.rated || !self.rated_only)
-            && (self.chains >= Chains::Dynamic || !r.dynamic)
-            && (self.chains >= Chains::Nested || !r.nested)
-            && !(self.first && self.chains >= Chains::Dynamic && r.subsumed)
-            && !(self.first && r.direct)
-            && self.exhausted.is_none_or(|t| r.tier > t)
-    }
-}
-
-use Difficulty::{Easy, Extreme, Hard, Medium};
-
-/// The ladder, in the order Sudoku Explainer tries its rules (roughly by
-/// rating).
-const LADDER: &[Rung] = &[
-    rung(singles::full_house, Easy),
-    rung(singles::hidden_single, Easy),
-    direct(rung(intersections::direct, Medium)),
-    direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
-    rung(singles::naked_single, Easy),
-    rung(killer::combinations, Medium),
-    direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
-    rung(intersections::locked, Medium),
-    rung(killer::required_values, Medium),
-    rung(killer::rule_45, Medium),
-    rung(intersections::generalized, Medium),
-    rung(|cx| subsets::naked(cx, 2), Medium),
-    rung(|cx| fish::basic(cx, 2), Hard),
-    rung(killer::rule_45_lines, Hard),
-    rung(|cx| subsets::hidden(cx, 2, false), Medium),
-    rung(|cx| subsets::naked(cx, 3), Medium),
-    rung(|cx| fish::basic(cx, 3), Hard),
-    rung(|cx| subsets::hidden(cx, 3, false), Medium),
-    rung(|cx| links::chain(cx, 2), Hard),
-    rung(|cx| wings::xy(cx, false), Hard),
-    rung(|cx| wings::xy(cx, true), Hard),
-    unique(uniqueness::rectangle, Hard),
-    rung(|cx| subsets::naked(cx, 4), Hard),
-    rung(|cx| fish::basic(cx, 4), Hard),
-    rung(|cx| subsets::hidden(cx, 4, false), Hard),
-    rung(|cx| links::chain(cx, 3), Extreme),
-    rung(|cx| als::wing(cx, 3), Hard),
-    unique(uniqueness::bug, Hard),
-    // Named techniques, last of the hard tier: they matter only when the
-    // rated hard rungs are stuck.
-    named(|cx| fish::finned(cx, 2), Hard),
-    named(wings::w_wing, Hard),
-    named(|cx| fish::finned(cx, 3), Hard),
-    named(colouring::simple, Hard),
-    named(colouring::multi, Hard),
-    named(|cx| fish::finned(cx, 4), Hard),
-    rung(|cx| links::chain(cx, 4), Extreme),
-    rung(|cx| als::wing(cx, 4), Extreme),
-    rung(|cx| aligned::exclusion(cx, 2), Extreme),
-    rung(|cx| als::wing(cx, 5), Extreme),
-    rung(static_chains::cycles_and_forcing, Extreme),
-    rung(|cx| als::wing(cx, 6), Extreme),
-    rung(|cx| aligned::exclusion(cx, 3), Extreme),
-    eager(subsumed(rung(
-        |cx| chains::multiple(cx, chains::Mode::Nishio),
-        Extreme,
-    ))),
-    subsumed(rung(
-        |cx| chains::multiple(cx, chains::Mode::Multiple),
-        Extreme,
-    )),
-    subsumed(dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))),
-    dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
-    nested(|cx| chains::multiple(cx, chains::Mode::Nested)),
-    nested(|cx| chains::multiple(cx, chains::Mode::NestedMultiple)),
-    nested(|cx| chains::multiple(cx, chains::Mode::NestedDynamic)),
-];
-
-/// The easiest step from `grid` among rungs up to tier `cap`, if any.
-fn easiest(layout: &Layout, grid: &Grid, climb: Climb, memo: &RefCell<memo::Memo>) -> Option<Step> {
-    let cx = Ctx {
-        memo: Some(memo),
-        first: climb.first,
-        ..Ctx::ladder(layout, grid)
-    };
-    let allowed = LADDER.iter().filter(|r| climb.allows(r));
-    if !climb.first {
-        return allowed.clone().find_map(|r| (r.find)(&cx));
-    }
-    // Any deduction will do: the easier tiers' rungs in the ladder's order,
-    // then the extreme tier's, eager ones first.
-    let easier = allowed.clone().filter(|r| r.tier < Extreme);
-    let eager = allowed.clone().filter(|r| r.tier == Extreme && r.eager);
-    let rest = allowed.filter(|r| r.tier == Extreme && !r.eager);
-    easier.chain(eager).chain(rest).find_map(|r| (r.find)(&cx))
-}
-
 /// Applies a step's eliminations (but a direct technique's, which only
 /// explain its placement: [`Technique::places_only`]), then its placements.
 fn apply(model: &Model, grid: &mut Grid, step: &Step) {
@@ -693,6 +475,17 @@ pub(crate) fn solves_after(
 
 /// [`solve_after`], ending with the grid where the solve stopped.
 fn run(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>, Grid) {
+    run_watched(model, givens, known, climb, &mut |_, _, _| {})
+}
+
+/// [`run`], showing every rung's outcome at every position to `watch`.
+fn run_watched(
+    model: &Model,
+    givens: &[u8],
+    known: &[Step],
+    climb: Climb,
+    watch: Watch,
+) -> (Vec<Step>, Grid) {
     let layout = model.logic_layout();
     let mut grid = Grid::new(model.logic_layout(), givens);
     for step in known {
@@ -704,7 +497,7 @@ fn run(model: &Model, givens: &[u8], known: &[Step], climb: Climb) -> (Vec<Step>
     // Only the first search may skip what `known` is known to exhaust.
     let mut now = climb;
     while !solved && grid.check(layout).is_ok() {
-        let Some(step) = easiest(layout, &grid, now, &memo) else {
+        let Some(step) = easiest(layout, &grid, now, &memo, watch) else {
             break;
         };
         now.exhausted = None;
@@ -826,7 +619,7 @@ pub fn hint(model: &Model, solution: &[u8], values: &[u8], marks: Option<&[u32]>
     for tier in [Easy, Medium, Hard, Extreme] {
         let step = LADDER
             .iter()
-            .filter(|r| r.tier == tier && !r.nested)
+            .filter(|r| r.tier == tier && !r.when.nested)
             .find_map(|r| (r.find)(&cx));
         if let Some(step) = step {
             return Some(Hint::Step(step));

@@ -1,0 +1,262 @@
+//! The ladder: every rung in the order Sudoku Explainer tries its rules
+//! (roughly by rating), each with the finder the solver climbs, the plain
+//! reference finder it is checked against where the family has one
+//! (`reference.rs`), its tier, and whether Sudoku Explainer rates it and it
+//! relies on uniqueness. When a rung runs is the schedule's (`schedule.rs`).
+
+use crate::difficulty::Difficulty;
+use crate::logic::grid::{Grid, Layout};
+use crate::logic::reference::{self, Reference};
+use crate::logic::schedule::{Climb, When};
+use crate::logic::step::Step;
+use crate::logic::{
+    aligned, als, chains, colouring, fish, intersections, killer, links, memo, singles,
+    static_chains, subsets, uniqueness, wings, Ctx,
+};
+use std::cell::RefCell;
+
+/// A technique finder.
+pub(crate) type Finder = fn(&Ctx) -> Option<Step>;
+
+/// One rung of the ladder.
+pub(crate) struct Rung {
+    /// What the solver climbs.
+    pub find: Finder,
+    /// The plain finder of the same family it must agree with, if written.
+    pub reference: Option<Reference>,
+    /// Whether it relies on the puzzle having one solution.
+    pub unique: bool,
+    /// Whether Sudoku Explainer has it (ratings replay only those).
+    pub rated: bool,
+    /// The highest tier of the techniques it finds.
+    pub tier: Difficulty,
+    /// When it runs, beyond its tier.
+    pub when: When,
+}
+
+/// A rung Sudoku Explainer has, with nothing special about it.
+const fn rung(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        find,
+        reference: None,
+        unique: false,
+        rated: true,
+        tier,
+        when: When::ALWAYS,
+    }
+}
+
+/// `r`, checked against the plain finder `reference`.
+const fn checked(r: Rung, reference: Reference) -> Rung {
+    Rung {
+        reference: Some(reference),
+        ..r
+    }
+}
+
+/// A rung that relies on the puzzle having one solution.
+const fn unique(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        unique: true,
+        ..rung(find, tier)
+    }
+}
+
+/// A technique Sudoku Explainer finds only as a chain (finned fish, W-Wing,
+/// colouring): it counts for tiers and hints, where its own name teaches more,
+/// but ratings follow Sudoku Explainer's steps.
+const fn named(find: Finder, tier: Difficulty) -> Rung {
+    Rung {
+        rated: false,
+        ..rung(find, tier)
+    }
+}
+
+/// `r` with `when` changed by `f`.
+const fn when(r: Rung, when: When) -> Rung {
+    Rung { when, ..r }
+}
+
+/// `r`, a forcing chain rung whose deductions the last rung (dynamic forcing
+/// chains plus) also finds ([`When::subsumed`]).
+const fn subsumed(r: Rung) -> Rung {
+    let w = When {
+        subsumed: true,
+        ..r.when
+    };
+    when(r, w)
+}
+
+/// `r`, tried first of its tier in tier checks ([`When::eager`]).
+const fn eager(r: Rung) -> Rung {
+    let w = When {
+        eager: true,
+        ..r.when
+    };
+    when(r, w)
+}
+
+/// `r`, the direct form of a later rung ([`When::direct`]).
+const fn direct(r: Rung) -> Rung {
+    let w = When {
+        direct: true,
+        ..r.when
+    };
+    when(r, w)
+}
+
+/// A dynamic forcing chain rung ([`When::dynamic`]).
+const fn dynamic(find: Finder) -> Rung {
+    let r = rung(find, Extreme);
+    let w = When {
+        dynamic: true,
+        ..r.when
+    };
+    when(r, w)
+}
+
+/// A nested forcing chain: past the dynamic ones, for the hardest puzzles
+/// known; climbed by full grades only, never by hints, tier checks (generation
+/// offers no puzzle that needs one) nor by a grade a player's request asks for
+/// (`grade_without_nested_chains`: seconds a puzzle).
+const fn nested(find: Finder) -> Rung {
+    let r = dynamic(find);
+    let w = When {
+        nested: true,
+        ..r.when
+    };
+    when(r, w)
+}
+
+use Difficulty::{Easy, Extreme, Hard, Medium};
+
+/// The ladder, in the order Sudoku Explainer tries its rules (roughly by
+/// rating).
+pub(crate) const LADDER: &[Rung] = &[
+    checked(rung(singles::full_house, Easy), reference::full_house),
+    checked(rung(singles::hidden_single, Easy), reference::hidden_single),
+    direct(rung(intersections::direct, Medium)),
+    direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
+    checked(rung(singles::naked_single, Easy), reference::naked_single),
+    rung(killer::combinations, Medium),
+    direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
+    checked(rung(intersections::locked, Medium), reference::locked),
+    rung(killer::required_values, Medium),
+    rung(killer::rule_45, Medium),
+    checked(
+        rung(intersections::generalized, Medium),
+        reference::generalized,
+    ),
+    checked(rung(|cx| subsets::naked(cx, 2), Medium), |l, g, s| {
+        reference::naked(2, l, g, s)
+    }),
+    checked(rung(|cx| fish::basic(cx, 2), Hard), |l, g, s| {
+        reference::fish(2, l, g, s)
+    }),
+    rung(killer::rule_45_lines, Hard),
+    checked(
+        rung(|cx| subsets::hidden(cx, 2, false), Medium),
+        |l, g, s| reference::hidden(2, l, g, s),
+    ),
+    checked(rung(|cx| subsets::naked(cx, 3), Medium), |l, g, s| {
+        reference::naked(3, l, g, s)
+    }),
+    checked(rung(|cx| fish::basic(cx, 3), Hard), |l, g, s| {
+        reference::fish(3, l, g, s)
+    }),
+    checked(
+        rung(|cx| subsets::hidden(cx, 3, false), Medium),
+        |l, g, s| reference::hidden(3, l, g, s),
+    ),
+    rung(|cx| links::chain(cx, 2), Hard),
+    checked(rung(|cx| wings::xy(cx, false), Hard), |l, g, s| {
+        reference::wing(false, l, g, s)
+    }),
+    checked(rung(|cx| wings::xy(cx, true), Hard), |l, g, s| {
+        reference::wing(true, l, g, s)
+    }),
+    unique(uniqueness::rectangle, Hard),
+    checked(rung(|cx| subsets::naked(cx, 4), Hard), |l, g, s| {
+        reference::naked(4, l, g, s)
+    }),
+    checked(rung(|cx| fish::basic(cx, 4), Hard), |l, g, s| {
+        reference::fish(4, l, g, s)
+    }),
+    checked(rung(|cx| subsets::hidden(cx, 4, false), Hard), |l, g, s| {
+        reference::hidden(4, l, g, s)
+    }),
+    rung(|cx| links::chain(cx, 3), Extreme),
+    checked(rung(|cx| als::wing(cx, 3), Hard), |l, g, s| {
+        reference::als(3, l, g, s)
+    }),
+    unique(uniqueness::bug, Hard),
+    // Named techniques, last of the hard tier: they matter only when the
+    // rated hard rungs are stuck.
+    named(|cx| fish::finned(cx, 2), Hard),
+    named(wings::w_wing, Hard),
+    named(|cx| fish::finned(cx, 3), Hard),
+    named(colouring::simple, Hard),
+    named(colouring::multi, Hard),
+    named(|cx| fish::finned(cx, 4), Hard),
+    rung(|cx| links::chain(cx, 4), Extreme),
+    checked(rung(|cx| als::wing(cx, 4), Extreme), |l, g, s| {
+        reference::als(4, l, g, s)
+    }),
+    rung(|cx| aligned::exclusion(cx, 2), Extreme),
+    checked(rung(|cx| als::wing(cx, 5), Extreme), |l, g, s| {
+        reference::als(5, l, g, s)
+    }),
+    rung(static_chains::cycles_and_forcing, Extreme),
+    checked(rung(|cx| als::wing(cx, 6), Extreme), |l, g, s| {
+        reference::als(6, l, g, s)
+    }),
+    rung(|cx| aligned::exclusion(cx, 3), Extreme),
+    eager(subsumed(rung(
+        |cx| chains::multiple(cx, chains::Mode::Nishio),
+        Extreme,
+    ))),
+    subsumed(rung(
+        |cx| chains::multiple(cx, chains::Mode::Multiple),
+        Extreme,
+    )),
+    subsumed(dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))),
+    dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
+    nested(|cx| chains::multiple(cx, chains::Mode::Nested)),
+    nested(|cx| chains::multiple(cx, chains::Mode::NestedMultiple)),
+    nested(|cx| chains::multiple(cx, chains::Mode::NestedDynamic)),
+];
+
+/// What a solve sees each rung it runs give: the rung, the finder's view and
+/// its step (`None`: it found nothing).
+pub(crate) type Watch<'w> = &'w mut dyn FnMut(&Rung, &Ctx, Option<&Step>);
+
+/// The easiest step from `grid` among the rungs `climb` allows, in its
+/// schedule's order, each rung's outcome shown to `watch`.
+pub(crate) fn easiest(
+    layout: &Layout,
+    grid: &Grid,
+    climb: Climb,
+    memo: &RefCell<memo::Memo>,
+    watch: Watch,
+) -> Option<Step> {
+    let cx = Ctx {
+        memo: Some(memo),
+        first: climb.first,
+        ..Ctx::ladder(layout, grid)
+    };
+    let allowed = || {
+        LADDER
+            .iter()
+            .filter(|r| climb.allows(r.tier, r.unique, r.rated, r.when))
+    };
+    for pass in 0..3 {
+        for r in allowed().filter(|r| climb.pass(r.tier, r.when) == pass) {
+            let found = (r.find)(&cx);
+            watch(r, &cx, found.as_ref());
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,473 @@
+//! The reference ladder: one plain finder per technique family, written from
+//! the technique's definition — every instance tried, no memo, no
+//! precomputed masks, no pruning — beside the accelerated finders the
+//! ladder climbs. Each gives the union of what every instance of its family
+//! deduces in a position ([`Deductions`]); `super::differential` checks the
+//! accelerated finders against them along whole solve paths.
+//!
+//! The definitions keep the limits that are part of what a technique means
+//! for the rating (Sudoku Explainer's: a naked set in a group with at least
+//! twice its size of empty cells, a hidden one with more than that), so a
+//! finder and its reference must agree exactly: what one finds the other
+//! finds, and never the other way round.
+
+use crate::logic::grid::{Grid, Group, Layout};
+use crate::logic::step::{Candidate, Step};
+use std::collections::BTreeSet;
+
+/// Everything every instance of a family deduces in one position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Deductions {
+    /// Values placed.
+    pub placements: BTreeSet<Candidate>,
+    /// Candidates removed.
+    pub eliminations: BTreeSet<Candidate>,
+}
+
+impl Deductions {
+    /// Whether no instance deduces anything.
+    pub fn is_empty(&self) -> bool {
+        self.placements.is_empty() && self.eliminations.is_empty()
+    }
+
+    /// What `step` deduces that no instance of the family does: empty when
+    /// the step is one of them.
+    pub fn beyond(&self, step: &Step) -> Vec<Candidate> {
+        let placements = step
+            .placements
+            .iter()
+            .filter(|p| !self.placements.contains(p));
+        let eliminations = step
+            .eliminations
+            .iter()
+            .filter(|e| !self.eliminations.contains(e));
+        placements.chain(eliminations).copied().collect()
+    }
+}
+
+/// A reference finder: the grid, and whether Sudoku Explainer's limits hold.
+pub(crate) type Reference = fn(&Layout, &Grid, bool) -> Deductions;
+
+/// Whether `a` and `b` see each other: `b` is among `a`'s peers.
+fn sees(layout: &Layout, a: u32, b: u32) -> bool {
+    layout.peers[a as usize].contains(&b)
+}
+
+/// Whether `value` is a candidate of `cell`.
+fn holds(grid: &Grid, cell: u32, value: u8) -> bool {
+    grid.values[cell as usize] == 0 && grid.cand[cell as usize] >> (value - 1) & 1 == 1
+}
+
+/// The empty cells of `group`.
+fn empty_cells(grid: &Grid, group: &Group) -> Vec<u32> {
+    group
+        .cells
+        .iter()
+        .copied()
+        .filter(|&c| grid.values[c as usize] == 0)
+        .collect()
+}
+
+/// The cells of `group` where `value` is a candidate.
+fn places(grid: &Grid, group: &Group, value: u8) -> Vec<u32> {
+    group
+        .cells
+        .iter()
+        .copied()
+        .filter(|&c| holds(grid, c, value))
+        .collect()
+}
+
+/// The full groups (houses every value is in once).
+fn full_groups(layout: &Layout) -> impl Iterator<Item = &Group> {
+    layout.groups.iter().filter(|g| g.full)
+}
+
+/// Calls `f` with every almost locked set of `k` cells among `usable` (cells
+/// that all see each other, holding `k + 1` values in all), and its values:
+/// sets grown a cell at a time, each new cell seeing the ones before, while
+/// they hold at most `k + 1` values.
+fn each_als(
+    layout: &Layout,
+    usable: &[u32],
+    k: usize,
+    cand: &dyn Fn(u32) -> u32,
+    f: &mut dyn FnMut(&[u32], u32),
+) {
+    /// One growing set: where it may grow from, its cells and values.
+    struct Growth<'g> {
+        layout: &'g Layout,
+        usable: &'g [u32],
+        k: usize,
+        cand: &'g dyn Fn(u32) -> u32,
+        set: Vec<u32>,
+    }
+    impl Growth<'_> {
+        fn grow(&mut self, from: usize, union: u32, f: &mut dyn FnMut(&[u32], u32)) {
+            if self.set.len() == self.k {
+                if union.count_ones() as usize == self.k + 1 {
+                    f(&self.set, union);
+                }
+                return;
+            }
+            for i in from..self.usable.len() {
+                let c = self.usable[i];
+                let u = union | (self.cand)(c);
+                let sees_set = self.set.iter().all(|&s| sees(self.layout, s, c));
+                if u.count_ones() as usize <= self.k + 1 && sees_set {
+                    self.set.push(c);
+                    self.grow(i + 1, u, f);
+                    self.set.pop();
+                }
+            }
+        }
+    }
+    let mut growth = Growth {
+        layout,
+        usable,
+        k,
+        cand,
+        set: Vec::with_capacity(k),
+    };
+    growth.grow(0, 0, f);
+}
+
+/// Calls `f` with every `k`-element subset of `items`.
+fn each_subset<T: Copy>(items: &[T], k: usize, f: &mut dyn FnMut(&[T])) {
+    fn go<T: Copy>(items: &[T], k: usize, from: usize, pick: &mut Vec<T>, f: &mut dyn FnMut(&[T])) {
+        if pick.len() == k {
+            f(pick);
+            return;
+        }
+        for i in from..items.len() {
+            pick.push(items[i]);
+            go(items, k, i + 1, pick, f);
+            pick.pop();
+        }
+    }
+    go(items, k, 0, &mut Vec::with_capacity(k), f);
+}
+
+/// The values of a candidate mask.
+fn values(mask: u32) -> impl Iterator<Item = u8> {
+    (1..=32u8).filter(move |&v| mask >> (v - 1) & 1 == 1)
+}
+
+/// Removes `value` from every cell that holds it, is not in `pattern` and
+/// sees every cell of `seen`.
+fn eliminate_seeing(
+    layout: &Layout,
+    grid: &Grid,
+    value: u8,
+    seen: &[u32],
+    pattern: &[u32],
+    out: &mut Deductions,
+) {
+    for c in 0..grid.cand.len() as u32 {
+        if holds(grid, c, value)
+            && !pattern.contains(&c)
+            && seen.iter().all(|&s| sees(layout, c, s))
+        {
+            out.eliminations.insert(Candidate::new(c, value));
+        }
+    }
+}
+
+/// A full house's last empty cell takes the value the house is missing.
+pub(crate) fn full_house(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for group in full_groups(layout) {
+        let empty = empty_cells(grid, group);
+        let [cell] = empty[..] else { continue };
+        let missing: Vec<u8> = (1..=grid.size as u8)
+            .filter(|&v| !group.cells.iter().any(|&c| grid.values[c as usize] == v))
+            .collect();
+        if let [value] = missing[..] {
+            if holds(grid, cell, value) {
+                out.placements.insert(Candidate::new(cell, value));
+            }
+        }
+    }
+    out
+}
+
+/// A value with one place left in a full house goes there.
+pub(crate) fn hidden_single(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for group in full_groups(layout) {
+        for value in 1..=grid.size as u8 {
+            if let [cell] = places(grid, group, value)[..] {
+                out.placements.insert(Candidate::new(cell, value));
+            }
+        }
+    }
+    out
+}
+
+/// A cell with one candidate left takes it.
+pub(crate) fn naked_single(_: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for c in 0..grid.cand.len() as u32 {
+        if grid.values[c as usize] == 0 && grid.cand[c as usize].count_ones() == 1 {
+            let value = grid.cand[c as usize].trailing_zeros() as u8 + 1;
+            out.placements.insert(Candidate::new(c, value));
+        }
+    }
+    out
+}
+
+/// Locked candidates: a value's two or more places in full group A all lie
+/// in full group B (sharing at least two cells with A), so it leaves B's
+/// other cells. None on models with variant rules (generalized
+/// intersections find them there).
+pub(crate) fn locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    if layout.variant_rules {
+        return out;
+    }
+    for a in full_groups(layout) {
+        for b in full_groups(layout) {
+            let shared = a.cells.iter().filter(|c| b.cells.contains(c)).count();
+            if std::ptr::eq(a, b) || shared < 2 {
+                continue;
+            }
+            for value in 1..=grid.size as u8 {
+                let inside = places(grid, a, value);
+                if inside.len() < 2 || !inside.iter().all(|c| b.cells.contains(c)) {
+                    continue;
+                }
+                for c in places(grid, b, value) {
+                    if !a.cells.contains(&c) {
+                        out.eliminations.insert(Candidate::new(c, value));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Generalized intersections (models with variant rules only): a value's
+/// two to six places in a full house all see a cell outside them, which
+/// loses it.
+pub(crate) fn generalized(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    if !layout.variant_rules {
+        return out;
+    }
+    for group in full_groups(layout) {
+        for value in 1..=grid.size as u8 {
+            let inside = places(grid, group, value);
+            if (2..=6).contains(&inside.len()) {
+                eliminate_seeing(layout, grid, value, &inside, &inside, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Naked sets of `k`: `k` empty cells of a group (house or cage) whose
+/// candidates together are `k` values; those values leave every other cell
+/// seeing all `k`. Only in a group with more than `k` empty cells (at least
+/// `2k` under Sudoku Explainer's limits).
+pub(crate) fn naked(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for group in &layout.groups {
+        let empty = empty_cells(grid, group);
+        if empty.len() <= k || se_limits && empty.len() < 2 * k {
+            continue;
+        }
+        each_subset(&empty, k, &mut |set| {
+            let union = set.iter().fold(0, |m, &c| m | grid.cand[c as usize]);
+            if union.count_ones() as usize == k {
+                for value in values(union) {
+                    eliminate_seeing(layout, grid, value, set, set, &mut out);
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Hidden sets of `k`: `k` values whose places in a full house lie in `k`
+/// cells; those cells lose every other candidate. Only in a house with more
+/// than `k` empty cells (more than `2k` under Sudoku Explainer's limits).
+pub(crate) fn hidden(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for group in full_groups(layout) {
+        let empty = empty_cells(grid, group);
+        if empty.len() <= if se_limits { 2 * k } else { k } {
+            continue;
+        }
+        let open: Vec<u8> = (1..=grid.size as u8)
+            .filter(|&v| !places(grid, group, v).is_empty())
+            .collect();
+        each_subset(&open, k, &mut |set| {
+            let mut cells: Vec<u32> = set.iter().flat_map(|&v| places(grid, group, v)).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            if cells.len() != k {
+                return;
+            }
+            for &c in &cells {
+                for value in values(grid.cand[c as usize]) {
+                    if !set.contains(&value) {
+                        out.eliminations.insert(Candidate::new(c, value));
+                    }
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Basic fish of `k` lines: a value whose places in `k` rows (or columns),
+/// each holding it twice or more, lie in `k` columns (rows) leaves those
+/// columns' other cells.
+pub(crate) fn fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let Some(lines) = layout.lines.as_ref() else {
+        return out;
+    };
+    let line = |g: u32| &layout.groups[g as usize];
+    for value in 1..=grid.size as u8 {
+        for base in 0..2 {
+            let cover = &lines[1 - base];
+            let usable: Vec<u32> = lines[base]
+                .iter()
+                .copied()
+                .filter(|&g| places(grid, line(g), value).len() >= 2)
+                .collect();
+            each_subset(&usable, k, &mut |bases| {
+                let inside: Vec<u32> = bases
+                    .iter()
+                    .flat_map(|&g| places(grid, line(g), value))
+                    .collect();
+                let covers: Vec<u32> = cover
+                    .iter()
+                    .copied()
+                    .filter(|&g| inside.iter().any(|c| line(g).cells.contains(c)))
+                    .collect();
+                let all_covered = inside
+                    .iter()
+                    .all(|c| covers.iter().any(|&g| line(g).cells.contains(c)));
+                if covers.len() != k || !all_covered {
+                    return;
+                }
+                for &g in &covers {
+                    for c in places(grid, line(g), value) {
+                        if !bases.iter().any(|&b| line(b).cells.contains(&c)) {
+                            out.eliminations.insert(Candidate::new(c, value));
+                        }
+                    }
+                }
+            });
+        }
+    }
+    out
+}
+
+/// XY-Wing (`xyz` false): a pivot {x,y} seeing pincers {x,z} and {y,z}; a
+/// cell seeing both pincers is not z. XYZ-Wing: a pivot {x,y,z} seeing
+/// pincers {x,z} and {y,z}; a cell seeing the pivot and both pincers is not z.
+pub(crate) fn wing(xyz: bool, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let n = grid.cand.len() as u32;
+    let cand = |c: u32| {
+        if grid.values[c as usize] == 0 {
+            grid.cand[c as usize]
+        } else {
+            0
+        }
+    };
+    for pivot in (0..n).filter(|&c| cand(c).count_ones() == if xyz { 3 } else { 2 }) {
+        let p = cand(pivot);
+        let pincers: Vec<u32> = (0..n)
+            .filter(|&w| w != pivot && cand(w).count_ones() == 2 && sees(layout, pivot, w))
+            .collect();
+        each_subset(&pincers, 2, &mut |pair| {
+            let (a, b) = (cand(pair[0]), cand(pair[1]));
+            let z = a & b;
+            let shape = if xyz {
+                a != b && z.count_ones() == 1 && a | b == p
+            } else {
+                z.count_ones() == 1 && z & p == 0 && (a | b) & !z == p
+            };
+            if !shape {
+                return;
+            }
+            let mut seen = pair.to_vec();
+            if xyz {
+                seen.push(pivot);
+            }
+            let pattern = [pair[0], pair[1], pivot];
+            for value in values(z) {
+                eliminate_seeing(layout, grid, value, &seen, &pattern, &mut out);
+            }
+        });
+    }
+    out
+}
+
+/// ALS-wings with an almost locked set of `k` cells (`k` cells that all see
+/// each other, each holding two to `k + 1` values, `k + 1` values in all)
+/// and a bivalue cell {x,z} outside it holding ALS values: when every ALS
+/// cell holding x sees the bivalue cell, z is in the ALS or the bivalue
+/// cell, and leaves every cell seeing all of those. When z is linked the
+/// same way, both are, and the ALS's other values are locked in it.
+pub(crate) fn als(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let n = grid.cand.len() as u32;
+    let cand = |c: u32| {
+        if grid.values[c as usize] == 0 {
+            grid.cand[c as usize]
+        } else {
+            0
+        }
+    };
+    let usable: Vec<u32> = (0..n)
+        .filter(|&c| (2..=k as u32 + 1).contains(&cand(c).count_ones()))
+        .collect();
+    each_als(layout, &usable, k, &cand, &mut |set, union| {
+        let holders = |v: u8| -> Vec<u32> {
+            set.iter()
+                .copied()
+                .filter(|&c| cand(c) >> (v - 1) & 1 == 1)
+                .collect()
+        };
+        for yz in (0..n).filter(|&c| cand(c).count_ones() == 2) {
+            let m = cand(yz);
+            if m & union != m || set.contains(&yz) || !set.iter().any(|&c| sees(layout, c, yz)) {
+                continue;
+            }
+            let pair: Vec<u8> = values(m).collect();
+            let linked: Vec<bool> = pair
+                .iter()
+                .map(|&v| holders(v).iter().all(|&c| sees(layout, c, yz)))
+                .collect();
+            let mut pattern = set.to_vec();
+            pattern.push(yz);
+            let mut eliminate = |v: u8, with_yz: bool| {
+                let mut seen = holders(v);
+                if with_yz {
+                    seen.push(yz);
+                }
+                eliminate_seeing(layout, grid, v, &seen, &pattern, &mut out);
+            };
+            for i in 0..2 {
+                if linked[i] {
+                    eliminate(pair[1 - i], true);
+                }
+            }
+            if linked[0] && linked[1] {
+                for v in values(union & !m) {
+                    eliminate(v, false);
+                }
+                for &x in &pair {
+                    eliminate(x, true);
+                }
+            }
+        }
+    });
+    out
+}
