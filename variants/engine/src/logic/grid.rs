@@ -504,26 +504,31 @@ impl Grid {
             .filter(move |&c| self.values[c as usize] == 0)
     }
 
-    /// Whether the grid is still consistent: every empty cell has a candidate and
-    /// every value missing from a full group has a place in it.
+    /// Whether the grid is still consistent: every empty cell has a candidate,
+    /// no group holds a value twice, and every value missing from a full group
+    /// has a place in it.
     pub fn check(&self, layout: &Layout) -> Result<(), Contradiction> {
         for c in 0..self.values.len() {
             if self.values[c] == 0 && self.cand[c] == 0 {
                 return Err(Contradiction);
             }
         }
-        for &g in &layout.full_groups {
-            let group = &layout.groups[g as usize];
-            let mut seen = 0u32;
+        for group in &layout.groups {
+            let (mut placed, mut seen) = (0u32, 0u32);
             for &c in &group.cells {
                 let c = c as usize;
-                seen |= if self.values[c] != 0 {
-                    bit(u32::from(self.values[c]))
+                if self.values[c] != 0 {
+                    let b = bit(u32::from(self.values[c]));
+                    if placed & b != 0 {
+                        return Err(Contradiction);
+                    }
+                    placed |= b;
+                    seen |= b;
                 } else {
-                    self.cand[c]
-                };
+                    seen |= self.cand[c];
+                }
             }
-            if seen != full_mask(self.size) {
+            if group.full && seen != full_mask(self.size) {
                 return Err(Contradiction);
             }
         }

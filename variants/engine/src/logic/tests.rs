@@ -1,4 +1,6 @@
-//! Logical solver tests: every step true against the solution, tiers and ratings on known puzzles.
+//! Tests of the logical solver's entry points (`mod.rs`): every step true against
+//! the solution, tiers and capped solves, shallower grades, broken grids, direct
+//! steps, `find` and hints; and helpers the finders' own tests share.
 
 use super::*;
 use crate::geometry::classic;
@@ -113,4 +115,185 @@ pub(super) fn memo_changes_no_result(
         }
     }
     (found, positions)
+}
+
+/// Puzzles of every tier from the SE-rated file's range (easy to extreme).
+const TIERED: [&str; 4] = [
+    "001083000063000490040600012600104200900000007004502009430008050085000920000740600",
+    "020705040500060208060200000200000904080000060405000007000001020801020009070508030",
+    "000900200000050076100002093010020000029070350000030060290500007540010000007008000",
+    HARD_PUZZLES[1],
+];
+
+fn givens(line: &str) -> Vec<u8> {
+    parse_line(line).expect("line").expect("puzzle").to_vec()
+}
+
+/// `tier` is the lowest cap whose rungs solve the puzzle, and the grade's
+/// tier is the same; `solve_within` solves at that cap and not below.
+#[test]
+fn the_tier_is_the_lowest_cap_that_solves() {
+    let model = classic9();
+    let tiers = [Easy, Medium, Hard, Extreme];
+    let mut seen = Vec::new();
+    for line in TIERED {
+        let g = givens(line);
+        let tier = tier(&model, &g).expect("solved");
+        seen.push(tier);
+        let at = tiers.iter().position(|&t| t == tier).expect("a tier");
+        assert!(
+            solve_within(&model, &g, tier).1,
+            "{line} solves at {tier:?}"
+        );
+        if at > 0 {
+            assert!(
+                !solves_within(&model, &g, tiers[at - 1]),
+                "{line} below {tier:?}"
+            );
+        }
+        assert_eq!(
+            grade(&model, &g, Options::default()).tier,
+            Some(tier),
+            "{line}"
+        );
+    }
+    seen.dedup();
+    assert!(seen.len() >= 3, "the puzzles span tiers: {seen:?}");
+}
+
+/// Going on where a capped solve stopped (skipping the rungs it exhausted)
+/// decides what a fresh solve at the higher cap decides.
+#[test]
+fn solving_on_after_a_capped_solve_agrees_with_a_fresh_one() {
+    let model = classic9();
+    for line in TIERED.iter().chain(&HARD_PUZZLES) {
+        let g = givens(line);
+        for (below, cap) in [(Easy, Medium), (Medium, Hard), (Hard, Extreme)] {
+            let stopped = stop_within(&model, &g, below);
+            assert_eq!(stopped.solved, solves_within(&model, &g, below), "{line}");
+            assert_eq!(
+                solves_after(&model, &g, Some(&stopped), cap, true),
+                solves_within(&model, &g, cap),
+                "{line}: {below:?} then {cap:?}"
+            );
+        }
+    }
+}
+
+/// The grades without nested or dynamic chains are the full grade wherever
+/// they solve, and unsolved (never wrong) where only those chains go on.
+#[test]
+fn shallower_grades_are_the_full_grade_or_unsolved() {
+    let model = classic9();
+    for line in TIERED.iter().chain(&HARD_PUZZLES) {
+        let g = givens(line);
+        let full = grade(&model, &g, Options::default());
+        for shallow in [
+            grade_without_nested_chains(&model, &g, Options::default()),
+            grade_without_dynamic_chains(&model, &g, Options::default()),
+        ] {
+            if shallow.solved {
+                assert_eq!(shallow, full, "{line}");
+            } else {
+                assert_eq!(shallow.tier, None, "{line}");
+                assert!(full.steps.starts_with(&shallow.steps), "{line}");
+            }
+        }
+    }
+}
+
+/// A grid with two equal givens in a row stops at once: no steps, unsolved.
+#[test]
+fn a_broken_grid_gives_no_steps() {
+    let model = classic9();
+    let mut g = givens(TIERED[0]);
+    let first_empty = g.iter().position(|&v| v == 0).expect("an empty cell");
+    let row = first_empty / 9;
+    let taken = (row * 9..row * 9 + 9).find_map(|c| (g[c] != 0).then_some(g[c]));
+    g[first_empty] = taken.expect("a given in the row");
+    let result = grade(&model, &g, Options::default());
+    assert!(!result.solved && result.steps.is_empty() && result.tier.is_none());
+    assert_eq!(tier(&model, &g), None);
+}
+
+/// A direct hidden pair places its single and removes nothing: the grid
+/// after it differs from before only by that placement and its peers.
+#[test]
+fn direct_techniques_only_place() {
+    let model = classic9();
+    let layout = model.logic_layout();
+    let g = givens(TIERED[2]);
+    let result = grade(&model, &g, Options::default());
+    let mut grid = Grid::new(layout, &g);
+    let mut checked = 0;
+    for step in &result.steps {
+        if step.technique.places_only() && !step.eliminations.is_empty() {
+            let mut expected = grid.clone();
+            for p in &step.placements {
+                expected.place(layout, p.cell, p.value);
+            }
+            apply(&model, &mut grid, step);
+            assert_eq!(grid.cand, expected.cand, "{step:?}");
+            checked += 1;
+        } else {
+            apply(&model, &mut grid, step);
+        }
+    }
+    assert!(checked > 0, "a direct step with eliminations on the way");
+}
+
+/// `find` gives only the asked technique, every instance it meets, the
+/// ladder's own step among them.
+#[test]
+fn find_gives_every_instance_of_the_technique() {
+    let model = classic9();
+    let layout = model.logic_layout();
+    let g = givens(TIERED[3]);
+    let result = grade(&model, &g, Options::default());
+    let mut grid = Grid::new(layout, &g);
+    let mut found = 0;
+    for step in &result.steps {
+        let all = find(&model, &grid.values, &grid.cand, step.technique);
+        assert!(all.iter().all(|s| s.technique == step.technique));
+        if !step.technique.places_only() && step.technique.tier() > Easy {
+            let same = |s: &Step| s.eliminations == step.eliminations;
+            assert!(all.iter().any(same), "{step:?} not among {}", all.len());
+            found += all.len();
+        }
+        apply(&model, &mut grid, step);
+    }
+    assert!(found > 10, "{found}");
+}
+
+/// Hints: a wrong digit first, then pencil marks missing the solution's
+/// value, then the easiest step; nothing on a solved board.
+#[test]
+fn hints_come_in_order() {
+    let model = classic9();
+    let g = givens(TIERED[0]);
+    let solution = match Puzzle::new(model.clone(), g.clone())
+        .expect("puzzle")
+        .solve()
+    {
+        crate::Solution::Unique(s) => s,
+        other => panic!("{other:?}"),
+    };
+    let empty = g.iter().position(|&v| v == 0).expect("empty") as u32;
+    let mut wrong = g.clone();
+    wrong[empty as usize] = solution[empty as usize] % 9 + 1;
+    assert_eq!(
+        hint(&model, &solution, &wrong, None),
+        Some(Hint::WrongValue { cell: empty })
+    );
+    let mut marks = vec![0u32; g.len()];
+    marks[empty as usize] = !(1 << (solution[empty as usize] - 1)) & 0x1FF;
+    assert_eq!(
+        hint(&model, &solution, &g, Some(&marks)),
+        Some(Hint::WrongMarks { cell: empty })
+    );
+    match hint(&model, &solution, &g, None) {
+        Some(Hint::Step(step)) => assert_eq!(step.technique.tier(), Easy, "{step:?}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(hint(&model, &solution, &solution, None), None);
 }
