@@ -3,7 +3,7 @@
 //! reference finder of its family gives (`engine::logic::differential`):
 //! every step it returns is one its family's instances make, and where it
 //! finds nothing, so does the reference. Classic puzzles from the SE-rated
-//! and HoDoKu technique files, and generated X, Windoku and Anti-Knight
+//! file, and generated X, Windoku and Anti-Knight
 //! puzzles (generalized intersections) of every tier.
 
 use arena_tests::{classic9, read_dataset};

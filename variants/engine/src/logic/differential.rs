@@ -21,17 +21,24 @@ pub struct Differential {
     pub disagreements: Vec<String>,
 }
 
-/// Grades `givens` as [`super::grade`] does (without dynamic forcing chains:
-/// every rung with a reference comes before them) and compares each rung
-/// that has a reference with it at every position it runs.
+/// Solves `givens` twice — as [`super::grade`] does, and as a tier check
+/// does (the named rungs too: finned fish, colouring) — without dynamic
+/// forcing chains (every rung with a reference comes before them), and
+/// compares each rung that has a reference with it at every position it runs.
 pub fn differential(model: &Model, givens: &[u8], options: Options) -> Differential {
-    let climb = Climb {
+    let grade = Climb {
         options,
         cap: Difficulty::Extreme,
         rated_only: true,
         chains: Chains::Static,
         first: false,
         exhausted: None,
+    };
+    let tier = Climb {
+        options: Options { uniqueness: false },
+        rated_only: false,
+        first: true,
+        ..grade
     };
     let mut out = Differential::default();
     let mut watch = |rung: &Rung, cx: &Ctx, found: Option<&Step>| {
@@ -75,7 +82,9 @@ pub fn differential(model: &Model, givens: &[u8], options: Options) -> Different
             ));
         }
     };
-    run_watched(model, givens, &[], climb, &mut watch);
+    for climb in [grade, tier] {
+        run_watched(model, givens, &[], climb, &mut watch);
+    }
     out
 }
 

@@ -168,7 +168,9 @@ pub(crate) const LADDER: &[Rung] = &[
         rung(|cx| subsets::hidden(cx, 3, false), Medium),
         |l, g, s| reference::hidden(3, l, g, s),
     ),
-    rung(|cx| links::chain(cx, 2), Hard),
+    checked(rung(|cx| links::chain(cx, 2), Hard), |l, g, s| {
+        reference::strong_link_chain(2, l, g, s)
+    }),
     checked(rung(|cx| wings::xy(cx, false), Hard), |l, g, s| {
         reference::wing(false, l, g, s)
     }),
@@ -185,20 +187,30 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(rung(|cx| subsets::hidden(cx, 4, false), Hard), |l, g, s| {
         reference::hidden(4, l, g, s)
     }),
-    rung(|cx| links::chain(cx, 3), Extreme),
+    checked(rung(|cx| links::chain(cx, 3), Extreme), |l, g, s| {
+        reference::strong_link_chain(3, l, g, s)
+    }),
     checked(rung(|cx| als::wing(cx, 3), Hard), |l, g, s| {
         reference::als(3, l, g, s)
     }),
     unique(uniqueness::bug, Hard),
     // Named techniques, last of the hard tier: they matter only when the
     // rated hard rungs are stuck.
-    named(|cx| fish::finned(cx, 2), Hard),
+    checked(named(|cx| fish::finned(cx, 2), Hard), |l, g, s| {
+        reference::finned_fish(2, l, g, s)
+    }),
     named(wings::w_wing, Hard),
-    named(|cx| fish::finned(cx, 3), Hard),
+    checked(named(|cx| fish::finned(cx, 3), Hard), |l, g, s| {
+        reference::finned_fish(3, l, g, s)
+    }),
     named(colouring::simple, Hard),
     named(colouring::multi, Hard),
-    named(|cx| fish::finned(cx, 4), Hard),
-    rung(|cx| links::chain(cx, 4), Extreme),
+    checked(named(|cx| fish::finned(cx, 4), Hard), |l, g, s| {
+        reference::finned_fish(4, l, g, s)
+    }),
+    checked(rung(|cx| links::chain(cx, 4), Extreme), |l, g, s| {
+        reference::strong_link_chain(4, l, g, s)
+    }),
     checked(rung(|cx| als::wing(cx, 4), Extreme), |l, g, s| {
         reference::als(4, l, g, s)
     }),

@@ -90,6 +90,21 @@ fn rank(
     (rating, std::cmp::Reverse(eliminations))
 }
 
+/// Every strong link of `value` in `layout`'s grid `grid`, each way round,
+/// as its start, its end and its group: what a strong link is, for the
+/// reference ladder (`reference.rs`).
+pub(crate) fn strong_link_ends(
+    layout: &crate::logic::grid::Layout,
+    grid: &crate::logic::grid::Grid,
+    value: u8,
+) -> Vec<(Vec<u32>, Vec<u32>, u32)> {
+    strong_links(&Ctx::ladder(layout, grid), value)
+        .into_iter()
+        .map(|l| (l.from, l.to, l.group))
+        .collect()
+}
+
+/// Every strong link of `value`, each way round.
 fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
     let mut links = Vec::new();
     for &g in &cx.layout.full_groups {

@@ -471,3 +471,118 @@ pub(crate) fn als(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions
     });
     out
 }
+
+/// Finned and sashimi fish of `k` lines: a value's places in `k` base lines
+/// (each holding it twice or more) lie on `k + 1` to `k + 3` cross lines;
+/// `k` of those, each meeting every base line's places, are the cover
+/// lines, and the places off them are fins. A cell of a cover line outside
+/// the base lines that sees every fin loses the value.
+pub(crate) fn finned_fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let Some(lines) = layout.lines.as_ref() else {
+        return out;
+    };
+    let line = |g: u32| &layout.groups[g as usize];
+    for value in 1..=grid.size as u8 {
+        for base in 0..2 {
+            let cross = &lines[1 - base];
+            let usable: Vec<u32> = lines[base]
+                .iter()
+                .copied()
+                .filter(|&g| places(grid, line(g), value).len() >= 2)
+                .collect();
+            each_subset(&usable, k, &mut |bases| {
+                let in_bases = |c: u32| bases.iter().any(|&b| line(b).cells.contains(&c));
+                let inside: Vec<u32> = bases
+                    .iter()
+                    .flat_map(|&g| places(grid, line(g), value))
+                    .collect();
+                let span: Vec<u32> = cross
+                    .iter()
+                    .copied()
+                    .filter(|&g| inside.iter().any(|c| line(g).cells.contains(c)))
+                    .collect();
+                if span.len() <= k || span.len() > k + 3 {
+                    return;
+                }
+                each_subset(&span, k, &mut |covers| {
+                    let covered = |c: &u32| covers.iter().any(|&g| line(g).cells.contains(c));
+                    let every_base_met = bases
+                        .iter()
+                        .all(|&b| places(grid, line(b), value).iter().any(covered));
+                    if !every_base_met {
+                        return;
+                    }
+                    let fins: Vec<u32> = inside.iter().copied().filter(|c| !covered(c)).collect();
+                    for &g in covers {
+                        for c in places(grid, line(g), value) {
+                            if !in_bases(c) && fins.iter().all(|&f| sees(layout, c, f)) {
+                                out.eliminations.insert(Candidate::new(c, value));
+                            }
+                        }
+                    }
+                });
+            });
+        }
+    }
+    out
+}
+
+/// Chains of `k` strong links on one value (`links::strong_link_ends` says
+/// what a strong link is: a house with two places, or a box's or a line's
+/// grouped ends), each in a house of its own and sharing no cell with
+/// another, each start seen whole by every cell of the link before's end:
+/// one end of the chain holds the value, so a cell seeing every cell of
+/// both ends loses it.
+pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for value in 1..=grid.size as u8 {
+        let links = crate::logic::links::strong_link_ends(layout, grid, value);
+        let cells = |i: usize| links[i].0.iter().chain(&links[i].1);
+        let follows = |a: usize, b: usize| {
+            links[b]
+                .0
+                .iter()
+                .all(|&s| links[a].1.iter().all(|&e| sees(layout, s, e)))
+        };
+        let mut path: Vec<usize> = Vec::with_capacity(k);
+        fn walk(
+            path: &mut Vec<usize>,
+            k: usize,
+            count: usize,
+            next_ok: &dyn Fn(&[usize], usize) -> bool,
+            done: &mut dyn FnMut(&[usize]),
+        ) {
+            if path.len() == k {
+                done(path);
+                return;
+            }
+            for next in 0..count {
+                if next_ok(path, next) {
+                    path.push(next);
+                    walk(path, k, count, next_ok, done);
+                    path.pop();
+                }
+            }
+        }
+        let next_ok = |path: &[usize], next: usize| match path.last() {
+            None => true,
+            Some(&last) => {
+                follows(last, next)
+                    && path.iter().all(|&l| {
+                        links[l].2 != links[next].2
+                            && !cells(l).any(|c| cells(next).any(|d| c == d))
+                    })
+            }
+        };
+        let mut done = |path: &[usize]| {
+            let (first, last) = (&links[path[0]], &links[path[k - 1]]);
+            let mut seen: Vec<u32> = first.0.clone();
+            seen.extend(&last.1);
+            let pattern: Vec<u32> = path.iter().flat_map(|&l| cells(l).copied()).collect();
+            eliminate_seeing(layout, grid, value, &seen, &pattern, &mut out);
+        };
+        walk(&mut path, k, links.len(), &next_ok, &mut done);
+    }
+    out
+}
