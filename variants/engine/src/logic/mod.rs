@@ -487,7 +487,13 @@ fn run_watched(
     watch: Watch,
 ) -> (Vec<Step>, Grid) {
     let layout = model.logic_layout();
-    let mut grid = Grid::new(model.logic_layout(), givens);
+    let fits =
+        givens.len() == model.cell_count() && givens.iter().all(|&v| u32::from(v) <= model.size());
+    if !fits {
+        // Not a position of this model: nothing to solve.
+        return (Vec::new(), Grid::new(layout, &vec![0; model.cell_count()]));
+    }
+    let mut grid = Grid::new(layout, givens);
     for step in known {
         apply(model, &mut grid, step);
     }

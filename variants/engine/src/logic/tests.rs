@@ -214,6 +214,11 @@ fn a_broken_grid_gives_no_steps() {
     let result = grade(&model, &g, Options::default());
     assert!(!result.solved && result.steps.is_empty() && result.tier.is_none());
     assert_eq!(tier(&model, &g), None);
+    // Givens of the wrong length, or past the model's values: nothing, no panic.
+    for wrong in [g[..80].to_vec(), vec![10; 81]] {
+        let result = grade(&model, &wrong, Options::default());
+        assert!(!result.solved && result.steps.is_empty(), "{wrong:?}");
+    }
 }
 
 /// A direct hidden pair places its single and removes nothing: the grid
