@@ -12,7 +12,10 @@
 //!   follow the real grid's links only: `static_chains`);
 //! - multiple forcing chains: every value of a cell (or every place of a value in
 //!   a house) implies the same thing; both states of a candidate imply the same
-//!   thing (double forcing), or one state implies a contradiction;
+//!   thing (double forcing), or one state implies a contradiction. A branch
+//!   that reaches a contradiction counts with what it implied up to it, as in
+//!   Sudoku Explainer: its assumption is false, so any conclusion of the other
+//!   branches stands, and the chains are as long as Sudoku Explainer's;
 //! - dynamic chains: as multiple, but each "off" is written into a scratch copy
 //!   of the grid, so later implications see it; at level 1, when nothing else
 //!   follows, intersections, pairs and X-Wings on the scratch grid add more.
@@ -676,7 +679,7 @@ impl Branch<'_> {
 
     fn has(&self, cell: u32, value: u8, on: bool) -> Option<u32> {
         let id = self.search.known(cell, value, on);
-        (id != NONE && self.outcome.contradiction.is_none()).then_some(id)
+        (id != NONE).then_some(id)
     }
 }
 
@@ -725,9 +728,6 @@ fn multiple_for_cell<'a>(
             // Double forcing: both states imply the same.
             if count >= 3 && mode != Mode::Nishio {
                 for (ids, on_state) in [(&on.outcome.on, true), (&on.outcome.off, false)] {
-                    if on.outcome.contradiction.is_some() {
-                        break;
-                    }
                     for &a in ids {
                         let n = &on.search.store.nodes[a as usize];
                         if let Some(b) = off.has(n.cell, n.value, on_state) {
@@ -752,12 +752,6 @@ fn multiple_for_cell<'a>(
     let Some((_, first)) = branches.first() else {
         return;
     };
-    if branches
-        .iter()
-        .any(|(_, b)| b.outcome.contradiction.is_some())
-    {
-        return;
-    }
     let rest: Vec<&Branch> = branches[1..].iter().map(|(_, b)| &**b).collect();
     agreed(cx, mode, 5, first, &rest, best);
 }
@@ -803,9 +797,6 @@ fn house_forcing<'a>(
     best: &mut Option<Found>,
 ) {
     let mode = assumed.mode;
-    if on.outcome.contradiction.is_some() {
-        return;
-    }
     for &g in &cx.layout.groups_of[cell as usize] {
         let group = &cx.layout.groups[g as usize];
         if !group.full || !houses(g) || (cx.first && best.is_some()) {
@@ -816,9 +807,6 @@ fn house_forcing<'a>(
             continue;
         }
         let others: Vec<Rc<Branch>> = spots[1..].iter().map(|&c| assumed.get(c, value)).collect();
-        if others.iter().any(|b| b.outcome.contradiction.is_some()) {
-            continue;
-        }
         let rest: Vec<&Branch> = others.iter().map(|b| &**b).collect();
         agreed(cx, mode, 6, on, &rest, best);
     }

@@ -24,11 +24,10 @@ use crate::mask::{bit, values_of};
 use std::rc::Rc;
 
 /// What a static branch implies: its on and off candidates as bits by key
-/// (`cell * size + value - 1`), or that it contradicts itself.
+/// (`cell * size + value - 1`).
 struct Closure {
     on: Vec<u64>,
     off: Vec<u64>,
-    contradiction: bool,
 }
 
 /// Where a multiple forcing chain search from one cell can find something
@@ -199,9 +198,6 @@ impl<'a> Scan<'a> {
             let lead = candidate_key(grid.size, cell, value);
             self.close(lead);
             leads.push(lead);
-            if self.contradicts(lead) {
-                continue;
-            }
             for &g in &layout.groups_of[cell as usize] {
                 let group = &layout.groups[g as usize];
                 let spots = group.cells_at(grid.positions(group, value));
@@ -215,22 +211,20 @@ impl<'a> Scan<'a> {
                 for &k in &keys {
                     self.close(k);
                 }
-                if !keys.iter().any(|&k| self.contradicts(k)) && self.agree(&keys) {
+                if self.agree(&keys) {
                     found.houses.push((value, g));
                 }
             }
         }
-        found.cell = !leads.iter().any(|&k| self.contradicts(k)) && self.agree(&leads);
+        found.cell = self.agree(&leads);
         found
     }
 
-    /// Whether the branch of key `k` (already closed) contradicts itself.
-    fn contradicts(&self, k: usize) -> bool {
-        self.closures[k].as_ref().is_some_and(|c| c.contradiction)
-    }
-
-    /// Whether the branches of `keys` (closed, none contradicting itself) all
-    /// imply a placement or an elimination still to make.
+    /// Whether the branches of `keys` (closed) all imply a placement or an
+    /// elimination still to make. A branch that contradicts itself gives the
+    /// search what it reached before the contradiction, a part of its closure:
+    /// the whole closure over-approximates it, so the scan still passes every
+    /// forcing the search can find.
     fn agree(&self, keys: &[usize]) -> bool {
         let closures: Vec<&Closure> = keys
             .iter()
@@ -257,13 +251,11 @@ impl<'a> Scan<'a> {
 /// from an on, the cell's other values and the value in its peers turn off;
 /// from an off, the other value of a bivalue cell and the other place of a
 /// value with two places in a full group turn on. `words` bit words hold a
-/// state's candidates. A contradiction when a candidate is implied both on
-/// and off.
+/// state's candidates.
 fn closure(reach: &Potentials, k: usize, words: usize) -> Closure {
     let mut closure = Closure {
         on: vec![0; words],
         off: vec![0; words],
-        contradiction: false,
     };
     for (key, on) in reach.reached((k, true)) {
         let state = if on {
@@ -273,6 +265,5 @@ fn closure(reach: &Potentials, k: usize, words: usize) -> Closure {
         };
         state[key / 64] |= 1 << (key % 64);
     }
-    closure.contradiction = closure.on.iter().zip(&closure.off).any(|(a, b)| a & b != 0);
     closure
 }
