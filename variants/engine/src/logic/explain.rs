@@ -248,6 +248,9 @@ pub fn explain(model: &Model, step: &Step) -> String {
         | GroupedTwoStringKite | GroupedTurbotFish | XChain => format!(
             "a chain of strong links on {pv} through {pc}: one end or the other is {pv}, so a cell seeing both ends is not"
         ),
+        XLoop | LongXLoop => format!(
+            "a loop of strong links on {pv} through {pc}: {pv} takes every other cell of it, so in each house joining two of its cells one of them is {pv}, and a cell seeing both is not"
+        ),
         XyWing | XyzWing => format!(
             "the pivot and pincers {pc} (values {pv}): whichever value the pivot takes, a pincer holds the shared value, so a cell seeing them all cannot"
         ),

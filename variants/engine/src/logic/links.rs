@@ -128,7 +128,9 @@ fn strong_links(cx: &Ctx, value: u8) -> Vec<Link> {
             if links.len() == before && spots.count_ones() >= 4 {
                 two_line_links(cx, g, spots, &mut links);
             }
-        } else if group.is_line() && (3..=6).contains(&spots.count_ones()) {
+        } else if (group.is_line() || group.kind == HouseKind::Diagonal)
+            && (3..=6).contains(&spots.count_ones())
+        {
             segment_links(cx, g, spots, &mut links);
         }
     }
@@ -168,9 +170,10 @@ fn two_parts(cx: &Ctx, g: u32, spots: u32, kind: HouseKind) -> Option<(u32, u32)
     }
 }
 
-/// The places `spots` of a row or column (three to six) that lie in exactly
-/// two of its box segments: a grouped strong link between the segments (one
-/// of them holds the value). Sudoku Explainer's grouped line links.
+/// The places `spots` of a row, column or diagonal (three to six) that lie in
+/// exactly two of its box segments: a grouped strong link between the
+/// segments (one of them holds the value). Sudoku Explainer's grouped line
+/// links (its variant mode's for diagonals).
 fn segment_links(cx: &Ctx, g: u32, spots: u32, links: &mut Vec<Link>) {
     if let Some(parts) = two_parts(cx, g, spots, HouseKind::Box) {
         push_grouped(cx, g, parts, Grouping::Segments, links);
@@ -329,6 +332,20 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
     let mut targets = net.places.clone();
     targets.keep(net.seen_from.get(first));
     targets.keep(net.seen_to.get(last));
+    // A loop: the ends share a house, so the value alternates all round it
+    // and each weak link is a strong one too: every cell seeing both sides
+    // of one loses the value (Sudoku Explainer's X-Loop).
+    let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
+    let path = path.as_slice();
+    let ring = shares_house(cx, &path[0].from, &path[path.len() - 1].to);
+    if ring {
+        for pair in indices.windows(2) {
+            let mut across = net.places.clone();
+            across.keep(net.seen_to.get(pair[0]));
+            across.keep(net.seen_from.get(pair[1]));
+            targets.add(&across);
+        }
+    }
     for &l in indices {
         targets.remove_words(net.cells.get(l));
     }
@@ -336,10 +353,14 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
         return;
     }
     let eliminations: Vec<Candidate> = targets.iter().map(|c| Candidate::new(c, value)).collect();
-    let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
-    let path = path.as_slice();
     let (mut technique, rating) = rate(path);
-    if technique == Technique::GroupedSkyscraper && finned_x_wing(cx, path) {
+    if ring {
+        technique = if path.len() == 2 {
+            Technique::XLoop
+        } else {
+            Technique::LongXLoop
+        };
+    } else if technique == Technique::GroupedSkyscraper && finned_x_wing(cx, path) {
         technique = Technique::FinnedXWing;
     }
     let better = best
@@ -372,6 +393,17 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
             *best = Some(step);
         }
     }
+}
+
+/// Whether every cell of `a` and of `b` lies in one full house.
+fn shares_house(cx: &Ctx, a: &[u32], b: &[u32]) -> bool {
+    let Some(&first) = a.first() else {
+        return false;
+    };
+    cx.layout.groups_of[first as usize].iter().any(|&g| {
+        let group = &cx.layout.groups[g as usize];
+        group.full && a.iter().chain(b).all(|c| group.cells.contains(c))
+    })
 }
 
 /// Whether a grouped skyscraper (two parallel lines, one of them linking a

@@ -533,7 +533,8 @@ pub(crate) fn finned_fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> De
 /// grouped ends), each in a house of its own and sharing no cell with
 /// another, each start seen whole by every cell of the link before's end:
 /// one end of the chain holds the value, so a cell seeing every cell of
-/// both ends loses it.
+/// both ends loses it. When the ends share a full house the chain is a
+/// loop, and a cell seeing both sides of any weak link loses it too.
 pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
     for value in 1..=grid.size as u8 {
@@ -581,6 +582,15 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
             seen.extend(&last.1);
             let pattern: Vec<u32> = path.iter().flat_map(|&l| cells(l).copied()).collect();
             eliminate_seeing(layout, grid, value, &seen, &pattern, &mut out);
+            // A loop (the ends share a full house): each weak link is strong.
+            let ring = full_groups(layout).any(|g| seen.iter().all(|c| g.cells.contains(c)));
+            if ring {
+                for pair in path.windows(2) {
+                    let mut across = links[pair[0]].1.clone();
+                    across.extend(&links[pair[1]].0);
+                    eliminate_seeing(layout, grid, value, &across, &pattern, &mut out);
+                }
+            }
         };
         walk(&mut path, k, links.len(), &next_ok, &mut done);
     }

@@ -115,6 +115,11 @@ pub enum Technique {
     MultiColours2,
     /// A chain of three or more strong links on one value (X-chain).
     XChain,
+    /// Two strong links whose ends share a house: a loop, each weak link a
+    /// strong one too (Sudoku Explainer's X-Loop).
+    XLoop,
+    /// Three or more strong links closing a loop.
+    LongXLoop,
     /// Four cells, two values, two houses of each kind: one extra candidate must
     /// be true, or the puzzle would have two solutions.
     UniqueRectangle,
@@ -207,6 +212,8 @@ impl Technique {
         Technique::MultiColours1,
         Technique::MultiColours2,
         Technique::XChain,
+        Technique::XLoop,
+        Technique::LongXLoop,
         Technique::UniqueRectangle,
         Technique::UniqueLoop,
         Technique::BugPlusOne,
@@ -275,6 +282,8 @@ impl Technique {
             Technique::MultiColours1 => "Multi-Colours",
             Technique::MultiColours2 => "Multi-Colours (Type 2)",
             Technique::XChain => "X-Chain",
+            Technique::XLoop => "X-Loop",
+            Technique::LongXLoop => "Long X-Loop",
             Technique::UniqueRectangle => "Unique Rectangle",
             Technique::UniqueLoop => "Unique Loop",
             Technique::BugPlusOne => "BUG+1",
@@ -349,8 +358,9 @@ impl Technique {
             | UniqueRectangle | UniqueLoop | BugPlusOne | BugType2 | BugType3 | FinnedXWing
             | SashimiXWing | FinnedSwordfish | SashimiSwordfish | FinnedJellyfish
             | SashimiJellyfish | WWing | ColourTrap | ColourWrap | MultiColours1
-            | MultiColours2 => Difficulty::Hard,
+            | MultiColours2 | XLoop => Difficulty::Hard,
             XChain
+            | LongXLoop
             | AlsWing
             | AlignedPairExclusion
             | AlignedTripleExclusion
