@@ -7,10 +7,11 @@
 //! variant's houses and different-pairs meet in generalized intersections: a
 //! value's places in a house all see a cell, which loses it (2.9).
 
-use crate::logic::grid::is_locking_kind;
+use crate::logic::grid::{is_locking_kind, Group};
 use crate::logic::singles::single_left;
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
+use protocol::HouseKind;
 
 /// A locked candidate whose eliminations leave a hidden single (pointing 1.7,
 /// claiming 1.9).
@@ -114,29 +115,53 @@ pub(crate) fn generalized(cx: &Ctx) -> Option<Step> {
     if !cx.layout.variant_rules {
         return None;
     }
-    for value in 1..=cx.grid.size as u8 {
-        for &g in &cx.layout.full_groups {
-            let group = &cx.layout.groups[g as usize];
-            let spots = cx.grid.positions(group, value);
-            if !(2..=6).contains(&spots.count_ones()) {
-                continue;
-            }
-            let places = group.cells_at(spots);
-            let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
-                .filter(|&c| cx.grid.has(c, value) && !places.contains(&c))
-                .filter(|&c| cx.layout.sees_all(c, &places))
-                .map(|c| Candidate::new(c, value))
-                .collect();
-            if eliminations.is_empty() {
-                continue;
-            }
-            let mut step = Step::new(Technique::GeneralizedIntersection, 29);
-            step.pattern = places.iter().map(|&c| Candidate::new(c, value)).collect();
-            step.eliminations = eliminations;
-            step.houses.extend(group.house);
-            if let Some(step) = cx.offer(step) {
+    // Sudoku Explainer's order: house kind by kind (boxes and regions, rows,
+    // columns, windows, diagonals, then the rest), each value, each house.
+    let rank = |kind: HouseKind| match kind {
+        HouseKind::Box | HouseKind::Region => 0,
+        HouseKind::Row => 1,
+        HouseKind::Column => 2,
+        HouseKind::Window => 3,
+        HouseKind::Diagonal => 4,
+        _ => 5,
+    };
+    for kind_rank in 0..=5 {
+        for value in 1..=cx.grid.size as u8 {
+            if let Some(step) = generalized_in(cx, value, |g| rank(g.kind) == kind_rank) {
                 return Some(step);
             }
+        }
+    }
+    None
+}
+
+/// The first generalized intersection of `value` in the full groups `take`
+/// accepts, in the layout's order.
+fn generalized_in(cx: &Ctx, value: u8, take: impl Fn(&Group) -> bool) -> Option<Step> {
+    for &g in &cx.layout.full_groups {
+        let group = &cx.layout.groups[g as usize];
+        if !take(group) {
+            continue;
+        }
+        let spots = cx.grid.positions(group, value);
+        if !(2..=6).contains(&spots.count_ones()) {
+            continue;
+        }
+        let places = group.cells_at(spots);
+        let eliminations: Vec<Candidate> = (0..cx.grid.cand.len() as u32)
+            .filter(|&c| cx.grid.has(c, value) && !places.contains(&c))
+            .filter(|&c| cx.layout.sees_all(c, &places))
+            .map(|c| Candidate::new(c, value))
+            .collect();
+        if eliminations.is_empty() {
+            continue;
+        }
+        let mut step = Step::new(Technique::GeneralizedIntersection, 29);
+        step.pattern = places.iter().map(|&c| Candidate::new(c, value)).collect();
+        step.eliminations = eliminations;
+        step.houses.extend(group.house);
+        if let Some(step) = cx.offer(step) {
+            return Some(step);
         }
     }
     None

@@ -270,12 +270,17 @@ impl Net {
             seen_from.push_seeing_all(layout, &l.from);
             seen_to.push_seeing_all(layout, &l.to);
         }
-        // A link follows another when every cell of its start sees the
-        // other's whole end.
+        // A link follows another when its start and the other's end lie in
+        // one house (Sudoku Explainer's weak link: a different-pair, such
+        // as an anti-knight move, is not one), every cell of the start
+        // seeing the whole end.
         let (mut next, mut next_starts) = (Vec::new(), vec![0]);
         for i in 0..links.len() {
             let end = seen_to.get(i);
-            next.extend((0..links.len() as u32).filter(|&j| starts.within(j as usize, end)));
+            next.extend((0..links.len() as u32).filter(|&j| {
+                starts.within(j as usize, end)
+                    && shares_house(cx, &links[i].to, &links[j as usize].from)
+            }));
             next_starts.push(next.len() as u32);
         }
         Net {

@@ -531,7 +531,7 @@ pub(crate) fn finned_fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> De
 /// Chains of `k` strong links on one value (`links::strong_link_ends` says
 /// what a strong link is: a house with two places, or a box's or a line's
 /// grouped ends), each in a house of its own and sharing no cell with
-/// another, each start seen whole by every cell of the link before's end:
+/// another, each start in one house with the link before's end:
 /// one end of the chain holds the value, so a cell seeing every cell of
 /// both ends loses it. When the ends share a full house the chain is a
 /// loop, and a cell seeing both sides of any weak link loses it too.
@@ -540,41 +540,49 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
     for value in 1..=grid.size as u8 {
         let links = crate::logic::links::strong_link_ends(layout, grid, value);
         let cells = |i: usize| links[i].0.iter().chain(&links[i].1);
-        let follows = |a: usize, b: usize| {
-            links[b]
-                .0
-                .iter()
-                .all(|&s| links[a].1.iter().all(|&e| sees(layout, s, e)))
-        };
+        // Which link may follow which: its start in one house with the
+        // other's end (worked out once per value, as the walk asks often).
+        let one_house =
+            |cells: &[u32]| full_groups(layout).any(|g| cells.iter().all(|c| g.cells.contains(c)));
+        let followers: Vec<Vec<usize>> = (0..links.len())
+            .map(|a| {
+                (0..links.len())
+                    .filter(|&b| {
+                        let joined: Vec<u32> =
+                            links[a].1.iter().chain(&links[b].0).copied().collect();
+                        one_house(&joined)
+                    })
+                    .collect()
+            })
+            .collect();
         let mut path: Vec<usize> = Vec::with_capacity(k);
+        /// Extends `path` by every link `next` allows after its last, to
+        /// `k` links, handing each whole chain to `done`.
         fn walk(
             path: &mut Vec<usize>,
             k: usize,
-            count: usize,
-            next_ok: &dyn Fn(&[usize], usize) -> bool,
+            followers: &[Vec<usize>],
+            allowed: &dyn Fn(&[usize], usize) -> bool,
             done: &mut dyn FnMut(&[usize]),
         ) {
             if path.len() == k {
                 done(path);
                 return;
             }
-            for next in 0..count {
-                if next_ok(path, next) {
+            let Some(&last) = path.last() else { return };
+            for &next in &followers[last] {
+                if allowed(path, next) {
                     path.push(next);
-                    walk(path, k, count, next_ok, done);
+                    walk(path, k, followers, allowed, done);
                     path.pop();
                 }
             }
         }
-        let next_ok = |path: &[usize], next: usize| match path.last() {
-            None => true,
-            Some(&last) => {
-                follows(last, next)
-                    && path.iter().all(|&l| {
-                        links[l].2 != links[next].2
-                            && !cells(l).any(|c| cells(next).any(|d| c == d))
-                    })
-            }
+        // Each link in a house of its own, no cell shared.
+        let allowed = |path: &[usize], next: usize| {
+            path.iter().all(|&l| {
+                links[l].2 != links[next].2 && !cells(l).any(|c| cells(next).any(|d| c == d))
+            })
         };
         let mut done = |path: &[usize]| {
             let (first, last) = (&links[path[0]], &links[path[k - 1]]);
@@ -583,7 +591,7 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
             let pattern: Vec<u32> = path.iter().flat_map(|&l| cells(l).copied()).collect();
             eliminate_seeing(layout, grid, value, &seen, &pattern, &mut out);
             // A loop (the ends share a full house): each weak link is strong.
-            let ring = full_groups(layout).any(|g| seen.iter().all(|c| g.cells.contains(c)));
+            let ring = one_house(&seen);
             if ring {
                 for pair in path.windows(2) {
                     let mut across = links[pair[0]].1.clone();
@@ -592,7 +600,11 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
                 }
             }
         };
-        walk(&mut path, k, links.len(), &next_ok, &mut done);
+        for first in 0..links.len() {
+            path.clear();
+            path.push(first);
+            walk(&mut path, k, &followers, &allowed, &mut done);
+        }
     }
     out
 }
