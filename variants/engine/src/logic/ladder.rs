@@ -199,11 +199,11 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(named(|cx| fish::finned(cx, 2), Hard), |l, g, s| {
         reference::finned_fish(2, l, g, s)
     }),
-    named(wings::w_wing, Hard),
+    checked(named(wings::w_wing, Hard), reference::w_wing),
     checked(named(|cx| fish::finned(cx, 3), Hard), |l, g, s| {
         reference::finned_fish(3, l, g, s)
     }),
-    named(colouring::simple, Hard),
+    checked(named(colouring::simple, Hard), reference::simple_colours),
     named(colouring::multi, Hard),
     checked(named(|cx| fish::finned(cx, 4), Hard), |l, g, s| {
         reference::finned_fish(4, l, g, s)

@@ -608,3 +608,104 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
     }
     out
 }
+
+/// W-Wing: two cells holding the same two values {x,y}, not seeing each
+/// other, and a house where x has two places, one seeing each cell (neither
+/// of them a wing cell): a cell seeing both wing cells is not y.
+pub(crate) fn w_wing(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let n = grid.cand.len() as u32;
+    let cand = |c: u32| {
+        if grid.values[c as usize] == 0 {
+            grid.cand[c as usize]
+        } else {
+            0
+        }
+    };
+    let bivalue: Vec<u32> = (0..n).filter(|&c| cand(c).count_ones() == 2).collect();
+    each_subset(&bivalue, 2, &mut |pair| {
+        let (a, b) = (pair[0], pair[1]);
+        if cand(a) != cand(b) || sees(layout, a, b) {
+            return;
+        }
+        let both: Vec<u8> = values(cand(a)).collect();
+        for (x, y) in [(both[0], both[1]), (both[1], both[0])] {
+            for group in full_groups(layout) {
+                let [p, q] = places(grid, group, x)[..] else {
+                    continue;
+                };
+                let clear = ![p, q].iter().any(|&e| e == a || e == b);
+                let linked = sees(layout, p, a) && sees(layout, q, b)
+                    || sees(layout, p, b) && sees(layout, q, a);
+                if clear && linked {
+                    eliminate_seeing(layout, grid, y, &[a, b], &[a, b], &mut out);
+                }
+            }
+        }
+    });
+    out
+}
+
+/// The clusters of `value`'s strong links (full houses with two places):
+/// each as its two colours, cells alternating along the links.
+fn colour_clusters(layout: &Layout, grid: &Grid, value: u8) -> Vec<[Vec<u32>; 2]> {
+    let links: Vec<(u32, u32)> = full_groups(layout)
+        .filter_map(|g| match places(grid, g, value)[..] {
+            [p, q] => Some((p, q)),
+            _ => None,
+        })
+        .collect();
+    let mut colour: std::collections::BTreeMap<u32, (usize, u8)> = Default::default();
+    let mut clusters: Vec<[Vec<u32>; 2]> = Vec::new();
+    for &(start, _) in &links {
+        if colour.contains_key(&start) {
+            continue;
+        }
+        let id = clusters.len();
+        clusters.push([Vec::new(), Vec::new()]);
+        let mut todo = vec![(start, 0u8)];
+        while let Some((cell, side)) = todo.pop() {
+            if colour.contains_key(&cell) {
+                continue;
+            }
+            colour.insert(cell, (id, side));
+            clusters[id][usize::from(side)].push(cell);
+            for &(p, q) in &links {
+                if p == cell {
+                    todo.push((q, 1 - side));
+                } else if q == cell {
+                    todo.push((p, 1 - side));
+                }
+            }
+        }
+    }
+    clusters
+}
+
+/// Simple colours: a cell outside a cluster seeing both of its colours is
+/// not the value (trap); a colour two of whose cells see each other is
+/// false (wrap).
+pub(crate) fn simple_colours(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    for value in 1..=grid.size as u8 {
+        for [a, b] in colour_clusters(layout, grid, value) {
+            let cluster: Vec<u32> = a.iter().chain(&b).copied().collect();
+            for c in 0..grid.cand.len() as u32 {
+                let sees_any = |side: &[u32]| side.iter().any(|&s| sees(layout, c, s));
+                if holds(grid, c, value) && !cluster.contains(&c) && sees_any(&a) && sees_any(&b) {
+                    out.eliminations.insert(Candidate::new(c, value));
+                }
+            }
+            for side in [&a, &b] {
+                let clash = side
+                    .iter()
+                    .any(|&x| side.iter().any(|&y| x != y && sees(layout, x, y)));
+                if clash {
+                    out.eliminations
+                        .extend(side.iter().map(|&c| Candidate::new(c, value)));
+                }
+            }
+        }
+    }
+    out
+}
