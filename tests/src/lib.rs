@@ -8,6 +8,7 @@ pub mod cluster;
 pub mod postgres;
 pub mod proc;
 pub mod process;
+pub mod reglib;
 pub mod serve;
 pub mod ws;
 

@@ -6,10 +6,11 @@
 //! changed explanation): `UPDATE_EXAMPLES=1 cargo test -p arena-tests --test
 //! worked_examples`, and commit the doc.
 
+use arena_tests::reglib::cases;
 use arena_tests::{classic9, killer_records, read_dataset};
 use engine::generate::generate_for_difficulty;
 use engine::geometry::{classic_builder, diagonals};
-use engine::logic::{explain, grade, solve_within, Options, Step, Technique};
+use engine::logic::{explain, find, grade, solve_within, Options, Step, Technique};
 use engine::{Difficulty, Model};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -30,6 +31,9 @@ enum Source {
     Hardest(usize),
     /// An X-Sudoku generated from seed `worked-N` at a tier.
     X(Difficulty, usize),
+    /// Case N of HoDoKu's technique library (its position, not a solve):
+    /// for techniques no solve above reaches.
+    Library(usize),
 }
 
 /// Which solve the step belongs to.
@@ -40,6 +44,8 @@ enum Solve {
     /// The hard tier's solve, named techniques included (finned fish,
     /// colouring, W-Wing: a hint names them).
     HardTier,
+    /// The instances of the library case's technique in its position.
+    Position,
 }
 
 /// A puzzle: where from, its model and givens.
@@ -47,6 +53,8 @@ struct Found {
     source: Source,
     model: Arc<Model>,
     givens: Vec<u8>,
+    /// A library case's position: candidates and the technique it shows.
+    position: Option<(Vec<u32>, Technique)>,
 }
 
 fn x_model() -> Arc<Model> {
@@ -84,6 +92,14 @@ fn load(source: Source) -> Found {
             let model = record.puzzle.model_arc().clone();
             (model, record.puzzle.givens().to_vec())
         }
+        Source::Library(i) => {
+            let case = cases()
+                .into_iter()
+                .filter(|c| !c.absent)
+                .nth(i)
+                .expect("case");
+            (classic9(), case.values)
+        }
         Source::X(difficulty, i) => {
             let model = x_model();
             let generated = generate_for_difficulty(&model, &format!("worked-{i}"), difficulty)
@@ -92,10 +108,22 @@ fn load(source: Source) -> Found {
             (model, givens)
         }
     };
+    let position = match source {
+        Source::Library(i) => {
+            let case = cases()
+                .into_iter()
+                .filter(|c| !c.absent)
+                .nth(i)
+                .expect("case");
+            Some((case.cand, case.technique))
+        }
+        _ => None,
+    };
     Found {
         source,
         model,
         givens,
+        position,
     }
 }
 
@@ -114,6 +142,10 @@ fn steps(found: &Found, solve: Solve) -> Vec<Step> {
             .steps
         }
         Solve::HardTier => solve_within(&found.model, &found.givens, Difficulty::Hard).0,
+        Solve::Position => match &found.position {
+            Some((cand, technique)) => find(&found.model, &found.givens, cand, *technique),
+            None => Vec::new(),
+        },
     }
 }
 
@@ -126,6 +158,20 @@ fn source_words(source: Source) -> String {
             "`arena generate --variant x-sudoku --difficulty {} --seed worked-{i}`",
             d.as_str()
         ),
+        Source::Library(i) => format!(
+            "case {} of `techniques/hodoku-reglib-1.3.txt` (`{}`)",
+            i + 1,
+            cases()
+                .into_iter()
+                .filter(|c| !c.absent)
+                .nth(i)
+                .map_or(String::new(), |c| c
+                    .line
+                    .split(':')
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .join(":"))
+        ),
     }
 }
 
@@ -134,9 +180,10 @@ fn example(found: &Found, solve: Solve, index: usize, step: &Step) -> String {
     let solve_words = match solve {
         Solve::Graded => "of its rated solution (`arena explain`)",
         Solve::HardTier => "of the hard tier's solution (what a hint names)",
+        Solve::Position => "of the technique's instances in the case's candidate grid",
     };
     let grid: String = found.givens.iter().map(|v| char::from(b'0' + v)).collect();
-    let grid = if matches!(found.source, Source::Killer(_)) {
+    let grid = if matches!(found.source, Source::Killer(_) | Source::Library(_)) {
         String::new()
     } else {
         format!(" `{grid}`")
@@ -163,6 +210,8 @@ fn sources() -> Vec<Source> {
             .flat_map(|d| (0..3).map(move |i| Source::X(d, i))),
     );
     all.extend((0..3).map(Source::Hardest));
+    let library = cases().into_iter().filter(|c| !c.absent).count();
+    all.extend((0..library).map(Source::Library));
     all
 }
 
@@ -172,7 +221,11 @@ fn first_uses(sources: &[Source]) -> BTreeMap<Technique, (Source, Solve, usize)>
     let mut first = BTreeMap::new();
     for &source in sources {
         let found = load(source);
-        for solve in [Solve::Graded, Solve::HardTier] {
+        let solves: &[Solve] = match source {
+            Source::Library(_) => &[Solve::Position],
+            _ => &[Solve::Graded, Solve::HardTier],
+        };
+        for &solve in solves {
             for (i, step) in steps(&found, solve).iter().enumerate() {
                 first.entry(step.technique).or_insert((source, solve, i));
             }
@@ -205,10 +258,12 @@ fn tag(technique: Technique, (source, solve, index): (Source, Solve, usize)) -> 
         Source::Killer(i) => format!("killer:{i}"),
         Source::Hardest(i) => format!("hardest:{i}"),
         Source::X(d, i) => format!("x:{}:{i}", d.as_str()),
+        Source::Library(i) => format!("library:{i}"),
     };
     let solve = match solve {
         Solve::Graded => "graded",
         Solve::HardTier => "hard-tier",
+        Solve::Position => "position",
     };
     format!("<!-- example {technique:?}|{source}|{solve}|{index} -->")
 }
@@ -222,12 +277,14 @@ fn parse_tag(text: &str) -> Option<(Technique, Source, Solve, usize)> {
         ("rated", Some(i), None) => Source::Rated(i.parse().ok()?),
         ("killer", Some(i), None) => Source::Killer(i.parse().ok()?),
         ("hardest", Some(i), None) => Source::Hardest(i.parse().ok()?),
+        ("library", Some(i), None) => Source::Library(i.parse().ok()?),
         ("x", Some(d), Some(i)) => Source::X(d.parse().ok()?, i.parse().ok()?),
         _ => return None,
     };
     let solve = match parts.next()? {
         "graded" => Solve::Graded,
         "hard-tier" => Solve::HardTier,
+        "position" => Solve::Position,
         _ => return None,
     };
     Some((technique, source, solve, parts.next()?.parse().ok()?))
