@@ -92,14 +92,7 @@ fn load(source: Source) -> Found {
             let model = record.puzzle.model_arc().clone();
             (model, record.puzzle.givens().to_vec())
         }
-        Source::Library(i) => {
-            let case = cases()
-                .into_iter()
-                .filter(|c| !c.absent)
-                .nth(i)
-                .expect("case");
-            (classic9(), case.values)
-        }
+        Source::Library(i) => (classic9(), library_case(i).values),
         Source::X(difficulty, i) => {
             let model = x_model();
             let generated = generate_for_difficulty(&model, &format!("worked-{i}"), difficulty)
@@ -110,11 +103,7 @@ fn load(source: Source) -> Found {
     };
     let position = match source {
         Source::Library(i) => {
-            let case = cases()
-                .into_iter()
-                .filter(|c| !c.absent)
-                .nth(i)
-                .expect("case");
+            let case = library_case(i);
             Some((case.cand, case.technique))
         }
         _ => None,
@@ -125,6 +114,16 @@ fn load(source: Source) -> Found {
         givens,
         position,
     }
+}
+
+/// Case `i` of HoDoKu's library, counting only the cases a technique must
+/// be found in.
+fn library_case(i: usize) -> arena_tests::reglib::Case {
+    cases()
+        .into_iter()
+        .filter(|c| !c.absent)
+        .nth(i)
+        .expect("a library case")
 }
 
 /// The steps of one solve of a puzzle.
@@ -161,16 +160,12 @@ fn source_words(source: Source) -> String {
         Source::Library(i) => format!(
             "case {} of `techniques/hodoku-reglib-1.3.txt` (`{}`)",
             i + 1,
-            cases()
-                .into_iter()
-                .filter(|c| !c.absent)
-                .nth(i)
-                .map_or(String::new(), |c| c
-                    .line
-                    .split(':')
-                    .take(3)
-                    .collect::<Vec<_>>()
-                    .join(":"))
+            library_case(i)
+                .line
+                .split(':')
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(":")
         ),
     }
 }

@@ -321,18 +321,48 @@ pub(crate) fn hidden(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) ->
     out
 }
 
-/// Basic fish of `k` lines: a value whose places in `k` rows (or columns),
-/// each holding it twice or more, lie in `k` columns (rows) leaves those
-/// columns' other cells.
-pub(crate) fn fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
-    let mut out = Deductions::default();
+/// A fish's frame: a value, `k` base lines of one orientation each holding
+/// it twice or more, its places in them, and the cross lines through those
+/// places (the span), when every place has one.
+struct FishFrame<'f> {
+    value: u8,
+    bases: &'f [u32],
+    inside: &'f [u32],
+    span: &'f [u32],
+}
+
+impl FishFrame<'_> {
+    /// The value's places on the cross lines `covers` outside the base lines
+    /// that see every cell of `fins`: what the fish removes.
+    fn removes(
+        &self,
+        layout: &Layout,
+        grid: &Grid,
+        covers: &[u32],
+        fins: &[u32],
+        out: &mut Deductions,
+    ) {
+        let line = |g: u32| &layout.groups[g as usize];
+        for &g in covers {
+            for c in places(grid, line(g), self.value) {
+                let in_bases = self.bases.iter().any(|&b| line(b).cells.contains(&c));
+                if !in_bases && fins.iter().all(|&f| sees(layout, c, f)) {
+                    out.eliminations.insert(Candidate::new(c, self.value));
+                }
+            }
+        }
+    }
+}
+
+/// Calls `f` with every fish frame of `k` base lines.
+fn each_fish_frame(k: usize, layout: &Layout, grid: &Grid, f: &mut dyn FnMut(&FishFrame)) {
     let Some(lines) = layout.lines.as_ref() else {
-        return out;
+        return;
     };
     let line = |g: u32| &layout.groups[g as usize];
     for value in 1..=grid.size as u8 {
         for base in 0..2 {
-            let cover = &lines[1 - base];
+            let cross = &lines[1 - base];
             let usable: Vec<u32> = lines[base]
                 .iter()
                 .copied()
@@ -343,27 +373,37 @@ pub(crate) fn fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deduction
                     .iter()
                     .flat_map(|&g| places(grid, line(g), value))
                     .collect();
-                let covers: Vec<u32> = cover
+                let span: Vec<u32> = cross
                     .iter()
                     .copied()
                     .filter(|&g| inside.iter().any(|c| line(g).cells.contains(c)))
                     .collect();
-                let all_covered = inside
+                let spanned = inside
                     .iter()
-                    .all(|c| covers.iter().any(|&g| line(g).cells.contains(c)));
-                if covers.len() != k || !all_covered {
-                    return;
-                }
-                for &g in &covers {
-                    for c in places(grid, line(g), value) {
-                        if !bases.iter().any(|&b| line(b).cells.contains(&c)) {
-                            out.eliminations.insert(Candidate::new(c, value));
-                        }
-                    }
+                    .all(|c| span.iter().any(|&g| line(g).cells.contains(c)));
+                if spanned {
+                    f(&FishFrame {
+                        value,
+                        bases,
+                        inside: &inside,
+                        span: &span,
+                    });
                 }
             });
         }
     }
+}
+
+/// Basic fish of `k` lines: a value whose places in `k` rows (or columns),
+/// each holding it twice or more, lie in `k` columns (rows) leaves those
+/// columns' other cells.
+pub(crate) fn fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    each_fish_frame(k, layout, grid, &mut |frame| {
+        if frame.span.len() == k {
+            frame.removes(layout, grid, frame.span, &[], &mut out);
+        }
+    });
     out
 }
 
@@ -479,52 +519,28 @@ pub(crate) fn als(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions
 /// the base lines that sees every fin loses the value.
 pub(crate) fn finned_fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
-    let Some(lines) = layout.lines.as_ref() else {
-        return out;
-    };
     let line = |g: u32| &layout.groups[g as usize];
-    for value in 1..=grid.size as u8 {
-        for base in 0..2 {
-            let cross = &lines[1 - base];
-            let usable: Vec<u32> = lines[base]
+    each_fish_frame(k, layout, grid, &mut |frame| {
+        if frame.span.len() <= k || frame.span.len() > k + 3 {
+            return;
+        }
+        each_subset(frame.span, k, &mut |covers| {
+            let covered = |c: &u32| covers.iter().any(|&g| line(g).cells.contains(c));
+            let every_base_met = frame
+                .bases
                 .iter()
-                .copied()
-                .filter(|&g| places(grid, line(g), value).len() >= 2)
-                .collect();
-            each_subset(&usable, k, &mut |bases| {
-                let in_bases = |c: u32| bases.iter().any(|&b| line(b).cells.contains(&c));
-                let inside: Vec<u32> = bases
-                    .iter()
-                    .flat_map(|&g| places(grid, line(g), value))
-                    .collect();
-                let span: Vec<u32> = cross
+                .all(|&b| places(grid, line(b), frame.value).iter().any(covered));
+            if every_base_met {
+                let fins: Vec<u32> = frame
+                    .inside
                     .iter()
                     .copied()
-                    .filter(|&g| inside.iter().any(|c| line(g).cells.contains(c)))
+                    .filter(|c| !covered(c))
                     .collect();
-                if span.len() <= k || span.len() > k + 3 {
-                    return;
-                }
-                each_subset(&span, k, &mut |covers| {
-                    let covered = |c: &u32| covers.iter().any(|&g| line(g).cells.contains(c));
-                    let every_base_met = bases
-                        .iter()
-                        .all(|&b| places(grid, line(b), value).iter().any(covered));
-                    if !every_base_met {
-                        return;
-                    }
-                    let fins: Vec<u32> = inside.iter().copied().filter(|c| !covered(c)).collect();
-                    for &g in covers {
-                        for c in places(grid, line(g), value) {
-                            if !in_bases(c) && fins.iter().all(|&f| sees(layout, c, f)) {
-                                out.eliminations.insert(Candidate::new(c, value));
-                            }
-                        }
-                    }
-                });
-            });
-        }
-    }
+                frame.removes(layout, grid, covers, &fins, &mut out);
+            }
+        });
+    });
     out
 }
 
