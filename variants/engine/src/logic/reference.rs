@@ -53,6 +53,15 @@ fn sees(layout: &Layout, a: u32, b: u32) -> bool {
     layout.peers[a as usize].contains(&b)
 }
 
+/// The candidates of `cell` when it is empty (none when placed).
+fn open_candidates(grid: &Grid, cell: u32) -> u32 {
+    if grid.values[cell as usize] == 0 {
+        grid.cand[cell as usize]
+    } else {
+        0
+    }
+}
+
 /// Whether `value` is a candidate of `cell`.
 fn holds(grid: &Grid, cell: u32, value: u8) -> bool {
     grid.values[cell as usize] == 0 && grid.cand[cell as usize] >> (value - 1) & 1 == 1
@@ -413,13 +422,7 @@ pub(crate) fn fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deduction
 pub(crate) fn wing(xyz: bool, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
     let n = grid.cand.len() as u32;
-    let cand = |c: u32| {
-        if grid.values[c as usize] == 0 {
-            grid.cand[c as usize]
-        } else {
-            0
-        }
-    };
+    let cand = |c: u32| open_candidates(grid, c);
     for pivot in (0..n).filter(|&c| cand(c).count_ones() == if xyz { 3 } else { 2 }) {
         let p = cand(pivot);
         let pincers: Vec<u32> = (0..n)
@@ -458,13 +461,7 @@ pub(crate) fn wing(xyz: bool, layout: &Layout, grid: &Grid, _: bool) -> Deductio
 pub(crate) fn als(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
     let n = grid.cand.len() as u32;
-    let cand = |c: u32| {
-        if grid.values[c as usize] == 0 {
-            grid.cand[c as usize]
-        } else {
-            0
-        }
-    };
+    let cand = |c: u32| open_candidates(grid, c);
     let usable: Vec<u32> = (0..n)
         .filter(|&c| (2..=k as u32 + 1).contains(&cand(c).count_ones()))
         .collect();
@@ -631,13 +628,7 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
 pub(crate) fn w_wing(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
     let n = grid.cand.len() as u32;
-    let cand = |c: u32| {
-        if grid.values[c as usize] == 0 {
-            grid.cand[c as usize]
-        } else {
-            0
-        }
-    };
+    let cand = |c: u32| open_candidates(grid, c);
     let bivalue: Vec<u32> = (0..n).filter(|&c| cand(c).count_ones() == 2).collect();
     each_subset(&bivalue, 2, &mut |pair| {
         let (a, b) = (pair[0], pair[1]);
