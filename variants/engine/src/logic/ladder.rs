@@ -135,7 +135,10 @@ use Difficulty::{Easy, Extreme, Hard, Medium};
 pub(crate) const LADDER: &[Rung] = &[
     checked(rung(singles::full_house, Easy), reference::full_house),
     checked(rung(singles::hidden_single, Easy), reference::hidden_single),
-    direct(rung(intersections::direct, Medium)),
+    checked(
+        direct(rung(intersections::direct, Medium)),
+        reference::direct_locked,
+    ),
     direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
     checked(rung(singles::naked_single, Easy), reference::naked_single),
     rung(killer::combinations, Medium),
@@ -204,7 +207,7 @@ pub(crate) const LADDER: &[Rung] = &[
         reference::finned_fish(3, l, g, s)
     }),
     checked(named(colouring::simple, Hard), reference::simple_colours),
-    named(colouring::multi, Hard),
+    checked(named(colouring::multi, Hard), reference::multi_colours),
     checked(named(|cx| fish::finned(cx, 4), Hard), |l, g, s| {
         reference::finned_fish(4, l, g, s)
     }),

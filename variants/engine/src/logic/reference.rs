@@ -716,3 +716,85 @@ pub(crate) fn simple_colours(layout: &Layout, grid: &Grid, _: bool) -> Deduction
     }
     out
 }
+
+/// Multi-colours over two clusters of one value: a colour of one seeing
+/// both colours of the other is false (type 2); where a colour of one sees
+/// a colour of the other, one of the two opposite colours is true, so a
+/// cell seeing both of those is not the value (type 1).
+pub(crate) fn multi_colours(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let touches = |a: &[u32], b: &[u32]| a.iter().any(|&x| b.iter().any(|&y| sees(layout, x, y)));
+    for value in 1..=grid.size as u8 {
+        let clusters = colour_clusters(layout, grid, value);
+        for (i, k) in clusters.iter().enumerate() {
+            for (j, l) in clusters.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                for side in 0..2 {
+                    let mine = &k[side];
+                    if touches(mine, &l[0]) && touches(mine, &l[1]) {
+                        out.eliminations
+                            .extend(mine.iter().map(|&c| Candidate::new(c, value)));
+                    }
+                    for other in (0..2).filter(|&o| touches(mine, &l[o])) {
+                        let (a, b) = (&k[1 - side], &l[1 - other]);
+                        for c in 0..grid.cand.len() as u32 {
+                            let sees_any = |s: &[u32]| s.iter().any(|&x| sees(layout, c, x));
+                            let outside = !a.contains(&c) && !b.contains(&c);
+                            if holds(grid, c, value) && outside && sees_any(a) && sees_any(b) {
+                                out.eliminations.insert(Candidate::new(c, value));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Direct pointing and claiming: a locked candidate (a value's two or more
+/// places in full house A all in full house B) whose removals from B leave
+/// the value one place in another full house of A's kind, which it takes.
+/// On models with variant rules only houses that lock (rows, columns,
+/// boxes, regions, windows) take part.
+pub(crate) fn direct_locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let locks = |g: &Group| !layout.variant_rules || crate::logic::grid::is_locking_kind(g.kind);
+    for a in full_groups(layout).filter(|g| locks(g)) {
+        for b in full_groups(layout).filter(|g| locks(g)) {
+            let shared = a.cells.iter().filter(|c| b.cells.contains(c)).count();
+            if std::ptr::eq(a, b) || shared < 2 {
+                continue;
+            }
+            for value in 1..=grid.size as u8 {
+                let inside = places(grid, a, value);
+                if inside.len() < 2 || !inside.iter().all(|c| b.cells.contains(c)) {
+                    continue;
+                }
+                let removed: Vec<u32> = places(grid, b, value)
+                    .into_iter()
+                    .filter(|c| !a.cells.contains(c))
+                    .collect();
+                for h in full_groups(layout) {
+                    if std::ptr::eq(h, a) || h.kind != a.kind {
+                        continue;
+                    }
+                    let before = places(grid, h, value);
+                    let left: Vec<u32> = before
+                        .iter()
+                        .copied()
+                        .filter(|c| !removed.contains(c))
+                        .collect();
+                    if before.len() >= 2 && left.len() == 1 {
+                        out.placements.insert(Candidate::new(left[0], value));
+                        out.eliminations
+                            .extend(removed.iter().map(|&c| Candidate::new(c, value)));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
