@@ -139,10 +139,16 @@ pub(crate) const LADDER: &[Rung] = &[
         direct(rung(intersections::direct, Medium)),
         reference::direct_locked,
     ),
-    direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
+    checked(
+        direct(rung(|cx| subsets::hidden(cx, 2, true), Medium)),
+        |l, g, s| reference::direct_hidden(2, l, g, s),
+    ),
     checked(rung(singles::naked_single, Easy), reference::naked_single),
     rung(killer::combinations, Medium),
-    direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
+    checked(
+        direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
+        |l, g, s| reference::direct_hidden(3, l, g, s),
+    ),
     checked(rung(intersections::locked, Medium), reference::locked),
     rung(killer::required_values, Medium),
     rung(killer::rule_45, Medium),

@@ -298,14 +298,18 @@ pub(crate) fn naked(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> 
     out
 }
 
-/// Hidden sets of `k`: `k` values whose places in a full house lie in `k`
-/// cells; those cells lose every other candidate. Only in a house with more
-/// than `k` empty cells (more than `2k` under Sudoku Explainer's limits).
-pub(crate) fn hidden(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> Deductions {
-    let mut out = Deductions::default();
+/// Calls `f` with every hidden set of `k` in a full house with more than
+/// `fewest` empty cells: the house, the set's `k` cells and its `k` values
+/// (whose places in the house lie in those cells).
+fn each_hidden_set(
+    k: usize,
+    layout: &Layout,
+    grid: &Grid,
+    fewest: usize,
+    f: &mut dyn FnMut(&Group, &[u32], &[u8]),
+) {
     for group in full_groups(layout) {
-        let empty = empty_cells(grid, group);
-        if empty.len() <= if se_limits { 2 * k } else { k } {
+        if empty_cells(grid, group).len() <= fewest {
             continue;
         }
         let open: Vec<u8> = (1..=grid.size as u8)
@@ -315,18 +319,54 @@ pub(crate) fn hidden(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) ->
             let mut cells: Vec<u32> = set.iter().flat_map(|&v| places(grid, group, v)).collect();
             cells.sort_unstable();
             cells.dedup();
-            if cells.len() != k {
-                return;
-            }
-            for &c in &cells {
-                for value in values(grid.cand[c as usize]) {
-                    if !set.contains(&value) {
-                        out.eliminations.insert(Candidate::new(c, value));
-                    }
-                }
+            if cells.len() == k {
+                f(group, &cells, set);
             }
         });
     }
+}
+
+/// The candidates of `cells` outside the values `set`: what a hidden set
+/// removes.
+fn others_in(grid: &Grid, cells: &[u32], set: &[u8]) -> Vec<Candidate> {
+    cells
+        .iter()
+        .flat_map(|&c| values(grid.cand[c as usize]).map(move |v| Candidate::new(c, v)))
+        .filter(|e| !set.contains(&e.value))
+        .collect()
+}
+
+/// Hidden sets of `k`: `k` values whose places in a full house lie in `k`
+/// cells; those cells lose every other candidate. Only in a house with more
+/// than `k` empty cells (more than `2k` under Sudoku Explainer's limits).
+pub(crate) fn hidden(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> Deductions {
+    let mut out = Deductions::default();
+    let fewest = if se_limits { 2 * k } else { k };
+    each_hidden_set(k, layout, grid, fewest, &mut |_, cells, set| {
+        out.eliminations.extend(others_in(grid, cells, set));
+    });
+    out
+}
+
+/// Direct hidden sets of `k`: a hidden set (in a house with more than `k`
+/// empty cells) whose removals leave another value of the house one place
+/// outside the set's cells, which it takes.
+pub(crate) fn direct_hidden(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions {
+    let mut out = Deductions::default();
+    each_hidden_set(k, layout, grid, k, &mut |group, cells, set| {
+        let removed = others_in(grid, cells, set);
+        if removed.is_empty() {
+            return;
+        }
+        for value in (1..=grid.size as u8).filter(|v| !set.contains(v)) {
+            let all = places(grid, group, value);
+            let rest: Vec<u32> = all.iter().copied().filter(|c| !cells.contains(c)).collect();
+            if all.len() > 1 && rest.len() == 1 {
+                out.placements.insert(Candidate::new(rest[0], value));
+                out.eliminations.extend(removed.iter().copied());
+            }
+        }
+    });
     out
 }
 
