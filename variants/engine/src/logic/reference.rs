@@ -298,16 +298,13 @@ pub(crate) fn naked(k: usize, layout: &Layout, grid: &Grid, se_limits: bool) -> 
     out
 }
 
+/// What [`each_hidden_set`] hands each set to: its house, cells and values.
+type HiddenSetVisit<'v> = &'v mut dyn FnMut(&Group, &[u32], &[u8]);
+
 /// Calls `f` with every hidden set of `k` in a full house with more than
 /// `fewest` empty cells: the house, the set's `k` cells and its `k` values
 /// (whose places in the house lie in those cells).
-fn each_hidden_set(
-    k: usize,
-    layout: &Layout,
-    grid: &Grid,
-    fewest: usize,
-    f: &mut dyn FnMut(&Group, &[u32], &[u8]),
-) {
+fn each_hidden_set(k: usize, layout: &Layout, grid: &Grid, fewest: usize, f: HiddenSetVisit) {
     for group in full_groups(layout) {
         if empty_cells(grid, group).len() <= fewest {
             continue;
