@@ -3,10 +3,10 @@
 //! reference finder of its family gives (`engine::logic::differential`):
 //! every step it returns is one its family's instances make, and where it
 //! finds nothing, so does the reference. Classic puzzles from the SE-rated
-//! file, and generated X, Windoku and Anti-Knight
+//! file, dataset killers, and generated X, Windoku and Anti-Knight
 //! puzzles (generalized intersections) of every tier.
 
-use arena_tests::{classic9, read_dataset};
+use arena_tests::{classic9, killer_records, read_dataset};
 use engine::generate::generate_for_difficulty;
 use engine::geometry::{classic_builder, diagonals, knight_pairs, windoku_windows};
 use engine::logic::{differential, Options};
@@ -55,6 +55,36 @@ fn classic_finders_agree_with_their_references() {
     println!("classic: {compared} compared, {steps} steps");
     assert!(
         compared > 20_000 && steps > 2_000,
+        "{compared} compared, {steps} steps"
+    );
+}
+
+#[test]
+fn killer_finders_agree_with_their_references() {
+    let (mut compared, mut steps, mut wrong) = (0, 0, Vec::new());
+    for record in killer_records("killer/krazydad-intermediate.csv")
+        .iter()
+        .step_by(100)
+    {
+        let (model, givens) = (record.puzzle.model(), record.puzzle.givens());
+        let run = differential(model, givens, Options::default());
+        compared += run.compared;
+        steps += run.steps;
+        wrong.extend(
+            run.disagreements
+                .into_iter()
+                .map(|d| format!("{}: {d}", record.title)),
+        );
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} disagreements:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    println!("killers: {compared} compared, {steps} steps");
+    assert!(
+        compared > 10_000 && steps > 2_000,
         "{compared} compared, {steps} steps"
     );
 }

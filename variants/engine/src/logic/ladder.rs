@@ -144,13 +144,19 @@ pub(crate) const LADDER: &[Rung] = &[
         |l, g, s| reference::direct_hidden(2, l, g, s),
     ),
     checked(rung(singles::naked_single, Easy), reference::naked_single),
-    rung(killer::combinations, Medium),
+    checked(
+        rung(killer::combinations, Medium),
+        reference::cage_combinations,
+    ),
     checked(
         direct(rung(|cx| subsets::hidden(cx, 3, true), Medium)),
         |l, g, s| reference::direct_hidden(3, l, g, s),
     ),
     checked(rung(intersections::locked, Medium), reference::locked),
-    rung(killer::required_values, Medium),
+    checked(
+        rung(killer::required_values, Medium),
+        reference::cage_pointing,
+    ),
     rung(killer::rule_45, Medium),
     checked(
         rung(intersections::generalized, Medium),
