@@ -274,12 +274,15 @@ impl Net {
         // one house (Sudoku Explainer's weak link: a different-pair, such
         // as an anti-knight move, is not one), every cell of the start
         // seeing the whole end.
+        let to_houses: Vec<Vec<u32>> = links.iter().map(|l| houses_holding(cx, &l.to)).collect();
+        let from_houses: Vec<Vec<u32>> =
+            links.iter().map(|l| houses_holding(cx, &l.from)).collect();
         let (mut next, mut next_starts) = (Vec::new(), vec![0]);
-        for i in 0..links.len() {
+        for (i, ends_in) in to_houses.iter().enumerate() {
             let end = seen_to.get(i);
             next.extend((0..links.len() as u32).filter(|&j| {
                 starts.within(j as usize, end)
-                    && shares_house(cx, &links[i].to, &links[j as usize].from)
+                    && ends_in.iter().any(|g| from_houses[j as usize].contains(g))
             }));
             next_starts.push(next.len() as u32);
         }
@@ -398,6 +401,21 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
             *best = Some(step);
         }
     }
+}
+
+/// The full houses holding every cell of `cells`.
+fn houses_holding(cx: &Ctx, cells: &[u32]) -> Vec<u32> {
+    let Some(&first) = cells.first() else {
+        return Vec::new();
+    };
+    cx.layout.groups_of[first as usize]
+        .iter()
+        .copied()
+        .filter(|&g| {
+            let group = &cx.layout.groups[g as usize];
+            group.full && cells.iter().all(|c| group.cells.contains(c))
+        })
+        .collect()
 }
 
 /// Whether every cell of `a` and of `b` lies in one full house.
