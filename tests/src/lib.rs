@@ -83,6 +83,24 @@ pub fn classic9() -> Arc<Model> {
     Arc::new(engine::geometry::classic(3, 3).expect("classic 9x9 model"))
 }
 
+/// A 9x9 variant model as its plugin builds it, by the plugin's name:
+/// `x-sudoku`, `windoku`, `windoku-x` (windows and diagonals) or
+/// `anti-knight`.
+pub fn variant9(name: &str) -> Arc<Model> {
+    use engine::geometry::{classic_builder, diagonals, knight_pairs, windoku_windows};
+    let classic = classic_builder(3, 3).expect("classic 9x9");
+    let builder = match name {
+        "x-sudoku" => classic.houses(diagonals(9, [0, 0])),
+        "windoku" => classic.houses(windoku_windows()),
+        "windoku-x" => classic.houses(windoku_windows().into_iter().chain(diagonals(9, [0, 0]))),
+        "anti-knight" => knight_pairs()
+            .into_iter()
+            .fold(classic, |b, [p, q]| b.different(p, q)),
+        other => panic!("no 9x9 variant {other}"),
+    };
+    Arc::new(builder.build().expect("variant model"))
+}
+
 /// One killer puzzle from the krazydad CSV with its shipped solution.
 pub struct KillerRecord {
     /// The puzzle's title (`ptitle` column).

@@ -321,22 +321,9 @@ fn direct_techniques_place_only_and_grouped_links_rate_as_se() {
 #[test]
 fn variant_grades_are_true_with_implied_houses_and_generalized_intersections() {
     use engine::generate::generate_for_difficulty;
-    use engine::geometry::{classic_builder, diagonals, knight_pairs, windoku_windows};
-    let mut knight = classic_builder(3, 3).expect("9x9");
-    for [a, z] in knight_pairs() {
-        knight = knight.different(a, z);
-    }
-    let models = [
-        classic_builder(3, 3).and_then(|b| b.houses(windoku_windows()).build()),
-        classic_builder(3, 3).and_then(|b| {
-            b.houses(windoku_windows().into_iter().chain(diagonals(9, [0, 0])))
-                .build()
-        }),
-        knight.build(),
-    ];
+    let models = ["windoku", "windoku-x", "anti-knight"].map(arena_tests::variant9);
     let mut used = BTreeSet::new();
     for model in models {
-        let model = Arc::new(model.expect("model"));
         for (i, tier) in [Difficulty::Medium, Difficulty::Hard, Difficulty::Extreme]
             .into_iter()
             .enumerate()

@@ -72,47 +72,49 @@ const fn named(find: Finder, tier: Difficulty) -> Rung {
     }
 }
 
-/// `r` with `when` changed by `f`.
-const fn when(r: Rung, when: When) -> Rung {
-    Rung { when, ..r }
-}
-
 /// `r`, a forcing chain rung whose deductions the last rung (dynamic forcing
 /// chains plus) also finds ([`When::subsumed`]).
 const fn subsumed(r: Rung) -> Rung {
-    let w = When {
-        subsumed: true,
-        ..r.when
-    };
-    when(r, w)
+    Rung {
+        when: When {
+            subsumed: true,
+            ..r.when
+        },
+        ..r
+    }
 }
 
 /// `r`, tried first of its tier in tier checks ([`When::eager`]).
 const fn eager(r: Rung) -> Rung {
-    let w = When {
-        eager: true,
-        ..r.when
-    };
-    when(r, w)
+    Rung {
+        when: When {
+            eager: true,
+            ..r.when
+        },
+        ..r
+    }
 }
 
 /// `r`, the direct form of a later rung ([`When::direct`]).
 const fn direct(r: Rung) -> Rung {
-    let w = When {
-        direct: true,
-        ..r.when
-    };
-    when(r, w)
+    Rung {
+        when: When {
+            direct: true,
+            ..r.when
+        },
+        ..r
+    }
 }
 
 /// A dynamic forcing chain rung ([`When::dynamic`]).
 const fn dynamic(find: Finder) -> Rung {
-    let r = rung(find, Extreme);
-    let w = When {
-        dynamic: true,
-        ..r.when
-    };
-    when(r, w)
+    Rung {
+        when: When {
+            dynamic: true,
+            ..When::ALWAYS
+        },
+        ..rung(find, Extreme)
+    }
 }
 
 /// A nested forcing chain: past the dynamic ones, for the hardest puzzles
@@ -120,12 +122,14 @@ const fn dynamic(find: Finder) -> Rung {
 /// offers no puzzle that needs one) nor by a grade a player's request asks for
 /// (`grade_without_nested_chains`: seconds a puzzle).
 const fn nested(find: Finder) -> Rung {
-    let r = dynamic(find);
-    let w = When {
-        nested: true,
-        ..r.when
-    };
-    when(r, w)
+    Rung {
+        when: When {
+            dynamic: true,
+            nested: true,
+            ..When::ALWAYS
+        },
+        ..rung(find, Extreme)
+    }
 }
 
 use Difficulty::{Easy, Extreme, Hard, Medium};
@@ -276,7 +280,8 @@ pub(crate) fn easiest(
             .iter()
             .filter(|r| climb.allows(r.tier, r.unique, r.rated, r.when))
     };
-    for pass in 0..3 {
+    let passes = if climb.first { 3 } else { 1 };
+    for pass in 0..passes {
         for r in allowed().filter(|r| climb.pass(r.tier, r.when) == pass) {
             let found = (r.find)(&cx);
             watch(r, &cx, found.as_ref());

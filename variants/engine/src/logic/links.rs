@@ -250,6 +250,9 @@ struct Net {
     /// By link: the cells seeing all of its start, and all of its end.
     seen_from: CellSets,
     seen_to: CellSets,
+    /// By link: the full houses holding all of its start, and all of its end.
+    from_houses: Vec<Vec<u32>>,
+    to_houses: Vec<Vec<u32>>,
     /// By link `i`: the links whose start every cell of its end sees, in
     /// order, at `next[next_starts[i]..next_starts[i + 1]]`.
     next: Vec<u32>,
@@ -270,31 +273,43 @@ impl Net {
             seen_from.push_seeing_all(layout, &l.from);
             seen_to.push_seeing_all(layout, &l.to);
         }
-        // A link follows another when its start and the other's end lie in
-        // one house (Sudoku Explainer's weak link: a different-pair, such
-        // as an anti-knight move, is not one), every cell of the start
-        // seeing the whole end.
-        let to_houses: Vec<Vec<u32>> = links.iter().map(|l| houses_holding(cx, &l.to)).collect();
-        let from_houses: Vec<Vec<u32>> =
-            links.iter().map(|l| houses_holding(cx, &l.from)).collect();
-        let (mut next, mut next_starts) = (Vec::new(), vec![0]);
-        for (i, ends_in) in to_houses.iter().enumerate() {
-            let end = seen_to.get(i);
-            next.extend((0..links.len() as u32).filter(|&j| {
-                starts.within(j as usize, end)
-                    && ends_in.iter().any(|g| from_houses[j as usize].contains(g))
-            }));
-            next_starts.push(next.len() as u32);
-        }
-        Net {
+        let net = Net {
             places: CellSet::holding(layout, cx.grid, value),
+            from_houses: links.iter().map(|l| houses_holding(cx, &l.from)).collect(),
+            to_houses: links.iter().map(|l| houses_holding(cx, &l.to)).collect(),
             links,
             cells,
             seen_from,
             seen_to,
+            next: Vec::new(),
+            next_starts: vec![0],
+        };
+        // A link follows another when its start and the other's end lie in
+        // one house (Sudoku Explainer's weak link: a different-pair, such
+        // as an anti-knight move, is not one), every cell of the start
+        // seeing the whole end.
+        let (mut next, mut next_starts) = (Vec::new(), vec![0]);
+        for i in 0..net.links.len() {
+            let end = net.seen_to.get(i);
+            next.extend(
+                (0..net.links.len() as u32)
+                    .filter(|&j| starts.within(j as usize, end) && net.joined(i, j as usize)),
+            );
+            next_starts.push(next.len() as u32);
+        }
+        Net {
             next,
             next_starts,
+            ..net
         }
+    }
+
+    /// Whether the end of link `i` and the start of link `j` lie in one
+    /// full house.
+    fn joined(&self, i: usize, j: usize) -> bool {
+        self.to_houses[i]
+            .iter()
+            .any(|g| self.from_houses[j].contains(g))
     }
 
     /// The links that may follow link `i`, in order.
@@ -345,7 +360,7 @@ fn consider(cx: &Ctx, value: u8, net: &Net, indices: &[usize], best: &mut Option
     // of one loses the value (Sudoku Explainer's X-Loop).
     let path: Vec<&Link> = indices.iter().map(|&i| &net.links[i]).collect();
     let path = path.as_slice();
-    let ring = shares_house(cx, &path[0].from, &path[path.len() - 1].to);
+    let ring = net.joined(last, first);
     if ring {
         for pair in indices.windows(2) {
             let mut across = net.places.clone();
@@ -416,17 +431,6 @@ fn houses_holding(cx: &Ctx, cells: &[u32]) -> Vec<u32> {
             group.full && cells.iter().all(|c| group.cells.contains(c))
         })
         .collect()
-}
-
-/// Whether every cell of `a` and of `b` lies in one full house.
-fn shares_house(cx: &Ctx, a: &[u32], b: &[u32]) -> bool {
-    let Some(&first) = a.first() else {
-        return false;
-    };
-    cx.layout.groups_of[first as usize].iter().any(|&g| {
-        let group = &cx.layout.groups[g as usize];
-        group.full && a.iter().chain(b).all(|c| group.cells.contains(c))
-    })
 }
 
 /// Whether a grouped skyscraper (two parallel lines, one of them linking a

@@ -11,6 +11,7 @@
 //! finder and its reference must agree exactly: what one finds the other
 //! finds, and never the other way round.
 
+use crate::logic::combinations::first_combination;
 use crate::logic::grid::{Grid, Group, Layout};
 use crate::logic::step::{Candidate, Step};
 use std::collections::BTreeSet;
@@ -64,7 +65,7 @@ fn open_candidates(grid: &Grid, cell: u32) -> u32 {
 
 /// Whether `value` is a candidate of `cell`.
 fn holds(grid: &Grid, cell: u32, value: u8) -> bool {
-    grid.values[cell as usize] == 0 && grid.cand[cell as usize] >> (value - 1) & 1 == 1
+    open_candidates(grid, cell) >> (value - 1) & 1 == 1
 }
 
 /// The empty cells of `group`.
@@ -98,17 +99,17 @@ fn full_groups(layout: &Layout) -> impl Iterator<Item = &Group> {
 /// they hold at most `k + 1` values.
 fn each_als(
     layout: &Layout,
+    grid: &Grid,
     usable: &[u32],
     k: usize,
-    cand: &dyn Fn(u32) -> u32,
     f: &mut dyn FnMut(&[u32], u32),
 ) {
     /// One growing set: where it may grow from, its cells and values.
     struct Growth<'g> {
         layout: &'g Layout,
         usable: &'g [u32],
+        grid: &'g Grid,
         k: usize,
-        cand: &'g dyn Fn(u32) -> u32,
         set: Vec<u32>,
     }
     impl Growth<'_> {
@@ -121,7 +122,7 @@ fn each_als(
             }
             for i in from..self.usable.len() {
                 let c = self.usable[i];
-                let u = union | (self.cand)(c);
+                let u = union | open_candidates(self.grid, c);
                 let sees_set = self.set.iter().all(|&s| sees(self.layout, s, c));
                 if u.count_ones() as usize <= self.k + 1 && sees_set {
                     self.set.push(c);
@@ -134,27 +135,22 @@ fn each_als(
     let mut growth = Growth {
         layout,
         usable,
+        grid,
         k,
-        cand,
         set: Vec::with_capacity(k),
     };
     growth.grow(0, 0, f);
 }
 
-/// Calls `f` with every `k`-element subset of `items`.
+/// Calls `f` with every `k`-element subset of `items` (in order).
 fn each_subset<T: Copy>(items: &[T], k: usize, f: &mut dyn FnMut(&[T])) {
-    fn go<T: Copy>(items: &[T], k: usize, from: usize, pick: &mut Vec<T>, f: &mut dyn FnMut(&[T])) {
-        if pick.len() == k {
-            f(pick);
-            return;
-        }
-        for i in from..items.len() {
-            pick.push(items[i]);
-            go(items, k, i + 1, pick, f);
-            pick.pop();
-        }
-    }
-    go(items, k, 0, &mut Vec::with_capacity(k), f);
+    let mut pick = Vec::with_capacity(k);
+    first_combination::<()>(items.len(), k, |indices| {
+        pick.clear();
+        pick.extend(indices.iter().map(|&i| items[i]));
+        f(&pick);
+        None
+    });
 }
 
 /// The values of a candidate mask.
@@ -231,11 +227,26 @@ pub(crate) fn naked_single(_: &Layout, grid: &Grid, _: bool) -> Deductions {
 /// intersections find them there).
 pub(crate) fn locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
-    if layout.variant_rules {
-        return out;
+    if !layout.variant_rules {
+        each_locked(layout, grid, &|_| true, &mut |_, value, removed| {
+            out.eliminations
+                .extend(removed.iter().map(|&c| Candidate::new(c, value)));
+        });
     }
-    for a in full_groups(layout) {
-        for b in full_groups(layout) {
+    out
+}
+
+/// Calls `f` with every locked candidate between two full groups `take`
+/// accepts: a value's two or more places in group A all in group B (sharing
+/// at least two cells with A), with A, the value and B's places outside A.
+fn each_locked(
+    layout: &Layout,
+    grid: &Grid,
+    take: &dyn Fn(&Group) -> bool,
+    f: &mut dyn FnMut(&Group, u8, &[u32]),
+) {
+    for a in full_groups(layout).filter(|g| take(g)) {
+        for b in full_groups(layout).filter(|g| take(g)) {
             let shared = a.cells.iter().filter(|c| b.cells.contains(c)).count();
             if std::ptr::eq(a, b) || shared < 2 {
                 continue;
@@ -245,15 +256,14 @@ pub(crate) fn locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
                 if inside.len() < 2 || !inside.iter().all(|c| b.cells.contains(c)) {
                     continue;
                 }
-                for c in places(grid, b, value) {
-                    if !a.cells.contains(&c) {
-                        out.eliminations.insert(Candidate::new(c, value));
-                    }
-                }
+                let removed: Vec<u32> = places(grid, b, value)
+                    .into_iter()
+                    .filter(|c| !a.cells.contains(c))
+                    .collect();
+                f(a, value, &removed);
             }
         }
     }
-    out
 }
 
 /// Generalized intersections (models with variant rules only): a value's
@@ -502,7 +512,7 @@ pub(crate) fn als(k: usize, layout: &Layout, grid: &Grid, _: bool) -> Deductions
     let usable: Vec<u32> = (0..n)
         .filter(|&c| (2..=k as u32 + 1).contains(&cand(c).count_ones()))
         .collect();
-    each_als(layout, &usable, k, &cand, &mut |set, union| {
+    each_als(layout, grid, &usable, k, &mut |set, union| {
         let holders = |v: u8| -> Vec<u32> {
             set.iter()
                 .copied()
@@ -578,6 +588,29 @@ pub(crate) fn finned_fish(k: usize, layout: &Layout, grid: &Grid, _: bool) -> De
     out
 }
 
+/// Extends `path` by every follower of its last link that `allowed`
+/// accepts, to `k` links, handing each whole chain to `done`.
+fn walk(
+    path: &mut Vec<usize>,
+    k: usize,
+    followers: &[Vec<usize>],
+    allowed: &dyn Fn(&[usize], usize) -> bool,
+    done: &mut dyn FnMut(&[usize]),
+) {
+    if path.len() == k {
+        done(path);
+        return;
+    }
+    let Some(&last) = path.last() else { return };
+    for &next in &followers[last] {
+        if allowed(path, next) {
+            path.push(next);
+            walk(path, k, followers, allowed, done);
+            path.pop();
+        }
+    }
+}
+
 /// Chains of `k` strong links on one value (`links::strong_link_ends` says
 /// what a strong link is: a house with two places, or a box's or a line's
 /// grouped ends), each in a house of its own and sharing no cell with
@@ -606,28 +639,6 @@ pub(crate) fn strong_link_chain(k: usize, layout: &Layout, grid: &Grid, _: bool)
             })
             .collect();
         let mut path: Vec<usize> = Vec::with_capacity(k);
-        /// Extends `path` by every link `next` allows after its last, to
-        /// `k` links, handing each whole chain to `done`.
-        fn walk(
-            path: &mut Vec<usize>,
-            k: usize,
-            followers: &[Vec<usize>],
-            allowed: &dyn Fn(&[usize], usize) -> bool,
-            done: &mut dyn FnMut(&[usize]),
-        ) {
-            if path.len() == k {
-                done(path);
-                return;
-            }
-            let Some(&last) = path.last() else { return };
-            for &next in &followers[last] {
-                if allowed(path, next) {
-                    path.push(next);
-                    walk(path, k, followers, allowed, done);
-                    path.pop();
-                }
-            }
-        }
         // Each link in a house of its own, no cell shared.
         let allowed = |path: &[usize], next: usize| {
             path.iter().all(|&l| {
@@ -799,40 +810,21 @@ pub(crate) fn multi_colours(layout: &Layout, grid: &Grid, _: bool) -> Deductions
 pub(crate) fn direct_locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
     let mut out = Deductions::default();
     let locks = |g: &Group| !layout.variant_rules || crate::logic::grid::is_locking_kind(g.kind);
-    for a in full_groups(layout).filter(|g| locks(g)) {
-        for b in full_groups(layout).filter(|g| locks(g)) {
-            let shared = a.cells.iter().filter(|c| b.cells.contains(c)).count();
-            if std::ptr::eq(a, b) || shared < 2 {
-                continue;
-            }
-            for value in 1..=grid.size as u8 {
-                let inside = places(grid, a, value);
-                if inside.len() < 2 || !inside.iter().all(|c| b.cells.contains(c)) {
-                    continue;
-                }
-                let removed: Vec<u32> = places(grid, b, value)
-                    .into_iter()
-                    .filter(|c| !a.cells.contains(c))
-                    .collect();
-                for h in full_groups(layout) {
-                    if std::ptr::eq(h, a) || h.kind != a.kind {
-                        continue;
-                    }
-                    let before = places(grid, h, value);
-                    let left: Vec<u32> = before
-                        .iter()
-                        .copied()
-                        .filter(|c| !removed.contains(c))
-                        .collect();
-                    if before.len() >= 2 && left.len() == 1 {
-                        out.placements.insert(Candidate::new(left[0], value));
-                        out.eliminations
-                            .extend(removed.iter().map(|&c| Candidate::new(c, value)));
-                    }
-                }
+    each_locked(layout, grid, &locks, &mut |a, value, removed| {
+        for h in full_groups(layout).filter(|h| !std::ptr::eq(*h, a) && h.kind == a.kind) {
+            let before = places(grid, h, value);
+            let left: Vec<u32> = before
+                .iter()
+                .copied()
+                .filter(|c| !removed.contains(c))
+                .collect();
+            if before.len() >= 2 && left.len() == 1 {
+                out.placements.insert(Candidate::new(left[0], value));
+                out.eliminations
+                    .extend(removed.iter().map(|&c| Candidate::new(c, value)));
             }
         }
-    }
+    });
     out
 }
 
