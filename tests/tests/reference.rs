@@ -8,21 +8,49 @@
 
 use arena_tests::{classic9, killer_records, read_dataset, variant9};
 use engine::generate::generate_for_difficulty;
-use engine::logic::{differential, Options};
+use engine::logic::{differential, Options, Technique};
 use engine::{Difficulty, Model};
+use std::collections::BTreeMap;
+
+/// What the differential runs over a set of puzzles compared.
+#[derive(Default)]
+struct Agreement {
+    /// Rung outcomes compared with their reference.
+    compared: usize,
+    /// Steps among them, in all and by technique.
+    steps: usize,
+    techniques: BTreeMap<Technique, usize>,
+}
+
+impl Agreement {
+    /// Panics unless some checked step of each of `techniques` was met.
+    fn met_each(&self, techniques: &[Technique]) {
+        let missing: Vec<_> = techniques
+            .iter()
+            .filter(|t| !self.techniques.contains_key(t))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no checked step of {missing:?}; met {:?}",
+            self.techniques
+        );
+    }
+}
 
 /// Runs the differential over each labelled puzzle (its model and givens);
-/// panics listing every disagreement. Returns (outcomes compared, steps
-/// among them).
+/// panics listing every disagreement.
 fn agree<'p>(
     puzzles: impl IntoIterator<Item = (String, &'p Model, &'p [u8])>,
     options: Options,
-) -> (usize, usize) {
-    let (mut compared, mut steps, mut wrong) = (0, 0, Vec::new());
+) -> Agreement {
+    let (mut out, mut wrong) = (Agreement::default(), Vec::new());
     for (label, model, givens) in puzzles {
         let run = differential(model, givens, options);
-        compared += run.compared;
-        steps += run.steps;
+        out.compared += run.compared;
+        out.steps += run.steps;
+        for (technique, count) in run.techniques {
+            *out.techniques.entry(technique).or_default() += count;
+        }
         wrong.extend(
             run.disagreements
                 .into_iter()
@@ -35,7 +63,7 @@ fn agree<'p>(
         wrong.len(),
         wrong.join("\n")
     );
-    (compared, steps)
+    out
 }
 
 /// Every `step`-th puzzle of the SE-rated file (`id grid rating` lines).
@@ -57,13 +85,25 @@ fn classic_finders_agree_with_their_references() {
         .iter()
         .enumerate()
         .map(|(i, g)| (format!("se-rated #{i}"), &*model, g.as_slice()));
-    let (compared, steps) = agree(labelled, unique);
+    let seen = agree(labelled, unique);
     // Every family is met many times, and finds something often.
+    let (compared, steps) = (seen.compared, seen.steps);
     println!("classic: {compared} compared, {steps} steps");
     assert!(
         compared > 20_000 && steps > 2_000,
         "{compared} compared, {steps} steps"
     );
+    seen.met_each(&[
+        Technique::UniqueRectangle,
+        Technique::UniqueLoop,
+        Technique::BugPlusOne,
+        Technique::BugType3,
+        Technique::AlignedTripleExclusion,
+        Technique::ForcingChain,
+        Technique::XyCycle,
+        Technique::AicLoop,
+        Technique::MultipleForcingChain,
+    ]);
 }
 
 #[test]
@@ -73,12 +113,14 @@ fn killer_finders_agree_with_their_references() {
         let (model, givens) = (k.puzzle.model(), k.puzzle.givens());
         (k.title.clone(), model, givens)
     });
-    let (compared, steps) = agree(labelled, Options::default());
+    let seen = agree(labelled, Options::default());
+    let (compared, steps) = (seen.compared, seen.steps);
     println!("killers: {compared} compared, {steps} steps");
     assert!(
         compared > 10_000 && steps > 2_000,
         "{compared} compared, {steps} steps"
     );
+    seen.met_each(&[Technique::Rule45, Technique::Rule45Lines]);
 }
 
 #[test]
@@ -97,7 +139,8 @@ fn variant_finders_agree_with_their_references() {
             .iter()
             .enumerate()
             .map(|(i, g)| (format!("{name} #{i}"), &*model, g.as_slice()));
-        let (compared, found) = agree(labelled, Options::default());
+        let seen = agree(labelled, Options::default());
+        let (compared, found) = (seen.compared, seen.steps);
         println!(
             "{name}: {} puzzles, {compared} compared, {found} steps",
             puzzles.len()

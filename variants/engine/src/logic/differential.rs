@@ -6,9 +6,10 @@
 
 use crate::logic::ladder::{Rung, LADDER};
 use crate::logic::schedule::{Chains, Climb};
-use crate::logic::step::{Candidate, Step};
+use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::{run_watched, Ctx, Difficulty, Options};
 use crate::model::Model;
+use std::collections::BTreeMap;
 
 /// What a differential run over one puzzle saw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub struct Differential {
     pub compared: usize,
     /// Of those, steps the accelerated finder returned.
     pub steps: usize,
+    /// Those steps by technique.
+    pub techniques: BTreeMap<Technique, usize>,
     /// Every disagreement, in words.
     pub disagreements: Vec<String>,
 }
@@ -50,6 +53,7 @@ pub fn differential(model: &Model, givens: &[u8], options: Options) -> Different
         let wrong = match found {
             Some(step) => {
                 out.steps += 1;
+                *out.techniques.entry(step.technique).or_default() += 1;
                 let beyond = expected.beyond(step);
                 (!beyond.is_empty()).then(|| {
                     format!(

@@ -136,7 +136,7 @@ use Difficulty::{Easy, Extreme, Hard, Medium};
 
 /// The ladder, in the order Sudoku Explainer tries its rules (roughly by
 /// rating).
-pub(crate) const LADDER: &[Rung] = &[
+pub(crate) static LADDER: &[Rung] = &[
     checked(rung(singles::full_house, Easy), reference::full_house),
     checked(rung(singles::hidden_single, Easy), reference::hidden_single),
     checked(
@@ -161,7 +161,9 @@ pub(crate) const LADDER: &[Rung] = &[
         rung(killer::required_values, Medium),
         reference::cage_pointing,
     ),
-    rung(killer::rule_45, Medium),
+    checked(rung(killer::rule_45, Medium), |l, g, s| {
+        reference::rule_45(false, l, g, s)
+    }),
     checked(
         rung(intersections::generalized, Medium),
         reference::generalized,
@@ -172,7 +174,9 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(rung(|cx| fish::basic(cx, 2), Hard), |l, g, s| {
         reference::fish(2, l, g, s)
     }),
-    rung(killer::rule_45_lines, Hard),
+    checked(rung(killer::rule_45_lines, Hard), |l, g, s| {
+        reference::rule_45(true, l, g, s)
+    }),
     checked(
         rung(|cx| subsets::hidden(cx, 2, false), Medium),
         |l, g, s| reference::hidden(2, l, g, s),
@@ -196,7 +200,7 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(rung(|cx| wings::xy(cx, true), Hard), |l, g, s| {
         reference::wing(true, l, g, s)
     }),
-    unique(uniqueness::rectangle, Hard),
+    checked(unique(uniqueness::rectangle, Hard), reference::unique_loops),
     checked(rung(|cx| subsets::naked(cx, 4), Hard), |l, g, s| {
         reference::naked(4, l, g, s)
     }),
@@ -212,7 +216,7 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(rung(|cx| als::wing(cx, 3), Hard), |l, g, s| {
         reference::als(3, l, g, s)
     }),
-    unique(uniqueness::bug, Hard),
+    checked(unique(uniqueness::bug, Hard), reference::bug),
     // Named techniques, last of the hard tier: they matter only when the
     // rated hard rungs are stuck.
     checked(named(|cx| fish::finned(cx, 2), Hard), |l, g, s| {
@@ -233,23 +237,33 @@ pub(crate) const LADDER: &[Rung] = &[
     checked(rung(|cx| als::wing(cx, 4), Extreme), |l, g, s| {
         reference::als(4, l, g, s)
     }),
-    rung(|cx| aligned::exclusion(cx, 2), Extreme),
+    checked(rung(|cx| aligned::exclusion(cx, 2), Extreme), |l, g, s| {
+        reference::aligned_exclusion(2, l, g, s)
+    }),
     checked(rung(|cx| als::wing(cx, 5), Extreme), |l, g, s| {
         reference::als(5, l, g, s)
     }),
-    rung(static_chains::cycles_and_forcing, Extreme),
+    checked(
+        rung(static_chains::cycles_and_forcing, Extreme),
+        reference::static_forcing,
+    ),
     checked(rung(|cx| als::wing(cx, 6), Extreme), |l, g, s| {
         reference::als(6, l, g, s)
     }),
-    rung(|cx| aligned::exclusion(cx, 3), Extreme),
+    checked(rung(|cx| aligned::exclusion(cx, 3), Extreme), |l, g, s| {
+        reference::aligned_exclusion(3, l, g, s)
+    }),
     eager(subsumed(rung(
         |cx| chains::multiple(cx, chains::Mode::Nishio),
         Extreme,
     ))),
-    subsumed(rung(
-        |cx| chains::multiple(cx, chains::Mode::Multiple),
-        Extreme,
-    )),
+    checked(
+        subsumed(rung(
+            |cx| chains::multiple(cx, chains::Mode::Multiple),
+            Extreme,
+        )),
+        reference::multiple_forcing,
+    ),
     subsumed(dynamic(|cx| chains::multiple(cx, chains::Mode::Dynamic))),
     dynamic(|cx| chains::multiple(cx, chains::Mode::DynamicPlus)),
     nested(|cx| chains::multiple(cx, chains::Mode::Nested)),

@@ -11,6 +11,16 @@
 //! finder and its reference must agree exactly: what one finds the other
 //! finds, and never the other way round.
 
+mod aligned;
+mod cages;
+mod forcing;
+mod uniqueness;
+
+pub(crate) use aligned::aligned_exclusion;
+pub(crate) use cages::{cage_combinations, cage_pointing, rule_45};
+pub(crate) use forcing::{multiple_forcing, static_forcing};
+pub(crate) use uniqueness::{bug, unique_loops};
+
 use crate::logic::combinations::first_combination;
 use crate::logic::grid::{Grid, Group, Layout};
 use crate::logic::step::{Candidate, Step};
@@ -825,114 +835,5 @@ pub(crate) fn direct_locked(layout: &Layout, grid: &Grid, _: bool) -> Deductions
             }
         }
     });
-    out
-}
-
-/// What a cage's cells may hold: a placed value's bit, else the candidates.
-fn cage_masks(grid: &Grid, cells: &[u32]) -> Vec<u32> {
-    cells
-        .iter()
-        .map(|&c| match grid.values[c as usize] {
-            0 => grid.cand[c as usize],
-            v => 1 << (v - 1),
-        })
-        .collect()
-}
-
-/// Every digit set of `count` different values of 1..=`size` adding up to
-/// `sum`, as masks.
-fn digit_sets(count: usize, sum: u32, size: u32) -> Vec<u32> {
-    let all: Vec<u8> = (1..=size as u8).collect();
-    let mut out = Vec::new();
-    each_subset(&all, count, &mut |set| {
-        if set.iter().map(|&v| u32::from(v)).sum::<u32>() == sum {
-            out.push(set.iter().fold(0, |m, &v| m | 1 << (v - 1)));
-        }
-    });
-    out
-}
-
-/// The digit sets of a cage that still fit its cells' masks `local`: inside
-/// what they allow, touching every cell, and (`with_singles`) holding every
-/// cell's value where it has only one.
-fn fitting(sets: &[u32], local: &[u32], with_singles: bool) -> Vec<u32> {
-    let union = local.iter().fold(0, |m, &l| m | l);
-    let singles = local
-        .iter()
-        .filter(|l| l.count_ones() == 1)
-        .fold(0, |m, &l| m | l);
-    sets.iter()
-        .copied()
-        .filter(|&d| d & !union == 0 && local.iter().all(|&l| l & d != 0))
-        .filter(|&d| !with_singles || singles & !d == 0)
-        .collect()
-}
-
-/// Cage combinations: a cage's cells keep only the values of the digit sets
-/// (its size of different values adding up to its sum) that still fit them,
-/// and a value every fitting set holds, with one cell left for it, goes there.
-pub(crate) fn cage_combinations(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
-    let mut out = Deductions::default();
-    for cage in layout.groups.iter().filter(|g| g.table.is_some()) {
-        let Some(sum) = cage.sum else { continue };
-        let cells = &cage.cells;
-        let mut local = cage_masks(grid, cells);
-        let sets = fitting(&digit_sets(cells.len(), sum, grid.size), &local, true);
-        let allowed = sets.iter().fold(0, |m, &d| m | d);
-        let required = sets.iter().fold(u32::MAX, |m, &d| m & d);
-        if allowed == 0 || local.iter().any(|&l| l & allowed == 0) {
-            continue;
-        }
-        for l in &mut local {
-            *l &= allowed;
-        }
-        let singles = local
-            .iter()
-            .filter(|l| l.count_ones() == 1)
-            .fold(0, |m, &l| m | l);
-        for v in values(required & !singles) {
-            let spots: Vec<usize> = (0..local.len())
-                .filter(|&i| local[i] >> (v - 1) & 1 == 1)
-                .collect();
-            if let [i] = spots[..] {
-                local[i] = 1 << (v - 1);
-            }
-        }
-        for (&c, &keep) in cells.iter().zip(&local) {
-            if grid.values[c as usize] == 0 {
-                for v in values(grid.cand[c as usize] & !keep) {
-                    out.eliminations.insert(Candidate::new(c, v));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Cage pointing: a value every digit set still possible for a cage holds
-/// (inside what its cells allow, touching each) is in the cage, so it
-/// leaves every cell outside seeing all the cage cells that may hold it.
-pub(crate) fn cage_pointing(layout: &Layout, grid: &Grid, _: bool) -> Deductions {
-    let mut out = Deductions::default();
-    for cage in layout.groups.iter().filter(|g| g.table.is_some()) {
-        let Some(sum) = cage.sum else { continue };
-        let cells = &cage.cells;
-        let local = cage_masks(grid, cells);
-        let sets = fitting(&digit_sets(cells.len(), sum, grid.size), &local, false);
-        if sets.is_empty() {
-            continue;
-        }
-        let required = sets.iter().fold(u32::MAX, |m, &d| m & d);
-        let placed = cells
-            .iter()
-            .filter(|&&c| grid.values[c as usize] != 0)
-            .fold(0, |m, &c| m | 1 << (grid.values[c as usize] - 1));
-        for v in values(required & !placed) {
-            let holders = places(grid, cage, v);
-            if !holders.is_empty() {
-                eliminate_seeing(layout, grid, v, &holders, cells, &mut out);
-            }
-        }
-    }
     out
 }
