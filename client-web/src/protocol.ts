@@ -38,6 +38,206 @@ cells: Array<[number, number]>,
  */
 sum: number, };
 
+export type Axis = "row" | "column";
+
+export type Constraint = { "type": "even", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "odd", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "values", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The digits it allows (or holds).
+ */
+values: Array<number>, } | { "type": "thermometer", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * Whether equal neighbours are allowed (a slow thermometer).
+ */
+slow: boolean, } | { "type": "arrow", 
+/**
+ * The circle (one cell) or pill (2-3 cells).
+ */
+circle: Array<[number, number]>, 
+/**
+ * The shaft's cells, without the circle.
+ */
+line: Array<[number, number]>, } | { "type": "difference", 
+/**
+ * The cells it covers, in order.
+ */
+cells: [[number, number], [number, number]], 
+/**
+ * The difference or ratio.
+ */
+value: number, } | { "type": "ratio", 
+/**
+ * The cells it covers, in order.
+ */
+cells: [[number, number], [number, number]], 
+/**
+ * The difference or ratio.
+ */
+value: number, } | { "type": "xv", 
+/**
+ * The cells it covers, in order.
+ */
+cells: [[number, number], [number, number]], 
+/**
+ * What the digits add up to.
+ */
+sum: number, } | { "type": "littleKiller", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * What the digits add up to.
+ */
+sum: number, 
+/**
+ * Where the clue is drawn, outside the grid.
+ */
+clue?: [number, number] | null, } | { "type": "sandwich", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * What the digits add up to.
+ */
+sum: number, 
+/**
+ * Where the clue is drawn, outside the grid.
+ */
+clue?: [number, number] | null, } | { "type": "cage", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * What the digits add up to.
+ */
+sum?: number | null, } | { "type": "renban", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "whispers", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The least difference between neighbours.
+ */
+difference: number, } | { "type": "palindrome", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "between", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "zipper", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "entropic", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "regionSum", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "minimum", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "maximum", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, } | { "type": "quadruple", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The digits it allows (or holds).
+ */
+values: Array<number>, } | { "type": "xSum", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * What the digits add up to.
+ */
+sum: number, 
+/**
+ * Where the clue is drawn, outside the grid.
+ */
+clue?: [number, number] | null, } | { "type": "skyscraper", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * How many digits are seen.
+ */
+count: number, 
+/**
+ * Where the clue is drawn, outside the grid.
+ */
+clue?: [number, number] | null, } | { "type": "indexer", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * Whether it indexes along rows or columns.
+ */
+axis: Axis, } | { "type": "clone", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The cells copying `cells`, in the same order.
+ */
+clones: Array<[number, number]>, } | { "type": "nonConsecutive" } | { "type": "antiKing" } | { "type": "antiKnight" } | { "type": "disjointGroups" } | { "type": "negative", 
+/**
+ * Whether the negative ratio constraint holds.
+ */
+ratio: boolean, 
+/**
+ * Whether the negative XV constraint holds.
+ */
+xv: boolean, } | { "type": "table", 
+/**
+ * The cells it covers, in order.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The allowed tuples, one digit per cell each.
+ */
+tuples: Array<Array<number>>, 
+/**
+ * The rule in words.
+ */
+description: string, };
+
 export type PuzzleGrade = { 
 /**
  * The technique tier: `easy`, `medium`, `hard` or `extreme`.
@@ -57,7 +257,7 @@ hardest: string, };
 
 export type PuzzleV1 = { 
 /**
- * Always [`PUZZLE_FORMAT_V1`].
+ * [`PUZZLE_FORMAT_V1`], or [`PUZZLE_FORMAT_V2`] when it has constraints.
  */
 format: string, 
 /**
@@ -108,6 +308,10 @@ cages?: Array<Cage>,
  * Pairs of cells that must not hold the same value.
  */
 different?: Array<[[number, number], [number, number]]>, 
+/**
+ * Rules of the modern vocabulary (format v2 only).
+ */
+constraints?: Array<Constraint>, 
 /**
  * `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
  */

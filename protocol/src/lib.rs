@@ -4,15 +4,21 @@
 //! This crate holds serde types only and performs no I/O, so every other crate
 //! (engine, plugins, server, tests) can depend on it cheaply.
 //!
-//! - [`puzzle`]: the self-describing puzzle file format v1 ([`PuzzleV1`]), used in
-//!   JSON files and inside MessagePack messages.
+//! - [`puzzle`]: the self-describing puzzle file format ([`PuzzleV1`]; v2 when it
+//!   has [`constraint`]s), used in JSON files and inside MessagePack messages.
+//! - [`constraint`]: the modern variant vocabulary (thermometers, arrows, dots, …);
+//!   [`corpus`]: the variant corpus schema it is read from and written to.
 //! - [`plugin`]: the requests and answers of the variant plugin operations.
 //! - [`wire`]: the messages between web clients and the server.
 
+pub mod constraint;
+pub mod corpus;
 pub mod plugin;
 pub mod puzzle;
 pub mod wire;
 
+pub use constraint::{Axis, Constraint, Place};
 pub use puzzle::{
     Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1, PUZZLE_FORMAT_V1,
+    PUZZLE_FORMAT_V2,
 };

@@ -1,15 +1,20 @@
-//! Puzzle file format v1: one JSON (or MessagePack) object that spells out every rule
+//! Puzzle file format v1 (and v2, v1 with constraints): one JSON (or MessagePack) object that spells out every rule
 //! of a puzzle, so any tool can check any variant without knowing it.
 //!
 //! Field names follow the daily-archive schema (`clueCount`, `grid`, `solution`).
 //! Unknown fields are ignored and optional fields default, so newer writers stay
 //! readable by older readers.
 
+use crate::constraint::Constraint;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The value of the `format` field of every v1 puzzle.
 pub const PUZZLE_FORMAT_V1: &str = "sudoku-arena/puzzle@1";
+
+/// The value of the `format` field of a puzzle with [`Constraint`]s: v1 and
+/// the `constraints` list, which a v1 reader would silently ignore.
+pub const PUZZLE_FORMAT_V2: &str = "sudoku-arena/puzzle@2";
 
 /// A cell position `[row, column]`, both counted from 0 inside the layout.
 pub type Coord = [u32; 2];
@@ -19,7 +24,7 @@ pub type Coord = [u32; 2];
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct PuzzleV1 {
-    /// Always [`PUZZLE_FORMAT_V1`].
+    /// [`PUZZLE_FORMAT_V1`], or [`PUZZLE_FORMAT_V2`] when it has constraints.
     pub format: String,
     /// Variant id (informational, e.g. `"killer"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,6 +60,9 @@ pub struct PuzzleV1 {
     /// Pairs of cells that must not hold the same value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub different: Vec<[Coord; 2]>,
+    /// Rules of the modern vocabulary (format v2 only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<Constraint>,
     /// `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
     pub grid: Vec<Vec<u32>>,
     /// Number of givens (informational; checked when present).
@@ -198,6 +206,7 @@ mod tests {
             houses: vec![],
             cages: vec![],
             different: vec![],
+            constraints: vec![],
             grid: vec![vec![0; 4]; 4],
             clue_count: Some(0),
             solution: None,

@@ -1,5 +1,6 @@
-//! Reading puzzle files: format v1 or the daily archive's schema ([`crate::archive`])
-//! as one JSON object, a JSON array or JSON Lines; killers in the reference
+//! Reading puzzle files: format v1/v2, the daily archive's schema
+//! ([`crate::archive`]) or the variant corpus schema (`engine::corpus`) as one
+//! JSON object, a JSON array or JSON Lines; killers in the reference
 //! solver's text form or the krazydad CSV ([`crate::killer`]); or plain text with
 //! one classic 9x9 puzzle per line. Every puzzle gets a name (`file`, `file[i]`
 //! or `file:line`) for messages.
@@ -21,6 +22,8 @@ pub enum Form {
     Archive(crate::archive::ArchiveInfo),
     /// A killer in another tool's form (text or CSV); written back as v1.
     Killer,
+    /// A variant corpus object (f-puzzles' kinds); written back as v2.
+    Corpus,
 }
 
 /// One puzzle read from a file: its name, its form, and the puzzle or why not.
@@ -125,8 +128,33 @@ fn read_json_lines(file: &str, text: &str) -> Vec<Entry> {
         .collect()
 }
 
-/// One JSON puzzle: the archive's schema when it looks like it, else v1.
+/// Whether a JSON object is in the variant corpus schema: `givens` text and
+/// `regions`, no `format`.
+fn is_corpus(value: &serde_json::Value) -> bool {
+    value.get("format").is_none()
+        && value.get("givens").is_some_and(|g| g.is_string())
+        && value.get("regions").is_some()
+}
+
+/// A variant corpus object, read into the puzzle format.
+fn corpus_entry(name: String, value: serde_json::Value) -> Entry {
+    let puzzle = serde_json::from_value::<protocol::corpus::CorpusPuzzle>(value)
+        .map_err(|e| format!("not a corpus puzzle: {e}"))
+        .and_then(|p| engine::corpus::from_corpus(&p).map_err(|e| e.to_string()))
+        .and_then(|v2| from_v1(&v2).map_err(|e| e.to_string()));
+    Entry {
+        name,
+        form: Some(Form::Corpus),
+        puzzle,
+    }
+}
+
+/// One JSON puzzle: the archive's or the corpus's schema when it looks like
+/// it, else v1.
 fn json_entry(name: String, value: serde_json::Value) -> Entry {
+    if is_corpus(&value) {
+        return corpus_entry(name, value);
+    }
     if crate::archive::is_archive(&value) {
         return match crate::archive::read(value) {
             Ok((loaded, info)) => Entry {

@@ -9,7 +9,9 @@ use protocol::wire::{
     HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState,
     RoomSummary, RoomView, ServerMessage, StatRow,
 };
-use protocol::{Cage, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1};
+use protocol::{
+    Axis, Cage, Constraint, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
+};
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -22,6 +24,8 @@ fn generate() -> String {
         HouseKind::decl(&cfg),
         House::decl(&cfg),
         Cage::decl(&cfg),
+        Axis::decl(&cfg),
+        Constraint::decl(&cfg),
         PuzzleGrade::decl(&cfg),
         PuzzleV1::decl(&cfg),
         ParamSpec::decl(&cfg),

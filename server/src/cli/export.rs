@@ -1,6 +1,8 @@
 //! `arena export`: puzzles rewritten in another schema — the daily archive's
-//! (`--format yendoku`) or format v1 (`--format v1`, e.g. for killers read
-//! from another tool's text or CSV) — one JSON object per line, with solutions.
+//! (`--format yendoku`), format v1 (`--format v1`, e.g. for killers read
+//! from another tool's text or CSV; v2 when the puzzle has constraints) or
+//! the variant corpus's (`--format corpus`) — one JSON object per line, with
+//! solutions.
 
 use crate::daily::Date;
 use crate::input::Form;
@@ -13,8 +15,9 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
     /// The schema to write: `yendoku` (the daily archive's; classic 9x9 and
-    /// Gattai layouts) or `v1` (any puzzle).
-    #[arg(long, value_parser = ["yendoku", "v1"])]
+    /// Gattai layouts), `v1` (any puzzle; v2 with constraints) or `corpus`
+    /// (the variant corpus's: N x N grids of digits up to 9).
+    #[arg(long, value_parser = ["yendoku", "v1", "corpus"])]
     pub format: String,
     /// The `date` to record where a puzzle has none (its seed is used when it
     /// is a date, `YYYY-MM-DD`).
@@ -34,6 +37,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<bool> {
     for entry in &entries {
         let written = match args.format.as_str() {
             "v1" => export_v1(entry),
+            "corpus" => export_corpus(entry),
             _ => export_one(entry, args.date.as_deref()),
         };
         match written {
@@ -90,6 +94,15 @@ fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
         }
     };
     serde_json::to_string(&v1).map_err(|e| e.to_string())
+}
+
+/// One puzzle as a variant corpus line.
+fn export_corpus(entry: &crate::input::Entry) -> Result<String, String> {
+    let loaded = entry.puzzle.as_ref().map_err(|e| e.clone())?;
+    let solution = solution_of(loaded)?;
+    let corpus =
+        engine::corpus::to_corpus(&loaded.puzzle, Some(&solution)).map_err(|e| e.to_string())?;
+    serde_json::to_string(&corpus).map_err(|e| e.to_string())
 }
 
 fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String, String> {

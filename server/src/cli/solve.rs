@@ -46,6 +46,11 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
                 .map_err(anyhow::Error::msg)?;
                 writeln!(out, "{solved}")?;
             }
+            Some(Form::Corpus) => {
+                let solved = engine::corpus::to_corpus(&loaded.puzzle, Some(&values))
+                    .map_err(anyhow::Error::from)?;
+                writeln!(out, "{}", serde_json::to_string(&solved)?)?;
+            }
             _ => writeln!(out, "{}", engine::text::format_line(&values))?,
         }
     }

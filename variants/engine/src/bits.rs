@@ -34,7 +34,8 @@ impl BitTables {
     pub fn new(model: &Rules) -> Option<BitTables> {
         let cages = &model.compiled.cages;
         let cells = model.cell_count();
-        if cells > MAX_CELLS {
+        // The constraints' primitives run in the general solver only.
+        if cells > MAX_CELLS || !model.compiled.primitives.is_empty() {
             return None;
         }
         let mask = |list: &[u32]| list.iter().fold(0u128, |m, &c| m | 1 << c);

@@ -3,9 +3,10 @@
 use crate::model::Model;
 use crate::rules::kind_name;
 
-/// Every active cell whose value breaks a house, pair or cage rule in `values`
-/// (one per active cell, 0 = empty). A cage breaks when its filled values exceed the
-/// sum, or it is full and misses it. Sorted, without repeats.
+/// Every active cell whose value breaks a house, pair, cage or constraint rule
+/// in `values` (one per active cell, 0 = empty). A cage breaks when its filled
+/// values exceed the sum, or it is full and misses it; a constraint when no
+/// digits in its empty cells could keep it. Sorted, without repeats.
 pub fn conflicting_cells(model: &Model, values: &[u8]) -> Vec<usize> {
     let mut bad = vec![false; model.cell_count()];
     visit_conflicts(model, values, true, |cells, _| {
@@ -105,6 +106,33 @@ fn visit_conflicts(
         let missed = full && complete_cages && total != cage.sum;
         if over || missed {
             let msg = || format!("cage {k} adds up to {total}, needs {}", cage.sum);
+            if !report(&filled, &msg) {
+                return;
+            }
+        }
+    }
+    let full = crate::mask::full_mask(model.size());
+    for (primitive, index) in &model.compiled.primitives {
+        let cells = primitive.cells();
+        let filled: Vec<u32> = cells
+            .iter()
+            .copied()
+            .filter(|&c| values[c as usize] != 0)
+            .collect();
+        if filled.is_empty() {
+            continue;
+        }
+        // Broken when no digits for its empty cells can keep it.
+        let mut local: Vec<u32> = cells
+            .iter()
+            .map(|&c| match values[c as usize] {
+                0 => full,
+                v => crate::mask::bit(u32::from(v)),
+            })
+            .collect();
+        if primitive.narrow(&mut local).is_err() {
+            let kind = model.constraints()[*index].kind();
+            let msg = || format!("constraint {index} ({kind}) is broken");
             if !report(&filled, &msg) {
                 return;
             }

@@ -25,8 +25,13 @@ pub(crate) struct General<'m> {
     tables: &'m Compiled,
     queue: Vec<u32>,
     /// Each cage's cell candidates when it was last narrowed (flattened, cage
-    /// after cage), so an unchanged cage is skipped.
+    /// after cage, then primitive after primitive), so an unchanged cage or
+    /// constraint is skipped.
     cage_seen: Vec<u32>,
+    /// How often each cell's rules failed in this search (models with
+    /// constraints branch on the cell with the most failures per candidate:
+    /// "dom/wdeg").
+    failures: Vec<u32>,
     levels: Vec<Vec<u32>>,
     order: Vec<u32>,
     nodes_left: usize,
@@ -39,7 +44,8 @@ impl<'m> General<'m> {
         General {
             tables,
             queue: Vec::new(),
-            cage_seen: vec![0; tables.cages.iter().map(|c| c.cells.len()).sum()],
+            cage_seen: vec![0; seen_len(tables)],
+            failures: Vec::new(),
             levels: Vec::new(),
             order: Vec::new(),
             nodes_left: usize::MAX,
@@ -82,7 +88,13 @@ impl<'m> General<'m> {
                 self.queue.push(i as u32);
             }
         }
-        propagate(self.tables, &mut self.queue, cand, &mut self.cage_seen)
+        self.failures = vec![1; cand.len()];
+        let mut scratch = Scratch {
+            queue: &mut self.queue,
+            cage_seen: &mut self.cage_seen,
+            failures: &mut self.failures,
+        };
+        propagate(self.tables, &mut scratch, cand)
     }
 
     /// Limits the next searches to `nodes` branch points in total; a search that
@@ -114,7 +126,12 @@ impl<'m> General<'m> {
         found: &mut Found,
         rng: &mut Option<&mut dyn RngCore>,
     ) {
-        let Some(cell) = pick_cell(self.tables, &self.levels[depth]) else {
+        let picked = if self.tables.primitives.is_empty() {
+            pick_cell(self.tables, &self.levels[depth])
+        } else {
+            most_failed_cell(&self.levels[depth], &self.failures)
+        };
+        let Some(cell) = picked else {
             found.count += 1;
             if self.keep_first && found.first.is_none() {
                 found.first = Some(
@@ -153,7 +170,12 @@ impl<'m> General<'m> {
             child[cell] = value;
             self.queue.clear();
             self.queue.push(cell as u32);
-            if propagate(self.tables, &mut self.queue, child, &mut self.cage_seen) {
+            let mut scratch = Scratch {
+                queue: &mut self.queue,
+                cage_seen: &mut self.cage_seen,
+                failures: &mut self.failures,
+            };
+            if propagate(self.tables, &mut scratch, child) {
                 self.dfs(depth + 1, limit, found, rng);
                 if found.count >= limit || found.gave_up {
                     break;
@@ -162,6 +184,13 @@ impl<'m> General<'m> {
         }
         self.order.truncate(start);
     }
+}
+
+/// The cells every cage and constraint reads, counted once per reader.
+fn seen_len(t: &Compiled) -> usize {
+    let cages: usize = t.cages.iter().map(|c| c.cells.len()).sum();
+    let primitives: usize = t.primitives.iter().map(|(p, _)| p.cells().len()).sum();
+    cages + primitives
 }
 
 /// Bivalue cells compared by [`pick_cell`]: enough to find a busy one, few enough
@@ -202,13 +231,53 @@ fn pick_cell(t: &Compiled, cand: &[u32]) -> Option<usize> {
     best
 }
 
+/// The unsolved cell with the most rule failures per candidate, or `None`
+/// when all are single.
+fn most_failed_cell(cand: &[u32], failures: &[u32]) -> Option<usize> {
+    let mut best: Option<(usize, u64, u64)> = None;
+    for (i, &m) in cand.iter().enumerate() {
+        let n = u64::from(m.count_ones());
+        if n < 2 {
+            continue;
+        }
+        let w = u64::from(failures.get(i).copied().unwrap_or(1));
+        // w / n > best_w / best_n, without division.
+        if best.is_none_or(|(_, bw, bn)| w * bn > bw * n) {
+            best = Some((i, w, n));
+        }
+    }
+    best.map(|(i, _, _)| i)
+}
+
+/// What a propagation works with besides the candidates.
+struct Scratch<'a> {
+    /// Cells that became single and are still to be propagated.
+    queue: &'a mut Vec<u32>,
+    /// Each cage's and constraint's cells as last narrowed.
+    cage_seen: &'a mut [u32],
+    /// Failures per cell (see [`General`]), counted when a rule fails.
+    failures: &'a mut [u32],
+}
+
+/// Counts a failure of the rule over `cells` in `failures`; `false`, for
+/// the propagation to return.
+fn failed(failures: &mut [u32], cells: &[u32]) -> bool {
+    for &c in cells {
+        if let Some(f) = failures.get_mut(c as usize) {
+            *f = f.saturating_add(1);
+        }
+    }
+    false
+}
+
 /// Locked-candidate passes per propagation: each pass reads every intersection,
 /// and a second pass rarely finds what the search would not find sooner. Singles
 /// and cages still always run to their fixpoint.
 const LOCKED_ROUNDS: usize = 1;
 
 /// Runs propagation to a fixpoint from the single cells in `queue`.
-fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &mut [u32]) -> bool {
+fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
+    let (queue, cage_seen) = (&mut *s.queue, &mut *s.cage_seen);
     let mut locked_rounds = 0;
     // No cage has been narrowed on these candidates yet (no mask is 0).
     cage_seen.fill(0);
@@ -220,7 +289,7 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &m
                 if pm & m != 0 {
                     let n = pm & !m;
                     if n == 0 {
-                        return false;
+                        return failed(s.failures, &[cell, p]);
                     }
                     cand[p as usize] = n;
                     if is_single(n) {
@@ -240,7 +309,7 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &m
                 placed |= m * u32::from(is_single(m));
             }
             if once != t.full {
-                return false;
+                return failed(s.failures, cells);
             }
             // Values with one home that is not yet a single cell.
             let unique = once & !twice & !placed;
@@ -255,7 +324,7 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &m
                 }
                 // A cell that is the only home of two values: impossible.
                 if !is_single(u) {
-                    return false;
+                    return failed(s.failures, cells);
                 }
                 if u != m {
                     cand[x as usize] = u;
@@ -281,9 +350,31 @@ fn propagate(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32], cage_seen: &m
             }
             match cage.propagate(cand, queue) {
                 Ok(changed) => progress |= changed,
-                Err(()) => return false,
+                Err(()) => return failed(s.failures, &cage.cells),
             }
             for (s, &c) in seen.iter_mut().zip(&cage.cells) {
+                *s = cand[c as usize];
+            }
+        }
+        if progress || !queue.is_empty() {
+            continue;
+        }
+        for (primitive, _) in &t.primitives {
+            let cells = primitive.cells();
+            let seen = &mut cage_seen[at..at + cells.len()];
+            at += cells.len();
+            if cells
+                .iter()
+                .zip(seen.iter())
+                .all(|(&c, &s)| cand[c as usize] == s)
+            {
+                continue;
+            }
+            match primitive.propagate(cand, queue) {
+                Ok(changed) => progress |= changed,
+                Err(()) => return failed(s.failures, cells),
+            }
+            for (s, &c) in seen.iter_mut().zip(cells) {
                 *s = cand[c as usize];
             }
         }

@@ -2,8 +2,10 @@
 //! operations on it.
 //!
 //! - [`Rules`] / [`ModelBuilder`]: values 1..=N (N ≤ 32), a layout with active
-//!   cells, houses (all different), cages (all different with a sum) and
-//!   different-pairs. [`geometry`] builds the standard shapes. A [`Model`] is
+//!   cells, houses (all different), cages (all different with a sum),
+//!   different-pairs and the modern vocabulary's constraints
+//!   (`protocol::Constraint`, compiled into relations, sums, patterns and
+//!   tables that the cell-by-cell solver propagates). [`geometry`] builds the standard shapes. A [`Model`] is
 //!   the rules with the tables the solvers build from them once.
 //! - [`Puzzle`]: a model plus givens, with [`Puzzle::propagate`],
 //!   [`Puzzle::count`] (stop at 2 for uniqueness; [`Puzzle::solution_count`] when
@@ -19,6 +21,8 @@
 //!   Sudoku Explainer's scale and in tiers, explains steps, gives hints.
 //! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
 //!   and from [`Puzzle`]; [`text`]: the one-line classic format.
+//! - [`corpus`]: the variant corpus schema (f-puzzles' kinds) to and from the
+//!   puzzle format.
 //! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
 
 mod bits;
@@ -26,6 +30,8 @@ mod bits;
 mod bits_avx512;
 mod cage;
 pub mod check;
+mod constraints;
+pub mod corpus;
 pub mod difficulty;
 mod error;
 mod fast9;

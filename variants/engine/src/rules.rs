@@ -4,9 +4,10 @@
 //! (`crate::model::Model` holds them); the rules know none of their consumers.
 
 use crate::cage::CageTable;
+use crate::constraints::{self, Primitive};
 use crate::error::PuzzleError;
 use crate::mask::full_mask;
-use protocol::{Coord, HouseKind};
+use protocol::{Constraint, Coord, HouseKind};
 
 /// The largest number of values a model may use (values are bits of a `u32`).
 pub const MAX_SIZE: u32 = 32;
@@ -47,6 +48,11 @@ pub struct Rules {
     houses: Vec<ModelHouse>,
     cages: Vec<ModelCage>,
     different: Vec<[u32; 2]>,
+    /// The constraints as written, and how many of the houses, cages and
+    /// different-pairs above were written as such (the rest come from the
+    /// constraints).
+    constraints: Vec<Constraint>,
+    authored: [usize; 3],
     pub(crate) compiled: Compiled,
     classic9: bool,
 }
@@ -62,6 +68,8 @@ pub(crate) struct Compiled {
     pub cages: Vec<CageTable>,
     pub locked: Vec<LockedPair>,
     pub locked_cells: Vec<u32>,
+    /// The constraints' primitives, each with its constraint's index.
+    pub primitives: Vec<(Primitive, usize)>,
 }
 
 /// Two full houses sharing two or more cells. A value that, in one house, can only
@@ -154,6 +162,16 @@ impl Rules {
     pub fn different(&self) -> &[[u32; 2]] {
         &self.different
     }
+    /// The constraints of the modern vocabulary, as written.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+    /// The houses, cages and different-pairs written as such (not derived
+    /// from a constraint): what a puzzle file lists.
+    pub fn authored(&self) -> (&[ModelHouse], &[ModelCage], &[[u32; 2]]) {
+        let [h, c, d] = self.authored;
+        (&self.houses[..h], &self.cages[..c], &self.different[..d])
+    }
     /// Whether this is exactly classic 9x9 Sudoku (rows, columns, 3x3 boxes and
     /// nothing else), which the specialised 9x9 solver handles.
     pub fn is_classic9(&self) -> bool {
@@ -173,6 +191,7 @@ pub struct ModelBuilder {
     houses: Vec<(HouseKind, Vec<Coord>)>,
     cages: Vec<(Vec<Coord>, u32)>,
     different: Vec<[Coord; 2]>,
+    constraints: Vec<Constraint>,
 }
 
 impl ModelBuilder {
@@ -187,6 +206,7 @@ impl ModelBuilder {
             houses: Vec::new(),
             cages: Vec::new(),
             different: Vec::new(),
+            constraints: Vec::new(),
         }
     }
     /// Sets the display symbols (one per value).
@@ -219,9 +239,14 @@ impl ModelBuilder {
         self.different.push([a, b]);
         self
     }
+    /// Adds a constraint of the modern vocabulary.
+    pub fn constraint(mut self, c: Constraint) -> Self {
+        self.constraints.push(c);
+        self
+    }
 
     /// Validates everything and precomputes the peer and cage tables.
-    pub fn rules(self) -> Result<Rules, PuzzleError> {
+    pub fn rules(mut self) -> Result<Rules, PuzzleError> {
         let (size, rows, cols) = (self.size, self.rows, self.cols);
         if size == 0 || size > MAX_SIZE {
             return Err(PuzzleError::new(format!(
@@ -233,14 +258,14 @@ impl ModelBuilder {
                 "layout {rows}x{cols} is outside 1x1..={MAX_SIDE}x{MAX_SIDE}"
             )));
         }
-        let symbols = match self.symbols {
+        let symbols = match self.symbols.take() {
             Some(s) => s,
             None => default_symbols(size),
         };
         check_symbols(&symbols, size)?;
 
         let mut cell_at = vec![NO_CELL; (rows * cols) as usize];
-        let active: Vec<Coord> = match self.active {
+        let active: Vec<Coord> = match self.active.take() {
             Some(list) => {
                 let mut seen = vec![false; cell_at.len()];
                 for &[r, c] in &list {
@@ -268,6 +293,8 @@ impl ModelBuilder {
         for (i, &[r, c]) in active.iter().enumerate() {
             cell_at[(r * cols + c) as usize] = i as u32;
         }
+        let authored = [self.houses.len(), self.cages.len(), self.different.len()];
+        let primitives = self.compile_constraints(&cell_at)?;
         // `what` names the list in an error (built only then).
         let resolve =
             |what: &dyn Fn() -> String, cells: &[Coord]| -> Result<Vec<u32>, PuzzleError> {
@@ -343,12 +370,56 @@ impl ModelBuilder {
             houses,
             cages,
             different,
+            constraints: self.constraints,
+            authored,
             compiled: Compiled::default(),
             classic9: false,
         };
         model.compiled = compile(&model);
+        model.compiled.primitives = primitives;
         model.classic9 = detect_classic9(&model);
         Ok(model)
+    }
+}
+
+impl ModelBuilder {
+    /// Compiles the constraints on the layout whose active cell at each
+    /// position is `cell_at`: the houses, cages and different-pairs some
+    /// kinds are join the builder's own (after them); the primitives are
+    /// returned.
+    fn compile_constraints(
+        &mut self,
+        cell_at: &[u32],
+    ) -> Result<Vec<(Primitive, usize)>, PuzzleError> {
+        if self.constraints.is_empty() {
+            return Ok(Vec::new());
+        }
+        let cols = self.cols;
+        let at = |r: u32, c: u32| match cell_at.get((r * cols + c) as usize) {
+            Some(&NO_CELL) | None => None,
+            Some(&i) => Some(i),
+        };
+        let regions: Vec<Vec<Coord>> = self
+            .houses
+            .iter()
+            .filter(|(kind, _)| matches!(kind, HouseKind::Box | HouseKind::Region))
+            .map(|(_, cells)| cells.clone())
+            .collect();
+        let houses: Vec<Vec<Coord>> = self.houses.iter().map(|(_, c)| c.clone()).collect();
+        let layout = constraints::Layout {
+            size: self.size,
+            rows: self.rows,
+            cols: self.cols,
+            cell_at: &at,
+            regions: &regions,
+            houses: &houses,
+        };
+        let compiled = constraints::compile(&self.constraints, &layout)?;
+        self.houses
+            .extend(compiled.houses.into_iter().map(|h| (HouseKind::Extra, h)));
+        self.cages.extend(compiled.cages);
+        self.different.extend(compiled.different);
+        Ok(compiled.primitives)
     }
 }
 
@@ -522,6 +593,7 @@ fn compile(model: &Rules) -> Compiled {
         cages,
         locked,
         locked_cells,
+        primitives: Vec::new(),
     }
 }
 
@@ -531,6 +603,7 @@ fn detect_classic9(model: &Rules) -> bool {
         || model.cols != 9
         || !model.is_full_layout()
         || !model.cages.is_empty()
+        || !model.constraints.is_empty()
     {
         return false;
     }

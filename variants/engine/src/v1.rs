@@ -5,7 +5,7 @@ use crate::error::PuzzleError;
 use crate::model::Model;
 use crate::puzzle::Puzzle;
 use crate::rules::{kind_name, ModelBuilder};
-use protocol::{Cage, House, Layout, PuzzleV1, PUZZLE_FORMAT_V1};
+use protocol::{Cage, House, Layout, PuzzleV1, PUZZLE_FORMAT_V1, PUZZLE_FORMAT_V2};
 use std::sync::Arc;
 
 /// A puzzle read from a v1 object, with the solution it ships (if any).
@@ -19,10 +19,15 @@ pub struct Loaded {
 
 /// Builds the model a v1 object describes (its rules, not its givens).
 pub fn model_from_v1(p: &PuzzleV1) -> Result<Model, PuzzleError> {
-    if p.format != PUZZLE_FORMAT_V1 {
+    if p.format != PUZZLE_FORMAT_V1 && p.format != PUZZLE_FORMAT_V2 {
         return Err(PuzzleError::new(format!(
-            "format is '{}', expected '{PUZZLE_FORMAT_V1}'",
+            "format is '{}', expected '{PUZZLE_FORMAT_V1}' or '{PUZZLE_FORMAT_V2}'",
             p.format
+        )));
+    }
+    if p.format == PUZZLE_FORMAT_V1 && !p.constraints.is_empty() {
+        return Err(PuzzleError::new(format!(
+            "constraints need format '{PUZZLE_FORMAT_V2}' (a '{PUZZLE_FORMAT_V1}' reader would ignore them)"
         )));
     }
     let mut b = ModelBuilder::new(p.size, p.layout.rows, p.layout.cols);
@@ -40,6 +45,9 @@ pub fn model_from_v1(p: &PuzzleV1) -> Result<Model, PuzzleError> {
     }
     for &[x, y] in &p.different {
         b = b.different(x, y);
+    }
+    for c in &p.constraints {
+        b = b.constraint(c.clone());
     }
     b.build()
 }
@@ -171,14 +179,20 @@ fn spread(model: &Model, per_cell: impl Iterator<Item = u32>) -> Vec<Vec<u32>> {
     grid
 }
 
-/// Writes a puzzle (and optionally its solution) as a v1 object that spells out
-/// every rule. Informational fields (variant, params, difficulty, seed, date) are
+/// Writes a puzzle (and optionally its solution) as a v1 object (v2 with
+/// constraints) that spells out every rule. Informational fields (variant, params, difficulty, seed, date) are
 /// left empty for the caller to fill.
 pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
     let m = puzzle.model();
     let coords = |cells: &[u32]| cells.iter().map(|&c| m.coord(c as usize)).collect();
+    let (houses, cages, different) = m.authored();
+    let format = if m.constraints().is_empty() {
+        PUZZLE_FORMAT_V1
+    } else {
+        PUZZLE_FORMAT_V2
+    };
     PuzzleV1 {
-        format: PUZZLE_FORMAT_V1.to_string(),
+        format: format.to_string(),
         variant: None,
         params: Default::default(),
         difficulty: None,
@@ -195,27 +209,25 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
         } else {
             Some((0..m.cell_count()).map(|c| m.coord(c)).collect())
         },
-        houses: m
-            .houses()
+        houses: houses
             .iter()
             .map(|h| House {
                 kind: h.kind,
                 cells: coords(&h.cells),
             })
             .collect(),
-        cages: m
-            .cages()
+        cages: cages
             .iter()
             .map(|c| Cage {
                 cells: coords(&c.cells),
                 sum: c.sum,
             })
             .collect(),
-        different: m
-            .different()
+        different: different
             .iter()
             .map(|&[a, b]| [m.coord(a as usize), m.coord(b as usize)])
             .collect(),
+        constraints: m.constraints().to_vec(),
         grid: to_grid(m, puzzle.givens()),
         clue_count: Some(puzzle.clue_count() as u32),
         solution: solution.map(|s| to_grid(m, s)),
@@ -227,8 +239,12 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
 pub fn describe(model: &Model) -> String {
     let mut kinds: Vec<&str> = model.houses().iter().map(|h| kind_name(h.kind)).collect();
     kinds.dedup();
+    let constraints = match model.constraints().len() {
+        0 => String::new(),
+        n => format!(", {n} constraints"),
+    };
     format!(
-        "{}x{} N={}, {} houses ({}), {} cages, {} pairs",
+        "{}x{} N={}, {} houses ({}), {} cages, {} pairs{constraints}",
         model.rows(),
         model.cols(),
         model.size(),

@@ -13,6 +13,8 @@
 //! - [`params`]: parameter resolution against the manifest (defaults filled,
 //!   unknown keys and values refused);
 //! - [`context`]: the [`GenerateContext`] a `generate` hook works in;
+//! - [`local_rule`]: a rule the vocabulary lacks, as a predicate over a few
+//!   cells, listed into a table constraint when the model is built;
 //! - [`Plugin`]: a variant with its completed manifest (the standard clue ranges
 //!   filled in when the variant declares none), built once per process.
 //!
@@ -46,11 +48,13 @@ pub fn configure_allocator() {
 pub mod context;
 pub mod ffi;
 mod label;
+pub mod local_rule;
 pub mod ops;
 pub mod params;
 
 pub use context::{GenerateContext, GenerateError};
 pub use engine;
+pub use local_rule::local_rule;
 pub use plugin_abi;
 pub use protocol;
 pub use protocol::plugin::{ClueRange, Manifest, ParamSpec, Params};

@@ -148,6 +148,7 @@ fn slow_hints_puzzle() -> PuzzleV1 {
         houses,
         cages: Vec::new(),
         different: Vec::new(),
+        constraints: Vec::new(),
         grid,
         clue_count: Some(12),
         solution: Some(solution),

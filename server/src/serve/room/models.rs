@@ -6,7 +6,7 @@
 
 use engine::v1::{from_v1_with_model, model_from_v1, Loaded};
 use engine::{Model, PuzzleError};
-use protocol::{Cage, Coord, House, Layout, PuzzleV1};
+use protocol::{Cage, Constraint, Coord, House, Layout, PuzzleV1};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, Weak};
@@ -22,6 +22,7 @@ struct Rules<'a> {
     houses: &'a [House],
     cages: &'a [Cage],
     different: &'a [[Coord; 2]],
+    constraints: &'a [Constraint],
 }
 
 /// Models by their rules (MessagePack of [`Rules`]), held weakly.
@@ -50,6 +51,7 @@ pub fn load(p: &PuzzleV1) -> Result<Loaded, PuzzleError> {
         houses: &p.houses,
         cages: &p.cages,
         different: &p.different,
+        constraints: &p.constraints,
     })
     .map_err(|e| PuzzleError::new(format!("unreadable rules: {e}")))?;
     let shared = lock().by_rules.get(&key).and_then(Weak::upgrade);

@@ -224,6 +224,7 @@ impl Layout {
         let (lines, line_of) = fish_lines(&groups, &full_groups, n);
         let crossings = crossings(&groups, &full_groups, &groups_of, &slots);
         let classic = model.cages().is_empty()
+            && model.constraints().is_empty()
             && model.different().is_empty()
             && model.is_full_layout()
             && model

@@ -1,0 +1,730 @@
+//! From the vocabulary (`protocol::Constraint`) to what the solvers read:
+//! primitives, and the houses, cages and different-pairs some kinds are.
+//! Every check a constraint fails is an error naming it.
+
+use super::{LinearSum, Pattern, PatternKind, Primitive, Relation, Table};
+use crate::error::PuzzleError;
+use protocol::{Axis, Constraint, Coord};
+
+/// What a puzzle's constraints compile to.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Compiled {
+    /// The primitives, each with the index of the constraint it comes from.
+    pub primitives: Vec<(Primitive, usize)>,
+    /// All-different groups (cages without a sum, disjoint groups).
+    pub houses: Vec<Vec<Coord>>,
+    /// Killer cages with a sum.
+    pub cages: Vec<(Vec<Coord>, u32)>,
+    /// Cells that must differ (anti-king, anti-knight; and where a rule
+    /// implies it: a renban's cells, a strict thermometer's).
+    pub different: Vec<[Coord; 2]>,
+}
+
+/// What compiling needs of the layout.
+pub(crate) struct Layout<'a> {
+    /// The number of values.
+    pub size: u32,
+    /// The layout's rows and columns.
+    pub rows: u32,
+    pub cols: u32,
+    /// The active cell at a position, if any.
+    pub cell_at: &'a dyn Fn(u32, u32) -> Option<u32>,
+    /// The boxes and jigsaw regions, as cells.
+    pub regions: &'a [Vec<Coord>],
+    /// Every house (rows, columns, regions, …), as cells: which cells see
+    /// each other.
+    pub houses: &'a [Vec<Coord>],
+}
+
+/// Compiles `constraints` on `layout`.
+pub(crate) fn compile(
+    constraints: &[Constraint],
+    layout: &Layout,
+) -> Result<Compiled, PuzzleError> {
+    let mut out = Compiled::default();
+    for (index, c) in constraints.iter().enumerate() {
+        let mut one = One {
+            layout,
+            all: constraints,
+            index,
+            out: &mut out,
+        };
+        one.compile(c).map_err(|message| {
+            PuzzleError::new(format!("constraint {index} ({}): {message}", c.kind()))
+        })?;
+    }
+    Ok(out)
+}
+
+/// The orthogonal neighbours of every cell, each pair once (`a` before `b`
+/// in reading order).
+fn orthogonal_pairs(layout: &Layout) -> Vec<[Coord; 2]> {
+    let mut out = Vec::new();
+    for r in 0..layout.rows {
+        for c in 0..layout.cols {
+            if (layout.cell_at)(r, c).is_none() {
+                continue;
+            }
+            for [nr, nc] in [[r, c + 1], [r + 1, c]] {
+                if nr < layout.rows && nc < layout.cols && (layout.cell_at)(nr, nc).is_some() {
+                    out.push([[r, c], [nr, nc]]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The marked pairs of `constraints` (in either order) that `marks` says
+/// carry a mark.
+fn marked(constraints: &[Constraint], marks: impl Fn(&Constraint) -> bool) -> Vec<[Coord; 2]> {
+    constraints
+        .iter()
+        .filter(|c| marks(c))
+        .filter_map(|c| match c {
+            Constraint::Difference { cells, .. }
+            | Constraint::Ratio { cells, .. }
+            | Constraint::Xv { cells, .. } => Some(*cells),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether the pair `p` is among `pairs`, either way round.
+fn has_pair(pairs: &[[Coord; 2]], [a, b]: [Coord; 2]) -> bool {
+    pairs
+        .iter()
+        .any(|&[x, y]| (x == a && y == b) || (x == b && y == a))
+}
+
+/// One constraint being compiled.
+struct One<'a, 'l> {
+    layout: &'a Layout<'l>,
+    /// Every constraint of the puzzle (the global ones read the others).
+    all: &'a [Constraint],
+    index: usize,
+    out: &'a mut Compiled,
+}
+
+impl One<'_, '_> {
+    /// The active cell at `coord`.
+    fn cell(&self, [r, c]: Coord) -> Result<u32, String> {
+        if r >= self.layout.rows || c >= self.layout.cols {
+            return Err(format!(
+                "cell [{r},{c}] is outside the {}x{} layout",
+                self.layout.rows, self.layout.cols
+            ));
+        }
+        (self.layout.cell_at)(r, c).ok_or_else(|| format!("cell [{r},{c}] is not an active cell"))
+    }
+
+    /// The active cells of `coords`, at least `least` and none repeated.
+    fn cells(&self, coords: &[Coord], least: usize) -> Result<Vec<u32>, String> {
+        let out = self.line(coords, least)?;
+        for (i, (&cell, coord)) in out.iter().zip(coords).enumerate() {
+            if out[..i].contains(&cell) {
+                return Err(format!("cell [{},{}] is repeated", coord[0], coord[1]));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The active cells of a line that may cross itself (whispers,
+    /// palindromes, zippers): at least `least`, never the same twice in a row.
+    fn line(&self, coords: &[Coord], least: usize) -> Result<Vec<u32>, String> {
+        if coords.len() < least {
+            return Err(format!(
+                "needs at least {least} cells, has {}",
+                coords.len()
+            ));
+        }
+        let out = coords
+            .iter()
+            .map(|&coord| self.cell(coord))
+            .collect::<Result<Vec<u32>, String>>()?;
+        if let Some(i) = (1..out.len()).find(|&i| out[i] == out[i - 1]) {
+            let [r, c] = coords[i];
+            return Err(format!("cell [{r},{c}] follows itself"));
+        }
+        Ok(out)
+    }
+
+    fn push(&mut self, p: Primitive) {
+        self.out.primitives.push((p, self.index));
+    }
+
+    /// A relation between two cells.
+    fn relate(&mut self, a: u32, b: u32, allowed: impl Fn(u32, u32) -> bool) -> Result<(), String> {
+        let relation = Relation::new([a, b], self.layout.size, allowed);
+        if !relation.satisfiable() {
+            return Err("no two digits satisfy it".into());
+        }
+        self.push(Primitive::Relation(relation));
+        Ok(())
+    }
+
+    /// Each of `cells` limited to the values `keep` accepts.
+    fn limit(&mut self, cells: &[u32], keep: impl Fn(u32) -> bool) -> Result<(), String> {
+        let values: Vec<u8> = (1..=self.layout.size)
+            .filter(|&v| keep(v))
+            .map(|v| v as u8)
+            .collect();
+        if values.is_empty() {
+            return Err(format!("no digit of 1..={} is allowed", self.layout.size));
+        }
+        for &cell in cells {
+            self.push(Primitive::Table(Table {
+                cells: vec![cell],
+                tuples: values.clone(),
+            }));
+        }
+        Ok(())
+    }
+
+    /// `Σ coefficients × cells = total`, its terms grouped (greedily, in
+    /// order) into cells sharing a house with every other of the group and
+    /// its coefficient.
+    fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) {
+        let houses: Vec<Vec<u32>> = self
+            .layout
+            .houses
+            .iter()
+            .map(|h| {
+                h.iter()
+                    .filter_map(|&[r, c]| (self.layout.cell_at)(r, c))
+                    .collect()
+            })
+            .collect();
+        let share = |a: u32, b: u32| houses.iter().any(|h| h.contains(&a) && h.contains(&b));
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (t, &cell) in cells.iter().enumerate() {
+            let fits = |g: &Vec<usize>| {
+                coefficients[g[0]] == coefficients[t] && g.iter().all(|&o| share(cells[o], cell))
+            };
+            match groups.iter_mut().find(|g| fits(g)) {
+                Some(g) => g.push(t),
+                None => groups.push(vec![t]),
+            }
+        }
+        self.push(Primitive::Sum(LinearSum {
+            cells,
+            coefficients,
+            total,
+            groups,
+        }));
+    }
+
+    /// Every two of `cells` hold different digits (peers to the solvers).
+    fn differ(&mut self, cells: &[Coord]) {
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                self.out.different.push([a, b]);
+            }
+        }
+    }
+
+    fn pattern(&mut self, cells: Vec<u32>, kind: PatternKind, distinct: bool) {
+        self.push(Primitive::Pattern(Pattern {
+            cells,
+            kind,
+            distinct,
+        }));
+    }
+
+    /// A row or column from a clue's side: every cell of one line.
+    fn full_line(&self, coords: &[Coord]) -> Result<Vec<u32>, String> {
+        let cells = self.cells(coords, 2)?;
+        let same_row = coords.iter().all(|c| c[0] == coords[0][0]);
+        let same_col = coords.iter().all(|c| c[1] == coords[0][1]);
+        if !(same_row || same_col) || cells.len() != self.layout.size as usize {
+            return Err(format!(
+                "needs a whole row or column of {} cells",
+                self.layout.size
+            ));
+        }
+        Ok(cells)
+    }
+
+    fn compile(&mut self, c: &Constraint) -> Result<(), String> {
+        let size = self.layout.size;
+        match c {
+            Constraint::Even { cells } => {
+                self.limit(&self.cells(cells, 1)?, |v| v.is_multiple_of(2))
+            }
+            Constraint::Odd { cells } => {
+                self.limit(&self.cells(cells, 1)?, |v| !v.is_multiple_of(2))
+            }
+            Constraint::Values { cells, values } => {
+                if let Some(v) = values.iter().find(|&&v| v == 0 || v > size) {
+                    return Err(format!("value {v} is outside 1..={size}"));
+                }
+                self.limit(&self.cells(cells, 1)?, |v| values.contains(&v))
+            }
+            Constraint::Thermometer {
+                cells: coords,
+                slow,
+            } => {
+                let cells = self.cells(coords, 2)?;
+                if !slow && cells.len() > size as usize {
+                    return Err(format!(
+                        "{} cells cannot strictly increase through 1..={size}",
+                        cells.len()
+                    ));
+                }
+                for pair in cells.windows(2) {
+                    self.relate(pair[0], pair[1], |a, b| if *slow { a <= b } else { a < b })?;
+                }
+                if !slow {
+                    self.differ(coords);
+                    // The i-th cell has i cells below it and the rest above.
+                    let n = cells.len() as u32;
+                    for (i, &cell) in cells.iter().enumerate() {
+                        let i = i as u32;
+                        self.limit(&[cell], |v| v > i && v + (n - 1 - i) <= size)?;
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Arrow { circle, line } => {
+                // A pill reads as a number in reading order.
+                let mut circle = circle.clone();
+                circle.sort_unstable();
+                let circle_cells = self.cells(&circle, 1)?;
+                let line_cells = self.cells(line, 1)?;
+                if circle_cells.len() > 3 {
+                    return Err("a circle or pill holds 1 to 3 cells".into());
+                }
+                if circle_cells.iter().any(|c| line_cells.contains(c)) {
+                    return Err("the circle's cells are on the arrow's line".into());
+                }
+                let most = (0..circle_cells.len()).fold(0u64, |m, _| m * 10 + u64::from(size));
+                if line_cells.len() as u64 > most {
+                    return Err(format!(
+                        "its {} line cells add up to at least {}, more than the circle can hold ({most})",
+                        line_cells.len(),
+                        line_cells.len()
+                    ));
+                }
+                let k = circle_cells.len() as u32;
+                let coefficients = line_cells
+                    .iter()
+                    .map(|_| 1)
+                    .chain((0..k).map(|i| -(10i32.pow(k - 1 - i))))
+                    .collect();
+                let cells = line_cells.into_iter().chain(circle_cells).collect();
+                self.sum(cells, coefficients, 0);
+                Ok(())
+            }
+            Constraint::Difference { cells, value } => {
+                let cells = self.cells(cells, 2)?;
+                let d = *value;
+                self.relate(cells[0], cells[1], |a, b| a.abs_diff(b) == d)
+            }
+            Constraint::Ratio { cells, value } => {
+                let cells = self.cells(cells, 2)?;
+                let r = *value;
+                self.relate(cells[0], cells[1], |a, b| a == r * b || b == r * a)
+            }
+            Constraint::Xv { cells, sum } => {
+                let cells = self.cells(cells, 2)?;
+                self.relate(cells[0], cells[1], |a, b| a + b == *sum)
+            }
+            Constraint::LittleKiller { cells, sum, .. } => {
+                let cells = self.cells(cells, 1)?;
+                let n = cells.len() as u32;
+                if *sum < n || *sum > n * size {
+                    return Err(format!(
+                        "sum {sum} is impossible for {n} digits of 1..={size}"
+                    ));
+                }
+                let coefficients = vec![1; cells.len()];
+                self.sum(cells, coefficients, *sum as i32);
+                Ok(())
+            }
+            Constraint::Sandwich { cells, sum, .. } => {
+                let cells = self.full_line(cells)?;
+                let most = (2..size).sum::<u32>();
+                if *sum > most {
+                    return Err(format!(
+                        "sum {sum} is above {most}, all the digits between 1 and {size}"
+                    ));
+                }
+                let kind = PatternKind::Sandwich {
+                    sum: *sum,
+                    low: 1,
+                    high: size as u8,
+                };
+                self.pattern(cells, kind, true);
+                Ok(())
+            }
+            Constraint::Cage { cells, sum } => {
+                self.cells(cells, 1)?;
+                match sum {
+                    Some(sum) => self.out.cages.push((cells.clone(), *sum)),
+                    None => self.out.houses.push(cells.clone()),
+                }
+                Ok(())
+            }
+            Constraint::Renban { cells: coords } => {
+                let cells = self.cells(coords, 2)?;
+                if cells.len() > size as usize {
+                    return Err(format!(
+                        "{} cells cannot hold different digits",
+                        cells.len()
+                    ));
+                }
+                self.differ(coords);
+                self.pattern(cells, PatternKind::Renban, true);
+                Ok(())
+            }
+            Constraint::Whispers { cells, difference } => {
+                let cells = self.line(cells, 2)?;
+                let d = *difference;
+                for pair in cells.windows(2) {
+                    self.relate(pair[0], pair[1], |a, b| a.abs_diff(b) >= d)?;
+                }
+                Ok(())
+            }
+            Constraint::Palindrome { cells } => {
+                let cells = self.line(cells, 2)?;
+                let n = cells.len();
+                for i in (0..n / 2).filter(|&i| cells[i] != cells[n - 1 - i]) {
+                    self.relate(cells[i], cells[n - 1 - i], |a, b| a == b)?;
+                }
+                Ok(())
+            }
+            Constraint::Between { cells } => {
+                let cells = self.cells(cells, 3)?;
+                self.pattern(cells, PatternKind::Between, false);
+                Ok(())
+            }
+            Constraint::Zipper { cells } => {
+                let cells = self.line(cells, 2)?;
+                let n = cells.len();
+                let pairs: Vec<[u32; 2]> =
+                    (0..n / 2).map(|i| [cells[i], cells[n - 1 - i]]).collect();
+                if !n.is_multiple_of(2) {
+                    for [a, b] in pairs {
+                        self.sum(vec![a, b, cells[n / 2]], vec![1, 1, -1], 0);
+                    }
+                } else if let Some((&[a0, b0], rest)) = pairs.split_first() {
+                    for &[a, b] in rest {
+                        self.sum(vec![a, b, a0, b0], vec![1, 1, -1, -1], 0);
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Entropic { cells } => {
+                let cells = self.cells(cells, 2)?;
+                if !size.is_multiple_of(3) {
+                    return Err(format!("digits 1..={size} do not split into thirds"));
+                }
+                let third = |v: u32| (v - 1) / (size / 3);
+                let mut tuples = Vec::new();
+                for a in 1..=size {
+                    for b in 1..=size {
+                        for c in 1..=size {
+                            let mut t = [third(a), third(b), third(c)];
+                            t.sort_unstable();
+                            if t == [0, 1, 2] {
+                                tuples.extend([a as u8, b as u8, c as u8]);
+                            }
+                        }
+                    }
+                }
+                for window in cells.windows(3) {
+                    self.push(Primitive::Table(Table {
+                        cells: window.to_vec(),
+                        tuples: tuples.clone(),
+                    }));
+                }
+                Ok(())
+            }
+            Constraint::RegionSum { cells } => {
+                let coords = cells;
+                let cells = self.cells(coords, 2)?;
+                let region_of =
+                    |coord: &Coord| self.layout.regions.iter().position(|r| r.contains(coord));
+                let mut runs: Vec<Vec<u32>> = Vec::new();
+                let mut last = None;
+                for (coord, &cell) in coords.iter().zip(&cells) {
+                    let region = region_of(coord).ok_or_else(|| {
+                        format!("cell [{},{}] is in no region", coord[0], coord[1])
+                    })?;
+                    match runs.last_mut() {
+                        Some(run) if last == Some(region) => run.push(cell),
+                        _ => runs.push(vec![cell]),
+                    }
+                    last = Some(region);
+                }
+                if let Some((first, rest)) = runs.split_first() {
+                    for run in rest {
+                        let cells: Vec<u32> = run.iter().chain(first).copied().collect();
+                        let coefficients = run
+                            .iter()
+                            .map(|_| 1)
+                            .chain(first.iter().map(|_| -1))
+                            .collect();
+                        self.sum(cells, coefficients, 0);
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Minimum { cells } | Constraint::Maximum { cells } => {
+                let lower = matches!(c, Constraint::Minimum { .. });
+                let marked_cells = self.cells(cells, 1)?;
+                // Every cell marked the same way, by any constraint.
+                let same: Vec<Coord> = self
+                    .all
+                    .iter()
+                    .filter(|o| std::mem::discriminant(*o) == std::mem::discriminant(c))
+                    .flat_map(|o| match o {
+                        Constraint::Minimum { cells } | Constraint::Maximum { cells } => {
+                            cells.clone()
+                        }
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                for (coord, &cell) in cells.iter().zip(&marked_cells) {
+                    for [nr, nc] in neighbours(*coord, self.layout) {
+                        if same.contains(&[nr, nc]) {
+                            continue;
+                        }
+                        let Some(other) = (self.layout.cell_at)(nr, nc) else {
+                            continue;
+                        };
+                        self.relate(cell, other, |a, b| if lower { a < b } else { a > b })?;
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Quadruple { cells, values } => {
+                let cells = self.cells(cells, 1)?;
+                if cells.len() > 4 || values.len() > cells.len() {
+                    return Err(format!(
+                        "{} digits for {} cells (a quadruple has up to 4 of each)",
+                        values.len(),
+                        cells.len()
+                    ));
+                }
+                if let Some(v) = values.iter().find(|&&v| v == 0 || v > size) {
+                    return Err(format!("value {v} is outside 1..={size}"));
+                }
+                let tuples = quadruple_tuples(cells.len(), values, size);
+                self.push(Primitive::Table(Table { cells, tuples }));
+                Ok(())
+            }
+            Constraint::XSum { cells, sum, .. } => {
+                let cells = self.full_line(cells)?;
+                self.pattern(cells, PatternKind::XSum { sum: *sum }, true);
+                Ok(())
+            }
+            Constraint::Skyscraper { cells, count, .. } => {
+                let cells = self.full_line(cells)?;
+                if *count == 0 || *count > size {
+                    return Err(format!("count {count} is outside 1..={size}"));
+                }
+                // The cell `d` from the clue has at least `count - 1 - d`
+                // higher cells seen after it, so holds at most `N - count + 1 + d`.
+                for (d, &cell) in cells.iter().enumerate() {
+                    let most = size - count + 1 + d as u32;
+                    self.limit(&[cell], |v| v <= most)?;
+                }
+                self.pattern(cells, PatternKind::Skyscraper { count: *count }, true);
+                Ok(())
+            }
+            Constraint::Indexer { cells, axis } => {
+                let indexers = self.cells(cells, 1)?;
+                for (&[r, c], &cell) in cells.iter().zip(&indexers) {
+                    for x in 1..=size {
+                        let (target, value) = match axis {
+                            Axis::Column => ([r, x - 1], c + 1),
+                            Axis::Row => ([x - 1, c], r + 1),
+                        };
+                        let Some(other) = (self.layout.cell_at)(target[0], target[1]) else {
+                            continue;
+                        };
+                        if other != cell {
+                            self.relate(cell, other, |a, b| a != x || b == value)?;
+                        } else {
+                            // The cell indexes itself: X there means X = its own index.
+                            self.limit(&[cell], |a| a != x || a == value)?;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Clone { cells, clones } => {
+                if cells.len() != clones.len() {
+                    return Err(format!("{} cells but {} clones", cells.len(), clones.len()));
+                }
+                let (a, b) = (self.cells(cells, 1)?, self.cells(clones, 1)?);
+                for (&x, &y) in a.iter().zip(&b) {
+                    if x != y {
+                        self.relate(x, y, |p, q| p == q)?;
+                    }
+                }
+                Ok(())
+            }
+            Constraint::NonConsecutive => {
+                let dots = marked(self.all, |c| {
+                    matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
+                });
+                for pair in orthogonal_pairs(self.layout) {
+                    if !has_pair(&dots, pair) {
+                        let (a, b) = (self.cell(pair[0])?, self.cell(pair[1])?);
+                        self.relate(a, b, |p, q| p.abs_diff(q) != 1)?;
+                    }
+                }
+                Ok(())
+            }
+            Constraint::AntiKing | Constraint::AntiKnight => {
+                let moves: &[[i64; 2]] = if matches!(c, Constraint::AntiKing) {
+                    &[[0, 1], [1, -1], [1, 0], [1, 1]]
+                } else {
+                    &[[1, -2], [1, 2], [2, -1], [2, 1]]
+                };
+                for r in 0..self.layout.rows {
+                    for col in 0..self.layout.cols {
+                        if (self.layout.cell_at)(r, col).is_none() {
+                            continue;
+                        }
+                        for [dr, dc] in moves {
+                            let (nr, nc) = (i64::from(r) + dr, i64::from(col) + dc);
+                            let inside = (0..i64::from(self.layout.rows)).contains(&nr)
+                                && (0..i64::from(self.layout.cols)).contains(&nc);
+                            if inside && (self.layout.cell_at)(nr as u32, nc as u32).is_some() {
+                                self.out.different.push([[r, col], [nr as u32, nc as u32]]);
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Constraint::DisjointGroups => {
+                let regions = self.layout.regions;
+                if regions.is_empty() || regions.iter().any(|r| r.len() != regions[0].len()) {
+                    return Err("needs boxes of one size".into());
+                }
+                for k in 0..regions[0].len() {
+                    let mut group: Vec<Coord> = Vec::new();
+                    for region in regions {
+                        let mut cells = region.clone();
+                        cells.sort_unstable();
+                        group.push(cells[k]);
+                    }
+                    self.out.houses.push(group);
+                }
+                Ok(())
+            }
+            Constraint::Negative { ratio, xv } => {
+                let dots = marked(self.all, |c| {
+                    matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
+                });
+                let marks = marked(self.all, |c| matches!(c, Constraint::Xv { .. }));
+                let mut ratios: Vec<u32> = self
+                    .all
+                    .iter()
+                    .filter_map(|c| match c {
+                        Constraint::Ratio { value, .. } => Some(*value),
+                        _ => None,
+                    })
+                    .collect();
+                if ratios.is_empty() {
+                    ratios.push(2);
+                }
+                for pair in orthogonal_pairs(self.layout) {
+                    let (a, b) = (self.cell(pair[0])?, self.cell(pair[1])?);
+                    if *ratio && !has_pair(&dots, pair) {
+                        let ratios = ratios.clone();
+                        self.relate(a, b, move |p, q| {
+                            !ratios.iter().any(|&r| p == r * q || q == r * p)
+                        })?;
+                    }
+                    if *xv && !has_pair(&marks, pair) {
+                        self.relate(a, b, |p, q| p + q != 5 && p + q != 10)?;
+                    }
+                }
+                Ok(())
+            }
+            Constraint::Table { cells, tuples, .. } => {
+                let cells = self.cells(cells, 1)?;
+                let mut flat = Vec::with_capacity(tuples.len() * cells.len());
+                for (i, t) in tuples.iter().enumerate() {
+                    if t.len() != cells.len() {
+                        return Err(format!(
+                            "tuple {i} has {} digits for {} cells",
+                            t.len(),
+                            cells.len()
+                        ));
+                    }
+                    if let Some(v) = t.iter().find(|&&v| v == 0 || v > size) {
+                        return Err(format!("tuple {i}: value {v} is outside 1..={size}"));
+                    }
+                    flat.extend(t.iter().map(|&v| v as u8));
+                }
+                if flat.is_empty() {
+                    return Err("allows no tuple".into());
+                }
+                self.push(Primitive::Table(Table {
+                    cells,
+                    tuples: flat,
+                }));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The positions orthogonally next to `[r, c]` inside the layout.
+fn neighbours([r, c]: Coord, layout: &Layout) -> Vec<Coord> {
+    let mut out = Vec::new();
+    if r > 0 {
+        out.push([r - 1, c]);
+    }
+    if c > 0 {
+        out.push([r, c - 1]);
+    }
+    if r + 1 < layout.rows {
+        out.push([r + 1, c]);
+    }
+    if c + 1 < layout.cols {
+        out.push([r, c + 1]);
+    }
+    out
+}
+
+/// Every tuple of `k` digits of 1..=`size` holding each of `values` (as
+/// often as listed), flattened.
+fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut tuple = vec![1u32; k];
+    loop {
+        let mut left = tuple.clone();
+        let holds_all = values
+            .iter()
+            .all(|v| match left.iter().position(|x| x == v) {
+                Some(i) => {
+                    left.swap_remove(i);
+                    true
+                }
+                None => false,
+            });
+        if holds_all {
+            out.extend(tuple.iter().map(|&v| v as u8));
+        }
+        // The next tuple, as an odometer.
+        let mut i = 0;
+        loop {
+            if i == k {
+                return out;
+            }
+            if tuple[i] < size {
+                tuple[i] += 1;
+                break;
+            }
+            tuple[i] = 1;
+            i += 1;
+        }
+    }
+}

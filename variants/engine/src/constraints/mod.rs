@@ -1,0 +1,87 @@
+//! Rules beyond houses, cages and different-pairs, as the solvers see them:
+//! a few primitive kinds that every kind of the modern vocabulary
+//! (`protocol::Constraint`, compiled in `compile.rs`) is made of. Each narrows
+//! candidate masks (value `v` is bit `v - 1`) and, once every cell it reads
+//! holds one value, fails exactly when that assignment breaks it — so a
+//! search that propagates it never counts a grid the rule forbids.
+
+mod compile;
+mod pattern;
+mod relation;
+mod sum;
+mod table;
+
+pub(crate) use compile::{compile, Layout};
+pub(crate) use pattern::{Pattern, PatternKind};
+pub(crate) use relation::Relation;
+pub(crate) use sum::LinearSum;
+pub(crate) use table::Table;
+
+use crate::mask::is_single;
+
+/// One primitive rule over a few cells (active-cell indices).
+#[derive(Clone, Debug)]
+pub(crate) enum Primitive {
+    /// Two cells whose values must be related by a table.
+    Relation(Relation),
+    /// A weighted sum of cells equal to a total (values may repeat).
+    Sum(LinearSum),
+    /// A rule over a line of cells checked by enumeration (sandwich, X-sum,
+    /// skyscraper, renban, between line, quadruple, entropic line).
+    Pattern(Pattern),
+    /// The allowed value tuples of a few cells.
+    Table(Table),
+}
+
+impl Primitive {
+    /// The cells it reads.
+    pub fn cells(&self) -> &[u32] {
+        match self {
+            Primitive::Relation(r) => &r.cells,
+            Primitive::Sum(s) => &s.cells,
+            Primitive::Pattern(p) => &p.cells,
+            Primitive::Table(t) => &t.cells,
+        }
+    }
+
+    /// Narrows `local`, the candidates of [`Primitive::cells`] in order.
+    /// `Err` when no assignment is left; `Ok(true)` when anything changed.
+    pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
+        match self {
+            Primitive::Relation(r) => r.narrow(local),
+            Primitive::Sum(s) => s.narrow(local),
+            Primitive::Pattern(p) => p.narrow(local),
+            Primitive::Table(t) => t.narrow(local),
+        }
+    }
+
+    /// Narrows the candidates of its cells in a per-cell array; cells that
+    /// become single are pushed onto `singles`.
+    pub fn propagate(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
+        let cells = self.cells();
+        let mut local: Vec<u32> = cells.iter().map(|&c| cand[c as usize]).collect();
+        if !self.narrow(&mut local)? {
+            return Ok(false);
+        }
+        for (&l, &c) in local.iter().zip(cells) {
+            if cand[c as usize] != l {
+                cand[c as usize] = l;
+                if is_single(l) {
+                    singles.push(c);
+                }
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Writes `narrowed` into `local`; `Err` if any mask is empty, `Ok(true)` if
+/// any changed.
+pub(crate) fn store(local: &mut [u32], narrowed: &[u32]) -> Result<bool, ()> {
+    if narrowed.contains(&0) {
+        return Err(());
+    }
+    let changed = local != narrowed;
+    local.copy_from_slice(narrowed);
+    Ok(changed)
+}

@@ -1,0 +1,310 @@
+//! Rules over a line of cells that no table or sum states compactly
+//! (sandwich, X-sum, skyscraper, renban, between line), narrowed by listing
+//! the assignments their cells' candidates still allow: every value used
+//! by some assignment stays. A listing that would pass [`NODE_BUDGET`]
+//! steps narrows nothing (the search narrows the cells first); one over
+//! single cells always runs, so a finished grid is checked exactly.
+
+use super::store;
+use crate::mask::values_of;
+
+/// The most assignment steps one narrowing lists before it gives up.
+const NODE_BUDGET: usize = 2_000;
+
+/// Which rule a [`Pattern`] states.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PatternKind {
+    /// The digits strictly between the line's `low` and `high` add up to `sum`.
+    Sandwich { sum: u32, low: u8, high: u8 },
+    /// The first cell holds X; the first X cells add up to `sum`.
+    XSum { sum: u32 },
+    /// `count` cells are higher than every cell before them.
+    Skyscraper { count: u32 },
+    /// The digits are a consecutive set (in any order).
+    Renban,
+    /// Every cell but the two ends lies strictly between the ends' digits.
+    Between,
+}
+
+/// A line of cells and its rule.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    /// The cells, in the line's order.
+    pub cells: Vec<u32>,
+    /// The rule.
+    pub kind: PatternKind,
+    /// Whether the cells hold different digits (the row or column they
+    /// fill, or the rule itself, says so).
+    pub distinct: bool,
+}
+
+impl Pattern {
+    /// The order cells are assigned in: a between line's ends first.
+    fn order(&self) -> Vec<usize> {
+        let n = self.cells.len();
+        match self.kind {
+            PatternKind::Between if n >= 2 => [0, n - 1].into_iter().chain(1..n - 1).collect(),
+            _ => (0..n).collect(),
+        }
+    }
+
+    /// Keeps each cell's values that some assignment allowed by the rule uses.
+    pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
+        let mut changed = false;
+        match self.kind {
+            PatternKind::Renban => {
+                changed = narrow_renban(local)?;
+                if local.iter().any(|m| m.count_ones() != 1) {
+                    return Ok(changed);
+                }
+            }
+            PatternKind::Sandwich { sum, low, high } => {
+                changed = narrow_sandwich_ends(local, sum, low, high)?;
+            }
+            _ => {}
+        }
+        let mut listing = Listing {
+            pattern: self,
+            order: self.order(),
+            local,
+            values: vec![0; local.len()],
+            kept: vec![0; local.len()],
+            nodes: 0,
+        };
+        if !listing.assign(0) {
+            return Ok(changed);
+        }
+        let kept = listing.kept;
+        Ok(store(local, &kept)? || changed)
+    }
+
+    /// Whether the values so far (0: not yet assigned) can still be part of
+    /// an assignment the rule allows; with every value assigned, whether
+    /// they are one.
+    fn may_hold(&self, values: &[u8], complete: bool) -> bool {
+        let known = |i: usize| values[i] != 0;
+        match self.kind {
+            PatternKind::Sandwich { sum, low, high } => {
+                let at = |d: u8| values.iter().position(|&v| v == d);
+                match (at(low), at(high)) {
+                    (Some(a), Some(b)) => {
+                        let (a, b) = (a.min(b), a.max(b));
+                        let between = &values[a + 1..b];
+                        let total: u32 = between.iter().map(|&v| u32::from(v)).sum();
+                        if between.iter().all(|&v| v != 0) {
+                            total == sum
+                        } else {
+                            total <= sum
+                        }
+                    }
+                    _ => !complete,
+                }
+            }
+            PatternKind::XSum { sum } => {
+                let Some(&x) = values.first().filter(|&&x| x != 0) else {
+                    return !complete;
+                };
+                let Some(first) = values.get(..usize::from(x)) else {
+                    return false;
+                };
+                let total: u32 = first.iter().map(|&v| u32::from(v)).sum();
+                if first.iter().all(|&v| v != 0) {
+                    total == sum
+                } else {
+                    total <= sum
+                }
+            }
+            PatternKind::Skyscraper { count } => {
+                // The cells seen so far: counted while the line is assigned
+                // from its start (the listing's order).
+                let (mut seen, mut highest, mut open) = (0u32, 0u8, 0u32);
+                for &v in values {
+                    if v == 0 {
+                        open += 1;
+                    } else if v > highest {
+                        seen += 1;
+                        highest = v;
+                    }
+                }
+                if complete {
+                    seen == count
+                } else {
+                    seen <= count && seen + open >= count
+                }
+            }
+            PatternKind::Renban => {
+                let placed = values.iter().filter(|&&v| v != 0);
+                let (lo, hi) = placed.fold((u8::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                hi < lo || usize::from(hi - lo) < values.len()
+            }
+            PatternKind::Between => {
+                let n = values.len();
+                if n < 2 || !known(0) || !known(n - 1) {
+                    return true;
+                }
+                let (lo, hi) = (values[0].min(values[n - 1]), values[0].max(values[n - 1]));
+                values[1..n - 1]
+                    .iter()
+                    .all(|&v| v == 0 || (lo < v && v < hi))
+            }
+        }
+    }
+}
+
+/// A renban's digits are the run `s..s + len` for some start `s`: each
+/// cell keeps the values of the starts every cell can still fit (holding a
+/// value of the run, the cells together holding all of it); a value every
+/// such run holds, with one cell left for it, goes there; a single cell's
+/// value leaves the others. Fails when no start fits.
+fn narrow_renban(local: &mut [u32]) -> Result<bool, ()> {
+    let before = local.to_vec();
+    let len = local.len() as u32;
+    let union = local.iter().fold(0u32, |m, &l| m | l);
+    let highest = 32 - union.leading_zeros();
+    let (mut allowed, mut required) = (0u32, u32::MAX);
+    for start in 1..=highest.saturating_sub(len - 1) {
+        let run = ((1u32 << len) - 1) << (start - 1);
+        if union & run == run && local.iter().all(|&m| m & run != 0) {
+            allowed |= run;
+            required &= run;
+        }
+    }
+    if allowed == 0 {
+        return Err(());
+    }
+    for m in local.iter_mut() {
+        *m &= allowed;
+    }
+    for v in values_of(required) {
+        let b = 1u32 << (v - 1);
+        let mut holders = local.iter_mut().filter(|m| **m & b != 0);
+        match (holders.next(), holders.next()) {
+            (None, _) => return Err(()),
+            (Some(only), None) => *only = b,
+            _ => {}
+        }
+    }
+    let singles = local
+        .iter()
+        .filter(|m| m.count_ones() == 1)
+        .fold(0u32, |acc, &m| acc | m);
+    for m in local.iter_mut().filter(|m| m.count_ones() != 1) {
+        *m &= !singles;
+    }
+    if local.contains(&0) {
+        return Err(());
+    }
+    Ok(local != &before[..])
+}
+
+/// A sandwich's ends: `low` and `high` stand as far apart as some count of
+/// different digits strictly between them can add up to `sum`; each cell
+/// keeps `low` (`high`) only where a cell that far away may hold the other.
+fn narrow_sandwich_ends(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<bool, ()> {
+    let inner: Vec<u32> = (u32::from(low) + 1..u32::from(high)).collect();
+    // Gaps `m` (cells between the ends) whose digits can add up to `sum`.
+    let gap_fits = |m: usize| {
+        m <= inner.len()
+            && inner[..m].iter().sum::<u32>() <= sum
+            && inner[inner.len() - m..].iter().sum::<u32>() >= sum
+    };
+    let (lb, hb) = (1u32 << (low - 1), 1u32 << (high - 1));
+    let before = local.to_vec();
+    let n = local.len();
+    for i in 0..n {
+        let partner_at = |bit: u32| {
+            (0..n).any(|j| j != i && before[j] & bit != 0 && gap_fits(i.abs_diff(j) - 1))
+        };
+        if before[i] & lb != 0 && !partner_at(hb) {
+            local[i] &= !lb;
+        }
+        if before[i] & hb != 0 && !partner_at(lb) {
+            local[i] &= !hb;
+        }
+    }
+    if local.contains(&0) {
+        return Err(());
+    }
+    Ok(local != &before[..])
+}
+
+/// One listing of a pattern's assignments.
+struct Listing<'a> {
+    pattern: &'a Pattern,
+    order: Vec<usize>,
+    local: &'a [u32],
+    /// The assignment being built (0: not yet).
+    values: Vec<u8>,
+    /// The values each cell takes in some allowed assignment.
+    kept: Vec<u32>,
+    nodes: usize,
+}
+
+impl Listing<'_> {
+    /// Assigns the cells from the `depth`-th of the order on; `false` when
+    /// the budget ran out (nothing may then be narrowed).
+    fn assign(&mut self, depth: usize) -> bool {
+        let Some(&i) = self.order.get(depth) else {
+            if self.pattern.may_hold(&self.values, true) {
+                for (k, &v) in self.kept.iter_mut().zip(&self.values) {
+                    *k |= 1 << (v - 1);
+                }
+            }
+            return true;
+        };
+        for v in values_of(self.local[i]) {
+            self.nodes += 1;
+            if self.nodes > NODE_BUDGET && !self.local.iter().all(|m| m.count_ones() == 1) {
+                return false;
+            }
+            if self.pattern.distinct && self.values.contains(&v) {
+                continue;
+            }
+            self.values[i] = v;
+            if self.pattern.may_hold(&self.values, false) && !self.assign(depth + 1) {
+                return false;
+            }
+            self.values[i] = 0;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mask::bit;
+
+    fn singles(values: &[u8]) -> Vec<u32> {
+        values.iter().map(|&v| bit(u32::from(v))).collect()
+    }
+
+    #[test]
+    fn a_finished_sandwich_is_checked_exactly() {
+        let sandwich = Pattern {
+            cells: (0..9).collect(),
+            kind: PatternKind::Sandwich {
+                sum: 10,
+                low: 1,
+                high: 9,
+            },
+            distinct: true,
+        };
+        let mut good = singles(&[2, 1, 3, 7, 9, 4, 5, 6, 8]);
+        assert_eq!(sandwich.narrow(&mut good), Ok(false));
+        let mut bad = singles(&[2, 1, 3, 6, 9, 4, 5, 7, 8]);
+        assert_eq!(sandwich.narrow(&mut bad), Err(()));
+    }
+
+    #[test]
+    fn a_renban_keeps_runs() {
+        let renban = Pattern {
+            cells: vec![0, 1, 2],
+            kind: PatternKind::Renban,
+            distinct: true,
+        };
+        let mut local = vec![bit(1), bit(3), 0x1FF];
+        assert_eq!(renban.narrow(&mut local), Ok(true));
+        assert_eq!(local[2], bit(2));
+    }
+}
