@@ -12,6 +12,75 @@ pub fn cell_name(model: &Model, cell: u32) -> String {
     format!("r{}c{}", r + 1, c + 1)
 }
 
+/// A constraint in words, by its kind and where it lies: "the thermometer
+/// r9c1-r7c1", "the white dot r1c1-r1c2", "the little killer 14 r1c4-r4c1".
+pub fn constraint_name(c: &protocol::Constraint) -> String {
+    use protocol::Constraint as C;
+    let span = |cells: &[protocol::Coord]| match (cells.first(), cells.last()) {
+        (Some(&[r1, c1]), Some(&[r2, c2])) if cells.len() > 1 => {
+            format!("r{}c{}-r{}c{}", r1 + 1, c1 + 1, r2 + 1, c2 + 1)
+        }
+        (Some(&[r, c]), _) => format!("r{}c{}", r + 1, c + 1),
+        _ => String::new(),
+    };
+    match c {
+        C::Even { cells } => format!("the even cells {}", span(cells)),
+        C::Odd { cells } => format!("the odd cells {}", span(cells)),
+        C::Values { cells, .. } => format!("the digit set of {}", span(cells)),
+        C::Thermometer { cells, slow } => {
+            let kind = if *slow {
+                "slow thermometer"
+            } else {
+                "thermometer"
+            };
+            format!("the {kind} {}", span(cells))
+        }
+        C::Arrow { circle, line } => {
+            format!("the arrow from {} along {}", span(circle), span(line))
+        }
+        C::Difference { cells, value } if *value == 1 => format!("the white dot {}", span(cells)),
+        C::Difference { cells, value } => format!("the difference {value} dot {}", span(cells)),
+        C::Ratio { cells, value } if *value == 2 => format!("the black dot {}", span(cells)),
+        C::Ratio { cells, value } => format!("the ratio {value} dot {}", span(cells)),
+        C::Xv { cells, sum } => {
+            let mark = match sum {
+                10 => "X".to_string(),
+                5 => "V".to_string(),
+                s => format!("sum {s}"),
+            };
+            format!("the {mark} between {}", span(cells))
+        }
+        C::LittleKiller { cells, sum, .. } => format!("the little killer {sum} {}", span(cells)),
+        C::Sandwich { cells, sum, .. } => format!("the sandwich {sum} {}", span(cells)),
+        C::Cage { cells, .. } => format!("the cage {}", span(cells)),
+        C::Renban { cells } => format!("the renban line {}", span(cells)),
+        C::Whispers { cells, difference } => format!(
+            "the whispers line {} (neighbours {difference} apart or more)",
+            span(cells)
+        ),
+        C::Palindrome { cells } => format!("the palindrome {}", span(cells)),
+        C::Between { cells } => format!("the between line {}", span(cells)),
+        C::Zipper { cells } => format!("the zipper line {}", span(cells)),
+        C::Entropic { cells } => format!("the entropic line {}", span(cells)),
+        C::RegionSum { cells } => format!("the region-sum line {}", span(cells)),
+        C::Minimum { cells } => format!("the minimum {}", span(cells)),
+        C::Maximum { cells } => format!("the maximum {}", span(cells)),
+        C::Quadruple { cells, .. } => format!("the quadruple {}", span(cells)),
+        C::XSum { cells, sum, .. } => format!("the X-sum {sum} {}", span(cells)),
+        C::Skyscraper { cells, count, .. } => format!("the skyscraper {count} {}", span(cells)),
+        C::Indexer { cells, .. } => format!("the indexer {}", span(cells)),
+        C::Clone { cells, clones } => format!("the clones {} and {}", span(cells), span(clones)),
+        C::NonConsecutive => "the non-consecutive rule".into(),
+        C::AntiKing => "the anti-king rule".into(),
+        C::AntiKnight => "the anti-knight rule".into(),
+        C::DisjointGroups => "the disjoint groups".into(),
+        C::Negative { .. } => "the negative constraint".into(),
+        C::Table {
+            cells, description, ..
+        } => format!("the rule \"{description}\" on {}", span(cells)),
+    }
+}
+
 /// A value's symbol.
 fn sym(model: &Model, value: u8) -> char {
     model.symbols()[usize::from(value) - 1]
@@ -263,6 +332,13 @@ pub fn explain(model: &Model, step: &Step) -> String {
         BugPlusOne | BugType2 | BugType3 => format!(
             "without the extra candidates in {pc}, every cell would be bivalue and the puzzle would have two solutions"
         ),
+        Constraint => {
+            let what = step
+                .constraint
+                .and_then(|i| model.constraints().get(i))
+                .map_or_else(|| "a constraint".to_string(), constraint_name);
+            format!("{what} allows no other digits in {pc}")
+        }
         CageCombination => match &step.cage {
             Some(cage) => format!(
                 "the cage {} adds up to {} in {} cells, which {}",

@@ -121,6 +121,8 @@ pub(crate) struct Layout {
     pub size: u32,
     /// The 45 rule's virtual cages (none without cages), found on first use.
     pub virtual_cages: OnceLock<Vec<VirtualCage>>,
+    /// The model's constraint primitives, each with its constraint's index.
+    pub primitives: Vec<(crate::constraints::Primitive, usize)>,
 }
 
 impl Layout {
@@ -248,6 +250,7 @@ impl Layout {
             variant_rules,
             size: model.size(),
             virtual_cages: OnceLock::new(),
+            primitives: model.compiled.primitives.clone(),
         }
     }
 

@@ -125,9 +125,13 @@ fn virtual_cages(layout: &Layout) -> Vec<VirtualCage> {
         }
         let (mut inner_sum, mut touching_sum) = (0, 0);
         let mut outies: Vec<u32> = Vec::new();
+        // Region cells in some cage: outies need every one (a killer whose
+        // cages leave cells free, as variant puzzles do, has none).
+        let mut caged = 0;
         for cage in &cages {
             let sum = cage.sum.unwrap_or(0);
             let within = cage.cells.iter().filter(|&&c| inside.contains(c)).count();
+            caged += within;
             if within == cage.cells.len() {
                 inner_sum += sum;
                 for &c in &cage.cells {
@@ -137,6 +141,9 @@ fn virtual_cages(layout: &Layout) -> Vec<VirtualCage> {
                 touching_sum += sum;
                 outies.extend(cage.cells.iter().copied().filter(|&c| !inside.contains(c)));
             }
+        }
+        if caged < region.len() {
+            outies.clear();
         }
         let innies: Vec<u32> = region
             .iter()

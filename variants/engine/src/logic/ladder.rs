@@ -10,8 +10,8 @@ use crate::logic::reference::{self, Reference};
 use crate::logic::schedule::{Climb, When};
 use crate::logic::step::Step;
 use crate::logic::{
-    aligned, als, chains, colouring, fish, intersections, killer, links, memo, singles,
-    static_chains, subsets, uniqueness, wings, Ctx,
+    aligned, als, chains, colouring, constraint_rule, fish, intersections, killer, links, memo,
+    singles, static_chains, subsets, uniqueness, wings, Ctx,
 };
 use std::cell::RefCell;
 
@@ -148,6 +148,7 @@ pub(crate) static LADDER: &[Rung] = &[
         |l, g, s| reference::direct_hidden(2, l, g, s),
     ),
     checked(rung(singles::naked_single, Easy), reference::naked_single),
+    rung(constraint_rule::narrowing, Easy),
     checked(
         rung(killer::combinations, Medium),
         reference::cage_combinations,

@@ -17,6 +17,7 @@ mod chain_parts;
 mod chains;
 mod colouring;
 mod combinations;
+mod constraint_rule;
 mod differential;
 pub mod explain;
 mod fish;

@@ -38,6 +38,9 @@ pub enum Technique {
     DirectHiddenTriple,
     /// A cage's candidates narrowed to the digit sets of its size and sum.
     CageCombination,
+    /// A constraint of the modern vocabulary (thermometer, arrow, dot, …)
+    /// ruling out candidates of its cells.
+    Constraint,
     /// The 45 rule over two or three adjacent rows or columns.
     Rule45Lines,
     /// A value every digit set of a cage needs, confined to cells a house (or
@@ -176,6 +179,7 @@ impl Technique {
         Technique::NakedSingle,
         Technique::DirectHiddenTriple,
         Technique::CageCombination,
+        Technique::Constraint,
         Technique::Rule45Lines,
         Technique::CagePointing,
         Technique::Rule45,
@@ -246,6 +250,7 @@ impl Technique {
             Technique::NakedSingle => "Naked Single",
             Technique::DirectHiddenTriple => "Direct Hidden Triple",
             Technique::CageCombination => "Cage Combination",
+            Technique::Constraint => "Constraint",
             Technique::Rule45 => "45 Rule",
             Technique::Rule45Lines => "45 Rule over Several Lines",
             Technique::CagePointing => "Cage Pointing",
@@ -337,7 +342,7 @@ impl Technique {
     pub fn tier(self) -> Difficulty {
         use Technique::*;
         match self {
-            FullHouse | HiddenSingle | NakedSingle => Difficulty::Easy,
+            FullHouse | HiddenSingle | NakedSingle | Constraint => Difficulty::Easy,
             DirectPointing
             | DirectClaiming
             | DirectHiddenPair
@@ -403,6 +408,8 @@ pub struct Step {
     pub houses: Vec<usize>,
     /// For a killer step: the cage (or the 45 rule's derived cage) it reads.
     pub cage: Option<CageFacts>,
+    /// For a constraint step: the index of the model's constraint it reads.
+    pub constraint: Option<usize>,
 }
 
 /// The cage a killer step reads, for its explanation.
@@ -428,6 +435,7 @@ impl Step {
             eliminations: Vec::new(),
             houses: Vec::new(),
             cage: None,
+            constraint: None,
         }
     }
 }

@@ -137,9 +137,9 @@ const MAX_VIRTUAL: usize = 6;
 /// The 45 rule over single houses (`several` false) or over runs of two and
 /// three adjacent rows or columns: a region of `k` full houses adds up to
 /// `k` times the values' total. The cells not in a cage lying wholly inside
-/// it (innies) add up to that less those cages' sums; the cells outside it of
-/// the cages reaching into it (outies) add up to those cages' sums less the
-/// region's total. Up to six such cells form a virtual cage: one cell takes
+/// it (innies) add up to that less those cages' sums; when every cell of the
+/// region is in a cage, the cells outside it of the cages reaching into it
+/// (outies) add up to those cages' sums less the region's total. Up to six such cells form a virtual cage: one cell takes
 /// the sum; more keep the values of some assignment adding up to it (as a
 /// cage's digit sets when they all see each other, else values may repeat
 /// between cells that do not).
@@ -155,6 +155,10 @@ pub(crate) fn rule_45(several: bool, layout: &Layout, grid: &Grid, _: bool) -> D
         let inside = |c: &u32| region.contains(c);
         let (mut inner_sum, mut touching_sum) = (0, 0);
         let (mut covered, mut outies) = (Vec::new(), Vec::new());
+        // Outies need every region cell in some cage.
+        let all_caged = region
+            .iter()
+            .all(|c| cages.iter().any(|cage| cage.cells.contains(c)));
         for cage in &cages {
             let sum = cage.sum.unwrap_or(0);
             let within = cage.cells.iter().filter(|c| inside(c)).count();
@@ -173,7 +177,10 @@ pub(crate) fn rule_45(several: bool, layout: &Layout, grid: &Grid, _: bool) -> D
             .collect();
         let derived = [
             (innies, region_total.checked_sub(inner_sum)),
-            (outies, (inner_sum + touching_sum).checked_sub(region_total)),
+            (
+                if all_caged { outies } else { Vec::new() },
+                (inner_sum + touching_sum).checked_sub(region_total),
+            ),
         ];
         for (cells, sum) in derived {
             if let Some(sum) = sum.filter(|_| (1..=MAX_VIRTUAL).contains(&cells.len())) {
