@@ -1,7 +1,8 @@
 //! Rules over a line of cells that no table or sum states compactly
-//! (sandwich, X-sum, skyscraper, renban, between line), narrowed by listing
-//! the assignments their cells' candidates still allow: every value used
-//! by some assignment stays. A listing that would pass [`NODE_BUDGET`]
+//! (sandwich, X-sum, skyscraper, renban, between line): first narrowed by
+//! reasoning of their own (renban windows, sandwich end positions, skyscraper
+//! states, X-sum bounds), then by listing the assignments their cells'
+//! candidates still allow: every value used by some assignment stays. A listing that would pass [`NODE_BUDGET`]
 //! steps narrows nothing (the search narrows the cells first); one over
 //! single cells always runs, so a finished grid is checked exactly.
 
@@ -60,6 +61,12 @@ impl Pattern {
             }
             PatternKind::Sandwich { sum, low, high } => {
                 changed = narrow_sandwich_ends(local, sum, low, high)?;
+            }
+            PatternKind::Skyscraper { count } => {
+                changed = narrow_skyscraper(local, count)?;
+            }
+            PatternKind::XSum { sum } => {
+                changed = narrow_x_sum(local, sum)?;
             }
             _ => {}
         }
@@ -228,6 +235,117 @@ fn narrow_sandwich_ends(local: &mut [u32], sum: u32, low: u8, high: u8) -> Resul
     Ok(local != &before[..])
 }
 
+/// A skyscraper's digits, seen from the clue, as states (highest so far,
+/// seen so far): a value stays where some state reached before the cell
+/// leads, through it, to a state from which the rest can still show exactly
+/// `count`, ending at the line's highest digit (a whole row or column holds
+/// every digit). Digits are not otherwise kept apart here (the listing and
+/// the row do that), so this never removes a value some assignment uses.
+fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
+    let n = local.len();
+    let top = 32 - local.iter().fold(0u32, |m, &l| m | l).leading_zeros() as usize;
+    let count = count as usize;
+    let state = |m: usize, s: usize| m * (n + 2) + s;
+    let size = (top + 1) * (n + 2);
+    let step = |m: usize, s: usize, v: usize| if v > m { (v, s + 1) } else { (m, s) };
+    // forward[i]: states reachable before cell i.
+    let mut forward = vec![vec![false; size]; n + 1];
+    forward[0][state(0, 0)] = true;
+    for i in 0..n {
+        for m in 0..=top {
+            for s in 0..=n {
+                if !forward[i][state(m, s)] {
+                    continue;
+                }
+                for v in values_of(local[i]) {
+                    let (m2, s2) = step(m, s, usize::from(v));
+                    forward[i + 1][state(m2, s2)] = true;
+                }
+            }
+        }
+    }
+    // backward[i]: states before cell i from which the rest ends at `count`.
+    let mut backward = vec![vec![false; size]; n + 1];
+    // The line holds every digit 1..=n, so it ends having seen n.
+    if count <= n && top == n {
+        backward[n][state(n, count)] = true;
+    }
+    for i in (0..n).rev() {
+        for m in 0..=top {
+            for s in 0..=n {
+                backward[i][state(m, s)] = values_of(local[i]).any(|v| {
+                    let (m2, s2) = step(m, s, usize::from(v));
+                    s2 <= n && backward[i + 1][state(m2, s2)]
+                });
+            }
+        }
+    }
+    let mut kept = vec![0u32; n];
+    for i in 0..n {
+        for m in 0..=top {
+            for s in 0..=n {
+                if !forward[i][state(m, s)] {
+                    continue;
+                }
+                for v in values_of(local[i]) {
+                    let (m2, s2) = step(m, s, usize::from(v));
+                    if s2 <= n && backward[i + 1][state(m2, s2)] {
+                        kept[i] |= 1 << (v - 1);
+                    }
+                }
+            }
+        }
+    }
+    store(local, &kept)
+}
+
+/// An X-sum: for each X the first cell may hold, the next X - 1 cells take
+/// different digits other than X adding up to `sum - X` — bounded by the
+/// fewest and most such digits their candidates allow. A first digit no
+/// bound allows goes; each of those cells keeps the digits some allowed X
+/// leaves it (cells past every allowed X keep all).
+fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
+    let n = local.len();
+    let mut kept = vec![0u32; n];
+    // Whether `k` different digits of `mask` can add up to `target`.
+    let fits = |mask: u32, k: usize, target: u32| {
+        let digits: Vec<u32> = values_of(mask).map(u32::from).collect();
+        k <= digits.len()
+            && digits[..k].iter().sum::<u32>() <= target
+            && digits[digits.len() - k..].iter().sum::<u32>() >= target
+    };
+    for x in values_of(local[0]) {
+        let (x32, k) = (u32::from(x), usize::from(x));
+        if k > n || x32 > sum {
+            continue;
+        }
+        let rest = sum - x32;
+        let others = 1..k;
+        let union = others.clone().fold(0u32, |m, i| m | local[i]) & !(1 << (x - 1));
+        if !fits(union, k - 1, rest) {
+            continue;
+        }
+        kept[0] |= 1 << (x - 1);
+        for i in others.clone() {
+            let rest_union = others
+                .clone()
+                .filter(|&j| j != i)
+                .fold(0u32, |m, j| m | local[j])
+                & !(1 << (x - 1));
+            for v in values_of(local[i] & !(1 << (x - 1))) {
+                let v32 = u32::from(v);
+                if v32 <= rest && fits(rest_union & !(1 << (v - 1)), k - 2, rest - v32) {
+                    kept[i] |= 1 << (v - 1);
+                }
+            }
+        }
+        for i in k..n {
+            kept[i] |= local[i];
+        }
+    }
+    store(local, &kept)
+}
+
 /// One listing of a pattern's assignments.
 struct Listing<'a> {
     pattern: &'a Pattern,
@@ -294,6 +412,26 @@ mod tests {
         assert_eq!(sandwich.narrow(&mut good), Ok(false));
         let mut bad = singles(&[2, 1, 3, 6, 9, 4, 5, 7, 8]);
         assert_eq!(sandwich.narrow(&mut bad), Err(()));
+    }
+
+    #[test]
+    fn a_skyscraper_of_one_puts_the_highest_first() {
+        let mut local = vec![0x1FF; 9];
+        assert_eq!(narrow_skyscraper(&mut local, 1), Ok(true));
+        assert_eq!(local[0], bit(9));
+        let mut all = vec![0x1FF; 9];
+        assert_eq!(narrow_skyscraper(&mut all, 9), Ok(true));
+        assert_eq!(all[0], bit(1));
+    }
+
+    #[test]
+    fn an_x_sum_bounds_its_first_cell() {
+        // X = 1 needs the sum 1; 2 + (1 or 3..9) ranges over 3..=11; so 10
+        // rules out 1, and X = 2 needs an 8 beside it.
+        let mut local = vec![bit(1) | bit(2), 0x1FF, 0x1FF];
+        assert_eq!(narrow_x_sum(&mut local, 10), Ok(true));
+        assert_eq!(local[0], bit(2));
+        assert_eq!(local[1], bit(8));
     }
 
     #[test]
