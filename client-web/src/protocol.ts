@@ -238,6 +238,99 @@ tuples: Array<Array<number>>,
  */
 description: string, };
 
+export type ShapeKind = "circle" | "square";
+
+export type Drawing = { "type": "line", 
+/**
+ * The cells it passes through.
+ */
+cells: Array<[number, number]>, 
+/**
+ * Its colour.
+ */
+color: string, 
+/**
+ * Its thickness.
+ */
+thickness: number, 
+/**
+ * Whether it ends in an arrowhead (an arrow's shaft).
+ */
+arrow: boolean, } | { "type": "shape", 
+/**
+ * The cells it covers.
+ */
+cells: Array<[number, number]>, 
+/**
+ * Circle or square.
+ */
+shape: ShapeKind, 
+/**
+ * The fill colour, if filled.
+ */
+fill?: string | null, 
+/**
+ * The outline colour, if outlined.
+ */
+stroke?: string | null, 
+/**
+ * Its size.
+ */
+size: number, 
+/**
+ * Whether it is one shape around every cell.
+ */
+joined: boolean, } | { "type": "dot", 
+/**
+ * The two cells.
+ */
+cells: [[number, number], [number, number]], 
+/**
+ * Its fill colour.
+ */
+fill: string, 
+/**
+ * Text inside it, if any (a value other than the usual one).
+ */
+text?: string | null, } | { "type": "letter", 
+/**
+ * The two cells.
+ */
+cells: [[number, number], [number, number]], 
+/**
+ * What it says.
+ */
+text: string, } | { "type": "cage", 
+/**
+ * The cells it surrounds.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The label (a sum), if any.
+ */
+label?: string | null, } | { "type": "clue", 
+/**
+ * Where it stands (may be -1, or the row/column count).
+ */
+at: [number, number], 
+/**
+ * What it says.
+ */
+text: string, 
+/**
+ * The way it points, as a row and column step (e.g. `[1, -1]`
+ * down-left for a little killer); `None`: straight into the grid.
+ */
+direction?: [number, number] | null, } | { "type": "text", 
+/**
+ * The cell.
+ */
+cell: [number, number], 
+/**
+ * What it says.
+ */
+text: string, };
+
 export type PuzzleGrade = { 
 /**
  * The technique tier: `easy`, `medium`, `hard` or `extreme`.
@@ -312,6 +405,11 @@ different?: Array<[[number, number], [number, number]]>,
  * Rules of the modern vocabulary (format v2 only).
  */
 constraints?: Array<Constraint>, 
+/**
+ * How to draw the constraints (informational: the server fills it in
+ * for clients; readers ignore it).
+ */
+drawings?: Array<Drawing>, 
 /**
  * `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
  */

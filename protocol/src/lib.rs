@@ -7,17 +7,20 @@
 //! - [`puzzle`]: the self-describing puzzle file format ([`PuzzleV1`]; v2 when it
 //!   has [`constraint`]s), used in JSON files and inside MessagePack messages.
 //! - [`constraint`]: the modern variant vocabulary (thermometers, arrows, dots, …);
-//!   [`corpus`]: the variant corpus schema it is read from and written to.
+//!   [`corpus`]: the variant corpus schema it is read from and written to;
+//!   [`drawing`]: the primitives a client draws them with, knowing no rule.
 //! - [`plugin`]: the requests and answers of the variant plugin operations.
 //! - [`wire`]: the messages between web clients and the server.
 
 pub mod constraint;
 pub mod corpus;
+pub mod drawing;
 pub mod plugin;
 pub mod puzzle;
 pub mod wire;
 
 pub use constraint::{Axis, Constraint, Place};
+pub use drawing::{Drawing, ShapeKind};
 pub use puzzle::{
     Cage, Coord, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1, PUZZLE_FORMAT_V1,
     PUZZLE_FORMAT_V2,

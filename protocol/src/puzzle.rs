@@ -6,6 +6,7 @@
 //! readable by older readers.
 
 use crate::constraint::Constraint;
+use crate::drawing::Drawing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -63,6 +64,10 @@ pub struct PuzzleV1 {
     /// Rules of the modern vocabulary (format v2 only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub constraints: Vec<Constraint>,
+    /// How to draw the constraints (informational: the server fills it in
+    /// for clients; readers ignore it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drawings: Vec<Drawing>,
     /// `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
     pub grid: Vec<Vec<u32>>,
     /// Number of givens (informational; checked when present).
@@ -207,6 +212,7 @@ mod tests {
             cages: vec![],
             different: vec![],
             constraints: vec![],
+            drawings: vec![],
             grid: vec![vec![0; 4]; 4],
             clue_count: Some(0),
             solution: None,

@@ -929,3 +929,48 @@ async fn players_can_play_a_puzzle_they_paste() {
         .await;
     assert_eq!(rows, 0, "a pasted puzzle is not on the boards");
 }
+
+/// A pasted variant puzzle from the corpus (thermometers and German
+/// whispers, in the corpus schema): checked, sent with its constraints and
+/// the drawings the client draws them with (never the solution), and solved
+/// to the end under its rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pasted_variant_puzzle_travels_with_its_constraints_and_drawings() {
+    let line = arena_tests::read_dataset("variants/puzzles.jsonl")
+        .lines()
+        .find(|l| l.contains("\"var-ebd2b72217\""))
+        .expect("the thermometer and whispers puzzle")
+        .to_string();
+    let addr = start_server_with(Config {
+        burst: 100,
+        ..Config::default()
+    })
+    .await;
+    let mut a = Client::connect(addr, "Ada").await;
+    a.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            mode: Mode::Solo,
+            public: false,
+            puzzle: Some(line),
+            ..settings(1)
+        },
+    })
+    .await;
+    let view = a.room(RoomState::Playing).await;
+    let puzzle = view.puzzle.expect("puzzle");
+    assert!(puzzle.solution.is_none(), "never the solution");
+    assert_eq!(puzzle.format, protocol::PUZZLE_FORMAT_V2);
+    let kinds: Vec<&str> = puzzle.constraints.iter().map(|c| c.kind()).collect();
+    assert!(
+        kinds.contains(&"thermometer") && kinds.contains(&"whispers"),
+        "{kinds:?}"
+    );
+    let lines = puzzle
+        .drawings
+        .iter()
+        .filter(|d| matches!(d, protocol::Drawing::Line { .. }))
+        .count();
+    assert!(lines >= kinds.len(), "{:?}", puzzle.drawings);
+    a.solve(&puzzle).await;
+    a.finished().await;
+}

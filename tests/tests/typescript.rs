@@ -10,7 +10,8 @@ use protocol::wire::{
     RoomSummary, RoomView, ServerMessage, StatRow,
 };
 use protocol::{
-    Axis, Cage, Constraint, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
+    Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
+    ShapeKind,
 };
 use std::path::Path;
 use ts_rs::{Config, TS};
@@ -26,6 +27,8 @@ fn generate() -> String {
         Cage::decl(&cfg),
         Axis::decl(&cfg),
         Constraint::decl(&cfg),
+        ShapeKind::decl(&cfg),
+        Drawing::decl(&cfg),
         PuzzleGrade::decl(&cfg),
         PuzzleV1::decl(&cfg),
         ParamSpec::decl(&cfg),

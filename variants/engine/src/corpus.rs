@@ -45,6 +45,7 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Result<PuzzleV1, PuzzleError> {
         cages: Vec::new(),
         different: Vec::new(),
         constraints,
+        drawings: Vec::new(),
         grid: digits(&p.givens, n, "givens")?,
         clue_count: None,
         solution: p

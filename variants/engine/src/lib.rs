@@ -21,6 +21,7 @@
 //!   Sudoku Explainer's scale and in tiers, explains steps, gives hints.
 //! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
 //!   and from [`Puzzle`]; [`text`]: the one-line classic format.
+//! - [`drawing`]: how each constraint is drawn (`protocol::Drawing`).
 //! - [`corpus`]: the variant corpus schema (f-puzzles' kinds) to and from the
 //!   puzzle format.
 //! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
@@ -33,6 +34,7 @@ pub mod check;
 mod constraints;
 pub mod corpus;
 pub mod difficulty;
+pub mod drawing;
 mod error;
 mod fast9;
 mod general;

@@ -228,6 +228,7 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
             .map(|&[a, b]| [m.coord(a as usize), m.coord(b as usize)])
             .collect(),
         constraints: m.constraints().to_vec(),
+        drawings: Vec::new(),
         grid: to_grid(m, puzzle.givens()),
         clue_count: Some(puzzle.clue_count() as u32),
         solution: solution.map(|s| to_grid(m, s)),

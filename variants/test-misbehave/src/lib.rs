@@ -149,6 +149,7 @@ fn slow_hints_puzzle() -> PuzzleV1 {
         cages: Vec::new(),
         different: Vec::new(),
         constraints: Vec::new(),
+        drawings: Vec::new(),
         grid,
         clue_count: Some(12),
         solution: Some(solution),

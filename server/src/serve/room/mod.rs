@@ -106,6 +106,8 @@ impl Game {
         })?;
         let mut public = puzzle.clone();
         public.solution = None;
+        // The client draws the constraints from primitives, knowing no rule.
+        public.drawings = engine::drawing::drawings(&public.constraints);
         Ok(Game {
             puzzle: loaded.puzzle,
             solution,
