@@ -90,6 +90,19 @@ fn marked(constraints: &[Constraint], marks: impl Fn(&Constraint) -> bool) -> Ve
         .collect()
 }
 
+/// Whether `c` is a Kropki dot, white or black.
+fn is_kropki(c: &Constraint) -> bool {
+    matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
+}
+
+/// `Err` naming the first of `values` outside 1..=`size`.
+fn in_range(values: &[u32], size: u32) -> Result<(), String> {
+    match values.iter().find(|&&v| v == 0 || v > size) {
+        Some(v) => Err(format!("value {v} is outside 1..={size}")),
+        None => Ok(()),
+    }
+}
+
 /// Whether the pair `p` is among `pairs`, either way round.
 fn has_pair(pairs: &[[Coord; 2]], [a, b]: [Coord; 2]) -> bool {
     pairs
@@ -255,9 +268,7 @@ impl One<'_, '_> {
                 self.limit(&self.cells(cells, 1)?, |v| !v.is_multiple_of(2))
             }
             Constraint::Values { cells, values } => {
-                if let Some(v) = values.iter().find(|&&v| v == 0 || v > size) {
-                    return Err(format!("value {v} is outside 1..={size}"));
-                }
+                in_range(values, size)?;
                 self.limit(&self.cells(cells, 1)?, |v| values.contains(&v))
             }
             Constraint::Thermometer {
@@ -507,9 +518,7 @@ impl One<'_, '_> {
                         cells.len()
                     ));
                 }
-                if let Some(v) = values.iter().find(|&&v| v == 0 || v > size) {
-                    return Err(format!("value {v} is outside 1..={size}"));
-                }
+                in_range(values, size)?;
                 let tuples = quadruple_tuples(cells.len(), values, size);
                 self.push(Primitive::Table(Table { cells, tuples }));
                 Ok(())
@@ -567,9 +576,7 @@ impl One<'_, '_> {
                 Ok(())
             }
             Constraint::NonConsecutive => {
-                let dots = marked(self.all, |c| {
-                    matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
-                });
+                let dots = marked(self.all, is_kropki);
                 for pair in orthogonal_pairs(self.layout) {
                     if !has_pair(&dots, pair) {
                         let (a, b) = (self.cell(pair[0])?, self.cell(pair[1])?);
@@ -618,9 +625,7 @@ impl One<'_, '_> {
                 Ok(())
             }
             Constraint::Negative { ratio, xv } => {
-                let dots = marked(self.all, |c| {
-                    matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
-                });
+                let dots = marked(self.all, is_kropki);
                 let marks = marked(self.all, |c| matches!(c, Constraint::Xv { .. }));
                 let mut ratios: Vec<u32> = self
                     .all
@@ -658,9 +663,7 @@ impl One<'_, '_> {
                             cells.len()
                         ));
                     }
-                    if let Some(v) = t.iter().find(|&&v| v == 0 || v > size) {
-                        return Err(format!("tuple {i}: value {v} is outside 1..={size}"));
-                    }
+                    in_range(t, size).map_err(|e| format!("tuple {i}: {e}"))?;
                     flat.extend(t.iter().map(|&v| v as u8));
                 }
                 if flat.is_empty() {

@@ -248,22 +248,6 @@ fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
     let state = |m: usize, s: usize| m * (n + 2) + s;
     let size = (top + 1) * (n + 2);
     let step = |m: usize, s: usize, v: usize| if v > m { (v, s + 1) } else { (m, s) };
-    // forward[i]: states reachable before cell i.
-    let mut forward = vec![vec![false; size]; n + 1];
-    forward[0][state(0, 0)] = true;
-    for i in 0..n {
-        for m in 0..=top {
-            for s in 0..=n {
-                if !forward[i][state(m, s)] {
-                    continue;
-                }
-                for v in values_of(local[i]) {
-                    let (m2, s2) = step(m, s, usize::from(v));
-                    forward[i + 1][state(m2, s2)] = true;
-                }
-            }
-        }
-    }
     // backward[i]: states before cell i from which the rest ends at `count`.
     let mut backward = vec![vec![false; size]; n + 1];
     // The line holds every digit 1..=n, so it ends having seen n.
@@ -280,21 +264,28 @@ fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
             }
         }
     }
+    // Forward from the start: the states reachable before each cell, and
+    // the values leading from one to a state the rest can finish from.
+    let mut reached = vec![false; size];
+    reached[state(0, 0)] = true;
     let mut kept = vec![0u32; n];
     for i in 0..n {
+        let mut next = vec![false; size];
         for m in 0..=top {
             for s in 0..=n {
-                if !forward[i][state(m, s)] {
+                if !reached[state(m, s)] {
                     continue;
                 }
                 for v in values_of(local[i]) {
                     let (m2, s2) = step(m, s, usize::from(v));
+                    next[state(m2, s2)] = true;
                     if s2 <= n && backward[i + 1][state(m2, s2)] {
                         kept[i] |= 1 << (v - 1);
                     }
                 }
             }
         }
+        reached = next;
     }
     store(local, &kept)
 }
