@@ -3,12 +3,9 @@
 //! Each is tagged by `type`; cells are `[row, column]` from 0. The engine
 //! compiles each into the primitives its solvers propagate.
 
-use crate::puzzle::Coord;
+use crate::coords::Coord;
+pub use crate::coords::Place;
 use serde::{Deserialize, Serialize};
-
-/// A position that may lie outside the grid (a clue beside it): `[row,
-/// column]` from 0, -1 above or left of the grid.
-pub type Place = [i32; 2];
 
 /// One rule of a puzzle beyond its houses, cages and different-pairs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

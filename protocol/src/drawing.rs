@@ -5,8 +5,7 @@
 //! these draws every kind, present and future. Cells are `[row, column]`
 //! from 0; sizes are hundredths of a cell; colours are CSS colours.
 
-use crate::constraint::Place;
-use crate::puzzle::Coord;
+use crate::coords::{Coord, Place};
 use serde::{Deserialize, Serialize};
 
 /// One thing to draw, tagged by `type`.

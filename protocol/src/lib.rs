@@ -13,6 +13,7 @@
 //! - [`wire`]: the messages between web clients and the server.
 
 pub mod constraint;
+pub mod coords;
 pub mod corpus;
 pub mod drawing;
 pub mod plugin;

@@ -17,8 +17,7 @@ pub const PUZZLE_FORMAT_V1: &str = "sudoku-arena/puzzle@1";
 /// the `constraints` list, which a v1 reader would silently ignore.
 pub const PUZZLE_FORMAT_V2: &str = "sudoku-arena/puzzle@2";
 
-/// A cell position `[row, column]`, both counted from 0 inside the layout.
-pub type Coord = [u32; 2];
+pub use crate::coords::Coord;
 
 /// One puzzle in format v1.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
