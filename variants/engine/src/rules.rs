@@ -394,8 +394,9 @@ impl ModelBuilder {
         if self.constraints.is_empty() {
             return Ok(Vec::new());
         }
-        let cols = self.cols;
+        let (rows, cols) = (self.rows, self.cols);
         let at = |r: u32, c: u32| match cell_at.get((r * cols + c) as usize) {
+            _ if r >= rows || c >= cols => None,
             Some(&NO_CELL) | None => None,
             Some(&i) => Some(i),
         };

@@ -731,3 +731,39 @@ fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::ModelBuilder;
+    use protocol::{Axis, Constraint};
+    use std::sync::Arc;
+
+    /// An indexer whose digit points past the layout's last column points
+    /// nowhere (not into the next row).
+    #[test]
+    fn an_indexer_never_wraps_into_the_next_row() {
+        let model = ModelBuilder::new(4, 2, 2)
+            .constraint(Constraint::Indexer {
+                cells: vec![[0, 0]],
+                axis: Axis::Column,
+            })
+            .build()
+            .expect("valid");
+        // 3 at [0,0] would send 1 to [0,2], off the layout, not to [1,0].
+        let givens = vec![3, 0, 2, 0];
+        assert!(crate::Puzzle::new(Arc::new(model), givens).is_ok());
+    }
+
+    #[test]
+    fn a_long_strict_thermometer_is_an_error_naming_it() {
+        let cells = (0..5).map(|c| [0, c]).collect();
+        let e = ModelBuilder::new(4, 1, 5)
+            .constraint(Constraint::Thermometer { cells, slow: false })
+            .build()
+            .expect_err("5 cells cannot increase through 1..=4");
+        assert_eq!(
+            e.to_string(),
+            "constraint 0 (thermometer): 5 cells cannot strictly increase through 1..=4"
+        );
+    }
+}
