@@ -369,7 +369,16 @@ impl One<'_, '_> {
                 Ok(())
             }
             Constraint::Cage { cells, sum } => {
-                self.cells(cells, 1)?;
+                let k = self.cells(cells, 1)?.len() as u32;
+                if k > size {
+                    return Err(format!("{k} cells cannot hold different digits"));
+                }
+                let (lo, hi) = (k * (k + 1) / 2, k * (2 * size - k + 1) / 2);
+                if let Some(sum) = sum.filter(|s| !(lo..=hi).contains(s)) {
+                    return Err(format!(
+                        "sum {sum} is impossible for {k} different digits (possible: {lo}..={hi})"
+                    ));
+                }
                 match sum {
                     Some(sum) => self.out.cages.push((cells.clone(), *sum)),
                     None => self.out.houses.push(cells.clone()),
@@ -752,6 +761,24 @@ mod tests {
         // 3 at [0,0] would send 1 to [0,2], off the layout, not to [1,0].
         let givens = vec![3, 0, 2, 0];
         assert!(crate::Puzzle::new(Arc::new(model), givens).is_ok());
+    }
+
+    #[test]
+    fn a_cage_with_an_impossible_sum_is_an_error_naming_it() {
+        let e = ModelBuilder::new(4, 1, 4)
+            .constraint(Constraint::Even {
+                cells: vec![[0, 0]],
+            })
+            .constraint(Constraint::Cage {
+                cells: vec![[0, 0], [0, 1]],
+                sum: Some(9),
+            })
+            .build()
+            .expect_err("two of 1..=4 add up to 7 at most");
+        assert_eq!(
+            e.to_string(),
+            "constraint 1 (cage): sum 9 is impossible for 2 different digits (possible: 3..=7)"
+        );
     }
 
     #[test]
