@@ -167,6 +167,55 @@ fn values(model: &Model, list: impl IntoIterator<Item = u8>) -> String {
     )
 }
 
+/// Values in order, three or more in a row as a range: ["1-4", "6", "8"].
+fn runs(model: &Model, values: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let mut j = i;
+        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            out.push(format!(
+                "{}-{}",
+                sym(model, values[i]),
+                sym(model, values[j])
+            ));
+        } else {
+            out.extend(values[i..=j].iter().map(|&v| sym(model, v).to_string()));
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// What each cell a step narrows keeps: "r9c1 only 1-3 and r8c1 only 2-4"
+/// (its pattern's candidates less its eliminations).
+fn what_is_left(model: &Model, step: &Step) -> String {
+    let mut narrowed: Vec<u32> = step.eliminations.iter().map(|e| e.cell).collect();
+    narrowed.dedup();
+    let parts: Vec<String> = narrowed
+        .iter()
+        .map(|&cell| {
+            let kept: Vec<u8> = step
+                .pattern
+                .iter()
+                .filter(|p| p.cell == cell && !step.eliminations.contains(p))
+                .map(|p| p.value)
+                .collect();
+            let left = runs(model, &kept);
+            let left = match left.as_slice() {
+                [] => "nothing".to_string(),
+                [rest @ .., last] if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+                _ => left.join(""),
+            };
+            format!("{} only {left}", cell_name(model, cell))
+        })
+        .collect();
+    join(&parts)
+}
+
 /// "remove 7 from r5c3 and r6c3; remove 2 from r1c1"; values leaving the
 /// same cells go together ("remove 4, 6 and 9 from r1c1 and r2c1").
 fn removals(model: &Model, eliminations: &[Candidate]) -> String {
@@ -337,7 +386,7 @@ pub fn explain(model: &Model, step: &Step) -> String {
                 .constraint
                 .and_then(|i| model.constraints().get(i))
                 .map_or_else(|| "a constraint".to_string(), constraint_name);
-            format!("{what} allows no other digits in {pc}")
+            format!("{what} leaves {}", what_is_left(model, step))
         }
         CageCombination => match &step.cage {
             Some(cage) => format!(
