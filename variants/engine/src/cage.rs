@@ -6,6 +6,11 @@ use crate::mask::{bit, is_single, value_of};
 /// More combinations than this and a cage falls back to sum bounds only.
 const MAX_COMBOS: usize = 4096;
 
+/// The least and most `k` different values of 1..=`size` add up to.
+pub(crate) fn sum_range(k: u32, size: u32) -> (u32, u32) {
+    (k * (k + 1) / 2, k * (2 * size - k + 1) / 2)
+}
+
 /// Precomputed reasoning data for one cage.
 #[derive(Clone, Debug)]
 pub(crate) struct CageTable {

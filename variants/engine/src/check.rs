@@ -112,7 +112,7 @@ fn visit_conflicts(
         }
     }
     let full = crate::mask::full_mask(model.size());
-    for (primitive, index) in &model.compiled.primitives {
+    for (primitive, index) in model.compiled.primitives.iter() {
         let cells = primitive.cells();
         let filled: Vec<u32> = cells
             .iter()

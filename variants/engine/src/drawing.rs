@@ -20,6 +20,22 @@ pub fn drawings(constraints: &[Constraint]) -> Vec<Drawing> {
     constraints.iter().flat_map(drawing_of).collect()
 }
 
+/// The same corner text in each of `cells`.
+fn texts(cells: &[Coord], text: &str) -> Vec<Drawing> {
+    cells
+        .iter()
+        .map(|&cell| Drawing::Text {
+            cell,
+            text: text.into(),
+        })
+        .collect()
+}
+
+/// Digits written together: "1234".
+fn digits(values: &[u32]) -> String {
+    values.iter().map(|v| v.to_string()).collect()
+}
+
 fn line(cells: &[Coord], color: &str) -> Drawing {
     Drawing::Line {
         cells: cells.to_vec(),
@@ -72,16 +88,7 @@ fn drawing_of(c: &Constraint) -> Vec<Drawing> {
     match c {
         C::Even { cells } => vec![shape(cells, ShapeKind::Square, Some(GREY), 70)],
         C::Odd { cells } => vec![shape(cells, ShapeKind::Circle, Some(GREY), 70)],
-        C::Values { cells, values } => {
-            let text: String = values.iter().map(|v| v.to_string()).collect();
-            cells
-                .iter()
-                .map(|&cell| Drawing::Text {
-                    cell,
-                    text: text.clone(),
-                })
-                .collect()
-        }
+        C::Values { cells, values } => texts(cells, &digits(values)),
         C::Thermometer { cells, slow } => {
             let mut out = vec![
                 shape(
@@ -204,16 +211,10 @@ fn drawing_of(c: &Constraint) -> Vec<Drawing> {
             } else {
                 "max"
             };
-            cells
-                .iter()
-                .map(|&cell| Drawing::Text {
-                    cell,
-                    text: text.into(),
-                })
-                .collect()
+            texts(cells, text)
         }
         C::Quadruple { cells, values } => {
-            let text: String = values.iter().map(|v| v.to_string()).collect();
+            let text = digits(values);
             cells
                 .iter()
                 .min()

@@ -88,7 +88,8 @@ impl<'m> General<'m> {
                 self.queue.push(i as u32);
             }
         }
-        self.failures = vec![1; cand.len()];
+        self.failures.clear();
+        self.failures.resize(cand.len(), 1);
         let mut scratch = Scratch {
             queue: &mut self.queue,
             cage_seen: &mut self.cage_seen,
@@ -359,7 +360,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         if progress || !queue.is_empty() {
             continue;
         }
-        for (primitive, _) in &t.primitives {
+        for (primitive, _) in t.primitives.iter() {
             let cells = primitive.cells();
             let seen = &mut cage_seen[at..at + cells.len()];
             at += cells.len();

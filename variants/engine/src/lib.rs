@@ -32,6 +32,7 @@ mod bits_avx512;
 mod cage;
 pub mod check;
 mod constraints;
+pub use constraints::digit_tuples;
 pub mod corpus;
 pub mod difficulty;
 pub mod drawing;

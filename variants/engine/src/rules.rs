@@ -68,8 +68,9 @@ pub(crate) struct Compiled {
     pub cages: Vec<CageTable>,
     pub locked: Vec<LockedPair>,
     pub locked_cells: Vec<u32>,
-    /// The constraints' primitives, each with its constraint's index.
-    pub primitives: Vec<(Primitive, usize)>,
+    /// The constraints' primitives, each with its constraint's index
+    /// (shared with the logical solver's layout).
+    pub primitives: std::sync::Arc<[(Primitive, usize)]>,
 }
 
 /// Two full houses sharing two or more cells. A value that, in one house, can only
@@ -346,7 +347,7 @@ impl ModelBuilder {
                     "cage {i} has {k} cells; a cage needs 1..={size}"
                 )));
             }
-            let (lo, hi) = (k * (k + 1) / 2, k * (2 * size - k + 1) / 2);
+            let (lo, hi) = crate::cage::sum_range(k, size);
             if *sum < lo || *sum > hi {
                 return Err(PuzzleError::new(format!(
                     "cage {i}: sum {sum} is impossible for {k} different values in 1..={size} (possible: {lo}..={hi})"
@@ -376,7 +377,7 @@ impl ModelBuilder {
             classic9: false,
         };
         model.compiled = compile(&model);
-        model.compiled.primitives = primitives;
+        model.compiled.primitives = primitives.into();
         model.classic9 = detect_classic9(&model);
         Ok(model)
     }
@@ -594,7 +595,7 @@ fn compile(model: &Rules) -> Compiled {
         cages,
         locked,
         locked_cells,
-        primitives: Vec::new(),
+        primitives: Default::default(),
     }
 }
 

@@ -17,29 +17,14 @@ pub fn local_rule(
     description: &str,
     allowed: impl Fn(&[u32]) -> bool,
 ) -> Result<Constraint, String> {
-    let k = cells.len() as u32;
-    let count = u64::from(size).checked_pow(k).filter(|&n| n <= MAX_TUPLES);
-    if count.is_none() || size == 0 || k == 0 {
-        return Err(format!(
-            "local rule '{description}': {k} cells of 1..={size} are too many to list (at most {MAX_TUPLES} tuples)"
-        ));
-    }
-    let mut tuples = Vec::new();
-    let mut tuple = vec![1u32; k as usize];
-    'all: loop {
-        if allowed(&tuple) {
-            tuples.push(tuple.clone());
-        }
-        // The next tuple, as an odometer.
-        for digit in tuple.iter_mut() {
-            if *digit < size {
-                *digit += 1;
-                continue 'all;
-            }
-            *digit = 1;
-        }
-        break;
-    }
+    let k = cells.len();
+    let tuples = engine::digit_tuples(k, size, MAX_TUPLES, &allowed)
+        .filter(|_| k > 0)
+        .ok_or_else(|| {
+            format!(
+                "local rule '{description}': {k} cells of 1..={size} are too many to list (at most {MAX_TUPLES} tuples)"
+            )
+        })?;
     if tuples.is_empty() {
         return Err(format!(
             "local rule '{description}' allows no digits at all"

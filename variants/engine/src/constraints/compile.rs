@@ -42,9 +42,19 @@ pub(crate) fn compile(
     layout: &Layout,
 ) -> Result<Compiled, PuzzleError> {
     let mut out = Compiled::default();
+    let house_cells: Vec<Vec<u32>> = layout
+        .houses
+        .iter()
+        .map(|h| {
+            h.iter()
+                .filter_map(|&[r, c]| (layout.cell_at)(r, c))
+                .collect()
+        })
+        .collect();
     for (index, c) in constraints.iter().enumerate() {
         let mut one = One {
             layout,
+            house_cells: &house_cells,
             all: constraints,
             index,
             out: &mut out,
@@ -113,6 +123,8 @@ fn has_pair(pairs: &[[Coord; 2]], [a, b]: [Coord; 2]) -> bool {
 /// One constraint being compiled.
 struct One<'a, 'l> {
     layout: &'a Layout<'l>,
+    /// The layout's houses as active cells (what sums group their terms by).
+    house_cells: &'a [Vec<u32>],
     /// Every constraint of the puzzle (the global ones read the others).
     all: &'a [Constraint],
     index: usize,
@@ -198,16 +210,7 @@ impl One<'_, '_> {
     /// order) into cells sharing a house with every other of the group and
     /// its coefficient.
     fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) {
-        let houses: Vec<Vec<u32>> = self
-            .layout
-            .houses
-            .iter()
-            .map(|h| {
-                h.iter()
-                    .filter_map(|&[r, c]| (self.layout.cell_at)(r, c))
-                    .collect()
-            })
-            .collect();
+        let houses = self.house_cells;
         let share = |a: u32, b: u32| houses.iter().any(|h| h.contains(&a) && h.contains(&b));
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for (t, &cell) in cells.iter().enumerate() {
@@ -373,7 +376,7 @@ impl One<'_, '_> {
                 if k > size {
                     return Err(format!("{k} cells cannot hold different digits"));
                 }
-                let (lo, hi) = (k * (k + 1) / 2, k * (2 * size - k + 1) / 2);
+                let (lo, hi) = crate::cage::sum_range(k, size);
                 if let Some(sum) = sum.filter(|s| !(lo..=hi).contains(s)) {
                     return Err(format!(
                         "sum {sum} is impossible for {k} different digits (possible: {lo}..={hi})"
@@ -440,18 +443,18 @@ impl One<'_, '_> {
                     return Err(format!("digits 1..={size} do not split into thirds"));
                 }
                 let third = |v: u32| (v - 1) / (size / 3);
-                let mut tuples = Vec::new();
-                for a in 1..=size {
-                    for b in 1..=size {
-                        for c in 1..=size {
-                            let mut t = [third(a), third(b), third(c)];
-                            t.sort_unstable();
-                            if t == [0, 1, 2] {
-                                tuples.extend([a as u8, b as u8, c as u8]);
-                            }
-                        }
-                    }
-                }
+                // One digit of each third, in any order.
+                let one_each = |t: &[u32]| {
+                    let mut thirds: Vec<u32> = t.iter().map(|&v| third(v)).collect();
+                    thirds.sort_unstable();
+                    thirds == [0, 1, 2]
+                };
+                let tuples: Vec<u8> = super::digit_tuples(3, size, u64::MAX, one_each)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|d| d as u8)
+                    .collect();
                 for window in cells.windows(3) {
                     self.push(Primitive::Table(Table {
                         cells: window.to_vec(),
@@ -707,13 +710,11 @@ fn neighbours([r, c]: Coord, layout: &Layout) -> Vec<Coord> {
 }
 
 /// Every tuple of `k` digits of 1..=`size` holding each of `values` (as
-/// often as listed), flattened.
+/// often as listed), flattened. `k` is at most 4, so at most 32^4 tuples.
 fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut tuple = vec![1u32; k];
-    loop {
-        let mut left = tuple.clone();
-        let holds_all = values
+    let holds_all = |tuple: &[u32]| {
+        let mut left = tuple.to_vec();
+        values
             .iter()
             .all(|v| match left.iter().position(|x| x == v) {
                 Some(i) => {
@@ -721,24 +722,14 @@ fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
                     true
                 }
                 None => false,
-            });
-        if holds_all {
-            out.extend(tuple.iter().map(|&v| v as u8));
-        }
-        // The next tuple, as an odometer.
-        let mut i = 0;
-        loop {
-            if i == k {
-                return out;
-            }
-            if tuple[i] < size {
-                tuple[i] += 1;
-                break;
-            }
-            tuple[i] = 1;
-            i += 1;
-        }
-    }
+            })
+    };
+    super::digit_tuples(k, size, u64::MAX, holds_all)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|d| d as u8)
+        .collect()
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub(crate) use compile::{compile, Layout};
 pub(crate) use pattern::{Pattern, PatternKind};
 pub(crate) use relation::Relation;
 pub(crate) use sum::LinearSum;
+pub use table::digit_tuples;
 pub(crate) use table::Table;
 
 use crate::mask::is_single;

@@ -4,6 +4,36 @@
 
 use super::store;
 
+/// Every tuple of `k` digits of 1..=`size` that `keep` accepts, in odometer
+/// order (the first digit turning fastest); `None` when there would be more
+/// than `limit` tuples to look at.
+pub fn digit_tuples(
+    k: usize,
+    size: u32,
+    limit: u64,
+    keep: impl Fn(&[u32]) -> bool,
+) -> Option<Vec<Vec<u32>>> {
+    let count = u64::from(size).checked_pow(u32::try_from(k).ok()?)?;
+    if count > limit || size == 0 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut tuple = vec![1u32; k];
+    'all: loop {
+        if keep(&tuple) {
+            out.push(tuple.clone());
+        }
+        for digit in tuple.iter_mut() {
+            if *digit < size {
+                *digit += 1;
+                continue 'all;
+            }
+            *digit = 1;
+        }
+        return Some(out);
+    }
+}
+
 /// A few cells and the tuples of values they may hold.
 #[derive(Clone, Debug)]
 pub(crate) struct Table {

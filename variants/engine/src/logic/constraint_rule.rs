@@ -14,7 +14,7 @@ const RATING: u16 = 20;
 
 /// The first constraint that rules out a candidate of its cells.
 pub(crate) fn narrowing(cx: &Ctx) -> Option<Step> {
-    for (primitive, index) in &cx.layout.primitives {
+    for (primitive, index) in cx.layout.primitives.iter() {
         let cells = primitive.cells();
         if cells.iter().all(|&c| cx.grid.values[c as usize] != 0) {
             continue;

@@ -122,7 +122,7 @@ pub(crate) struct Layout {
     /// The 45 rule's virtual cages (none without cages), found on first use.
     pub virtual_cages: OnceLock<Vec<VirtualCage>>,
     /// The model's constraint primitives, each with its constraint's index.
-    pub primitives: Vec<(crate::constraints::Primitive, usize)>,
+    pub primitives: std::sync::Arc<[(crate::constraints::Primitive, usize)]>,
 }
 
 impl Layout {
