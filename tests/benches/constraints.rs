@@ -6,11 +6,21 @@
 //! median. A count that passes `--nodes` branch points (default 20,000) is
 //! reported as given up, not timed.
 //!
-//! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N]`.
+//! Then generated puzzles (`engine::constraint_clues`): `--generated N`
+//! (default 20) 9x9 medium puzzles whose clues are thermometers, arrows and
+//! Kropki dots together, each generated once (its time noted) and counted to
+//! 2 `--runs` times interleaved: the median count, the slowest puzzle's
+//! median count, and the median generation time.
+//!
+//! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N]`.
 
 use arena_tests::read_dataset;
+use engine::constraint_clues::{generate_with_constraints, ClueKind};
 use engine::corpus::from_corpus;
+use engine::geometry::classic_builder;
+use engine::seed::rng_for;
 use engine::v1::from_v1;
+use engine::Difficulty;
 use protocol::corpus::CorpusPuzzle;
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -97,5 +107,46 @@ fn main() {
         all.len(),
         puzzles.len(),
         1.0 / median(all.clone())
+    );
+    generated(runs, arg("--generated", 20));
+}
+
+/// Counting puzzles the SDK generates with thermometers, arrows and dots.
+fn generated(runs: usize, how_many: usize) {
+    let base = classic_builder(3, 3).expect("classic 9x9");
+    let kinds = [ClueKind::Thermometer, ClueKind::Arrow, ClueKind::Kropki];
+    let mut made = Vec::new();
+    let mut generation = Vec::new();
+    for seed in 0..how_many {
+        let start = Instant::now();
+        let mut rng = rng_for(&format!("bench-{seed}"));
+        let g = generate_with_constraints(&base, &kinds, &mut rng, Difficulty::Medium, None)
+            .expect("a generated puzzle");
+        generation.push(start.elapsed().as_secs_f64());
+        made.push(g.puzzle);
+    }
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); made.len()];
+    for _ in 0..runs {
+        for (i, puzzle) in made.iter().enumerate() {
+            let start = Instant::now();
+            let count = puzzle.count(2);
+            times[i].push(start.elapsed().as_secs_f64());
+            assert_eq!(count.solutions, 1, "a generated puzzle is unique");
+        }
+    }
+    let medians: Vec<f64> = times.into_iter().map(median).collect();
+    let slowest = medians.iter().copied().fold(0.0, f64::max);
+    let constraints = made
+        .iter()
+        .map(|p| p.model().constraints().len())
+        .sum::<usize>() as f64
+        / made.len().max(1) as f64;
+    println!(
+        "\n{} generated 9x9 medium (thermometers, arrows, Kropki; {constraints:.1} constraints each): \
+         count to 2 median {:.3} ms, slowest {:.3} ms; generation median {:.0} ms",
+        made.len(),
+        median(medians) * 1000.0,
+        slowest * 1000.0,
+        median(generation) * 1000.0
     );
 }

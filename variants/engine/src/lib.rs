@@ -17,6 +17,8 @@
 //! - [`generate`]: deterministic random solutions and unique puzzles from a seed
 //!   string ([`seed`]), to a clue target, a minimal puzzle, or a [`Difficulty`]:
 //!   the logical solver's tier inside the difficulty's clue band.
+//! - [`constraint_clues`]: puzzles whose clues are constraints (thermometers,
+//!   arrows, dots, …) placed on a random solution and reduced as givens are.
 //! - [`logic`]: the logical solver, solving as a person does; grades puzzles on
 //!   Sudoku Explainer's scale and in tiers, explains steps, gives hints.
 //! - [`v1`]: the self-describing puzzle file format v1 (`protocol::PuzzleV1`) to
@@ -31,6 +33,7 @@ mod bits;
 mod bits_avx512;
 mod cage;
 pub mod check;
+pub mod constraint_clues;
 mod constraints;
 pub use constraints::digit_tuples;
 pub mod corpus;

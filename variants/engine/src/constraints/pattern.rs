@@ -60,7 +60,8 @@ impl Pattern {
                 }
             }
             PatternKind::Sandwich { sum, low, high } => {
-                changed = narrow_sandwich_ends(local, sum, low, high)?;
+                // Exact on its own once every cell is single: no listing.
+                return narrow_sandwich(local, sum, low, high);
             }
             PatternKind::Skyscraper { count } => {
                 changed = narrow_skyscraper(local, count)?;
@@ -91,22 +92,8 @@ impl Pattern {
     fn may_hold(&self, values: &[u8], complete: bool) -> bool {
         let known = |i: usize| values[i] != 0;
         match self.kind {
-            PatternKind::Sandwich { sum, low, high } => {
-                let at = |d: u8| values.iter().position(|&v| v == d);
-                match (at(low), at(high)) {
-                    (Some(a), Some(b)) => {
-                        let (a, b) = (a.min(b), a.max(b));
-                        let between = &values[a + 1..b];
-                        let total: u32 = between.iter().map(|&v| u32::from(v)).sum();
-                        if between.iter().all(|&v| v != 0) {
-                            total == sum
-                        } else {
-                            total <= sum
-                        }
-                    }
-                    _ => !complete,
-                }
-            }
+            // Narrowed exactly by `narrow_sandwich`, never listed.
+            PatternKind::Sandwich { .. } => true,
             PatternKind::XSum { sum } => {
                 let Some(&x) = values.first().filter(|&&x| x != 0) else {
                     return !complete;
@@ -204,35 +191,76 @@ fn narrow_renban(local: &mut [u32]) -> Result<bool, ()> {
     Ok(local != &before[..])
 }
 
-/// A sandwich's ends: `low` and `high` stand as far apart as some count of
-/// different digits strictly between them can add up to `sum`; each cell
-/// keeps `low` (`high`) only where a cell that far away may hold the other.
-fn narrow_sandwich_ends(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<bool, ()> {
-    let inner: Vec<u32> = (u32::from(low) + 1..u32::from(high)).collect();
-    // Gaps `m` (cells between the ends) whose digits can add up to `sum`.
-    let gap_fits = |m: usize| {
-        m <= inner.len()
-            && inner[..m].iter().sum::<u32>() <= sum
-            && inner[inner.len() - m..].iter().sum::<u32>() >= sum
-    };
+/// The least and most `k` different values of `m` add up to, `None` when it
+/// has fewer than `k`.
+fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
+    if (m.count_ones() as usize) < k {
+        return None;
+    }
+    let (mut low, mut high, mut least, mut most) = (m, m, 0, 0);
+    for _ in 0..k {
+        least += low.trailing_zeros() + 1;
+        low &= low - 1;
+        let top = 31 - high.leading_zeros();
+        most += top + 1;
+        high &= !(1 << top);
+    }
+    Some((least, most))
+}
+
+/// A sandwich over a whole row or column (every digit once): for each place
+/// of `low` and of `high` the cells may hold, the cells strictly between
+/// take digits between the two whose bounds can make `sum`, the cells
+/// outside anything but the two. Each cell keeps what some such placement
+/// gives it: between cells, the values the others' bounds can complete to
+/// `sum`. Exact once every cell is single.
+fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<bool, ()> {
     let (lb, hb) = (1u32 << (low - 1), 1u32 << (high - 1));
-    let before = local.to_vec();
+    let inner = (hb - 1) & !((lb << 1) - 1);
     let n = local.len();
-    for i in 0..n {
-        let partner_at = |bit: u32| {
-            (0..n).any(|j| j != i && before[j] & bit != 0 && gap_fits(i.abs_diff(j) - 1))
-        };
-        if before[i] & lb != 0 && !partner_at(hb) {
-            local[i] &= !lb;
-        }
-        if before[i] & hb != 0 && !partner_at(lb) {
-            local[i] &= !hb;
+    let mut kept = vec![0u32; n];
+    for a in (0..n).filter(|&a| local[a] & lb != 0) {
+        for b in (0..n).filter(|&b| b != a && local[b] & hb != 0) {
+            let (first, last) = (a.min(b), a.max(b));
+            let outside_ok = (0..first)
+                .chain(last + 1..n)
+                .all(|k| local[k] & !(lb | hb) != 0);
+            let between: Vec<u32> = local[first + 1..last].iter().map(|m| m & inner).collect();
+            if !outside_ok || between.contains(&0) {
+                continue;
+            }
+            let union = between.iter().fold(0, |u, m| u | m);
+            let Some((least, most)) = distinct_bounds(union, between.len()) else {
+                continue;
+            };
+            if !(least..=most).contains(&sum) {
+                continue;
+            }
+            kept[a] |= lb;
+            kept[b] |= hb;
+            for k in (0..first).chain(last + 1..n) {
+                kept[k] |= local[k] & !(lb | hb);
+            }
+            for (j, &m) in between.iter().enumerate() {
+                let others = between
+                    .iter()
+                    .enumerate()
+                    .filter(|&(o, _)| o != j)
+                    .fold(0, |u, (_, m)| u | m);
+                for v in values_of(m) {
+                    let rest = others & !(1 << (v - 1));
+                    let v32 = u32::from(v);
+                    let fits = v32 <= sum
+                        && distinct_bounds(rest, between.len() - 1)
+                            .is_some_and(|(lo, hi)| (lo..=hi).contains(&(sum - v32)));
+                    if fits {
+                        kept[first + 1 + j] |= 1 << (v - 1);
+                    }
+                }
+            }
         }
     }
-    if local.contains(&0) {
-        return Err(());
-    }
-    Ok(local != &before[..])
+    store(local, &kept)
 }
 
 /// A skyscraper's digits, seen from the clue, as states (highest so far,

@@ -27,9 +27,16 @@ fn bounds(coefficient: i32, m: u32, k: usize) -> Option<(i32, i32)> {
     if (m.count_ones() as usize) < k {
         return None;
     }
-    let values: Vec<i32> = values_of(m).map(i32::from).collect();
-    let least: i32 = values[..k].iter().sum();
-    let most: i32 = values[values.len() - k..].iter().sum();
+    // The k lowest and the k highest set bits, without listing them.
+    let (mut low, mut high) = (m, m);
+    let (mut least, mut most) = (0i32, 0i32);
+    for _ in 0..k {
+        least += low.trailing_zeros() as i32 + 1;
+        low &= low - 1;
+        let top = 31 - high.leading_zeros();
+        most += top as i32 + 1;
+        high &= !(1 << top);
+    }
     let (a, b) = (coefficient * least, coefficient * most);
     Some((a.min(b), a.max(b)))
 }
