@@ -162,9 +162,10 @@ fn arena_solves_corpus_lines_and_exports_them_back() {
 }
 
 /// Puzzles of the corpus the logical solver finishes without nested forcing
-/// chains, with constraints as its only variant rung (the rest it leaves
-/// unsolved; issue 34 measures them).
-const GRADED_AT_LEAST: usize = 10;
+/// chains: the Constraint rung, and dynamic forcing chains that follow the
+/// constraints (25 of 36 measured; the rest it leaves unsolved, see
+/// docs/benchmarks.md).
+const GRADED_AT_LEAST: usize = 25;
 
 #[test]
 fn logical_steps_on_corpus_puzzles_are_true() {

@@ -247,8 +247,11 @@ fn one_try(
     if !settle(&model, &mut clues.givens, solution, &cells, rng, &expired)? {
         return Ok(None);
     }
+    // The tier's techniques, without dynamic forcing chains (as Killer's
+    // extreme): they follow every constraint, and a solve that fails ends
+    // with a full pass of them, seconds on a constraint-heavy grid.
     let within = |model: &Model, clues: &Clues| {
-        crate::logic::solves_within(model, &clues.givens, difficulty)
+        crate::logic::solves_after(model, &clues.givens, None, difficulty, false)
     };
     for &cell in &cells {
         if within(&model, &clues) {

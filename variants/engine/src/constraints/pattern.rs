@@ -1,10 +1,13 @@
 //! Rules over a line of cells that no table or sum states compactly
-//! (sandwich, X-sum, skyscraper, renban, between line): first narrowed by
-//! reasoning of their own (renban windows, sandwich end positions, skyscraper
-//! states, X-sum bounds), then by listing the assignments their cells'
-//! candidates still allow: every value used by some assignment stays. A listing that would pass [`NODE_BUDGET`]
-//! steps narrows nothing (the search narrows the cells first); one over
-//! single cells always runs, so a finished grid is checked exactly.
+//! (sandwich, X-sum, skyscraper, renban, between line). Sandwiches and
+//! X-sums are narrowed exactly by reasoning of their own (the places of the
+//! sandwich's ends, the X-sum's first cell, and the bounds of the different
+//! digits the sum takes). The others are first narrowed so (renban windows,
+//! skyscraper states), then by listing the assignments their cells'
+//! candidates still allow: every value used by some assignment stays. A
+//! listing that would pass [`NODE_BUDGET`] steps narrows nothing (the search
+//! narrows the cells first); one over single cells always runs, so a
+//! finished grid is checked exactly.
 
 use super::store;
 use crate::mask::values_of;
@@ -67,7 +70,8 @@ impl Pattern {
                 changed = narrow_skyscraper(local, count)?;
             }
             PatternKind::XSum { sum } => {
-                changed = narrow_x_sum(local, sum)?;
+                // Exact on its own once every cell is single: no listing.
+                return narrow_x_sum(local, sum);
             }
             _ => {}
         }
@@ -94,20 +98,8 @@ impl Pattern {
         match self.kind {
             // Narrowed exactly by `narrow_sandwich`, never listed.
             PatternKind::Sandwich { .. } => true,
-            PatternKind::XSum { sum } => {
-                let Some(&x) = values.first().filter(|&&x| x != 0) else {
-                    return !complete;
-                };
-                let Some(first) = values.get(..usize::from(x)) else {
-                    return false;
-                };
-                let total: u32 = first.iter().map(|&v| u32::from(v)).sum();
-                if first.iter().all(|&v| v != 0) {
-                    total == sum
-                } else {
-                    total <= sum
-                }
-            }
+            // Narrowed exactly by `narrow_x_sum`, never listed.
+            PatternKind::XSum { .. } => true,
             PatternKind::Skyscraper { count } => {
                 // The cells seen so far: counted while the line is assigned
                 // from its start (the listing's order).
@@ -328,10 +320,7 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
     let mut kept = vec![0u32; n];
     // Whether `k` different digits of `mask` can add up to `target`.
     let fits = |mask: u32, k: usize, target: u32| {
-        let digits: Vec<u32> = values_of(mask).map(u32::from).collect();
-        k <= digits.len()
-            && digits[..k].iter().sum::<u32>() <= target
-            && digits[digits.len() - k..].iter().sum::<u32>() >= target
+        distinct_bounds(mask, k).is_some_and(|(lo, hi)| (lo..=hi).contains(&target))
     };
     for x in values_of(local[0]) {
         let (x32, k) = (u32::from(x), usize::from(x));
@@ -359,7 +348,7 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
             }
         }
         for i in k..n {
-            kept[i] |= local[i];
+            kept[i] |= local[i] & !(1 << (x - 1));
         }
     }
     store(local, &kept)

@@ -364,6 +364,13 @@ impl Mode {
             Mode::NestedDynamic => 4,
         }
     }
+    /// Whether its chains follow the puzzle's constraints (thermometers,
+    /// arrows, dots, …) as they follow houses: dynamic chains do, on the
+    /// scratch grid; Nishio (house links of one value) and the static
+    /// multiple chains do not.
+    fn follows_constraints(self) -> bool {
+        self.dynamic() && self != Mode::Nishio
+    }
     /// Whether other rules help inside its chains.
     fn helped(self) -> bool {
         self.nesting() > 0
@@ -488,6 +495,19 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
             }
             continue;
         }
+        if mode.follows_constraints() && !s.cx.layout.primitives.is_empty() {
+            let more = constraint_offs(s, now);
+            if !more.is_empty() {
+                for (c, v, parents) in more {
+                    if s.known(c, v, false) == NONE {
+                        let id = s.add(c, v, false, parents);
+                        s.mark(id);
+                        off.push(id);
+                    }
+                }
+                continue;
+            }
+        }
         if mode.helped() {
             let more = advanced(s, now, mode);
             if !more.is_empty() {
@@ -533,38 +553,18 @@ const CHAINS_INSIDE: [fn(&Ctx) -> Option<Step>; 3] = [
 /// scratch eliminations inside its pattern's houses; a chain inside may rest
 /// on any scratch elimination.
 fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents)> {
-    let real = s.cx;
-    let layout = real.layout;
-    let (initial, now) = (&real.grid.cand, &scratch.cand);
-    // Any deduction will do inside a chain: the first a search meets.
-    let cx = Ctx {
-        first: true,
-        ..Ctx::ladder(layout, scratch)
-    };
-    let gone = |c: u32, values: u32| values_of(initial[c as usize] & !now[c as usize] & values);
     for rule in RULES_INSIDE {
-        let Some(step) = rule(&cx) else { continue };
-        let values: u32 = step
-            .pattern
-            .iter()
-            .fold(0, |m, c| m | bit(u32::from(c.value)));
-        let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
-        for &h in &step.houses {
-            if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
-                cells.extend(g.cells.iter().copied());
-            }
-        }
-        cells.sort_unstable();
-        cells.dedup();
-        let more = s.hide(
-            cells
-                .iter()
-                .flat_map(|&c| gone(c, values).map(move |v| (c, v))),
-        );
-        if let Some(offs) = offs_of(&step, more, now) {
+        if let Some(offs) = rule_offs(s, scratch, rule) {
             return offs;
         }
     }
+    let real = s.cx;
+    let (initial, now) = (&real.grid.cand, &scratch.cand);
+    let cx = Ctx {
+        first: true,
+        ..Ctx::ladder(real.layout, scratch)
+    };
+    let gone = |c: u32, values: u32| values_of(initial[c as usize] & !now[c as usize] & values);
     let levels = usize::from(mode.nesting().saturating_sub(1));
     for chain in CHAINS_INSIDE.iter().take(levels) {
         let Some(step) = chain(&cx) else { continue };
@@ -575,6 +575,82 @@ fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents
         }
     }
     Vec::new()
+}
+
+/// What the puzzle's constraints rule out on the scratch grid `scratch`,
+/// in one pass over them: each constraint with a scratch elimination among
+/// its cells is narrowed (on the real grid none narrows: the Constraint rung
+/// runs before any chain), and what it rules out becomes "offs" whose
+/// parents are those eliminations.
+fn constraint_offs(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
+    let real = s.cx;
+    let mut offs = Vec::new();
+    for (primitive, _) in real.layout.primitives.iter() {
+        let cells = primitive.cells();
+        let touched = cells
+            .iter()
+            .any(|&c| real.grid.cand[c as usize] != scratch.cand[c as usize]);
+        if !touched {
+            continue;
+        }
+        let before = scratch.masks(cells);
+        let mut after = before.clone();
+        // A broken constraint is a contradiction the singles will meet.
+        if !matches!(primitive.narrow(&mut after), Ok(true)) {
+            continue;
+        }
+        let gone = cells.iter().flat_map(|&c| {
+            let lost = real.grid.cand[c as usize] & !scratch.cand[c as usize];
+            values_of(lost).map(move |v| (c, v))
+        });
+        let more = s.hide(gone);
+        let parents = Parents { first: NONE, more };
+        for ((&c, &was), &is) in cells.iter().zip(&before).zip(&after) {
+            if scratch.values[c as usize] == 0 {
+                offs.extend(values_of(was & !is).map(|v| (c, v, parents)));
+            }
+        }
+    }
+    offs
+}
+
+/// What `rule` finds on the scratch grid `scratch` but not on the real
+/// one, as "offs" whose parents are the scratch eliminations inside its
+/// pattern's cells and houses (`None`: nothing, or nothing resting on the
+/// assumption).
+fn rule_offs(
+    s: &mut Search,
+    scratch: &Grid,
+    rule: fn(&Ctx) -> Option<Step>,
+) -> Option<Vec<(u32, u8, Parents)>> {
+    let real = s.cx;
+    let layout = real.layout;
+    let (initial, now) = (&real.grid.cand, &scratch.cand);
+    // Any deduction will do inside a chain: the first a search meets.
+    let cx = Ctx {
+        first: true,
+        ..Ctx::ladder(layout, scratch)
+    };
+    let gone = |c: u32, values: u32| values_of(initial[c as usize] & !now[c as usize] & values);
+    let step = rule(&cx)?;
+    let values: u32 = step
+        .pattern
+        .iter()
+        .fold(0, |m, c| m | bit(u32::from(c.value)));
+    let mut cells: Vec<u32> = step.pattern.iter().map(|c| c.cell).collect();
+    for &h in &step.houses {
+        if let Some(g) = layout.groups.iter().find(|g| g.house == Some(h)) {
+            cells.extend(g.cells.iter().copied());
+        }
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    let more = s.hide(
+        cells
+            .iter()
+            .flat_map(|&c| gone(c, values).map(move |v| (c, v))),
+    );
+    offs_of(&step, more, now)
 }
 
 /// A step found inside a chain as "offs" resting on the hidden parents
