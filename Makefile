@@ -31,13 +31,15 @@ client:
 	cd $(CLIENT) && $(NPM) ci --no-audit --no-fund && $(NPM) run build
 
 ## Every check CI runs: formatting, lints, all tests. The plugins (cdylibs, which
-## `cargo test` does not build) and the test-only misbehaving plugin are built first.
+## `cargo test` does not build), the SDK's worked example plugins and the
+## test-only misbehaving plugin are built first.
 ## Then the web client: type check and build, unit tests (Vitest), and the browser
 ## tests (playwright-core driving /usr/bin/chromium against the debug arena binary).
 test: client
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) build --workspace
+	$(CARGO) build --workspace --examples
 	$(CARGO) test --workspace
 	cd $(CLIENT) && $(NPM) test
 	cd $(CLIENT) && ARENA_BIN_DIR=$(abspath $(TARGET_DIR))/debug $(NPM) run e2e

@@ -1,5 +1,7 @@
-//! Plugin conformance: every built plugin, loaded through the real host (real
-//! `dlopen`), for every parameter set x difficulty x several seeds. What a plugin
+//! Plugin conformance: every built plugin, and the SDK's worked example
+//! plugins (`variants/plugin-sdk/examples/`, one per family of rules), loaded
+//! through the real host (real `dlopen`), for every parameter set x
+//! difficulty x several seeds. What a plugin
 //! generates is verified by the engine from the puzzle file itself, never by asking
 //! the plugin. Needs the plugins built first (`make test` runs `cargo build
 //! --workspace`).
@@ -34,6 +36,53 @@ const BUNDLED: [&str; 6] = [
 ];
 const DEADLINE: Duration = Duration::from_secs(60);
 
+/// The SDK's worked example plugins: (cargo example name, variant id).
+const EXAMPLES: [(&str, &str); 7] = [
+    ("even_odd", "example-even-odd"),
+    ("thermo", "example-thermo"),
+    ("arrow", "example-arrow"),
+    ("kropki", "example-kropki"),
+    ("little_killer", "example-little-killer"),
+    ("non_consecutive", "example-non-consecutive"),
+    ("corner_sum", "example-corner-sum"),
+];
+
+/// A directory holding the worked example plugins alone (cargo's examples
+/// directory also keeps hashed copies of each, which would load twice).
+fn examples_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-examples-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for (name, _) in EXAMPLES {
+        let file = format!(
+            "{}{name}{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_SUFFIX
+        );
+        let from = built_plugin_dir().join("examples").join(&file);
+        std::fs::copy(&from, dir.join(&file)).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (build it first: cargo build --workspace --examples)",
+                from.display()
+            )
+        });
+    }
+    dir
+}
+
+/// The directories the suite loads: one focused plugin, or every built
+/// plugin and the worked examples.
+fn plugin_dirs() -> Vec<PathBuf> {
+    static EXAMPLES_DIR: OnceLock<PathBuf> = OnceLock::new();
+    match focus() {
+        Some(p) => vec![focused_dir(&p)],
+        None => vec![
+            built_plugin_dir(),
+            EXAMPLES_DIR.get_or_init(examples_dir).clone(),
+        ],
+    }
+}
+
 /// The one plugin file under test, when the suite runs on a plugin alone.
 fn focus() -> Option<PathBuf> {
     std::env::var_os("ARENA_CONFORMANCE_PLUGIN").map(PathBuf::from)
@@ -61,8 +110,8 @@ fn focused_dir(plugin: &Path) -> PathBuf {
 fn host() -> &'static PluginHost {
     static HOST: OnceLock<PluginHost> = OnceLock::new();
     HOST.get_or_init(|| {
-        let dir = focus().map_or_else(built_plugin_dir, |p| focused_dir(&p));
-        let (host, refused) = PluginHost::load(std::slice::from_ref(&dir), 8, TestPlugins::Load);
+        let dirs = plugin_dirs();
+        let (host, refused) = PluginHost::load(&dirs, 8, TestPlugins::Load);
         // The only library meant to be refused: the ABI 2 entry of plugin_loading.
         let refused: Vec<_> = refused
             .iter()
@@ -70,21 +119,20 @@ fn host() -> &'static PluginHost {
             .collect();
         assert!(
             refused.is_empty(),
-            "plugins refused in {}: {refused:#?}",
-            dir.display()
+            "plugins refused in {dirs:?}: {refused:#?}"
         );
+        let examples = EXAMPLES.map(|(_, id)| id);
         let expected: &[&str] = if focus().is_some() { &[] } else { &BUNDLED };
-        for id in expected.iter().chain(&["test-misbehave"]) {
+        let examples: &[&str] = if focus().is_some() { &[] } else { &examples };
+        for id in expected.iter().chain(examples).chain(&["test-misbehave"]) {
             assert!(
                 host.manifest(id).is_some(),
-                "plugin '{id}' not found in {}: run `cargo build --workspace` first",
-                dir.display()
+                "plugin '{id}' not found in {dirs:?}: run `cargo build --workspace --examples` first"
             );
         }
         assert!(
             host.manifests().count() >= 2,
-            "no plugin to check in {}",
-            dir.display()
+            "no plugin to check in {dirs:?}"
         );
         host
     })
@@ -95,7 +143,7 @@ fn host() -> &'static PluginHost {
 fn isolated_host() -> &'static PluginHost {
     static HOST: OnceLock<PluginHost> = OnceLock::new();
     HOST.get_or_init(|| {
-        let dir = focus().map_or_else(built_plugin_dir, |p| focused_dir(&p));
+        let dirs = plugin_dirs();
         let options = LoadOptions {
             workers: 1,
             test_plugins: TestPlugins::Load,
@@ -104,7 +152,7 @@ fn isolated_host() -> &'static PluginHost {
                 memory_mb: server::plugins::process::DEFAULT_MEMORY_MB,
             }),
         };
-        let (host, _) = PluginHost::load_with(std::slice::from_ref(&dir), &options);
+        let (host, _) = PluginHost::load_with(&dirs, &options);
         assert_eq!(
             host.manifests().count(),
             self::host().manifests().count(),

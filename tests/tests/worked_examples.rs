@@ -1,6 +1,6 @@
 //! docs/techniques.md's worked examples: for every technique, a real puzzle
-//! from the datasets (or a generated variant puzzle, or a case of HoDoKu's
-//! technique library) and the step of its
+//! from the datasets (or a generated variant puzzle, a puzzle of the
+//! variant corpus, or a case of HoDoKu's technique library) and the step of its
 //! logical solution that uses it, in the words `arena explain` prints. This
 //! test re-solves each named puzzle and checks the section says exactly what
 //! the solver says today. To find the examples afresh (a new technique, a
@@ -9,9 +9,14 @@
 
 use arena_tests::reglib::{cases, Case};
 use arena_tests::{classic9, killer_records, read_dataset, variant9, KillerRecord};
+use engine::corpus::from_corpus;
 use engine::generate::generate_for_difficulty;
-use engine::logic::{explain, find, grade, solve_within, Options, Step, Technique};
+use engine::logic::{
+    explain, find, grade, grade_without_nested_chains, solve_within, Options, Step, Technique,
+};
+use engine::v1::from_v1;
 use engine::{Difficulty, Model};
+use protocol::corpus::CorpusPuzzle;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -31,6 +36,9 @@ enum Source {
     Hardest(usize),
     /// An X-Sudoku generated from seed `worked-N` at a tier.
     X(Difficulty, usize),
+    /// Puzzle N of the variant corpus (`variants/puzzles.jsonl`): for the
+    /// rungs of the constraints' own rules.
+    Corpus(usize),
     /// Case N of HoDoKu's technique library (its position, not a solve):
     /// for techniques no solve above reaches.
     Library(usize),
@@ -82,6 +90,22 @@ fn dataset_grid(file: &'static str, i: usize, field: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The variant corpus's lines, read once.
+fn corpus_lines() -> &'static [CorpusPuzzle] {
+    static LINES: OnceLock<Vec<CorpusPuzzle>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        read_dataset("variants/puzzles.jsonl")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a corpus line"))
+            .collect()
+    })
+}
+
+/// Puzzle `i` of the variant corpus, loaded.
+fn corpus_puzzle(i: usize) -> engine::v1::Loaded {
+    from_v1(&from_corpus(&corpus_lines()[i]).expect("reads")).expect("loads")
+}
+
 /// The cases of HoDoKu's library a technique must be found in, read once.
 fn library() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
@@ -116,6 +140,11 @@ fn load(source: Source) -> Found {
                 Some((case.cand.clone(), case.technique)),
             )
         }
+        Source::Corpus(i) => {
+            let loaded = corpus_puzzle(i);
+            let givens = loaded.puzzle.givens().to_vec();
+            (loaded.puzzle.model_arc().clone(), givens, None)
+        }
         Source::X(difficulty, i) => {
             let model = variant9("x-sudoku");
             let generated = generate_for_difficulty(&model, &format!("worked-{i}"), difficulty)
@@ -134,8 +163,17 @@ fn load(source: Source) -> Found {
 
 /// The steps of one solve of a puzzle.
 fn steps(found: &Found, solve: Solve) -> Vec<Step> {
-    let classic = !matches!(found.source, Source::X(..) | Source::Killer(_));
+    let classic = !matches!(
+        found.source,
+        Source::X(..) | Source::Killer(_) | Source::Corpus(_)
+    );
     match solve {
+        // A corpus puzzle the ladder cannot finish would climb nested chains
+        // for minutes; its steps up to there are the same without them.
+        Solve::Graded if matches!(found.source, Source::Corpus(_)) => {
+            grade_without_nested_chains(&found.model, &found.givens, Options { uniqueness: false })
+                .steps
+        }
         Solve::Graded => {
             grade(
                 &found.model,
@@ -163,6 +201,11 @@ fn source_words(source: Source) -> String {
             "`arena generate --variant x-sudoku --difficulty {} --seed worked-{i}`",
             d.as_str()
         ),
+        Source::Corpus(i) => {
+            let p = &corpus_lines()[i];
+            let title = p.title.as_deref().unwrap_or("untitled");
+            format!("`{}` (\"{title}\") of `variants/puzzles.jsonl`", p.id)
+        }
         Source::Library(i) => format!(
             "case {} of `techniques/hodoku-reglib-1.3.txt` (`{}`)",
             i + 1,
@@ -184,7 +227,10 @@ fn example(found: &Found, solve: Solve, index: usize, step: &Step) -> String {
         Solve::Position => "of the technique's instances in the case's candidate grid",
     };
     let grid: String = found.givens.iter().map(|v| char::from(b'0' + v)).collect();
-    let grid = if matches!(found.source, Source::Killer(_) | Source::Library(_)) {
+    let grid = if matches!(
+        found.source,
+        Source::Killer(_) | Source::Library(_) | Source::Corpus(_)
+    ) {
         String::new()
     } else {
         format!(" `{grid}`")
@@ -212,6 +258,7 @@ fn sources() -> Vec<Source> {
     );
     all.extend((0..3).map(Source::Hardest));
     all.extend((0..library().len()).map(Source::Library));
+    all.extend((0..corpus_lines().len()).map(Source::Corpus));
     all
 }
 
@@ -259,6 +306,7 @@ fn tag(technique: Technique, (source, solve, index): (Source, Solve, usize)) -> 
         Source::Hardest(i) => format!("hardest:{i}"),
         Source::X(d, i) => format!("x:{}:{i}", d.as_str()),
         Source::Library(i) => format!("library:{i}"),
+        Source::Corpus(i) => format!("corpus:{i}"),
     };
     let solve = match solve {
         Solve::Graded => "graded",
@@ -278,6 +326,7 @@ fn parse_tag(text: &str) -> Option<(Technique, Source, Solve, usize)> {
         ("killer", Some(i), None) => Source::Killer(i.parse().ok()?),
         ("hardest", Some(i), None) => Source::Hardest(i.parse().ok()?),
         ("library", Some(i), None) => Source::Library(i.parse().ok()?),
+        ("corpus", Some(i), None) => Source::Corpus(i.parse().ok()?),
         ("x", Some(d), Some(i)) => Source::X(d.parse().ok()?, i.parse().ok()?),
         _ => return None,
     };

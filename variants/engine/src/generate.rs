@@ -51,11 +51,50 @@ pub enum Fill {
 
 /// A uniformly shuffled complete solution of `model`, or `None` if it has none.
 pub fn random_solution(model: &Model, rng: &mut Rng) -> Option<Vec<u8>> {
-    match random_solution_within(model, rng, None) {
-        Fill::Solution(s) => Some(s),
-        Fill::NoSolution | Fill::GaveUp => None,
+    random_solution_by(model, rng, None).ok().flatten()
+}
+
+/// [`random_solution`] with a deadline (`Err` once it passed).
+///
+/// On a model with constraints beyond houses and cages (thermometers, dots,
+/// non-consecutive, …) one random fill can wander for hundreds of
+/// milliseconds where another finishes in one: the fill restarts with a
+/// fresh random order under a node budget that grows by half each time, from
+/// [`RESTART_NODES`] up to [`RESTART_NODES_MOST`], and the deadline is
+/// checked between restarts. A non-consecutive 9x9's median fill of 30 went
+/// from 80 to 13 ms. Other models fill in one search as before (their
+/// puzzles per seed are archived: the daily archive stays reproducible).
+pub fn random_solution_by(
+    model: &Model,
+    rng: &mut Rng,
+    deadline: Option<std::time::Instant>,
+) -> Result<Option<Vec<u8>>, GenerateError> {
+    if model.compiled.primitives.is_empty() {
+        return Ok(match random_solution_within(model, rng, None) {
+            Fill::Solution(s) => Some(s),
+            Fill::NoSolution | Fill::GaveUp => None,
+        });
+    }
+    let mut budget = RESTART_NODES;
+    loop {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(GenerateError::Deadline);
+        }
+        match random_solution_within(model, rng, Some(budget)) {
+            Fill::Solution(s) => return Ok(Some(s)),
+            Fill::NoSolution => return Ok(None),
+            Fill::GaveUp => budget = (budget + budget / 2).min(RESTART_NODES_MOST),
+        }
     }
 }
+
+/// The first restart budget of a random fill on a model with constraints
+/// (branch points).
+pub const RESTART_NODES: usize = 64;
+
+/// The largest restart budget: a restart's time stays within tens of
+/// milliseconds, so the deadline is checked that often.
+pub const RESTART_NODES_MOST: usize = 1024;
 
 /// A random complete solution of `model`, exploring at most `budget` branch
 /// points (none: no limit). A variant whose rules differ per puzzle (a jigsaw
@@ -362,7 +401,8 @@ pub fn generate_in_band(
 ) -> Result<Generated, GenerateError> {
     let mut best: Option<Reduced> = None;
     for _ in 0..ATTEMPTS {
-        let solution = random_solution(model, rng).ok_or(GenerateError::NoSolution)?;
+        let solution =
+            random_solution_by(model, rng, deadline)?.ok_or(GenerateError::NoSolution)?;
         let g = reduce_to_tier(model, solution, rng, difficulty, band, tiering, deadline)?;
         if g.hit() {
             return Ok(g.generated);

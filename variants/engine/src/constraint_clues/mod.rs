@@ -21,7 +21,7 @@ pub use candidates::whisper_difference;
 
 use crate::difficulty::Difficulty;
 use crate::general::General;
-use crate::generate::{random_solution, GenerateError, Generated};
+use crate::generate::{random_solution_by, GenerateError, Generated};
 use crate::model::Model;
 use crate::puzzle::{count_givens, Puzzle, Query};
 use crate::rules::ModelBuilder;
@@ -63,7 +63,7 @@ const CHUNK: usize = 1000;
 
 /// Branch points one uniqueness count may explore before the clue it tests is
 /// kept (a node count, not a time: deterministic).
-const COUNT_BUDGET: usize = 2_000;
+const COUNT_BUDGET: usize = 1_000;
 
 /// Random fills that found the generated solution itself before the
 /// givens are settled cell by cell.
@@ -129,7 +129,14 @@ fn settle(
 ) -> Result<bool, GenerateError> {
     let mut same = 0;
     let mut next_empty = cells.iter().copied();
-    while !unique(model, givens) {
+    loop {
+        // Checked around each search: one may take tens of milliseconds.
+        if expired() {
+            return Err(GenerateError::Deadline);
+        }
+        if unique(model, givens) {
+            return Ok(true);
+        }
         if expired() {
             return Err(GenerateError::Deadline);
         }
@@ -148,7 +155,6 @@ fn settle(
         };
         givens[cell] = solution[cell];
     }
-    Ok(true)
 }
 
 /// A random solution of `givens` on `model`, if a budgeted search finds one.
@@ -184,7 +190,8 @@ pub fn generate_with_constraints(
     }
     let mut best: Option<(bool, usize, Generated)> = None;
     for _ in 0..ATTEMPTS {
-        let solution = random_solution(&base_model, rng).ok_or(GenerateError::NoSolution)?;
+        let solution =
+            random_solution_by(&base_model, rng, deadline)?.ok_or(GenerateError::NoSolution)?;
         let Some((clues, hit)) = one_try(base, &solution, kinds, rng, difficulty, deadline)? else {
             continue;
         };
@@ -293,7 +300,11 @@ fn one_try(
             removed[i] = false;
             continue;
         };
-        if unique(&trial_model, &trial.givens) && within(&trial_model, &trial) {
+        let kept_unique = unique(&trial_model, &trial.givens);
+        if expired() {
+            return Err(GenerateError::Deadline);
+        }
+        if kept_unique && within(&trial_model, &trial) {
             model = trial_model;
         } else {
             removed[i] = false;

@@ -1,3 +1,5 @@
+//! Constraint-clue generation: each kind alone, mixed kinds per tier, seeds, refusals, deadlines.
+
 use super::*;
 use crate::check::check_solution;
 use crate::geometry::classic_builder;

@@ -60,8 +60,19 @@ impl Primitive {
     /// become single are pushed onto `singles`.
     pub fn propagate(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
         let cells = self.cells();
-        let mut local: Vec<u32> = cells.iter().map(|&c| cand[c as usize]).collect();
-        if !self.narrow(&mut local)? {
+        // Most primitives read a few cells: their masks stay on the stack.
+        let mut on_stack = [0u32; 16];
+        let mut on_heap = Vec::new();
+        let local: &mut [u32] = if cells.len() <= on_stack.len() {
+            &mut on_stack[..cells.len()]
+        } else {
+            on_heap.resize(cells.len(), 0);
+            &mut on_heap
+        };
+        for (l, &c) in local.iter_mut().zip(cells) {
+            *l = cand[c as usize];
+        }
+        if !self.narrow(local)? {
             return Ok(false);
         }
         for (&l, &c) in local.iter().zip(cells) {

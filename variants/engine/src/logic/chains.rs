@@ -579,8 +579,8 @@ fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents
 
 /// What the puzzle's constraints rule out on the scratch grid `scratch`,
 /// in one pass over them: each constraint with a scratch elimination among
-/// its cells is narrowed (on the real grid none narrows: the Constraint rung
-/// runs before any chain), and what it rules out becomes "offs" whose
+/// its cells is narrowed (on the real grid none narrows: the constraint rungs
+/// run before any chain), and what it rules out becomes "offs" whose
 /// parents are those eliminations.
 fn constraint_offs(s: &mut Search, scratch: &Grid) -> Vec<(u32, u8, Parents)> {
     let real = s.cx;

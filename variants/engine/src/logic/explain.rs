@@ -381,7 +381,7 @@ pub fn explain(model: &Model, step: &Step) -> String {
         BugPlusOne | BugType2 | BugType3 => format!(
             "without the extra candidates in {pc}, every cell would be bivalue and the puzzle would have two solutions"
         ),
-        Constraint => {
+        CellRule | Thermometer | ArrowSum | DotPair | LineRule | OutsideClue | LocalRule => {
             let what = step
                 .constraint
                 .and_then(|i| model.constraints().get(i))

@@ -123,6 +123,8 @@ pub(crate) struct Layout {
     pub virtual_cages: OnceLock<Vec<VirtualCage>>,
     /// The model's constraint primitives, each with its constraint's index.
     pub primitives: std::sync::Arc<[(crate::constraints::Primitive, usize)]>,
+    /// The technique each constraint's own narrowing is named for, by index.
+    pub constraint_techniques: Vec<crate::logic::step::Technique>,
 }
 
 impl Layout {
@@ -251,6 +253,11 @@ impl Layout {
             size: model.size(),
             virtual_cages: OnceLock::new(),
             primitives: model.compiled.primitives.clone(),
+            constraint_techniques: model
+                .constraints()
+                .iter()
+                .map(crate::logic::constraint_rule::technique_of)
+                .collect(),
         }
     }
 

@@ -38,9 +38,23 @@ pub enum Technique {
     DirectHiddenTriple,
     /// A cage's candidates narrowed to the digit sets of its size and sum.
     CageCombination,
-    /// A constraint of the modern vocabulary (thermometer, arrow, dot, …)
-    /// ruling out candidates of its cells.
-    Constraint,
+    /// A cell rule (even, odd, an allowed set, minimum, maximum) ruling out
+    /// candidates of its cells.
+    CellRule,
+    /// A thermometer's order (strict or slow) ruling out candidates along it.
+    Thermometer,
+    /// An arrow's sum: the shaft adds up to the circle.
+    ArrowSum,
+    /// A mark between two cells, or the negative constraint of marks: Kropki
+    /// dots, X and V, non-consecutive neighbours.
+    DotPair,
+    /// A line's rule: renban, whispers, palindrome, between, zipper,
+    /// entropic and region-sum lines.
+    LineRule,
+    /// A clue outside the grid: little killer, sandwich, X-sum, skyscraper.
+    OutsideClue,
+    /// Any other local rule: quadruples, indexers, clones, a plugin's table.
+    LocalRule,
     /// The 45 rule over two or three adjacent rows or columns.
     Rule45Lines,
     /// A value every digit set of a cage needs, confined to cells a house (or
@@ -179,7 +193,13 @@ impl Technique {
         Technique::NakedSingle,
         Technique::DirectHiddenTriple,
         Technique::CageCombination,
-        Technique::Constraint,
+        Technique::CellRule,
+        Technique::Thermometer,
+        Technique::ArrowSum,
+        Technique::DotPair,
+        Technique::LineRule,
+        Technique::OutsideClue,
+        Technique::LocalRule,
         Technique::Rule45Lines,
         Technique::CagePointing,
         Technique::Rule45,
@@ -250,7 +270,13 @@ impl Technique {
             Technique::NakedSingle => "Naked Single",
             Technique::DirectHiddenTriple => "Direct Hidden Triple",
             Technique::CageCombination => "Cage Combination",
-            Technique::Constraint => "Constraint",
+            Technique::CellRule => "Cell Rule",
+            Technique::Thermometer => "Thermometer",
+            Technique::ArrowSum => "Arrow Sum",
+            Technique::DotPair => "Dot Pair",
+            Technique::LineRule => "Line Rule",
+            Technique::OutsideClue => "Outside Clue",
+            Technique::LocalRule => "Local Rule",
             Technique::Rule45 => "45 Rule",
             Technique::Rule45Lines => "45 Rule over Several Lines",
             Technique::CagePointing => "Cage Pointing",
@@ -336,13 +362,24 @@ impl Technique {
         )
     }
 
+    /// Whether this is a constraint's own narrowing (a thermometer's order,
+    /// an arrow's sum, …), one of the rungs of the modern vocabulary.
+    pub fn is_constraint_rule(self) -> bool {
+        use Technique::*;
+        matches!(
+            self,
+            CellRule | Thermometer | ArrowSum | DotPair | LineRule | OutsideClue | LocalRule
+        )
+    }
+
     /// The tier a puzzle needing this technique belongs to: `easy` = singles;
     /// `medium` = intersections, pairs and triples; `hard` = quads, fish,
     /// single-digit patterns, wings, colouring and uniqueness; `extreme` = chains.
     pub fn tier(self) -> Difficulty {
         use Technique::*;
         match self {
-            FullHouse | HiddenSingle | NakedSingle | Constraint => Difficulty::Easy,
+            FullHouse | HiddenSingle | NakedSingle | CellRule | Thermometer | ArrowSum
+            | DotPair | LineRule | OutsideClue | LocalRule => Difficulty::Easy,
             DirectPointing
             | DirectClaiming
             | DirectHiddenPair
