@@ -1,9 +1,11 @@
 //! Reading puzzle files: format v1/v2, the daily archive's schema
-//! ([`crate::archive`]) or the variant corpus schema (`engine::corpus`) as one
-//! JSON object, a JSON array or JSON Lines; killers in the reference
-//! solver's text form or the krazydad CSV ([`crate::killer`]); or plain text with
-//! one classic 9x9 puzzle per line. Every puzzle gets a name (`file`, `file[i]`
-//! or `file:line`) for messages.
+//! ([`crate::archive`]), the variant corpus schema (`engine::corpus`) or
+//! f-puzzles JSON ([`crate::fpuzzles`]) as one JSON object, a JSON array or
+//! JSON Lines; killers in the reference solver's text form or the krazydad
+//! CSV ([`crate::killer`]); or plain text with one puzzle per line: a
+//! classic 9x9, an f-puzzles link (`…?load=…`, a SudokuPad `…/fpuzzles…`
+//! link) or its bare compressed string. Every puzzle gets a name (`file`,
+//! `file[i]` or `file:line`) for messages.
 
 use engine::v1::{from_v1, Loaded};
 use engine::Puzzle;
@@ -24,6 +26,9 @@ pub enum Form {
     Killer,
     /// A variant corpus object (f-puzzles' kinds); written back as v2.
     Corpus,
+    /// An f-puzzles puzzle: its JSON, a link carrying it (`…?load=…`) or the
+    /// bare compressed string; written back as f-puzzles JSON.
+    FPuzzles,
 }
 
 /// One puzzle read from a file: its name, its form, and the puzzle or why not.
@@ -149,11 +154,26 @@ fn corpus_entry(name: String, value: serde_json::Value) -> Entry {
     }
 }
 
-/// One JSON puzzle: the archive's or the corpus's schema when it looks like
-/// it, else v1.
+/// An f-puzzles puzzle, read through the corpus schema into the puzzle format.
+fn fpuzzles_entry(name: String, value: &serde_json::Value) -> Entry {
+    let puzzle = crate::fpuzzles::to_corpus(value)
+        .and_then(|p| engine::corpus::from_corpus(&p).map_err(|e| e.to_string()))
+        .and_then(|v2| from_v1(&v2).map_err(|e| e.to_string()));
+    Entry {
+        name,
+        form: Some(Form::FPuzzles),
+        puzzle,
+    }
+}
+
+/// One JSON puzzle: the archive's, the corpus's or f-puzzles' schema when it
+/// looks like it, else v1.
 fn json_entry(name: String, value: serde_json::Value) -> Entry {
     if is_corpus(&value) {
         return corpus_entry(name, value);
+    }
+    if crate::fpuzzles::is_fpuzzles(&value) {
+        return fpuzzles_entry(name, &value);
     }
     if crate::archive::is_archive(&value) {
         return match crate::archive::read(value) {
@@ -196,7 +216,17 @@ fn read_classic_lines(file: &str, text: &str) -> Vec<Entry> {
                     solution: None,
                 })
                 .map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
+            // Not a grid: an f-puzzles link or compressed string, if it is one.
+            Err(e) => match crate::fpuzzles::unpack(line) {
+                Some(value) => {
+                    out.push(fpuzzles_entry(name, &value));
+                    continue;
+                }
+                None if line.contains("load=") || line.contains("/fpuzzles") => {
+                    Err("an f-puzzles link whose data cannot be read".into())
+                }
+                None => Err(e.to_string()),
+            },
         };
         out.push(Entry {
             name,

@@ -208,3 +208,154 @@ fn logical_steps_on_corpus_puzzles_are_true() {
     );
     assert!(solved.len() >= GRADED_AT_LEAST, "{solved:?}");
 }
+
+/// The constraints of a puzzle as a sorted list of JSON texts (a sandwich's
+/// cells sorted: its clue reads the whole line, in either direction).
+fn rules_of(p: &CorpusPuzzle) -> Vec<String> {
+    let mut rules: Vec<String> = p
+        .constraints
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            if c.kind == "sandwichsum" {
+                c.cells.sort();
+            }
+            serde_json::to_string(&c).expect("json")
+        })
+        .collect();
+    rules.sort();
+    rules
+}
+
+#[test]
+fn each_original_fpuzzles_string_imports_to_the_same_puzzle() {
+    let mut imported = 0;
+    let lines = read_dataset("variants/puzzles.jsonl");
+    for (line, p) in lines.lines().zip(corpus()) {
+        let raw: serde_json::Value = serde_json::from_str(line).expect("a corpus line");
+        let Some(packed) = raw["fpuzzles"].as_str() else {
+            continue;
+        };
+        // The codec is lz-string's own: the JSON compresses back to the very string.
+        let lz = |text: &str| server::fpuzzles::lzstring::compress_to_base64(text);
+        let json = server::fpuzzles::lzstring::decompress_from_base64(packed).expect("unpacks");
+        assert_eq!(&lz(&json), packed, "{}", p.id);
+        let value = server::fpuzzles::unpack(packed)
+            .unwrap_or_else(|| panic!("{}: the f-puzzles string does not unpack", p.id));
+        let read = server::fpuzzles::to_corpus(&value).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        assert_eq!(read.givens, p.givens, "{}", p.id);
+        assert_eq!(read.regions, p.regions, "{}", p.id);
+        assert_eq!(rules_of(&read), rules_of(&p), "{}", p.id);
+        let loaded = from_v1(&from_corpus(&read).expect("reads")).expect("loads");
+        let count = loaded.puzzle.count_within(2, NODES);
+        if !count.gave_up {
+            assert_eq!(count.solutions, 1, "{}", p.id);
+            let solution: Vec<u8> = p
+                .solution
+                .as_deref()
+                .expect("solved")
+                .bytes()
+                .map(|b| b - b'0')
+                .collect();
+            assert_eq!(count.first, Some(solution), "{}", p.id);
+        }
+        imported += 1;
+    }
+    assert!(imported >= 10, "{imported} f-puzzles strings");
+}
+
+#[test]
+fn every_corpus_puzzle_goes_to_fpuzzles_links_and_back_with_the_same_rules() {
+    for p in corpus() {
+        let json = server::fpuzzles::from_corpus(&p);
+        for link in [
+            server::fpuzzles::fpuzzles_link(&json),
+            server::fpuzzles::sudokupad_link(&json),
+        ] {
+            let back = server::fpuzzles::unpack(&link)
+                .and_then(|v| server::fpuzzles::to_corpus(&v).ok())
+                .unwrap_or_else(|| panic!("{}: {link}", p.id));
+            assert_eq!(back.givens, p.givens, "{}", p.id);
+            assert_eq!(back.regions, p.regions, "{}", p.id);
+            assert_eq!(back.solution, p.solution, "{}", p.id);
+            assert_eq!(rules_of(&back), rules_of(&p), "{}", p.id);
+        }
+    }
+}
+
+#[test]
+fn arena_reads_fpuzzles_json_links_and_bare_strings_and_writes_links() {
+    let lines = quick_lines();
+    let dir = std::env::temp_dir().join(format!("arena-fpuzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let arena = arena_tests::built_arena();
+    let run = |args: &[&str], file: &std::path::Path| {
+        let o = std::process::Command::new(&arena)
+            .args(args)
+            .arg(file)
+            .output()
+            .expect("run arena");
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let corpus_file = dir.join("quick.jsonl");
+    std::fs::write(&corpus_file, lines.join("\n")).expect("write");
+    // Links out, one per line, in both forms; and f-puzzles JSON.
+    let (ok, links, e) = run(&["export", "--format", "fpuzzles-link"], &corpus_file);
+    assert!(ok, "{e}");
+    let (ok, pads, e) = run(&["export", "--format", "sudokupad-link"], &corpus_file);
+    assert!(ok, "{e}");
+    let (ok, jsons, e) = run(&["export", "--format", "fpuzzles"], &corpus_file);
+    assert!(ok, "{e}");
+    assert!(links
+        .lines()
+        .all(|l| l.starts_with(server::fpuzzles::FPUZZLES_URL)));
+    assert!(pads
+        .lines()
+        .all(|l| l.starts_with(server::fpuzzles::SUDOKUPAD_URL)));
+    // Read back: a text file of links, bare strings and SudokuPad links, in
+    // the order given; each counts one and solves to the corpus's solution.
+    let mixed: Vec<String> = links
+        .lines()
+        .zip(pads.lines())
+        .enumerate()
+        .map(|(i, (link, pad))| match i % 3 {
+            0 => link.to_string(),
+            1 => link.split_once("load=").expect("a load link").1.to_string(),
+            _ => pad.to_string(),
+        })
+        .collect();
+    let links_file = dir.join("links.txt");
+    std::fs::write(&links_file, mixed.join("\n")).expect("write");
+    let (ok, counts, e) = run(&["count"], &links_file);
+    assert!(ok, "{e}");
+    assert_eq!(counts.lines().count(), lines.len(), "{counts}");
+    assert!(counts.lines().all(|l| l.ends_with('1')), "{counts}");
+    let (ok, solved, e) = run(&["solve"], &links_file);
+    assert!(ok, "{e}");
+    for (out, line) in solved.lines().zip(&lines) {
+        let p: CorpusPuzzle = serde_json::from_str(line).expect("corpus");
+        let answer: serde_json::Value = serde_json::from_str(out).expect("f-puzzles JSON");
+        let back = server::fpuzzles::to_corpus(&answer).expect("reads back");
+        assert_eq!(back.solution, p.solution, "{}", p.id);
+    }
+    // One f-puzzles JSON file, validated.
+    let one = dir.join("one.json");
+    std::fs::write(&one, jsons.lines().next().expect("a puzzle")).expect("write");
+    let (ok, _, e) = run(&["validate"], &one);
+    assert!(ok, "{e}");
+    // A rule we cannot enforce is named, not dropped.
+    let mut unknown: serde_json::Value =
+        serde_json::from_str(jsons.lines().next().expect("a puzzle")).expect("json");
+    unknown["doublearrow"] = serde_json::json!([{"cells": ["R1C1", "R1C2"]}]);
+    std::fs::write(&one, unknown.to_string()).expect("write");
+    let (ok, _, e) = run(&["count"], &one);
+    assert!(
+        !ok && e.contains("'doublearrow' is not a rule we can enforce"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

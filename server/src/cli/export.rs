@@ -1,8 +1,10 @@
 //! `arena export`: puzzles rewritten in another schema — the daily archive's
 //! (`--format yendoku`), format v1 (`--format v1`, e.g. for killers read
 //! from another tool's text or CSV; v2 when the puzzle has constraints) or
-//! the variant corpus's (`--format corpus`) — one JSON object per line, with
-//! solutions.
+//! the variant corpus's (`--format corpus`), f-puzzles JSON (`--format
+//! fpuzzles`) — one JSON object per line, with solutions — or links, one per
+//! line: f-puzzles (`--format fpuzzles-link`) and SudokuPad
+//! (`--format sudokupad-link`).
 
 use crate::daily::Date;
 use crate::input::Form;
@@ -15,9 +17,11 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
     /// The schema to write: `yendoku` (the daily archive's; classic 9x9 and
-    /// Gattai layouts), `v1` (any puzzle; v2 with constraints) or `corpus`
-    /// (the variant corpus's: N x N grids of digits up to 9).
-    #[arg(long, value_parser = ["yendoku", "v1", "corpus"])]
+    /// Gattai layouts), `v1` (any puzzle; v2 with constraints), `corpus`
+    /// (the variant corpus's: N x N grids of digits up to 9), `fpuzzles`
+    /// (f-puzzles JSON, same grids), or a link: `fpuzzles-link`,
+    /// `sudokupad-link`.
+    #[arg(long, value_parser = ["yendoku", "v1", "corpus", "fpuzzles", "fpuzzles-link", "sudokupad-link"])]
     pub format: String,
     /// The `date` to record where a puzzle has none (its seed is used when it
     /// is a date, `YYYY-MM-DD`).
@@ -37,7 +41,15 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<bool> {
     for entry in &entries {
         let written = match args.format.as_str() {
             "v1" => export_v1(entry),
-            "corpus" => export_corpus(entry),
+            "corpus" => export_corpus(entry)
+                .and_then(|c| serde_json::to_string(&c).map_err(|e| e.to_string())),
+            "fpuzzles" => {
+                export_corpus(entry).map(|c| crate::fpuzzles::from_corpus(&c).to_string())
+            }
+            "fpuzzles-link" => export_corpus(entry)
+                .map(|c| crate::fpuzzles::fpuzzles_link(&crate::fpuzzles::from_corpus(&c))),
+            "sudokupad-link" => export_corpus(entry)
+                .map(|c| crate::fpuzzles::sudokupad_link(&crate::fpuzzles::from_corpus(&c))),
             _ => export_one(entry, args.date.as_deref()),
         };
         match written {
@@ -96,13 +108,11 @@ fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
     serde_json::to_string(&v1).map_err(|e| e.to_string())
 }
 
-/// One puzzle as a variant corpus line.
-fn export_corpus(entry: &crate::input::Entry) -> Result<String, String> {
+/// One puzzle in the variant corpus schema (the way to f-puzzles too).
+fn export_corpus(entry: &crate::input::Entry) -> Result<protocol::corpus::CorpusPuzzle, String> {
     let loaded = entry.puzzle.as_ref().map_err(|e| e.clone())?;
     let solution = solution_of(loaded)?;
-    let corpus =
-        engine::corpus::to_corpus(&loaded.puzzle, Some(&solution)).map_err(|e| e.to_string())?;
-    serde_json::to_string(&corpus).map_err(|e| e.to_string())
+    engine::corpus::to_corpus(&loaded.puzzle, Some(&solution)).map_err(|e| e.to_string())
 }
 
 fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String, String> {

@@ -51,6 +51,11 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
                     .map_err(anyhow::Error::from)?;
                 writeln!(out, "{}", serde_json::to_string(&solved)?)?;
             }
+            Some(Form::FPuzzles) => {
+                let solved = engine::corpus::to_corpus(&loaded.puzzle, Some(&values))
+                    .map_err(anyhow::Error::from)?;
+                writeln!(out, "{}", crate::fpuzzles::from_corpus(&solved))?;
+            }
             _ => writeln!(out, "{}", engine::text::format_line(&values))?,
         }
     }

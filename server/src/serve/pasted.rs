@@ -118,6 +118,33 @@ mod tests {
     }
 
     #[test]
+    fn a_pasted_fpuzzles_link_keeps_its_rules() {
+        // 4x4: the first row's three open cells rise along a thermometer.
+        let rows = [[0, 0, 0, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]];
+        let grid: Vec<Vec<serde_json::Value>> = rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|&v| match v {
+                        0 => serde_json::json!({}),
+                        v => serde_json::json!({"value": v, "given": true}),
+                    })
+                    .collect()
+            })
+            .collect();
+        let puzzle = serde_json::json!({
+            "size": 4,
+            "grid": grid,
+            "thermometer": [{"lines": [["R1C1", "R1C2", "R1C3"]]}],
+        });
+        let link = crate::fpuzzles::fpuzzles_link(&puzzle);
+        let p = read_pasted(&link).expect("a good puzzle");
+        assert_eq!(p.puzzle.constraints.len(), 1);
+        let solution = p.puzzle.solution.expect("solved");
+        assert_eq!(solution[0][..3], [1, 2, 3]);
+    }
+
+    #[test]
     fn a_puzzle_beyond_the_graders_techniques_is_labelled_the_hardest_tier() {
         // One of the hardest known (the forum's list): only nested forcing
         // chains, which a paste is not graded with, solve it.

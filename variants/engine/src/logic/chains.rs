@@ -495,31 +495,24 @@ fn propagate_on(s: &mut Search, start: &[u32], mode: Mode, now: &mut Grid) -> Ou
             }
             continue;
         }
+        // Nothing follows by links: what the constraints (dynamic chains),
+        // then other rules (helped ones) rule out on the scratch grid.
+        let mut more = Vec::new();
         if mode.follows_constraints() && !s.cx.layout.primitives.is_empty() {
-            let more = constraint_offs(s, now);
-            if !more.is_empty() {
-                for (c, v, parents) in more {
-                    if s.known(c, v, false) == NONE {
-                        let id = s.add(c, v, false, parents);
-                        s.mark(id);
-                        off.push(id);
-                    }
-                }
-                continue;
-            }
+            more = constraint_offs(s, now);
         }
-        if mode.helped() {
-            let more = advanced(s, now, mode);
-            if !more.is_empty() {
-                for (c, v, parents) in more {
-                    if s.known(c, v, false) == NONE {
-                        let id = s.add(c, v, false, parents);
-                        s.mark(id);
-                        off.push(id);
-                    }
+        if more.is_empty() && mode.helped() {
+            more = advanced(s, now, mode);
+        }
+        if !more.is_empty() {
+            for (c, v, parents) in more {
+                if s.known(c, v, false) == NONE {
+                    let id = s.add(c, v, false, parents);
+                    s.mark(id);
+                    off.push(id);
                 }
-                continue;
             }
+            continue;
         }
         return Outcome {
             on,
