@@ -2,7 +2,7 @@
 // from the v1 puzzle the server sends (layout, active cells, houses, cages,
 // different-pairs). No variant is known by name: the rules are all in the data.
 
-import type { HouseKind, PuzzleV1 } from "../protocol";
+import type { Drawing, HouseKind, PuzzleV1 } from "../protocol";
 
 /** A cell as `row * cols + col`. */
 export type Cell = number;
@@ -62,6 +62,8 @@ export interface Geometry {
   groups: Cell[][];
   /** Different-pair partners of each cell. */
   partners: Cell[][];
+  /** What the rules beyond houses and cages look like (thermometers, dots, clues, …). */
+  drawings: Drawing[];
 }
 
 const DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -144,6 +146,7 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
     groupsOf,
     groups,
     partners,
+    drawings: puzzle.drawings ?? [],
   };
 }
 

@@ -5,6 +5,7 @@
 // Pure string building, so it is the same in the page and in tests.
 
 import { cageBroken } from "./conflicts";
+import { drawingLayer, drawsOutside } from "./drawings";
 import { PALETTE } from "./palette";
 import type { Cell, Geometry, Segment } from "./geometry";
 
@@ -41,9 +42,20 @@ export interface BoardPaint {
   editable: boolean;
 }
 
-/** The `viewBox` of the board. */
+/** The `viewBox` of the board: a cell more on every side when clues stand outside the grid. */
 export function viewBox(g: Geometry): string {
-  return `${-MARGIN} ${-MARGIN} ${g.cols * CELL + 2 * MARGIN} ${g.rows * CELL + 2 * MARGIN}`;
+  const m = MARGIN + (drawsOutside(g) ? CELL : 0);
+  return `${-m} ${-m} ${g.cols * CELL + 2 * m} ${g.rows * CELL + 2 * m}`;
+}
+
+/** Thermometers, arrows, lines and shapes: under the grid lines. */
+export function drawingsUnder(g: Geometry): string {
+  return drawingLayer(g, "under", CELL);
+}
+
+/** Dots, letters, cages, outside clues and texts: over the grid lines, under the digits. */
+export function drawingsOver(g: Geometry): string {
+  return drawingLayer(g, "over", CELL);
 }
 
 const line = (s: Segment, cls: string) =>
@@ -158,7 +170,8 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
 export function boardSvg(g: Geometry, p: BoardPaint): string {
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="${viewBox(g)}">` +
-    `<g>${backgroundLayer(g)}</g><g>${fillLayer(g, p)}</g><g>${lineLayer(g)}</g><g>${contentLayer(g, p)}</g></svg>`
+    `<g>${backgroundLayer(g)}</g><g>${fillLayer(g, p)}</g><g>${drawingsUnder(g)}</g><g>${lineLayer(g)}</g>` +
+    `<g>${drawingsOver(g)}</g><g>${contentLayer(g, p)}</g></svg>`
   );
 }
 

@@ -2,7 +2,17 @@
 // Click or tap selects, dragging adds cells, Ctrl/Cmd+click toggles a cell.
 
 import type { Cell, Geometry } from "../game/geometry";
-import { backgroundLayer, CELL, contentLayer, fillLayer, lineLayer, viewBox, type BoardPaint } from "../game/render";
+import {
+  backgroundLayer,
+  CELL,
+  contentLayer,
+  drawingsOver,
+  drawingsUnder,
+  fillLayer,
+  lineLayer,
+  viewBox,
+  type BoardPaint,
+} from "../game/render";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -39,7 +49,14 @@ export class BoardView {
     };
     this.fills = layer();
     this.content = layer();
-    this.svg.append(layer(backgroundLayer(g)), this.fills, layer(lineLayer(g)), this.content);
+    this.svg.append(
+      layer(backgroundLayer(g)),
+      this.fills,
+      layer(drawingsUnder(g)),
+      layer(lineLayer(g)),
+      layer(drawingsOver(g)),
+      this.content,
+    );
 
     this.svg.addEventListener("pointerdown", (e) => {
       const cell = this.cellAt(e);

@@ -1,0 +1,53 @@
+// Community puzzles on the board: real f-puzzles links from the variant
+// corpus (../shared/datasets/variants/), pasted into "Play your own puzzle",
+// played solo; the board draws their rules from the drawing primitives the
+// server sends (thermometers, arrows, dots, X/V, outside clues), and each is
+// saved as a screenshot.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { datasetsDir } from "../test/fixtures";
+import { cellLabel, leaveGame, namedPlayer, screenshot, useArena, WAIT } from "./harness";
+
+const arena = useArena();
+
+/** The corpus puzzles that carry their original f-puzzles string, by title. */
+function fpuzzlesLinks(): Map<string, string> {
+  const text = readFileSync(join(datasetsDir(), "variants", "puzzles.jsonl"), "utf8");
+  const links = new Map<string, string>();
+  for (const line of text.split("\n").filter((l) => l.trim())) {
+    const p = JSON.parse(line) as { title: string; fpuzzles: string | null };
+    if (p.fpuzzles) links.set(p.title, `https://www.f-puzzles.com/?load=${p.fpuzzles}`);
+  }
+  return links;
+}
+
+/** What each puzzle must show: drawn element classes and how many at least. */
+const CASES: Array<{ title: string; shot: string; expect: Record<string, number> }> = [
+  { title: "Peak Sudoku", shot: "fpuzzles-little-killer-xv", expect: { "drawn-clue": 1, "drawn-letter": 1 } },
+  { title: "Killer Blister", shot: "fpuzzles-killer-little-killer", expect: { "drawn-clue": 1, "cage-line": 4 } },
+  { title: "159 Arrows", shot: "fpuzzles-arrows", expect: { "drawn-line": 2, "drawn-arrowhead": 2, "drawn-shape": 2 } },
+  { title: "Tiny Scar", shot: "fpuzzles-whispers-xsum", expect: { "drawn-line": 1, "drawn-clue": 1 } },
+];
+
+test("pasted f-puzzles links are played with their rules drawn", async () => {
+  const links = fpuzzlesLinks();
+  const player = await namedPlayer(arena, "Setter");
+  for (const c of CASES) {
+    const link = links.get(c.title);
+    expect(link, c.title).toBeDefined();
+    if (!(await player.page.locator("#own-puzzle[open]").count())) await player.page.click("#own-puzzle summary");
+    await player.page.fill("#puzzle-text", link ?? "");
+    await player.page.selectOption("#mode", "solo");
+    await player.page.click("#create-room");
+    await player.page.waitForSelector("svg.board", { timeout: WAIT });
+    for (const [cls, least] of Object.entries(c.expect)) {
+      const count = await player.page.locator(`svg.board .${cls}`).count();
+      expect(count, `${c.title}: .${cls}`).toBeGreaterThanOrEqual(least);
+    }
+    expect(await cellLabel(player, [0, 0])).toBeTruthy();
+    await screenshot(player.page, "svg.board", c.shot);
+    await leaveGame(player);
+  }
+});
