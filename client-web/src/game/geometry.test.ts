@@ -90,3 +90,16 @@ test("a cell outside the layout is an error", () => {
   p.houses[0].cells[0] = [4, 0];
   expect(() => geometryOf(p)).toThrow(/outside the 4x4 layout/);
 });
+
+test("an extra house is shaded (an Asterisk), unless extra houses cover every cell", () => {
+  const asterisk: Array<[number, number]> = [[1, 4], [2, 2], [2, 6], [4, 1], [4, 4], [4, 7], [6, 2], [6, 6], [7, 4]];
+  const puzzle = classic(3, 3);
+  const g = geometryOf({ ...puzzle, houses: [...puzzle.houses, { kind: "extra", cells: asterisk }] });
+  expect([...g.shaded].sort((a, b) => a - b)).toEqual(asterisk.map(([r, c]) => r * 9 + c).sort((a, b) => a - b));
+  // Disjoint groups: nine extra houses over the whole grid shade nothing.
+  const groups = Array.from({ length: 9 }, (_, k) => ({
+    kind: "extra" as const,
+    cells: Array.from({ length: 9 }, (_, b) => [3 * Math.floor(b / 3) + Math.floor(k / 3), 3 * (b % 3) + (k % 3)] as [number, number]),
+  }));
+  expect(geometryOf({ ...puzzle, houses: [...puzzle.houses, ...groups] }).shaded.size).toBe(0);
+});

@@ -54,7 +54,9 @@ export interface Geometry {
   thickLines: Segment[];
   /** One line per `diagonal` house, corner to corner. */
   diagonals: Segment[];
-  /** Cells shaded because they belong to a `window` house. */
+  /** Cells shaded because they belong to a `window` or an `extra` house (an
+   * Asterisk's, an extra region's; not when extra houses cover every cell,
+   * as disjoint groups do, where shading would tell nothing). */
   shaded: Set<Cell>;
   /** Every constraint group a cell takes part in (houses and cages, by index into `groups`). */
   groupsOf: Cell[][];
@@ -117,6 +119,8 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
 
   const shaded = new Set<Cell>();
   for (const h of houses) if (h.kind === "window") h.cells.forEach((c) => shaded.add(c));
+  const extra = new Set(houses.filter((h) => h.kind === "extra").flatMap((h) => h.cells));
+  if (extra.size < cells.length) extra.forEach((c) => shaded.add(c));
   const diagonals = houses.filter((h) => h.kind === "diagonal").map((h) => diagonalLine(h.cells, cols));
 
   const groups = [...houses.map((h) => h.cells), ...cages.map((c) => c.cells)];
