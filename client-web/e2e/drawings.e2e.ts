@@ -47,6 +47,13 @@ test("pasted f-puzzles links are played with their rules drawn", async () => {
       expect(count, `${c.title}: .${cls}`).toBeGreaterThanOrEqual(least);
     }
     expect(await cellLabel(player, [0, 0])).toBeTruthy();
+    // Its own title, setter and rules, not the variant's.
+    const heading = await player.page.textContent("h2.title");
+    expect(heading).toContain(`“${c.title}” by `);
+    expect(heading).not.toContain("Classic");
+    if (c.title === "Peak Sudoku") {
+      expect(await player.page.textContent("#rules-text")).toContain("This is the ideal Sudoku");
+    }
     await screenshot(player.page, "svg.board", c.shot);
     await leaveGame(player);
   }

@@ -374,6 +374,20 @@ seed?: string | null,
  */
 date?: string | null, 
 /**
+ * The setter's title, when the puzzle came with one (a pasted f-puzzles
+ * or corpus puzzle).
+ */
+title?: string | null, 
+/**
+ * The setter, when known.
+ */
+author?: string | null, 
+/**
+ * The setter's rules, as written (the constraints say the same to the
+ * solvers).
+ */
+rules?: string | null, 
+/**
  * Number of values N: cells hold 1..=N.
  */
 size: number, 

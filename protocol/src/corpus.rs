@@ -17,6 +17,10 @@ pub struct CorpusPuzzle {
     /// The setter, when the source says.
     #[serde(default)]
     pub author: Option<String>,
+    /// The setter's rules text, when the source has one (f-puzzles' `ruleset`;
+    /// not a field of the corpus files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// N: the grid is N x N with digits 1..=N.
     pub size: u32,
     /// N·N characters, row-major: `.` empty, `1`-`9` a given.

@@ -41,6 +41,17 @@ pub struct PuzzleV1 {
     /// Publication date `YYYY-MM-DD`, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
+    /// The setter's title, when the puzzle came with one (a pasted f-puzzles
+    /// or corpus puzzle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The setter, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// The setter's rules, as written (the constraints say the same to the
+    /// solvers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
     /// Number of values N: cells hold 1..=N.
     pub size: u32,
     /// Display symbols, one character per value; default `1`-`9` then `A`-`Z`.
@@ -203,6 +214,9 @@ mod tests {
             difficulty: None,
             seed: None,
             date: None,
+            title: None,
+            author: None,
+            rules: None,
             size: 4,
             symbols: None,
             layout: Layout { rows: 4, cols: 4 },

@@ -24,11 +24,49 @@ pub enum Form {
     Archive(crate::archive::ArchiveInfo),
     /// A killer in another tool's form (text or CSV); written back as v1.
     Killer,
-    /// A variant corpus object (f-puzzles' kinds); written back as v2.
-    Corpus,
+    /// A variant corpus object (f-puzzles' kinds), with what its setter
+    /// wrote beside the rules; written back in the corpus schema.
+    Corpus(Setter),
     /// An f-puzzles puzzle: its JSON, a link carrying it (`…?load=…`) or the
-    /// bare compressed string; written back as f-puzzles JSON.
-    FPuzzles,
+    /// bare compressed string, with what its setter wrote beside the rules;
+    /// written back as f-puzzles JSON.
+    FPuzzles(Setter),
+}
+
+/// What a setter wrote beside the rules: the puzzle's title, their name, the
+/// rules in their words.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setter {
+    /// The puzzle's title.
+    pub title: Option<String>,
+    /// The setter.
+    pub author: Option<String>,
+    /// The rules, as written.
+    pub rules: Option<String>,
+}
+
+impl Setter {
+    fn of(p: &protocol::corpus::CorpusPuzzle) -> Setter {
+        Setter {
+            title: p.title.clone(),
+            author: p.author.clone(),
+            rules: p.rules.clone(),
+        }
+    }
+
+    /// Writes these words into a corpus puzzle written back.
+    pub fn write_into(&self, p: &mut protocol::corpus::CorpusPuzzle) {
+        p.title.clone_from(&self.title);
+        p.author.clone_from(&self.author);
+        p.rules.clone_from(&self.rules);
+    }
+
+    /// Writes these words into a puzzle file (a pasted puzzle's room shows them).
+    pub fn write_into_v1(&self, p: &mut protocol::PuzzleV1) {
+        p.title.clone_from(&self.title);
+        p.author.clone_from(&self.author);
+        p.rules.clone_from(&self.rules);
+    }
 }
 
 /// One puzzle read from a file: its name, its form, and the puzzle or why not.
@@ -141,29 +179,34 @@ fn is_corpus(value: &serde_json::Value) -> bool {
         && value.get("regions").is_some()
 }
 
-/// A variant corpus object, read into the puzzle format.
-fn corpus_entry(name: String, value: serde_json::Value) -> Entry {
-    let puzzle = serde_json::from_value::<protocol::corpus::CorpusPuzzle>(value)
-        .map_err(|e| format!("not a corpus puzzle: {e}"))
+/// A puzzle in the corpus schema, read into the puzzle format, as an entry
+/// of the form `form` makes of its setter's words.
+fn corpus_puzzle_entry(
+    name: String,
+    read: Result<protocol::corpus::CorpusPuzzle, String>,
+    form: fn(Setter) -> Form,
+) -> Entry {
+    let setter = read.as_ref().map(Setter::of).unwrap_or_default();
+    let puzzle = read
         .and_then(|p| engine::corpus::from_corpus(&p).map_err(|e| e.to_string()))
         .and_then(|v2| from_v1(&v2).map_err(|e| e.to_string()));
     Entry {
         name,
-        form: Some(Form::Corpus),
+        form: Some(form(setter)),
         puzzle,
     }
 }
 
+/// A variant corpus object, read into the puzzle format.
+fn corpus_entry(name: String, value: serde_json::Value) -> Entry {
+    let read = serde_json::from_value::<protocol::corpus::CorpusPuzzle>(value)
+        .map_err(|e| format!("not a corpus puzzle: {e}"));
+    corpus_puzzle_entry(name, read, Form::Corpus)
+}
+
 /// An f-puzzles puzzle, read through the corpus schema into the puzzle format.
 fn fpuzzles_entry(name: String, value: &serde_json::Value) -> Entry {
-    let puzzle = crate::fpuzzles::to_corpus(value)
-        .and_then(|p| engine::corpus::from_corpus(&p).map_err(|e| e.to_string()))
-        .and_then(|v2| from_v1(&v2).map_err(|e| e.to_string()));
-    Entry {
-        name,
-        form: Some(Form::FPuzzles),
-        puzzle,
-    }
+    corpus_puzzle_entry(name, crate::fpuzzles::to_corpus(value), Form::FPuzzles)
 }
 
 /// One JSON puzzle: the archive's, the corpus's or f-puzzles' schema when it

@@ -341,6 +341,12 @@ fn arena_reads_fpuzzles_json_links_and_bare_strings_and_writes_links() {
         let answer: serde_json::Value = serde_json::from_str(out).expect("f-puzzles JSON");
         let back = server::fpuzzles::to_corpus(&answer).expect("reads back");
         assert_eq!(back.solution, p.solution, "{}", p.id);
+        assert_eq!(
+            (&back.title, &back.author),
+            (&p.title, &p.author),
+            "{}",
+            p.id
+        );
     }
     // One f-puzzles JSON file, validated.
     let one = dir.join("one.json");

@@ -190,8 +190,13 @@ export class PlayScreen {
     if (!room) return;
     const game = s.game;
     const variant = s.variants.find((v) => v.id === room.settings.variant);
-    this.title.textContent = `${gameTitle(variantTitle(variant, room.settings), game?.geometry)} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
-    this.rulesText.textContent = variant?.rules ?? "";
+    // A setter's puzzle (pasted from f-puzzles, say) goes by its own title and rules.
+    const setter = room.puzzle;
+    const name = setter?.title
+      ? `“${setter.title}”${setter.author ? ` by ${setter.author}` : ""}`
+      : gameTitle(variantTitle(variant, room.settings), game?.geometry);
+    this.title.textContent = `${name} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
+    this.rulesText.textContent = setter?.rules ?? variant?.rules ?? "";
 
     if (game !== this.boardGame) {
       this.boardGame = game;

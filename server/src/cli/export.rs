@@ -112,7 +112,13 @@ fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
 fn export_corpus(entry: &crate::input::Entry) -> Result<protocol::corpus::CorpusPuzzle, String> {
     let loaded = entry.puzzle.as_ref().map_err(|e| e.clone())?;
     let solution = solution_of(loaded)?;
-    engine::corpus::to_corpus(&loaded.puzzle, Some(&solution)).map_err(|e| e.to_string())
+    let mut corpus =
+        engine::corpus::to_corpus(&loaded.puzzle, Some(&solution)).map_err(|e| e.to_string())?;
+    // What the setter wrote beside the rules goes along.
+    if let Some(Form::Corpus(setter) | Form::FPuzzles(setter)) = &entry.form {
+        setter.write_into(&mut corpus);
+    }
+    Ok(corpus)
 }
 
 fn export_one(entry: &crate::input::Entry, date: Option<&str>) -> Result<String, String> {

@@ -46,15 +46,15 @@ pub fn run(files: &[PathBuf]) -> anyhow::Result<bool> {
                 .map_err(anyhow::Error::msg)?;
                 writeln!(out, "{solved}")?;
             }
-            Some(Form::Corpus) => {
-                let solved = engine::corpus::to_corpus(&loaded.puzzle, Some(&values))
+            Some(form @ (Form::Corpus(setter) | Form::FPuzzles(setter))) => {
+                let mut solved = engine::corpus::to_corpus(&loaded.puzzle, Some(&values))
                     .map_err(anyhow::Error::from)?;
-                writeln!(out, "{}", serde_json::to_string(&solved)?)?;
-            }
-            Some(Form::FPuzzles) => {
-                let solved = engine::corpus::to_corpus(&loaded.puzzle, Some(&values))
-                    .map_err(anyhow::Error::from)?;
-                writeln!(out, "{}", crate::fpuzzles::from_corpus(&solved))?;
+                setter.write_into(&mut solved);
+                if matches!(form, Form::Corpus(_)) {
+                    writeln!(out, "{}", serde_json::to_string(&solved)?)?;
+                } else {
+                    writeln!(out, "{}", crate::fpuzzles::from_corpus(&solved))?;
+                }
             }
             _ => writeln!(out, "{}", engine::text::format_line(&values))?,
         }

@@ -7,7 +7,8 @@
 //!
 //! A rule key we cannot enforce is an error naming it; purely cosmetic
 //! elements (lines, circles, rectangles, text, cages without a sum drawn
-//! for decoration) and the solver settings are left out.
+//! for decoration) and the solver settings are left out. The title, author
+//! and rules text (`ruleset`) travel with the puzzle.
 
 pub mod lzstring;
 
@@ -382,6 +383,10 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
             .get("author")
             .and_then(Value::as_str)
             .map(str::to_string),
+        rules: object
+            .get("ruleset")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         size,
         givens,
         regions,
@@ -460,6 +465,9 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Value {
     }
     if let Some(a) = &p.author {
         out.insert("author".into(), json!(a));
+    }
+    if let Some(r) = &p.rules {
+        out.insert("ruleset".into(), json!(r));
     }
     out.insert("grid".into(), json!(grid));
     let value_of = |v: &Option<CorpusValue>| match v {

@@ -63,6 +63,9 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
         _ => return Err("the puzzle has no solution".into()),
     };
     let mut puzzle = to_v1(&loaded.puzzle, Some(&solution));
+    if let Some(Form::Corpus(setter) | Form::FPuzzles(setter)) = &entry.form {
+        setter.write_into_v1(&mut puzzle);
+    }
     let (variant, params) = match &entry.form {
         Some(Form::V1(original)) => (
             original.variant.clone().unwrap_or_else(|| "classic".into()),

@@ -198,6 +198,9 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
         difficulty: None,
         seed: None,
         date: None,
+        title: None,
+        author: None,
+        rules: None,
         size: m.size(),
         symbols: Some(m.symbols().iter().collect()),
         layout: Layout {
