@@ -5,9 +5,9 @@
 //!
 //! One try: a random solution of the base rules; the constraints of the
 //! requested kinds it satisfies (random lines, every mark that holds, see
-//! [`candidates`]), shuffled; constraints added from that pool until the
-//! puzzle is unique (givens where two solutions still differ, if the pool
-//! runs out) and the tier's techniques solve it (givens again, if not); then
+//! [`candidates`]), all of them, shuffled; givens where two solutions still
+//! differ until the puzzle is unique, and givens while the tier's
+//! techniques cannot solve it; then
 //! every given and every constraint, givens first, removed if the puzzle
 //! stays unique and solvable with the tier's techniques. The try hits when an
 //! easier tier cannot solve what is left; otherwise the next try starts from
@@ -57,9 +57,6 @@ pub enum ClueKind {
 
 /// Solutions tried before the closest puzzle is kept.
 pub const ATTEMPTS: usize = 12;
-
-/// Constraints added at a time while the puzzle is not yet unique.
-const CHUNK: usize = 1000;
 
 /// Branch points one uniqueness count may explore before the clue it tests is
 /// kept (a node count, not a time: deterministic).
@@ -234,21 +231,13 @@ fn one_try(
         .flat_map(|&kind| candidates(kind, &grid, rng, &mut used))
         .collect();
     pool.shuffle(rng);
+    // Every constraint found; givens where solutions still differ, then
+    // while the tier cannot solve it.
     let mut clues = Clues {
-        constraints: Vec::new(),
+        constraints: pool,
         givens: vec![0; solution.len()],
     };
-    // Constraints until unique.
     let mut model = clues.model(base).ok_or(GenerateError::NoSolution)?;
-    while !unique(&model, &clues.givens) && !pool.is_empty() {
-        if expired() {
-            return Err(GenerateError::Deadline);
-        }
-        let take = pool.len().min(CHUNK);
-        clues.constraints.extend(pool.drain(..take));
-        model = clues.model(base).ok_or(GenerateError::NoSolution)?;
-    }
-    // Givens where solutions still differ, then while the tier cannot solve it.
     let mut cells: Vec<usize> = (0..solution.len()).collect();
     cells.shuffle(rng);
     if !settle(&model, &mut clues.givens, solution, &cells, rng, &expired)? {
