@@ -58,3 +58,26 @@ test("pasted f-puzzles links are played with their rules drawn", async () => {
     await leaveGame(player);
   }
 });
+
+test("on a phone the drawn rules and the clues outside the grid stay on screen", async () => {
+  const link = fpuzzlesLinks().get("Killer Blister") ?? "";
+  const phone = await namedPlayer(arena, "Phone", { width: 390, height: 844 });
+  await phone.page.click("#own-puzzle summary");
+  await phone.page.fill("#puzzle-text", link);
+  await phone.page.selectOption("#mode", "solo");
+  await phone.page.click("#create-room");
+  await phone.page.waitForSelector("svg.board", { timeout: WAIT });
+  // Every outside clue lies inside the screen's width.
+  const clues = phone.page.locator("svg.board .drawn-clue");
+  expect(await clues.count()).toBeGreaterThanOrEqual(4);
+  for (const box of await Promise.all((await clues.all()).map((c) => c.boundingBox()))) {
+    expect(box, "a clue's box").not.toBeNull();
+    if (box) {
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      // Readable: a clue's digits at least 10 px tall.
+      expect(box.height).toBeGreaterThanOrEqual(10);
+    }
+  }
+  await screenshot(phone.page, "svg.board", "fpuzzles-killer-little-killer-phone");
+});
