@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { House, PuzzleV1 } from "../src/protocol";
+import type { BoardPaint } from "../src/game/render";
 
 type RC = [number, number];
 
@@ -131,4 +132,21 @@ export function samuraiFixture(): PuzzleV1 {
     if ((r * 7 + c * 3) % 5 === 0) grid[r][c] = ((3 * (r % 3) + Math.floor((r % 9) / 3) + (c % 9)) % 9) + 1;
   }
   return { format: "sudoku-arena/puzzle@1", variant: "samurai", size: 9, layout: { rows: 21, cols: 21 }, cells, houses, grid };
+}
+
+/** A board's changing layer showing `values` and nothing else, with `over` on top. */
+export function paintOf(values: number[], over: Partial<BoardPaint> = {}): BoardPaint {
+  return {
+    values,
+    corner: values.map(() => 0),
+    centre: values.map(() => 0),
+    selection: new Set(),
+    peers: new Set(),
+    highlight: 0,
+    conflicts: new Set(),
+    wrong: new Set(),
+    cursors: [],
+    editable: true,
+    ...over,
+  };
 }

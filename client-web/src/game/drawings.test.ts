@@ -1,23 +1,9 @@
 import { expect, test } from "vitest";
-import { classic } from "../../test/fixtures";
+import { classic, paintOf } from "../../test/fixtures";
 import type { Drawing } from "../protocol";
 import { geometryOf } from "./geometry";
-import { boardSvg, CELL, viewBox, type BoardPaint } from "./render";
+import { boardSvg, CELL, viewBox } from "./render";
 
-function paint(values: number[]): BoardPaint {
-  return {
-    values,
-    corner: values.map(() => 0),
-    centre: values.map(() => 0),
-    selection: new Set(),
-    peers: new Set(),
-    highlight: 0,
-    conflicts: new Set(),
-    wrong: new Set(),
-    cursors: [],
-    editable: true,
-  };
-}
 
 const DRAWINGS: Drawing[] = [
   { type: "line", cells: [[8, 0], [7, 0], [6, 0]], color: "#c8c8c8", thickness: 40, arrow: false },
@@ -33,7 +19,7 @@ const DRAWINGS: Drawing[] = [
 test("every drawing primitive is drawn, lines under the grid and marks over it", () => {
   const puzzle = { ...classic(3, 3), drawings: DRAWINGS };
   const g = geometryOf(puzzle);
-  const svg = boardSvg(g, paint(g.givens));
+  const svg = boardSvg(g, paintOf(g.givens));
   // The thermometer: a thick grey line through the cells' centres, and its bulb.
   expect(svg).toContain(`points="${0.5 * CELL},${8.5 * CELL} ${0.5 * CELL},${7.5 * CELL} ${0.5 * CELL},${6.5 * CELL}"`);
   expect(svg).toContain(`stroke-width="${0.4 * CELL}"`);

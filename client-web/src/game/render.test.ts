@@ -1,28 +1,13 @@
 import { expect, test } from "vitest";
-import { classic, killerFixture, samuraiFixture } from "../../test/fixtures";
+import { classic, killerFixture, samuraiFixture, paintOf } from "../../test/fixtures";
 import { geometryOf } from "./geometry";
-import { boardSvg, CELL, type BoardPaint } from "./render";
+import { boardSvg, CELL } from "./render";
 
-function paint(values: number[], over: Partial<BoardPaint> = {}): BoardPaint {
-  return {
-    values,
-    corner: values.map(() => 0),
-    centre: values.map(() => 0),
-    selection: new Set(),
-    peers: new Set(),
-    highlight: 0,
-    conflicts: new Set(),
-    wrong: new Set(),
-    cursors: [],
-    editable: true,
-    ...over,
-  };
-}
 
 test("killer: one dashed group and one sum per cage", () => {
   const { puzzle } = killerFixture();
   const g = geometryOf(puzzle);
-  const svg = boardSvg(g, paint(g.givens));
+  const svg = boardSvg(g, paintOf(g.givens));
   expect(svg.match(/<g class="cage"/g)).toHaveLength(g.cages.length);
   expect(svg.match(/class="cage-sum"/g)).toHaveLength(g.cages.length);
   expect(svg).toContain(`>${g.cages[0].sum}</text>`);
@@ -32,12 +17,12 @@ test("killer: one dashed group and one sum per cage", () => {
   const cage = g.cages.find((c) => c.cells.length >= 2 && c.cells.every((cell) => g.givens[cell] === 0));
   if (!cage) throw new Error("fixture has no empty multi-cell cage");
   for (const cell of cage.cells) values[cell] = g.size;
-  expect(boardSvg(g, paint(values)).match(/class="cage-sum bad"/g)).toHaveLength(1);
+  expect(boardSvg(g, paintOf(values)).match(/class="cage-sum bad"/g)).toHaveLength(1);
 });
 
 test("samurai: a labelled grid cell for each of the 369 cells, none in the holes", () => {
   const g = geometryOf(samuraiFixture());
-  const svg = boardSvg(g, paint(g.givens));
+  const svg = boardSvg(g, paintOf(g.givens));
   expect(svg.match(/role="gridcell"/g)).toHaveLength(369);
   expect(svg).not.toContain('id="cell-0-10"');
   expect(svg).toContain('id="cell-6-10"');
@@ -51,7 +36,7 @@ test("cells say what they hold; text is escaped", () => {
   values[0] = 9;
   const corner = values.map(() => 0);
   corner[1] = 0b101;
-  const svg = boardSvg(g, paint(values, { corner, conflicts: new Set([0]), selection: new Set([0]) }));
+  const svg = boardSvg(g, paintOf(values, { corner, conflicts: new Set([0]), selection: new Set([0]) }));
   expect(svg).toContain('aria-label="Row 1, column 1: &#60;, conflict" aria-selected="true"');
   expect(svg).toContain('aria-label="Row 1, column 2: empty, candidates 1 3"');
   expect(svg).toContain('class="value entered bad"');
@@ -68,7 +53,7 @@ test("corner marks fill the corners in order; a lone 5 sits in the top-left corn
   const corner = g.givens.map(() => 0);
   corner[0] = 1 << 4;
   corner[1] = (1 << 4) | (1 << 6) | (1 << 0) | (1 << 8) | (1 << 2);
-  const svg = boardSvg(g, paint(g.givens.map(() => 0), { corner }));
+  const svg = boardSvg(g, paintOf(g.givens.map(() => 0), { corner }));
   const marks = texts(svg, "corner");
   expect(marks[0]).toMatchObject({ text: "5" });
   expect(marks[0].x).toBeLessThan(CELL / 3);
@@ -84,7 +69,7 @@ test("a corner mark and a centre mark in one cell do not overlap", () => {
   const centre = g.givens.map(() => 0);
   corner[0] = 1 << 4;
   centre[0] = 1 << 6;
-  const svg = boardSvg(g, paint(g.givens.map(() => 0), { corner, centre }));
+  const svg = boardSvg(g, paintOf(g.givens.map(() => 0), { corner, centre }));
   const [c5] = texts(svg, "corner");
   const [c7] = texts(svg, "centre");
   const apart = Math.abs(c5.x - c7.x) > (c5.font + c7.font) * 0.4 || Math.abs(c5.y - c7.y) > (c5.font + c7.font) * 0.5;
@@ -96,7 +81,7 @@ test("nine centre marks shrink and wrap to fit inside the cell", () => {
   const centre = g.givens.map(() => 0);
   centre[0] = 0x1ff;
   centre[1] = 0b11;
-  const lines = texts(boardSvg(g, paint(g.givens.map(() => 0), { centre })), "centre");
+  const lines = texts(boardSvg(g, paintOf(g.givens.map(() => 0), { centre })), "centre");
   const nine = lines.filter((l) => l.x < CELL);
   expect(nine.map((l) => l.text).join("")).toBe("123456789");
   expect(nine.length).toBeGreaterThan(1);
@@ -112,7 +97,7 @@ test("co-op: an entered value takes its author's colour; a teammate's cursor car
   const g = geometryOf(classic(3, 3));
   const values = g.givens.map(() => 0);
   values[10] = 4;
-  const svg = boardSvg(g, paint(values, { authors: new Map([[10, "#123456"]]), cursors: [{ cell: 20, colour: "#abcdef", name: "Bob" }] }));
+  const svg = boardSvg(g, paintOf(values, { authors: new Map([[10, "#123456"]]), cursors: [{ cell: 20, colour: "#abcdef", name: "Bob" }] }));
   expect(svg).toContain('class="value entered" style="fill:#123456"');
   expect(svg).toContain('class="cursor-tab"');
   expect(svg).toMatch(/class="cursor-name"[^>]*>Bob<\/text>/);
@@ -123,7 +108,7 @@ test("colours fill their cells (several as stripes) under the lines", () => {
   const colour = g.givens.map(() => 0);
   colour[0] = 1 << 4;
   colour[1] = (1 << 0) | (1 << 8);
-  const svg = boardSvg(g, paint(g.givens.map(() => 0), { colour, selection: new Set([0]) }));
+  const svg = boardSvg(g, paintOf(g.givens.map(() => 0), { colour, selection: new Set([0]) }));
   expect(svg.match(/class="colour"/g)).toHaveLength(3);
   expect(svg).toContain('style="fill:#e6a1cf"');
   // The selected coloured cell keeps its colour (no selection fill over it).

@@ -113,18 +113,6 @@ pub fn unpack(text: &str) -> Option<Value> {
         .filter(|v| v.is_object())
 }
 
-/// An `R<row>C<col>` reference from 1.
-fn cell_name(r: i64, c: i64) -> String {
-    format!("R{r}C{c}")
-}
-
-/// The row and column (from 1; 0 or N+1 outside) of an `R<row>C<col>` reference.
-fn parse_cell(name: &str) -> Option<(i64, i64)> {
-    let rest = name.trim().strip_prefix(['R', 'r'])?;
-    let (r, c) = rest.split_once(['C', 'c'])?;
-    Some((r.parse().ok()?, c.parse().ok()?))
-}
-
 /// A string or a number, as a number.
 fn number(v: &Value) -> Option<u32> {
     match v {
@@ -399,20 +387,20 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
 /// The cells of the row or column an outside clue at `cell` reads, from
 /// its side.
 fn outside_line(cell: &str, size: u32) -> Option<Vec<String>> {
-    let (r, c) = parse_cell(cell)?;
-    let n = i64::from(size);
-    let line: Vec<(i64, i64)> = if r == 0 && (1..=n).contains(&c) {
-        (1..=n).map(|k| (k, c)).collect()
-    } else if r == n + 1 && (1..=n).contains(&c) {
-        (1..=n).rev().map(|k| (k, c)).collect()
-    } else if c == 0 && (1..=n).contains(&r) {
-        (1..=n).map(|k| (r, k)).collect()
-    } else if c == n + 1 && (1..=n).contains(&r) {
-        (1..=n).rev().map(|k| (r, k)).collect()
+    let [r, c] = engine::corpus::place(cell).ok()?;
+    let n = size as i32;
+    let line: Vec<[i32; 2]> = if r == -1 && (0..n).contains(&c) {
+        (0..n).map(|k| [k, c]).collect()
+    } else if r == n && (0..n).contains(&c) {
+        (0..n).rev().map(|k| [k, c]).collect()
+    } else if c == -1 && (0..n).contains(&r) {
+        (0..n).map(|k| [r, k]).collect()
+    } else if c == n && (0..n).contains(&r) {
+        (0..n).rev().map(|k| [r, k]).collect()
     } else {
         return None;
     };
-    Some(line.into_iter().map(|(r, c)| cell_name(r, c)).collect())
+    Some(line.into_iter().map(engine::corpus::place_name).collect())
 }
 
 /// The f-puzzles JSON of a corpus puzzle (rules, givens, regions, title,

@@ -145,13 +145,18 @@ fn digits(text: &str, n: u32, what: &str) -> Result<Vec<Vec<u32>>, PuzzleError> 
 }
 
 /// `R<row>C<col>` (from 1; 0 and N+1 are outside) as a place from 0.
-fn place(name: &str) -> Result<Place, String> {
+pub fn place(name: &str) -> Result<Place, String> {
     let bad = || format!("'{name}' is not a cell name like R1C1");
     let rest = name.strip_prefix('R').ok_or_else(bad)?;
     let (r, c) = rest.split_once('C').ok_or_else(bad)?;
     let r: i32 = r.parse().map_err(|_| bad())?;
     let c: i32 = c.parse().map_err(|_| bad())?;
     Ok([r - 1, c - 1])
+}
+
+/// The name of a place from 0: `R<row + 1>C<col + 1>`.
+pub fn place_name([r, c]: Place) -> String {
+    format!("R{}C{}", r + 1, c + 1)
 }
 
 /// A cell inside the `n` x `n` grid.
@@ -392,7 +397,7 @@ fn write_constraint(
     c: &Constraint,
     names: &dyn Fn(&[Coord]) -> Vec<String>,
 ) -> Result<CorpusConstraint, PuzzleError> {
-    let outside = |p: &Option<Place>| p.map(|[r, c]| format!("R{}C{}", r + 1, c + 1));
+    let outside = |p: &Option<Place>| p.map(place_name);
     let num = |v: u32| Some(CorpusValue::Number(v));
     let of = |kind: &str, cells: &[Coord]| CorpusConstraint {
         kind: kind.into(),
