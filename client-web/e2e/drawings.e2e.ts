@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { datasetsDir } from "../test/fixtures";
-import { cellLabel, leaveGame, namedPlayer, screenshot, useArena, WAIT } from "./harness";
+import type { PuzzleV1 } from "../src/protocol";
+import { cellLabel, leaveGame, namedPlayer, screenshot, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -54,6 +55,10 @@ test("pasted f-puzzles links are played with their rules drawn", async () => {
     if (c.title === "Peak Sudoku") {
       expect(await player.page.textContent("#rules-text")).toContain("This is the ideal Sudoku");
     }
+    // And our own reading of each kind of rule it has.
+    const notes = await player.page.locator("#rule-notes li").allTextContents();
+    const kind = { "Peak Sudoku": "Little killer clues (", "Killer Blister": "Cages (", "159 Arrows": "Arrows (", "Tiny Scar": "German whispers (" }[c.title];
+    expect(notes.some((n) => n.startsWith(kind ?? "?")), `${c.title}: ${notes.join(" | ")}`).toBe(true);
     await screenshot(player.page, "svg.board", c.shot);
     await leaveGame(player);
   }
@@ -81,3 +86,42 @@ test("on a phone the drawn rules and the clues outside the grid stay on screen",
   }
   await screenshot(phone.page, "svg.board", "fpuzzles-killer-little-killer-phone");
 });
+
+test("a digit that breaks an arrow is marked like a repeat, and the arrow's sum helper counts", async () => {
+  const player = await namedPlayer(arena, "Breaker");
+  await player.page.click("#own-puzzle summary");
+  await player.page.fill("#puzzle-text", fpuzzlesLinks().get("159 Arrows") ?? "");
+  await player.page.selectOption("#mode", "solo");
+  await player.page.click("#create-room");
+  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  const room = await waitForMessage(player, (m) => m.type === "room" && m.room.puzzle != null);
+  const puzzle = (room.type === "room" ? room.room.puzzle : null) as PuzzleV1;
+  // An arrow with an empty circle and a shaft of two or more cells: any digit
+  // in the circle below the shaft's length breaks it (each shaft cell adds 1 or more).
+  const arrow = (puzzle.constraints ?? []).find(
+    (k) => k.type === "arrow" && k.circle.length === 1 && k.line.length >= 2 && puzzle.grid[k.circle[0][0]][k.circle[0][1]] === 0,
+  );
+  if (arrow?.type !== "arrow") throw new Error("no arrow with an empty circle");
+  const [r, c] = arrow.circle[0];
+  // A digit no given of the circle's row, column or box holds: only the arrow can object.
+  const box = (i: number) => Math.floor(i / 3);
+  const seen = new Set<number>();
+  puzzle.grid.forEach((row, rr) =>
+    row.forEach((v, cc) => {
+      if (v && (rr === r || cc === c || (box(rr) === box(r) && box(cc) === box(c)))) seen.add(v);
+    }),
+  );
+  const digit = [1, 2, 3, 4, 5, 6, 7, 8, 9].find((d) => d < arrow.line.length && !seen.has(d));
+  if (digit === undefined) throw new Error("no digit only the arrow rules out");
+  await player.page.click(`#cell-${r}-${c}`);
+  await expect.poll(() => player.page.textContent("#cage-help")).toContain("Arrow");
+  expect(await cellLabel(player, [r, c])).not.toContain("conflict");
+  await player.page.keyboard.press(String(digit));
+  await expect.poll(() => cellLabel(player, [r, c])).toContain("conflict");
+  expect(await player.page.textContent("#cage-help")).toContain(`Arrow ${digit}`);
+  await screenshot(player.page, ".board-col", "fpuzzles-arrow-broken");
+  // Taken back, the mark goes.
+  await player.page.keyboard.press("Backspace");
+  await expect.poll(() => cellLabel(player, [r, c])).not.toContain("conflict");
+});
+

@@ -425,6 +425,12 @@ constraints?: Array<Constraint>,
  */
 drawings?: Array<Drawing>, 
 /**
+ * What each kind of constraint means, a line per kind ("Thermometers
+ * (3): digits strictly increase from the bulb …"; informational: the
+ * server fills it in for clients' rules panels; readers ignore it).
+ */
+ruleNotes?: Array<string>, 
+/**
  * `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
  */
 grid: Array<Array<number>>, 

@@ -78,6 +78,11 @@ pub struct PuzzleV1 {
     /// for clients; readers ignore it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drawings: Vec<Drawing>,
+    /// What each kind of constraint means, a line per kind ("Thermometers
+    /// (3): digits strictly increase from the bulb …"; informational: the
+    /// server fills it in for clients' rules panels; readers ignore it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_notes: Vec<String>,
     /// `rows x cols` values: 0 = empty (or inactive), 1..=N = given.
     pub grid: Vec<Vec<u32>>,
     /// Number of givens (informational; checked when present).
@@ -226,6 +231,7 @@ mod tests {
             different: vec![],
             constraints: vec![],
             drawings: vec![],
+            rule_notes: vec![],
             grid: vec![vec![0; 4]; 4],
             clue_count: Some(0),
             solution: None,

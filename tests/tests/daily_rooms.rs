@@ -14,7 +14,7 @@ use protocol::plugin::{GenerateRequest, Params};
 use protocol::wire::{
     BoardKind, ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, ServerMessage,
 };
-use protocol::ParamValue;
+use protocol::{Constraint, ParamValue};
 use server::daily::{daily_seed, Date};
 use std::time::Duration;
 
@@ -320,4 +320,57 @@ async fn a_player_races_their_own_best_of_the_day() {
     assert_eq!(c.error().await, ErrorCode::Invalid);
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Generated constraint variants have puzzles of the day too: two players get
+/// the same Thermo and the same Kropki puzzle, made from the day's seed, with
+/// the constraints as its clues.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generated_variants_have_puzzles_of_the_day() {
+    let addr = start_server().await;
+    let thermo = |c: &Constraint| matches!(c, Constraint::Thermometer { .. });
+    let kropki =
+        |c: &Constraint| matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. });
+    for (variant, kind) in [
+        ("thermo", &thermo as &dyn Fn(&Constraint) -> bool),
+        ("kropki", &kropki),
+    ] {
+        let mut a = Client::connect(addr, "Ada").await;
+        let mut b = Client::connect(addr, "Bob").await;
+        let view = seated_room(&mut a, &mut [], daily(variant, Params::new(), "easy")).await;
+        let mine = view.puzzle.clone().expect("puzzle");
+        let (_, theirs) =
+            started_room(&mut b, &mut [], daily(variant, Params::new(), "easy")).await;
+        assert_eq!(mine.grid, theirs.grid, "{variant}: one puzzle of the day");
+        assert_eq!(mine.constraints, theirs.constraints, "{variant}");
+        assert!(
+            !mine.constraints.is_empty(),
+            "{variant}: its clues are constraints"
+        );
+        assert!(
+            mine.constraints.iter().all(kind),
+            "{variant}: {:?}",
+            mine.constraints
+        );
+        assert!(!mine.drawings.is_empty(), "{variant}: drawn for the board");
+        let day: Date = view
+            .settings
+            .daily
+            .expect("a date")
+            .parse()
+            .expect("a date");
+        let params = Params::from([("size".to_string(), ParamValue::Text("9x9".into()))]);
+        let req = GenerateRequest {
+            seed: daily_seed(day, variant, &params, "easy"),
+            params,
+            difficulty: "easy".into(),
+        };
+        let direct = plugins()
+            .generate(variant, &req, Duration::from_secs(60))
+            .expect("generate");
+        assert_eq!(
+            direct.constraints, mine.constraints,
+            "{variant}: the day's seed"
+        );
+    }
 }

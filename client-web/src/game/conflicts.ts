@@ -1,7 +1,9 @@
 // Rule conflicts, from the rules alone (never the solution): repeated values in a
-// house or cage, a cage whose digits already exceed or miss its sum, and the two
-// cells of a different-pair holding the same value.
+// house or cage, a cage whose digits already exceed or miss its sum, the two
+// cells of a different-pair holding the same value, and the digits of a broken
+// constraint (constraints.ts).
 
+import { constraintConflicts } from "./constraints";
 import type { CageShape, Cell, Geometry } from "./geometry";
 
 /** The cells that break a rule on `values` (0 = empty, one entry per layout cell). */
@@ -17,6 +19,7 @@ export function conflicts(g: Geometry, values: number[]): Set<Cell> {
       bad.add(b);
     }
   }
+  for (const c of constraintConflicts(g, values)) bad.add(c);
   return bad;
 }
 

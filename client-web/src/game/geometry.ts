@@ -2,7 +2,7 @@
 // from the v1 puzzle the server sends (layout, active cells, houses, cages,
 // different-pairs). No variant is known by name: the rules are all in the data.
 
-import type { Drawing, HouseKind, PuzzleV1 } from "../protocol";
+import type { Constraint, Drawing, HouseKind, PuzzleV1 } from "../protocol";
 
 /** A cell as `row * cols + col`. */
 export type Cell = number;
@@ -66,6 +66,8 @@ export interface Geometry {
   partners: Cell[][];
   /** What the rules beyond houses and cages look like (thermometers, dots, clues, …). */
   drawings: Drawing[];
+  /** Those rules themselves, for broken-rule marks and sum helpers (cells as `[row, col]`). */
+  constraints: Constraint[];
 }
 
 const DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -151,6 +153,7 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
     groups,
     partners,
     drawings: puzzle.drawings ?? [],
+    constraints: puzzle.constraints ?? [],
   };
 }
 

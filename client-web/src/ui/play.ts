@@ -13,6 +13,7 @@ import { clock } from "../game/time";
 import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
+import { constraintCageAt, lineSumAt } from "../game/sums";
 import { dailySettings } from "../game/daily";
 import { remainingDigits } from "../game/digits";
 import { livePlaces, ordinal } from "../game/race";
@@ -44,11 +45,14 @@ export class PlayScreen {
   private readonly banner = h("div", { class: "win", id: "win", role: "status", "aria-live": "polite" });
   private readonly spectatorNote = h("p", { class: "muted", id: "spectator-note", hidden: true });
   private readonly rulesText = h("p", { id: "rules-text" });
+  /** The server's own reading of each kind of constraint the puzzle has. */
+  private readonly ruleNotes = h("ul", { id: "rule-notes", class: "rule-notes", "aria-label": "Each rule of this puzzle" });
   private readonly help = h(
     "section",
     { class: "shortcuts", id: "shortcuts", role: "dialog", "aria-label": "Rules and keyboard shortcuts", hidden: true },
     h("h3", {}, "Rules"),
     this.rulesText,
+    this.ruleNotes,
     h("h3", {}, "Keyboard shortcuts"),
     h(
       "dl",
@@ -197,6 +201,11 @@ export class PlayScreen {
       : gameTitle(variantTitle(variant, room.settings), game?.geometry);
     this.title.textContent = `${name} · ${room.settings.difficulty} · ${room.settings.mode}${room.spectator ? " · watching" : ""}`;
     this.rulesText.textContent = setter?.rules ?? variant?.rules ?? "";
+    const notes = setter?.ruleNotes ?? [];
+    if (this.ruleNotes.dataset.shown !== notes.join("\n")) {
+      this.ruleNotes.dataset.shown = notes.join("\n");
+      replace(this.ruleNotes, ...notes.map((note) => h("li", {}, note)));
+    }
 
     if (game !== this.boardGame) {
       this.boardGame = game;
@@ -508,15 +517,26 @@ export class PlayScreen {
   }
 
   /** A hint in two stages, as good teaching apps do: first the technique and where to look, then the whole step. */
-  /** The selected cell's cage: its sum and size, and the digit sets it can still use. */
+  /** The selected cell's cage: its sum and size, and the digit sets it can still use;
+   * or the arrow or little killer through it: its sum so far and what is left. */
   private updateCageHelp() {
     const game = this.session.game;
-    const cage = game ? cageOf(game.geometry.cages, game.board.cursor) : undefined;
+    const cursor = game?.board.cursor;
+    const cage = game ? (cageOf(game.geometry.cages, cursor) ?? constraintCageAt(game.geometry, cursor)) : undefined;
+    const line = game && !cage ? lineSumAt(game.geometry, game.board.values, cursor) : undefined;
     const sets = game && cage ? cageSets(cage, game.board.values, game.geometry.size) : [];
-    const key = cage ? `${cage.labelCell}:${sets.map((s) => `${s.digits.join("")}${s.possible ? "" : "x"}`).join(",")}` : "";
+    const key = cage
+      ? `${cage.labelCell}:${sets.map((s) => `${s.digits.join("")}${s.possible ? "" : "x"}`).join(",")}`
+      : line
+        ? `${line.title}:${line.detail}`
+        : "";
     if (this.cageHelp.dataset.shown === key) return;
     this.cageHelp.dataset.shown = key;
-    this.cageHelp.hidden = !cage;
+    this.cageHelp.hidden = !cage && !line;
+    if (line) {
+      replace(this.cageHelp, h("h3", {}, line.title), h("p", { class: "line-sum" }, line.detail));
+      return;
+    }
     if (!game || !cage) return;
     const symbol = (d: number) => game.geometry.symbols[d - 1] ?? String(d);
     const left = sets.filter((s) => s.possible).length;

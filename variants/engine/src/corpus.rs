@@ -49,6 +49,7 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Result<PuzzleV1, PuzzleError> {
         different: Vec::new(),
         constraints,
         drawings: Vec::new(),
+        rule_notes: Vec::new(),
         grid: digits(&p.givens, n, "givens")?,
         clue_count: None,
         solution: p

@@ -37,6 +37,7 @@ pub mod constraint_clues;
 mod constraints;
 pub use constraints::digit_tuples;
 pub mod corpus;
+pub mod describe;
 pub mod difficulty;
 pub mod drawing;
 mod error;

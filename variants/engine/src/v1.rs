@@ -232,6 +232,7 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
             .collect(),
         constraints: m.constraints().to_vec(),
         drawings: Vec::new(),
+        rule_notes: Vec::new(),
         grid: to_grid(m, puzzle.givens()),
         clue_count: Some(puzzle.clue_count() as u32),
         solution: solution.map(|s| to_grid(m, s)),

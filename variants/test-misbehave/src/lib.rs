@@ -153,6 +153,7 @@ fn slow_hints_puzzle() -> PuzzleV1 {
         different: Vec::new(),
         constraints: Vec::new(),
         drawings: Vec::new(),
+        rule_notes: Vec::new(),
         grid,
         clue_count: Some(12),
         solution: Some(solution),

@@ -108,6 +108,8 @@ impl Game {
         public.solution = None;
         // The client draws the constraints from primitives, knowing no rule.
         public.drawings = engine::drawing::drawings(&public.constraints);
+        // And says what each kind of constraint means, beside the setter's words.
+        public.rule_notes = engine::describe::rule_notes(&public.constraints);
         Ok(Game {
             puzzle: loaded.puzzle,
             solution,

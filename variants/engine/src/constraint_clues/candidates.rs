@@ -154,8 +154,9 @@ fn arrows(grid: &Solved, rng: &mut Rng, used: &mut [bool], wanted: usize) -> Vec
 }
 
 /// Every diagonal from outside the grid, two cells or more and short of a
-/// full main diagonal, with its sum: little killer clues.
-fn little_killers(grid: &Solved) -> Vec<Constraint> {
+/// full main diagonal, with its sum: little killer clues, each diagonal once
+/// (from one of its two ends, at random: the other end's clue says the same).
+fn little_killers(grid: &Solved, rng: &mut Rng) -> Vec<Constraint> {
     let n = i64::from(grid.side);
     let mut out = Vec::new();
     // Each direction from each outside place along the top and the sides.
@@ -177,18 +178,25 @@ fn little_killers(grid: &Solved) -> Vec<Constraint> {
                 }
                 let clue: Place = [(r0 - dr) as i32, (c0 - dc) as i32];
                 let sum = cells.iter().map(|&x| grid.at(x)).sum();
-                let kept = Constraint::LittleKiller {
-                    cells,
-                    sum,
-                    clue: Some(clue),
-                };
-                if !out.contains(&kept) {
-                    out.push(kept);
-                }
+                let mut diagonal = cells.clone();
+                diagonal.sort_unstable();
+                out.push((
+                    diagonal,
+                    Constraint::LittleKiller {
+                        cells,
+                        sum,
+                        clue: Some(clue),
+                    },
+                ));
             }
         }
     }
-    out
+    out.shuffle(rng);
+    let mut seen = std::collections::HashSet::new();
+    out.into_iter()
+        .filter(|(diagonal, _)| seen.insert(diagonal.clone()))
+        .map(|(_, clue)| clue)
+        .collect()
 }
 
 /// Each row's and column's sandwich sum (between its 1 and its highest digit).
@@ -312,7 +320,7 @@ pub(crate) fn candidates(
                 }
             })
             .collect(),
-        ClueKind::LittleKiller => little_killers(grid),
+        ClueKind::LittleKiller => little_killers(grid, rng),
         ClueKind::Sandwich => sandwiches(grid),
     };
     out.shuffle(rng);

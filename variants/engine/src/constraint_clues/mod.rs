@@ -62,6 +62,10 @@ pub const ATTEMPTS: usize = 12;
 /// kept (a node count, not a time: deterministic).
 const COUNT_BUDGET: usize = 1_000;
 
+/// Branch points a random fill may explore: a fill that gives up adds a
+/// given, cheaper than a long search on a nearly empty grid.
+const FILL_BUDGET: usize = 100;
+
 /// Random fills that found the generated solution itself before the
 /// givens are settled cell by cell.
 const FILLS: usize = 3;
@@ -114,8 +118,10 @@ fn open(model: &Model, givens: &[u8], cell: usize, value: u8) -> bool {
 /// Adds givens from `solution` until `givens` on `model` are unique: at a
 /// random cell where another solution (a random fill) differs, or, when the
 /// fills cannot tell (they keep finding `solution` itself, or run out of
-/// budget on a hard start), at the next empty cell in `cells` order. Whether
-/// it got there.
+/// budget on a hard start), at the next empty cell in `cells` order. A fill
+/// that differs already proves two solutions, and one that gives up says the
+/// count would too, so uniqueness is counted only when a fill finds
+/// `solution` itself. Whether it got there.
 fn settle(
     model: &Model,
     givens: &mut [u8],
@@ -131,21 +137,25 @@ fn settle(
         if expired() {
             return Err(GenerateError::Deadline);
         }
-        if unique(model, givens) {
-            return Ok(true);
-        }
-        if expired() {
-            return Err(GenerateError::Deadline);
-        }
-        let differ: Vec<usize> = match random_fill(model, givens, rng) {
+        let fill = random_fill(model, givens, rng);
+        let differ: Vec<usize> = match fill {
             Some(other) if other != solution => (0..solution.len())
                 .filter(|&i| other[i] != solution[i])
                 .collect(),
-            Some(_) if same < FILLS => {
-                same += 1;
-                continue;
+            Some(_) => {
+                if expired() {
+                    return Err(GenerateError::Deadline);
+                }
+                if unique(model, givens) {
+                    return Ok(true);
+                }
+                if same < FILLS {
+                    same += 1;
+                    continue;
+                }
+                next_empty.find(|&i| givens[i] == 0).into_iter().collect()
             }
-            _ => next_empty.find(|&i| givens[i] == 0).into_iter().collect(),
+            None => next_empty.find(|&i| givens[i] == 0).into_iter().collect(),
         };
         let Some(&cell) = differ.choose(rng) else {
             return Ok(false);
@@ -161,7 +171,7 @@ fn random_fill(model: &Model, givens: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
     if !search.propagate(&mut cand) {
         return None;
     }
-    search.set_budget(COUNT_BUDGET);
+    search.set_budget(FILL_BUDGET);
     search.search(cand, 1, Some(rng)).first
 }
 

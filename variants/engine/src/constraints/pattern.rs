@@ -15,6 +15,9 @@ use crate::mask::values_of;
 /// The most assignment steps one narrowing lists before it gives up.
 const NODE_BUDGET: usize = 2_000;
 
+/// The longest line narrowed on the stack (a 25x25 grid's row fits).
+const LINE_MAX: usize = 32;
+
 /// Which rule a [`Pattern`] states.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum PatternKind {
@@ -207,52 +210,126 @@ fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
 /// gives it: between cells, the values the others' bounds can complete to
 /// `sum`. Exact once every cell is single.
 fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<bool, ()> {
+    let n = local.len();
+    if n > LINE_MAX {
+        // Longer than any grid's row: left to the other rules.
+        return Ok(false);
+    }
     let (lb, hb) = (1u32 << (low - 1), 1u32 << (high - 1));
     let inner = (hb - 1) & !((lb << 1) - 1);
-    let n = local.len();
-    let mut kept = vec![0u32; n];
-    for a in (0..n).filter(|&a| local[a] & lb != 0) {
-        for b in (0..n).filter(|&b| b != a && local[b] & hb != 0) {
-            let (first, last) = (a.min(b), a.max(b));
-            let outside_ok = (0..first)
-                .chain(last + 1..n)
-                .all(|k| local[k] & !(lb | hb) != 0);
-            let between: Vec<u32> = local[first + 1..last].iter().map(|m| m & inner).collect();
-            if !outside_ok || between.contains(&0) {
+    let mut kept = [0u32; LINE_MAX];
+    // Per placement: the between cells' digits, and the unions of those
+    // before and after each (so each cell's "others" costs nothing).
+    let (mut between, mut before, mut after) =
+        ([0u32; LINE_MAX], [0u32; LINE_MAX], [0u32; LINE_MAX]);
+    // Cells that can hold nothing but the two ends must lie between them.
+    let ends_only = |k: &usize| local[*k] & !(lb | hb) == 0;
+    let first_end_only = (0..n).find(ends_only).unwrap_or(n);
+    let last_end_only = (0..n).rev().find(ends_only).unwrap_or(0);
+    // Each span once, whichever end holds which of the two.
+    for first in 0..n {
+        for last in first + 1..n {
+            let low_first = local[first] & lb != 0 && local[last] & hb != 0;
+            let high_first = local[first] & hb != 0 && local[last] & lb != 0;
+            if !(low_first || high_first) {
                 continue;
             }
-            let union = between.iter().fold(0, |u, m| u | m);
-            let Some((least, most)) = distinct_bounds(union, between.len()) else {
+            if first_end_only < first || (first_end_only < n && last_end_only > last) {
+                continue;
+            }
+            let len = last - first - 1;
+            for (j, m) in local[first + 1..last].iter().enumerate() {
+                between[j] = m & inner;
+            }
+            let between = &between[..len];
+            if between.contains(&0) {
+                continue;
+            }
+            let mut union = 0;
+            for (j, &m) in between.iter().enumerate() {
+                before[j] = union;
+                union |= m;
+            }
+            let Some((least, most)) = distinct_bounds(union, len) else {
                 continue;
             };
             if !(least..=most).contains(&sum) {
                 continue;
             }
-            kept[a] |= lb;
-            kept[b] |= hb;
+            let mut tail = 0;
+            for (j, &m) in between.iter().enumerate().rev() {
+                after[j] = tail;
+                tail |= m;
+            }
+            if low_first {
+                kept[first] |= lb;
+                kept[last] |= hb;
+            }
+            if high_first {
+                kept[first] |= hb;
+                kept[last] |= lb;
+            }
             for k in (0..first).chain(last + 1..n) {
                 kept[k] |= local[k] & !(lb | hb);
             }
             for (j, &m) in between.iter().enumerate() {
-                let others = between
-                    .iter()
-                    .enumerate()
-                    .filter(|&(o, _)| o != j)
-                    .fold(0, |u, (_, m)| u | m);
-                for v in values_of(m) {
-                    let rest = others & !(1 << (v - 1));
-                    let v32 = u32::from(v);
-                    let fits = v32 <= sum
-                        && distinct_bounds(rest, between.len() - 1)
-                            .is_some_and(|(lo, hi)| (lo..=hi).contains(&(sum - v32)));
-                    if fits {
-                        kept[first + 1 + j] |= 1 << (v - 1);
-                    }
+                let cell = &mut kept[first + 1 + j];
+                // Values some other span already keeps need no second look.
+                let open = m & !*cell;
+                if open != 0 {
+                    *cell |= completing(open, before[j] | after[j], len - 1, sum);
                 }
             }
         }
     }
-    store(local, &kept)
+    store(local, &kept[..n])
+}
+
+/// The values of `m` that `k` distinct other values from `others` (not the
+/// value itself) can complete to `sum`. The others' least and most sums
+/// without a value `v` differ from those with it only where `v` is among the
+/// `k` lowest (or highest): then the next one stands in.
+fn completing(m: u32, others: u32, k: usize, sum: u32) -> u32 {
+    if (others.count_ones() as usize) < k {
+        return 0;
+    }
+    // The k lowest and the (k+1)-th lowest, the k highest and the (k+1)-th.
+    let (mut low, mut high) = (others, others);
+    let (mut least, mut most, mut kth_low, mut kth_high) = (0, 0, 0, u32::MAX);
+    for _ in 0..k {
+        kth_low = low.trailing_zeros() + 1;
+        least += kth_low;
+        low &= low - 1;
+        let top = 31 - high.leading_zeros();
+        kth_high = top + 1;
+        most += kth_high;
+        high &= !(1 << top);
+    }
+    let next_low = (low != 0).then(|| low.trailing_zeros() + 1);
+    let next_high = (high != 0).then(|| 32 - high.leading_zeros());
+    let mut kept = 0;
+    for v in values_of(m).map(u32::from) {
+        if v > sum {
+            continue;
+        }
+        let among = others & (1 << (v - 1)) != 0;
+        let lo = if among && k > 0 && v <= kth_low {
+            next_low.map(|n| least - v + n)
+        } else {
+            Some(least)
+        };
+        let hi = if among && k > 0 && v >= kth_high {
+            next_high.map(|n| most - v + n)
+        } else {
+            Some(most)
+        };
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if (lo..=hi).contains(&(sum - v)) {
+                kept |= 1 << (v - 1);
+            }
+        }
+    }
+    kept
 }
 
 /// A skyscraper's digits, seen from the clue, as states (highest so far,
@@ -403,6 +480,38 @@ mod tests {
 
     fn singles(values: &[u8]) -> Vec<u32> {
         values.iter().map(|&v| bit(u32::from(v))).collect()
+    }
+
+    #[test]
+    fn completing_equals_the_bounds_without_each_value() {
+        // Every mask of 7 values, others from a sliding set, every k and sum.
+        for m in 1u32..128 {
+            for others in [
+                0b111_1110u32,
+                0b101_0101,
+                0b011_0011,
+                0b111_1111,
+                0b000_0110,
+            ] {
+                for k in 0..5 {
+                    for sum in 0..30 {
+                        let expected = values_of(m)
+                            .map(u32::from)
+                            .filter(|&v| {
+                                v <= sum
+                                    && distinct_bounds(others & !(1 << (v - 1)), k)
+                                        .is_some_and(|(lo, hi)| (lo..=hi).contains(&(sum - v)))
+                            })
+                            .fold(0, |acc, v| acc | 1 << (v - 1));
+                        assert_eq!(
+                            completing(m, others, k, sum),
+                            expected,
+                            "{m:b} {others:b} {k} {sum}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

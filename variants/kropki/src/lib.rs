@@ -1,15 +1,13 @@
-//! Worked example, marks between cells: Kropki. A white dot joins digits one
-//! apart, a black dot a digit and its double (only the dots shown).
-//! Build: `cargo build -p plugin-sdk --example kropki`. See
-//! docs/writing-a-variant.md.
+//! Kropki as a Sudoku Arena plugin: classic rules, and generated puzzles whose
+//! clues are Kropki dots (with as few givens as it takes).
 
 use plugin_sdk::engine::constraint_clues::ClueKind;
 use plugin_sdk::engine::Difficulty;
 use plugin_sdk::ClueVariant;
 
 plugin_sdk::export_variant!(ClueVariant {
-    id: "example-kropki",
-    name: "Kropki (example)",
+    id: "kropki",
+    name: "Kropki",
     rules: "Classic Sudoku. Digits joined by a white dot are consecutive; digits joined \
             by a black dot are in a ratio of 2. Not every such pair is marked.",
     kinds: &[ClueKind::Kropki],
