@@ -4,12 +4,14 @@
 // server sends (thermometers, arrows, dots, X/V, outside clues), and each is
 // saved as a screenshot.
 
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { datasetsDir } from "../test/fixtures";
 import type { PuzzleV1 } from "../src/protocol";
-import { cellLabel, leaveGame, namedPlayer, screenshot, useArena, waitForMessage, WAIT } from "./harness";
+import { cellLabel, lastPuzzle, leaveGame, namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 
@@ -125,3 +127,35 @@ test("a digit that breaks an arrow is marked like a repeat, and the arrow's sum 
   await expect.poll(() => cellLabel(player, [r, c])).not.toContain("conflict");
 });
 
+/** The puzzle behind an f-puzzles or SudokuPad link, as `arena export --format corpus` reads it. */
+function exported(link: string): Record<string, unknown> {
+  const file = join(mkdtempSync(join(tmpdir(), "arena-link-")), "link.txt");
+  writeFileSync(file, `${link}\n`);
+  const out = execFileSync(arena.server.arena, ["--plugins", arena.server.plugins, "export", "--format", "corpus", file], { encoding: "utf8" });
+  const { id: _id, ...rest } = JSON.parse(out) as Record<string, unknown>;
+  return rest;
+}
+
+test("a pasted puzzle, solved, is shared back as f-puzzles and SudokuPad links that hold the same puzzle", async () => {
+  const pasted = fpuzzlesLinks().get("Peak Sudoku") ?? "";
+  const player = await namedPlayer(arena, "Sharer");
+  await player.page.click("#own-puzzle summary");
+  await player.page.fill("#puzzle-text", pasted);
+  await player.page.selectOption("#mode", "solo");
+  await player.page.click("#create-room");
+  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(player);
+  await typeSolution(player, puzzle, solve(arena.server, puzzle));
+  await player.page.waitForSelector("#share-links", { timeout: WAIT });
+  const href = (site: string) => player.page.getAttribute(`#share-links a[data-site="${site}"]`, "href");
+  const fpuzzles = (await href("f-puzzles")) ?? "";
+  const sudokupad = (await href("SudokuPad")) ?? "";
+  expect(fpuzzles).toMatch(/^https:\/\/www\.f-puzzles\.com\/\?load=/);
+  expect(sudokupad).toMatch(/^https:\/\/sudokupad\.app\/fpuzzles/);
+  // The same rules, givens, title, setter and words, whichever way it went.
+  const original = exported(pasted);
+  expect(exported(fpuzzles)).toEqual(original);
+  expect(exported(sudokupad)).toEqual(original);
+  expect(original.title).toBe("Peak Sudoku");
+  await screenshot(player.page, "#results", "fpuzzles-shared-back");
+});

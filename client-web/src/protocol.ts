@@ -788,7 +788,12 @@ paused_ms: number,
  * A ghost race (`settings.ghosts`), once playing: the recorded games it
  * replays.
  */
-ghosts: Array<GhostRun>, };
+ghosts: Array<GhostRun>, 
+/**
+ * Once playing: the puzzle as links other sites open (f-puzzles,
+ * SudokuPad), to share it; empty when they cannot hold it.
+ */
+links?: Array<ShareLink>, };
 
 export type Rank = { 
 /**
@@ -847,6 +852,16 @@ cells: number,
  * `[ms from the start, cells right]` after each of their moves, in order.
  */
 points: Array<[number, number]>, };
+
+export type ShareLink = { 
+/**
+ * The site's name: `f-puzzles`, `SudokuPad`.
+ */
+site: string, 
+/**
+ * The whole link.
+ */
+url: string, };
 
 export type BoardKind = "daily" | "weekly" | "all_time";
 

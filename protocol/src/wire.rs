@@ -412,6 +412,20 @@ pub struct RoomView {
     /// replays.
     #[serde(default)]
     pub ghosts: Vec<GhostRun>,
+    /// Once playing: the puzzle as links other sites open (f-puzzles,
+    /// SudokuPad), to share it; empty when they cannot hold it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<ShareLink>,
+}
+
+/// A link that opens the room's puzzle on another site.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ShareLink {
+    /// The site's name: `f-puzzles`, `SudokuPad`.
+    pub site: String,
+    /// The whole link.
+    pub url: String,
 }
 
 /// A recorded game replayed as a ghost: when its board had how many cells

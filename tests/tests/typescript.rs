@@ -7,7 +7,7 @@ use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::wire::{
     BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun,
     HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState,
-    RoomSummary, RoomView, ServerMessage, StatRow,
+    RoomSummary, RoomView, ServerMessage, ShareLink, StatRow,
 };
 use protocol::{
     Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
@@ -48,6 +48,7 @@ fn generate() -> String {
         Rank::decl(&cfg),
         BoardRow::decl(&cfg),
         GhostRun::decl(&cfg),
+        ShareLink::decl(&cfg),
         BoardKind::decl(&cfg),
         StatRow::decl(&cfg),
         Contribution::decl(&cfg),

@@ -284,6 +284,46 @@ fn every_corpus_puzzle_goes_to_fpuzzles_links_and_back_with_the_same_rules() {
 }
 
 #[test]
+fn a_room_shares_its_puzzle_as_links_without_the_solution_and_a_big_grid_as_none() {
+    for p in corpus().into_iter().take(5) {
+        let puzzle = from_v1(&from_corpus(&p).expect("imports"))
+            .expect("loads")
+            .puzzle;
+        let public = protocol::PuzzleV1 {
+            title: p.title.clone(),
+            ..engine::v1::to_v1(&puzzle, None)
+        };
+        let links = server::fpuzzles::share_links(&puzzle, &public);
+        let sites: Vec<&str> = links.iter().map(|l| l.site.as_str()).collect();
+        assert_eq!(sites, ["f-puzzles", "SudokuPad"], "{}", p.id);
+        for link in &links {
+            let back = server::fpuzzles::unpack(&link.url)
+                .and_then(|v| server::fpuzzles::to_corpus(&v).ok())
+                .unwrap_or_else(|| panic!("{}: {}", p.id, link.url));
+            assert_eq!(back.givens, p.givens, "{}", p.id);
+            assert_eq!(back.title, p.title, "{}", p.id);
+            assert_eq!(rules_of(&back), rules_of(&p), "{}", p.id);
+            assert_eq!(
+                back.solution, None,
+                "{}: a shared link gives nothing away",
+                p.id
+            );
+        }
+    }
+    let sixteen = engine::Puzzle::new(
+        std::sync::Arc::new(
+            engine::geometry::classic_builder(4, 4)
+                .and_then(|b| b.build())
+                .expect("16x16"),
+        ),
+        vec![0; 256],
+    )
+    .expect("an empty 16x16");
+    let public = engine::v1::to_v1(&sixteen, None);
+    assert!(server::fpuzzles::share_links(&sixteen, &public).is_empty());
+}
+
+#[test]
 fn arena_reads_fpuzzles_json_links_and_bare_strings_and_writes_links() {
     let lines = quick_lines();
     let dir = std::env::temp_dir().join(format!("arena-fpuzzles-{}", std::process::id()));

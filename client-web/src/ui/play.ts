@@ -5,7 +5,7 @@
 import { gradeSentence } from "../game/tiers";
 import type { EntryMode } from "../game/board";
 import type { Game, Session } from "../game/session";
-import type { ClientMessage } from "../protocol";
+import type { ClientMessage, ShareLink } from "../protocol";
 import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
 import { h, replace } from "./dom";
@@ -622,6 +622,17 @@ export class PlayScreen {
     );
   }
 
+  /** The puzzle as links other sites open, to share it or play it on there. */
+  private shareLinks(links: ShareLink[]): HTMLElement | null {
+    if (links.length === 0) return null;
+    return h(
+      "p",
+      { id: "share-links", class: "row" },
+      "Share this puzzle:",
+      ...links.map((l) => h("a", { href: l.url, target: "_blank", rel: "noopener", class: "share-link", "data-site": l.site }, `Open in ${l.site}`)),
+    );
+  }
+
   /** Everyone votes for a rematch; it comes once every player still here wants one. */
   private rematchButton(): HTMLElement {
     const s = this.session;
@@ -697,6 +708,7 @@ export class PlayScreen {
       results.contributions.length > 0
         ? h("ul", { class: "contributions" }, ...results.contributions.map((c) => h("li", {}, `${c.name}: ${c.cells} cells`)))
         : null,
+      this.shareLinks(room.links ?? []),
       room.settings.daily ? this.dailyBoard(room.settings.daily) : null,
       room.settings.daily && mine
         ? h(

@@ -540,3 +540,29 @@ pub fn sudokupad_link(puzzle: &Value) -> String {
         lzstring::compress_to_base64(&puzzle.to_string())
     )
 }
+
+/// "Open in f-puzzles" and "Open in SudokuPad" links to a puzzle being
+/// played (its title, setter and rules along; no solution), or none when the
+/// corpus schema cannot hold it (a grid above 9x9, a Samurai).
+pub fn share_links(
+    puzzle: &engine::Puzzle,
+    public: &protocol::PuzzleV1,
+) -> Vec<protocol::wire::ShareLink> {
+    let Ok(mut corpus) = engine::corpus::to_corpus(puzzle, None) else {
+        return Vec::new();
+    };
+    corpus.title = public.title.clone();
+    corpus.author = public.author.clone();
+    corpus.rules = public.rules.clone();
+    let json = from_corpus(&corpus);
+    vec![
+        protocol::wire::ShareLink {
+            site: "f-puzzles".into(),
+            url: fpuzzles_link(&json),
+        },
+        protocol::wire::ShareLink {
+            site: "SudokuPad".into(),
+            url: sudokupad_link(&json),
+        },
+    ]
+}

@@ -91,6 +91,8 @@ pub struct Game {
     pub full: PuzzleV1,
     /// A ghost race: the recorded games it replays (not kept across a restart).
     pub ghosts: Vec<protocol::wire::GhostRun>,
+    /// The puzzle as f-puzzles and SudokuPad links, to share.
+    pub links: Vec<protocol::wire::ShareLink>,
 }
 
 impl Game {
@@ -110,12 +112,14 @@ impl Game {
         public.drawings = engine::drawing::drawings(&public.constraints);
         // And says what each kind of constraint means, beside the setter's words.
         public.rule_notes = engine::describe::rule_notes(&public.constraints);
+        let links = crate::fpuzzles::share_links(&loaded.puzzle, &public);
         Ok(Game {
             puzzle: loaded.puzzle,
             solution,
             public,
             full: puzzle,
             ghosts: Vec::new(),
+            links,
         })
     }
 }

@@ -98,6 +98,11 @@ impl Room {
             } else {
                 Vec::new()
             },
+            links: if playing {
+                self.game.links.clone()
+            } else {
+                Vec::new()
+            },
             pencil: (coop && playing)
                 .then(|| engine::v1::to_marks_grid(model, &self.play.coop.pencil)),
             authors: (coop && playing).then(|| self.authors_grid()),
