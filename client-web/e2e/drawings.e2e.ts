@@ -87,6 +87,20 @@ test("on a phone the drawn rules and the clues outside the grid stay on screen",
     }
   }
   await screenshot(phone.page, "svg.board", "fpuzzles-killer-little-killer-phone");
+  // Playing moves nothing on the page: every layout shift counted, input or not.
+  await phone.page.evaluate(() => {
+    const w = window as unknown as { shifted: number };
+    w.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.shifted += (e as unknown as { value: number }).value;
+    }).observe({ type: "layout-shift" });
+  });
+  const puzzle = lastPuzzle(phone);
+  const solution = solve(arena.server, puzzle);
+  await typeSolution(phone, puzzle, solution, 12);
+  await phone.page.click("#cell-4-4");
+  await phone.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(await phone.page.evaluate(() => (window as unknown as { shifted: number }).shifted)).toBe(0);
 });
 
 test("a digit that breaks an arrow is marked like a repeat, and the arrow's sum helper counts", async () => {

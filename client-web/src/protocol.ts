@@ -425,6 +425,11 @@ constraints?: Array<Constraint>,
  */
 drawings?: Array<Drawing>, 
 /**
+ * The setter's cosmetic marks (f-puzzles' lines, circles, rectangles,
+ * text and cages without a total): drawn as given, read by no rule.
+ */
+decorations?: Array<Drawing>, 
+/**
  * What each kind of constraint means, a line per kind ("Thermometers
  * (3): digits strictly increase from the bulb …"; informational: the
  * server fills it in for clients' rules panels; readers ignore it).

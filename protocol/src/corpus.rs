@@ -37,6 +37,10 @@ pub struct CorpusPuzzle {
     /// The solution, N·N digits, when known.
     #[serde(default)]
     pub solution: Option<String>,
+    /// Our extension: the setter's cosmetic marks (f-puzzles' lines,
+    /// circles, rectangles, text, cages without a total), no rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decorations: Vec<crate::Drawing>,
 }
 
 /// One constraint of the corpus, named after its f-puzzles key.

@@ -78,6 +78,10 @@ pub struct PuzzleV1 {
     /// for clients; readers ignore it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drawings: Vec<Drawing>,
+    /// The setter's cosmetic marks (f-puzzles' lines, circles, rectangles,
+    /// text and cages without a total): drawn as given, read by no rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decorations: Vec<Drawing>,
     /// What each kind of constraint means, a line per kind ("Thermometers
     /// (3): digits strictly increase from the bulb …"; informational: the
     /// server fills it in for clients' rules panels; readers ignore it).
@@ -232,6 +236,7 @@ mod tests {
             constraints: vec![],
             drawings: vec![],
             rule_notes: vec![],
+            decorations: vec![],
             grid: vec![vec![0; 4]; 4],
             clue_count: Some(0),
             solution: None,

@@ -43,6 +43,8 @@ pub struct Setter {
     pub author: Option<String>,
     /// The rules, as written.
     pub rules: Option<String>,
+    /// What the setter drew that no rule reads.
+    pub decorations: Vec<protocol::Drawing>,
 }
 
 impl Setter {
@@ -51,6 +53,7 @@ impl Setter {
             title: p.title.clone(),
             author: p.author.clone(),
             rules: p.rules.clone(),
+            decorations: p.decorations.clone(),
         }
     }
 
@@ -59,6 +62,7 @@ impl Setter {
         p.title.clone_from(&self.title);
         p.author.clone_from(&self.author);
         p.rules.clone_from(&self.rules);
+        p.decorations.clone_from(&self.decorations);
     }
 
     /// Writes these words into a puzzle file (a pasted puzzle's room shows them).
@@ -66,6 +70,7 @@ impl Setter {
         p.title.clone_from(&self.title);
         p.author.clone_from(&self.author);
         p.rules.clone_from(&self.rules);
+        p.decorations.clone_from(&self.decorations);
     }
 }
 

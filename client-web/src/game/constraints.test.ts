@@ -28,6 +28,9 @@ test("an arrow breaks when its shaft passes its circle, or misses it when full",
   expect(arrowBroken([9], [4, 0])).toBe(false);
   expect(arrowBroken([9], [9, 0])).toBe(true); // the empty cell adds at least 1
   expect(arrowBroken([1, 2], [5, 7])).toBe(false); // a pill reads 12
+  // A pill reads in reading order, whatever order the file lists it in.
+  const pill: Constraint = { type: "arrow", circle: [[0, 8], [0, 7]], line: [[1, 8], [2, 8]] };
+  expect(board([pill], [[0, 7, 1], [0, 8, 2], [1, 8, 5], [2, 8, 7]]).bad).toEqual([]);
   expect(arrowBroken([0], [9, 9])).toBe(false); // nothing to compare yet
   const arrow: Constraint = { type: "arrow", circle: [[4, 4]], line: [[4, 5], [4, 6]] };
   expect(board([arrow], [[4, 4, 5], [4, 5, 3], [4, 6, 3]]).bad).toEqual([40, 41, 42]);

@@ -30,7 +30,7 @@ export function constraintConflicts(g: Geometry, values: number[]): Set<Cell> {
         if (thermometerBroken(v, k.slow)) flag(cells);
         break;
       case "arrow": {
-        const circle = k.circle.map(at);
+        const circle = readingOrder(k.circle).map(at);
         const shaft = k.line.map(at);
         if (arrowBroken(circle.map((c) => values[c]), shaft.map((c) => values[c]))) flag([...circle, ...shaft]);
         break;
@@ -85,7 +85,8 @@ export function constraintConflicts(g: Geometry, values: number[]): Set<Cell> {
       case "maximum":
         for (const c of cells) {
           for (const n of orthogonal(g, c)) {
-            if (cells.includes(n) || values[c] === 0 || values[n] === 0) continue;
+            // Compared with neighbours that are not themselves such cells (of any constraint).
+            if (marks.extremes[k.type].has(n) || values[c] === 0 || values[n] === 0) continue;
             if (k.type === "minimum" ? values[c] >= values[n] : values[c] <= values[n]) flag([c, n]);
           }
         }
@@ -121,7 +122,7 @@ export function constraintConflicts(g: Geometry, values: number[]): Set<Cell> {
         break;
       case "nonConsecutive":
         for (const [a, b] of orthogonalPairs(g)) {
-          if (values[a] && values[b] && Math.abs(values[a] - values[b]) === 1 && !marks.white.has(key(a, b))) flag([a, b]);
+          if (values[a] && values[b] && Math.abs(values[a] - values[b]) === 1 && !marks.kropki.has(key(a, b))) flag([a, b]);
         }
         break;
       case "antiKing":
@@ -156,7 +157,7 @@ export function constraintConflicts(g: Geometry, values: number[]): Set<Cell> {
         for (const [a, b] of orthogonalPairs(g)) {
           const [x, y] = [values[a], values[b]];
           if (!x || !y) continue;
-          const ratio = k.ratio && !marks.black.has(key(a, b)) && marks.ratios.some((q) => x === q * y || y === q * x);
+          const ratio = k.ratio && !marks.kropki.has(key(a, b)) && marks.ratios.some((q) => x === q * y || y === q * x);
           const xv = k.xv && !marks.xv.has(key(a, b)) && (x + y === 5 || x + y === 10);
           if (ratio || xv) flag([a, b]);
         }
@@ -169,23 +170,30 @@ export function constraintConflicts(g: Geometry, values: number[]): Set<Cell> {
   return bad;
 }
 
-/** The pairs that carry a white dot, a black dot, an X or a V, and the ratios black dots use. */
+/** Cells in reading order (row, then column): how a pill reads as a number. */
+export function readingOrder(cells: Array<[number, number]>): Array<[number, number]> {
+  return [...cells].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** The pairs that carry a Kropki dot (white or black) or an X or V, the ratios black dots use, and every minimum and maximum cell. */
 function markedPairs(g: Geometry, at: (rc: [number, number]) => Cell) {
-  const white = new Set<string>();
-  const black = new Set<string>();
+  // A pair with either dot is exempt from both non-consecutive and the negative ratio rule.
+  const kropki = new Set<string>();
   const xv = new Set<string>();
   const ratios = new Set<number>();
+  const extremes = { minimum: new Set<Cell>(), maximum: new Set<Cell>() };
   for (const k of g.constraints) {
+    if (k.type === "minimum" || k.type === "maximum") for (const rc of k.cells) extremes[k.type].add(at(rc));
     if (k.type !== "difference" && k.type !== "ratio" && k.type !== "xv") continue;
     const pair = key(at(k.cells[0]), at(k.cells[1]));
-    if (k.type === "difference") white.add(pair);
+    if (k.type === "difference") kropki.add(pair);
     if (k.type === "ratio") {
-      black.add(pair);
+      kropki.add(pair);
       ratios.add(k.value);
     }
     if (k.type === "xv") xv.add(pair);
   }
-  return { white, black, xv, ratios: ratios.size > 0 ? [...ratios] : [2] };
+  return { kropki, xv, ratios: ratios.size > 0 ? [...ratios] : [2], extremes };
 }
 
 function key(a: Cell, b: Cell): string {

@@ -3,6 +3,7 @@
 // or a little killer diagonal under the cursor says what its digits add up to
 // so far and what is left to place.
 
+import { readingOrder } from "./constraints";
 import type { CageShape, Cell, Geometry } from "./geometry";
 
 /** What the helper says about an arrow or a little killer diagonal. */
@@ -31,7 +32,7 @@ export function lineSumAt(g: Geometry, values: number[], cell: Cell | undefined)
   const symbol = (v: number) => g.symbols[v - 1] ?? String(v);
   for (const k of g.constraints) {
     if (k.type === "arrow") {
-      const circle = k.circle.map(at);
+      const circle = readingOrder(k.circle).map(at);
       const shaft = k.line.map(at);
       if (!circle.includes(cell) && !shaft.includes(cell)) continue;
       const read = circle.map((c) => values[c]);

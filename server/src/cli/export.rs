@@ -1,6 +1,7 @@
 //! `arena export`: puzzles rewritten in another schema — the daily archive's
 //! (`--format yendoku`), format v1 (`--format v1`, e.g. for killers read
-//! from another tool's text or CSV; v2 when the puzzle has constraints) or
+//! from another tool's text or CSV; v2 when the puzzle has constraints, with
+//! the drawings and rule notes the server sends clients filled in) or
 //! the variant corpus's (`--format corpus`), f-puzzles JSON (`--format
 //! fpuzzles`) — one JSON object per line, with solutions — or links, one per
 //! line: f-puzzles (`--format fpuzzles-link`) and SudokuPad
@@ -82,7 +83,7 @@ fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
     let loaded = entry.puzzle.as_ref().map_err(|e| e.clone())?;
     let solution = solution_of(loaded)?;
     let model = loaded.puzzle.model();
-    let v1 = match &entry.form {
+    let mut v1 = match &entry.form {
         Some(Form::V1(original)) => {
             let mut v1 = (**original).clone();
             v1.solution = Some(engine::v1::to_grid(model, &solution));
@@ -105,6 +106,8 @@ fn export_v1(entry: &crate::input::Entry) -> Result<String, String> {
             v1
         }
     };
+    // How a client would draw it, for viewers of the file (readers ignore it).
+    engine::drawing::fill_in(&mut v1);
     serde_json::to_string(&v1).map_err(|e| e.to_string())
 }
 

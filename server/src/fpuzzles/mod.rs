@@ -7,9 +7,11 @@
 //!
 //! A rule key we cannot enforce is an error naming it; purely cosmetic
 //! elements (lines, circles, rectangles, text, cages without a sum drawn
-//! for decoration) and the solver settings are left out. The title, author
-//! and rules text (`ruleset`) travel with the puzzle.
+//! for decoration) are kept as drawings ([`decorations`]); the solver
+//! settings are left out. The title, author and rules text (`ruleset`)
+//! travel with the puzzle.
 
+pub mod decorations;
 pub mod lzstring;
 
 use protocol::corpus::{CorpusConstraint, CorpusPuzzle, CorpusValue};
@@ -381,6 +383,7 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
         constraints,
         tags: Vec::new(),
         solution,
+        decorations: decorations::read(object, size),
     })
 }
 
@@ -458,6 +461,7 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Value {
         out.insert("ruleset".into(), json!(r));
     }
     out.insert("grid".into(), json!(grid));
+    decorations::write(&p.decorations, &mut out);
     let value_of = |v: &Option<CorpusValue>| match v {
         Some(CorpusValue::Number(n)) => json!(n.to_string()),
         Some(CorpusValue::Text(t)) => json!(t),
@@ -554,6 +558,7 @@ pub fn share_links(
     corpus.title = public.title.clone();
     corpus.author = public.author.clone();
     corpus.rules = public.rules.clone();
+    corpus.decorations = public.decorations.clone();
     let json = from_corpus(&corpus);
     vec![
         protocol::wire::ShareLink {

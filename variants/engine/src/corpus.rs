@@ -50,6 +50,7 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Result<PuzzleV1, PuzzleError> {
         constraints,
         drawings: Vec::new(),
         rule_notes: Vec::new(),
+        decorations: p.decorations.clone(),
         grid: digits(&p.givens, n, "givens")?,
         clue_count: None,
         solution: p
@@ -390,6 +391,7 @@ pub fn to_corpus(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<CorpusPuzzl
         constraints: out,
         tags: Vec::new(),
         solution: solution.map(text),
+        decorations: Vec::new(),
     })
 }
 

@@ -15,6 +15,15 @@ const OUTLINE: &str = "#888888";
 /// A coloured line's thickness (hundredths of a cell).
 const LINE: u32 = 30;
 
+/// Fills in what a client reads beside the rules, knowing none: `drawings`
+/// (the setter's decorations, then every constraint's drawings) and
+/// `rule_notes` (what each kind of constraint means).
+pub fn fill_in(puzzle: &mut protocol::PuzzleV1) {
+    puzzle.drawings = puzzle.decorations.clone();
+    puzzle.drawings.extend(drawings(&puzzle.constraints));
+    puzzle.rule_notes = crate::describe::rule_notes(&puzzle.constraints);
+}
+
 /// The drawings of every constraint, in order.
 pub fn drawings(constraints: &[Constraint]) -> Vec<Drawing> {
     constraints.iter().flat_map(drawing_of).collect()

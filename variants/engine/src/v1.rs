@@ -233,6 +233,7 @@ pub fn to_v1(puzzle: &Puzzle, solution: Option<&[u8]>) -> PuzzleV1 {
         constraints: m.constraints().to_vec(),
         drawings: Vec::new(),
         rule_notes: Vec::new(),
+        decorations: Vec::new(),
         grid: to_grid(m, puzzle.givens()),
         clue_count: Some(puzzle.clue_count() as u32),
         solution: solution.map(|s| to_grid(m, s)),

@@ -154,6 +154,7 @@ fn slow_hints_puzzle() -> PuzzleV1 {
         constraints: Vec::new(),
         drawings: Vec::new(),
         rule_notes: Vec::new(),
+        decorations: Vec::new(),
         grid,
         clue_count: Some(12),
         solution: Some(solution),

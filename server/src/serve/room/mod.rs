@@ -108,10 +108,9 @@ impl Game {
         })?;
         let mut public = puzzle.clone();
         public.solution = None;
-        // The client draws the constraints from primitives, knowing no rule.
-        public.drawings = engine::drawing::drawings(&public.constraints);
-        // And says what each kind of constraint means, beside the setter's words.
-        public.rule_notes = engine::describe::rule_notes(&public.constraints);
+        // The client draws the constraints from primitives, knowing no rule,
+        // and reads what each kind means beside the setter's words.
+        engine::drawing::fill_in(&mut public);
         let links = crate::fpuzzles::share_links(&loaded.puzzle, &public);
         Ok(Game {
             puzzle: loaded.puzzle,
