@@ -300,6 +300,18 @@ cells: [[number, number], [number, number]],
 /**
  * What it says.
  */
+text: string, } | { "type": "corner", 
+/**
+ * The four cells around the point.
+ */
+cells: [[number, number], [number, number], [number, number], [number, number]], 
+/**
+ * Its fill colour.
+ */
+fill: string, 
+/**
+ * What it says (may be empty).
+ */
 text: string, } | { "type": "cage", 
 /**
  * The cells it surrounds.

@@ -61,6 +61,16 @@ pub enum Drawing {
         /// What it says.
         text: String,
     },
+    /// A circle where four cells meet, with text in it (a quadruple's
+    /// digits).
+    Corner {
+        /// The four cells around the point.
+        cells: [Coord; 4],
+        /// Its fill colour.
+        fill: String,
+        /// What it says (may be empty).
+        text: String,
+    },
     /// A dashed outline around cells, with its label in the top-left cell.
     Cage {
         /// The cells it surrounds.

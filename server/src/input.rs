@@ -28,7 +28,8 @@ pub enum Form {
     /// wrote beside the rules; written back in the corpus schema.
     Corpus(Setter),
     /// An f-puzzles puzzle: its JSON, a link carrying it (`…?load=…`) or the
-    /// bare compressed string, with what its setter wrote beside the rules;
+    /// bare compressed string — or a SudokuPad link in SudokuPad's own format,
+    /// read best effort — with what its setter wrote beside the rules;
     /// written back as f-puzzles JSON.
     FPuzzles(Setter),
 }
@@ -264,17 +265,20 @@ fn read_classic_lines(file: &str, text: &str) -> Vec<Entry> {
                     solution: None,
                 })
                 .map_err(|e| e.to_string()),
-            // Not a grid: an f-puzzles link or compressed string, if it is one.
-            Err(e) => match crate::fpuzzles::unpack(line) {
-                Some(value) => {
+            // Not a grid: an f-puzzles link or compressed string, or a
+            // SudokuPad link in its own format (best effort), if it is one.
+            Err(e) => {
+                if let Some(value) = crate::fpuzzles::unpack(line) {
                     out.push(fpuzzles_entry(name, &value));
                     continue;
                 }
-                None if line.contains("load=") || line.contains("/fpuzzles") => {
-                    Err("an f-puzzles link whose data cannot be read".into())
+                if let Some(value) = crate::fpuzzles::sudokupad::unpack(line) {
+                    let read = crate::fpuzzles::sudokupad::to_corpus(&value);
+                    out.push(corpus_puzzle_entry(name, read, Form::FPuzzles));
+                    continue;
                 }
-                None => Err(e.to_string()),
-            },
+                Err(unreadable_link(line).unwrap_or_else(|| e.to_string()))
+            }
         };
         out.push(Entry {
             name,
@@ -283,6 +287,19 @@ fn read_classic_lines(file: &str, text: &str) -> Vec<Entry> {
         });
     }
     out
+}
+
+/// Why a line that names a puzzle site could not be read, if it names one.
+fn unreadable_link(line: &str) -> Option<String> {
+    if line.contains("load=") || line.contains("/fpuzzles") {
+        return Some("an f-puzzles link whose data cannot be read".into());
+    }
+    (line.contains("sudokupad.app") || line.contains("crackingthecryptic")).then(|| {
+        "a SudokuPad link whose puzzle is not in the link (a short id of a puzzle stored on \
+         SudokuPad's server) or cannot be read: share it as a SudokuPad link with its data \
+         (…/scl…, …/fpuzzles…) or from f-puzzles"
+            .to_string()
+    })
 }
 
 fn failed(name: String, message: String) -> Entry {
@@ -320,6 +337,21 @@ mod tests {
             .as_ref()
             .err()
             .is_some_and(|e| e.contains("not JSON")));
+
+        // Links that say what they are get errors that say so, each on its line.
+        let links = "https://www.f-puzzles.com/?load=notlzstring\n\
+                     https://sudokupad.app/sclN4IgzglgXgpiBcBOANCA5gJwhmAX\n\
+                     https://sudokupad.app/fpuzzlesN4IgzglgXgpiBcA\n";
+        let errors: Vec<String> = read_text("links.txt", links)
+            .into_iter()
+            .map(|e| format!("{}: {}", e.name, e.puzzle.err().unwrap_or_default()))
+            .collect();
+        assert_eq!(errors.len(), 3);
+        assert!(errors[0].starts_with("links.txt:1: an f-puzzles link whose data cannot be read"));
+        assert!(
+            errors[1].starts_with("links.txt:2: a SudokuPad link whose puzzle is not in the link")
+        );
+        assert!(errors[2].starts_with("links.txt:3: an f-puzzles link whose data cannot be read"));
 
         let entries = read_text("a.json", "[1, 2");
         assert!(entries[0]

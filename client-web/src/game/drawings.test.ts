@@ -14,6 +14,7 @@ const DRAWINGS: Drawing[] = [
   { type: "clue", at: [-1, 3], text: "17", direction: [1, 1] },
   { type: "cage", cells: [[5, 5], [5, 6]], label: "9" },
   { type: "text", cell: [7, 7], text: "<b>" },
+  { type: "corner", cells: [[0, 7], [0, 8], [1, 7], [1, 8]], fill: "white", text: "1289" },
 ];
 
 test("every drawing primitive is drawn, lines under the grid and marks over it", () => {
@@ -30,6 +31,10 @@ test("every drawing primitive is drawn, lines under the grid and marks over it",
   expect(svg).toMatch(/class="drawn-letter"[^>]*>X</);
   expect(svg).toMatch(/class="drawn-clue"[^>]*>17</);
   expect(svg).toMatch(/class="cage-sum"[^>]*>9</);
+  // A quadruple's circle sits where its four cells meet, its digits in two lines.
+  expect(svg).toContain(`<circle class="drawn-corner" cx="${8 * CELL}" cy="${1 * CELL}"`);
+  expect(svg).toMatch(/class="drawn-corner-text"[^>]*>12</);
+  expect(svg).toMatch(/class="drawn-corner-text"[^>]*>89</);
   // Text is escaped, never markup.
   expect(svg).toContain("&lt;b&gt;");
   expect(svg).not.toContain("<b>");

@@ -80,6 +80,16 @@ export function drawingLayer(g: Geometry, layer: DrawingLayer, cell: number): st
         if (d.text) out.push(label(x, y, d.text, cell * 0.16, "drawn-dot-text"));
         break;
       }
+      case "corner": {
+        // Where the four cells meet: the mean of their centres.
+        const [x, y] = d.cells.map(centre).reduce(([ax, ay], [bx, by]) => [ax + bx / 4, ay + by / 4], [0, 0]);
+        out.push(`<circle class="drawn-corner" cx="${x}" cy="${y}" r="${cell * 0.28}" fill="${attr(d.fill)}" stroke="#000" stroke-width="${cell * 0.025}"/>`);
+        // Up to two digits a line, two lines: a quadruple's four fit.
+        const lines = d.text.length > 2 ? [d.text.slice(0, 2), d.text.slice(2, 4)] : [d.text];
+        const size = cell * (lines.length > 1 ? 0.19 : 0.24);
+        lines.forEach((line, i) => out.push(label(x, y + (i - (lines.length - 1) / 2) * size, line, size, "drawn-corner-text")));
+        break;
+      }
       case "letter": {
         const [x, y] = between(d.cells[0], d.cells[1]);
         out.push(`<rect class="drawn-letter-bg" x="${x - cell * 0.14}" y="${y - cell * 0.16}" width="${cell * 0.28}" height="${cell * 0.32}" rx="${cell * 0.05}"/>`);

@@ -2,8 +2,8 @@
 //! without a total, which the setter draws and no rule reads — kept as
 //! drawing primitives, so the board shows them as the setter drew them, and
 //! written back. Best effort: a circle or rectangle on one cell is a shape,
-//! on the edge between two a dot; one at the corner of four cells (which no
-//! primitive draws) and anything unreadable is left out, never an error.
+//! on the edge between two a dot, where four cells meet a corner circle;
+//! anything else or unreadable is left out, never an error.
 
 use protocol::{Coord, Drawing, ShapeKind};
 use serde_json::{json, Map, Value};
@@ -100,7 +100,14 @@ fn read_one(key: &str, entry: &Value, n: u32) -> Vec<Drawing> {
                     fill: colour("baseC"),
                     text,
                 }],
-                _ => Vec::new(),
+                four => engine::drawing::corner_of(four)
+                    .map(|cells| Drawing::Corner {
+                        cells,
+                        fill: colour("baseC"),
+                        text: text.unwrap_or_default(),
+                    })
+                    .into_iter()
+                    .collect(),
             }
         }
         "text" => match (cells("cells").as_deref(), text) {
@@ -116,7 +123,7 @@ fn read_one(key: &str, entry: &Value, n: u32) -> Vec<Drawing> {
 }
 
 /// A colour safe to draw: `#` and 3 to 8 hex digits, else grey.
-fn colour(value: Option<&Value>) -> String {
+pub(super) fn colour(value: Option<&Value>) -> String {
     value
         .and_then(Value::as_str)
         .filter(|s| {
@@ -189,6 +196,11 @@ pub fn write(decorations: &[Drawing], out: &mut Map<String, Value>) {
                 json!({"cells": names(cells), "baseC": fill, "outlineC": "#000000", "fontC": "#000000",
                        "width": 0.3, "height": 0.3, "value": text.clone().unwrap_or_default()}),
             ),
+            Drawing::Corner { cells, fill, text } => push(
+                "circle",
+                json!({"cells": names(cells), "baseC": fill, "outlineC": "#000000", "fontC": "#000000",
+                       "width": 0.6, "height": 0.6, "value": text}),
+            ),
             Drawing::Text { cell, text } => push(
                 "text",
                 json!({"cells": [name(cell)], "value": text, "fontC": "#000000", "size": 0.5, "angle": 0}),
@@ -230,16 +242,17 @@ mod tests {
                 Drawing::Dot { .. } => "dot",
                 Drawing::Text { .. } => "text",
                 Drawing::Cage { .. } => "cage",
+                Drawing::Corner { .. } => "corner",
                 _ => "other",
             })
             .collect();
-        // The corner circle has no primitive: left out.
+        // The corner circle is a corner; the rectangle's bad colour is drawn grey.
         assert_eq!(
             kinds,
-            ["line", "shape", "text", "dot", "shape", "text", "cage"]
+            ["line", "shape", "text", "dot", "corner", "shape", "text", "cage"]
         );
         // A colour that is not a colour is drawn grey.
-        assert!(matches!(&drawn[4], Drawing::Shape { fill: Some(f), .. } if f == GREY));
+        assert!(matches!(&drawn[5], Drawing::Shape { fill: Some(f), .. } if f == GREY));
         let mut back = Map::new();
         write(&drawn, &mut back);
         assert_eq!(read(&back, 9), drawn, "written back, read the same");

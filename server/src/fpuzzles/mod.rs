@@ -1,5 +1,6 @@
 //! f-puzzles (f-puzzles.com): its puzzle JSON, and the links that carry it
-//! LZString-compressed after `?load=` ([`lzstring`]). Read into the variant
+//! LZString-compressed after `?load=` ([`lzstring`]); and SudokuPad's own
+//! format, read best effort ([`sudokupad`]). Read into the variant
 //! corpus schema (`protocol::corpus`, whose kinds are named after
 //! f-puzzles' keys; then `engine::corpus` to the puzzle format), and written
 //! back from it: an f-puzzles JSON object, an f-puzzles link, and a
@@ -13,6 +14,7 @@
 
 pub mod decorations;
 pub mod lzstring;
+pub mod sudokupad;
 
 use protocol::corpus::{CorpusConstraint, CorpusPuzzle, CorpusValue};
 use serde_json::{json, Map, Value};

@@ -40,6 +40,15 @@ fn texts(cells: &[Coord], text: &str) -> Vec<Drawing> {
         .collect()
 }
 
+/// The four cells of a 2x2 square, in reading order, if `cells` are one.
+pub fn corner_of(cells: &[Coord]) -> Option<[Coord; 4]> {
+    let &[r, c] = cells.iter().min()?;
+    let square = [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]];
+    let mut sorted = cells.to_vec();
+    sorted.sort_unstable();
+    (sorted == square).then_some(square)
+}
+
 /// Digits written together: "1234".
 fn digits(values: &[u32]) -> String {
     values.iter().map(|v| v.to_string()).collect()
@@ -224,12 +233,20 @@ fn drawing_of(c: &Constraint) -> Vec<Drawing> {
         }
         C::Quadruple { cells, values } => {
             let text = digits(values);
-            cells
-                .iter()
-                .min()
-                .map(|&cell| Drawing::Text { cell, text })
-                .into_iter()
-                .collect()
+            match corner_of(cells) {
+                Some(cells) => vec![Drawing::Corner {
+                    cells,
+                    fill: "white".into(),
+                    text,
+                }],
+                // Not a 2x2: the digits in its first cell's corner.
+                None => cells
+                    .iter()
+                    .min()
+                    .map(|&cell| Drawing::Text { cell, text })
+                    .into_iter()
+                    .collect(),
+            }
         }
         C::Indexer { cells, .. } => vec![shape(cells, ShapeKind::Square, Some("#f4c8c8"), 100)],
         C::Clone { cells, clones } => {
@@ -248,6 +265,23 @@ fn drawing_of(c: &Constraint) -> Vec<Drawing> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_two_by_two_quadruple_is_a_circle_where_its_cells_meet() {
+        let d = drawings(&[Constraint::Quadruple {
+            cells: vec![[3, 4], [4, 3], [3, 3], [4, 4]],
+            values: vec![1, 2, 2],
+        }]);
+        assert_eq!(
+            d,
+            [Drawing::Corner {
+                cells: [[3, 3], [3, 4], [4, 3], [4, 4]],
+                fill: "white".into(),
+                text: "122".into(),
+            }]
+        );
+        assert_eq!(corner_of(&[[0, 0], [0, 1], [1, 1], [2, 2]]), None);
+    }
 
     #[test]
     fn a_thermometer_is_a_bulb_and_a_grey_line() {
