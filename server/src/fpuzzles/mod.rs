@@ -105,16 +105,20 @@ pub fn unpack(text: &str) -> Option<Value> {
     } else {
         text
     };
-    // Links are often pasted URL-encoded.
-    let packed = packed
-        .replace("%2B", "+")
-        .replace("%2F", "/")
-        .replace("%3D", "=")
-        .replace(' ', "+");
-    let json = lzstring::decompress_from_base64(&packed)?;
+    let json = lzstring::decompress_from_base64(&url_decoded(packed))?;
     serde_json::from_str::<Value>(&json)
         .ok()
         .filter(|v| v.is_object())
+}
+
+/// Compressed data as pasted: links are often URL-encoded, and a `+` may
+/// have become a space.
+fn url_decoded(packed: &str) -> String {
+    packed
+        .replace("%2B", "+")
+        .replace("%2F", "/")
+        .replace("%3D", "=")
+        .replace(' ', "+")
 }
 
 /// A string or a number, as a number.

@@ -49,12 +49,7 @@ pub fn unpack(text: &str) -> Option<Value> {
     let text = text.trim();
     let at = text.find("/scl").or_else(|| text.find("/ctc"))?;
     let packed = text[at + 4..].split(['?', '&', '#']).next()?;
-    let packed = packed
-        .replace("%2B", "+")
-        .replace("%2F", "/")
-        .replace("%3D", "=")
-        .replace(' ', "+");
-    let zipped = lzstring::decompress_from_base64(&packed)?;
+    let zipped = lzstring::decompress_from_base64(&super::url_decoded(packed))?;
     let mut value = Parser::new(&zipped).document()?;
     long_keys(&mut value);
     value.is_object().then_some(value)
