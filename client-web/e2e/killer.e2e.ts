@@ -5,7 +5,7 @@
 // together.
 
 import { describe, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame, meetByLink } from "./harness";
+import { cellLabel, createRoom, emptyCells, fillByClicks, namedPlayer, screenshot, screenshotScreen, startGame, useArena, waitForMessage, WAIT, type Player, leaveGame, meetByLink } from "./harness";
 
 const arena = useArena();
 const PHONE = { width: 390, height: 844 };
@@ -70,6 +70,29 @@ test("solo: the cage helper, a broken cage sum, and hints that explain the cages
   const step = (await page.textContent("#hint")) ?? "";
   expect(step).toMatch(/adds? up to/);
   await screenshot(page, "main", "killer-hint");
+
+  // The button under the step does it: a digit placed (the server takes it), or
+  // the candidates it rules out taken out of my marks.
+  const told = await waitForMessage(ada, (m) => m.type === "hint");
+  const hint = told.type === "hint" ? told.hint : null;
+  if (!hint) throw new Error("no hint");
+  if (hint.value != null) {
+    const [hr, hc] = hint.cell;
+    expect(hint.value).toBe(solution[hr][hc]);
+    await page.click("#hint-apply");
+    await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === hr && m.col === hc && m.value === hint.value);
+    expect(await cellLabel(ada, [hr, hc])).toContain(`: ${hint.value}`);
+  } else {
+    const [er, ec] = hint.eliminations[0];
+    const gone = hint.eliminations.filter(([r, c]) => r === er && c === ec).map(([, , v]) => v);
+    await page.click(`#cell-${er}-${ec}`);
+    for (const v of gone) await page.keyboard.press(`Control+${v}`);
+    expect(await cellLabel(ada, [er, ec])).toContain(`candidates ${gone.join(" ")}`);
+    expect(await page.textContent("#hint-apply")).toBe("Remove them");
+    await page.click("#hint-apply");
+    await expect.poll(() => cellLabel(ada, [er, ec])).not.toContain("candidates");
+  }
+  await page.waitForSelector("#hint-apply", { state: "detached", timeout: WAIT });
 });
 
 describe("killer with two players", () => {

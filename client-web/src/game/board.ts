@@ -163,6 +163,32 @@ export class Board {
     );
   }
 
+  /**
+   * A hint's step, as one undoable step: `value` placed in `cell` (if any;
+   * with the digit out of its peers' marks, as typing it does) and each
+   * `[cell, value]` of `eliminations` out of that cell's corner and centre marks.
+   */
+  applyStep(cell: Cell, value: number | null, eliminations: Array<[Cell, number]>): Change[] {
+    const targets = new Map<Cell, CellState & { cell: Cell }>();
+    const state = (c: Cell) => targets.get(c) ?? { ...this.cellState(c), cell: c };
+    if (value !== null && value >= 1 && value <= this.geometry.size && !this.isGiven(cell)) {
+      targets.set(cell, { ...state(cell), value });
+      const bit = 1 << (value - 1);
+      for (const p of this.clearMarksIn?.(cell) ?? []) {
+        if (p === cell || this.values[p] !== 0) continue;
+        const s = state(p);
+        targets.set(p, { ...s, corner: s.corner & ~bit, centre: s.centre & ~bit });
+      }
+    }
+    for (const [c, v] of eliminations) {
+      if (this.values[c] !== 0 || v < 1 || v > this.geometry.size) continue;
+      const s = state(c);
+      const bit = 1 << (v - 1);
+      targets.set(c, { ...s, corner: s.corner & ~bit, centre: s.centre & ~bit });
+    }
+    return this.commit([...targets.values()]);
+  }
+
   /** Sets the centre marks of every empty cell to `marksOf(cell)`, as one undoable step. */
   fillCentre(marksOf: (cell: Cell) => number): Change[] {
     const empty = this.geometry.cells.filter((c) => this.values[c] === 0);

@@ -406,3 +406,32 @@ test("a page whose game another tab took over takes no more digits", () => {
   expect(s.enter(3)).toEqual([]);
   expect(s.game?.board.values[1]).toBe(0);
 });
+
+test("applying a hint places its digit and takes its eliminations out of my marks, as one undo", () => {
+  const s = session(room("race"));
+  const board = s.game?.board;
+  if (!board) throw new Error("no board");
+  board.select(2);
+  s.enter(1, "centre");
+  s.enter(4, "centre");
+  expect(board.centre[2]).toBe(0b1001);
+  expect(s.canApplyHint()).toBe(false);
+  s.handle({
+    type: "hint",
+    player: "me",
+    penalty_ms: 30000,
+    hint: { kind: "hidden_single", cell: [0, 1], value: 3, explanation: "3 goes here", technique: "Hidden Single", clue: "", cells: [], eliminations: [[0, 2, 1]] },
+  });
+  expect(s.canApplyHint()).toBe(true);
+  const out = s.applyHint();
+  expect(out).toContainEqual({ type: "move", row: 0, col: 1, value: 3 });
+  expect(board.values[1]).toBe(3);
+  expect(board.centre[2]).toBe(0b1000);
+  expect(s.game?.hint).toBeUndefined();
+  s.undo();
+  expect(board.values[1]).toBe(0);
+  expect(board.centre[2]).toBe(0b1001);
+  // A hint that only says a digit is wrong has nothing to apply.
+  s.handle({ type: "hint", player: "me", penalty_ms: 30000, hint: { kind: "wrong", cell: [0, 1], value: null, explanation: "wrong", technique: "", clue: "", cells: [], eliminations: [] } });
+  expect(s.canApplyHint()).toBe(false);
+});

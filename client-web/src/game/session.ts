@@ -584,6 +584,29 @@ export class Session {
     this.send(changes);
   }
 
+  /**
+   * Applies the hint on screen: its digit placed and its eliminations taken out
+   * of my marks, as one undoable step sent like any other (the hint was
+   * charged when it was asked for; applying it costs nothing more). The hint
+   * is then done with.
+   */
+  applyHint(): ClientMessage[] {
+    const game = this.game;
+    const hint = game?.hint;
+    if (!this.canPlay() || !game || !hint) return [];
+    const at = ([r, c]: [number, number]) => r * game.geometry.cols + c;
+    const eliminations = hint.eliminations.map(([r, c, v]) => [r * game.geometry.cols + c, v] as [Cell, number]);
+    const changes = game.board.applyStep(at(hint.cell), hint.value ?? null, eliminations);
+    game.hint = undefined;
+    return this.send(changes);
+  }
+
+  /** Whether the hint on screen has something to apply: a digit, or candidates to remove. */
+  canApplyHint(): boolean {
+    const hint = this.game?.hint;
+    return this.canPlay() && !!hint && (hint.value != null || hint.eliminations.length > 0);
+  }
+
   /** Clears the selection; returns what to send. */
   erase(): ClientMessage[] {
     if (!this.canPlay() || !this.game) return [];

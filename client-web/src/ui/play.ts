@@ -572,7 +572,11 @@ export class PlayScreen {
       const more = h("button", { type: "button", class: "small", id: "hint-more", onclick: () => { game.hintStage = 2; this.actions.changed(); } }, "Show the step");
       replace(this.hintBox, h("span", {}, `Hint: ${hint.clue} `), more);
     } else {
-      replace(this.hintBox, h("span", {}, `Hint: ${hint.explanation}`));
+      // The whole step, and a button that does it (paid for with the hint).
+      const apply = this.session.canApplyHint()
+        ? h("button", { type: "button", class: "small", id: "hint-apply", onclick: () => this.act(this.session.applyHint()) }, hint.value != null ? "Place it" : "Remove them")
+        : null;
+      replace(this.hintBox, h("span", {}, `Hint: ${hint.explanation} `), apply);
     }
   }
 
