@@ -173,3 +173,27 @@ test("a pasted puzzle, solved, is shared back as f-puzzles and SudokuPad links t
   expect(original.title).toBe("Peak Sudoku");
   await screenshot(player.page, "#results", "fpuzzles-shared-back");
 });
+
+/** Our own 4x4 in SudokuPad's own format (zipped JSON, LZString): givens, a killer
+ * cage, a white and a black dot (which make it unique), a red line, a grey circle. */
+const SUDOKUPAD_SCL =
+  "https://sudokupad.app/sclN4SwJgXA5ALiB2BPKAaAtgUxgQzNnEw2ArjABYD2ATtAIJ6pXEA2GAztAHLVrbMAETVmwB0/AJIwAOlDb9s/GOxgjUMaABUEyFGwrNSICvGgBGAEwBmACw2L507dsOoAXxQBjDBADaP4ABuEKbuKIEQlu4Auig+YUHWoeFQ5m4xcSgo6Znh5tExVN5+PgAMKCXpZabppuU1KNXppSjmlSiW9a2xtR1N5nWx/dWxlgM+o42xPv1d0+3po7OjvTEe2L7AXr5zFYMNUTFBkTEUGx7q4yIArPsoAO4QJSKjZI/PKDQwnuYQAMQAYp5TH8Su5NhdFtcYg8ni83qNPt8QWDzr4njdLFD7m8ABwoV5PPGIjw/ADC/3J5NcMWYGzuAAdtujylifKZrg0oasIP9/iV+WVyMFQVFXEA===";
+
+test("a SudokuPad link in its own format is played: its dots and cage are rules, the rest drawn", async () => {
+  const player = await namedPlayer(arena, "Padder");
+  await player.page.click("#own-puzzle summary");
+  await player.page.fill("#puzzle-text", SUDOKUPAD_SCL);
+  await player.page.selectOption("#mode", "solo");
+  await player.page.click("#create-room");
+  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  expect(await player.page.textContent("h2.title")).toContain("“Tiny” by Ada");
+  expect(await player.page.locator("svg.board .drawn-dot").count()).toBe(2);
+  expect(await player.page.locator("svg.board .drawn-line").count()).toBe(1);
+  const notes = await player.page.locator("#rule-notes li").allTextContents();
+  expect(notes.join(" | ")).toContain("White dots (1)");
+  expect(notes.join(" | ")).toContain("Cages (1)");
+  await screenshot(player.page, "svg.board", "sudokupad-scl");
+  const puzzle = lastPuzzle(player);
+  await typeSolution(player, puzzle, solve(arena.server, puzzle));
+  await player.page.waitForSelector("#share-links", { timeout: WAIT });
+});

@@ -79,13 +79,20 @@ fn long_keys(value: &mut Value) {
 struct Parser<'a> {
     text: &'a [u8],
     at: usize,
+    /// How deep the arrays and objects being read are nested.
+    depth: usize,
 }
+
+/// The deepest nesting read (a puzzle needs 4; a pasted text must not
+/// overflow the stack).
+const MAX_DEPTH: usize = 32;
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Parser<'a> {
         Parser {
             text: text.as_bytes(),
             at: 0,
+            depth: 0,
         }
     }
 
@@ -108,8 +115,19 @@ impl<'a> Parser<'a> {
     fn value(&mut self) -> Option<Value> {
         self.skip_space();
         match self.peek()? {
-            b'{' => self.object(),
-            b'[' => self.array(),
+            b'{' | b'[' if self.depth >= MAX_DEPTH => None,
+            b'{' => {
+                self.depth += 1;
+                let object = self.object();
+                self.depth -= 1;
+                object
+            }
+            b'[' => {
+                self.depth += 1;
+                let array = self.array();
+                self.depth -= 1;
+                array
+            }
             b'\'' | b'"' => self.string().map(Value::String),
             _ => Some(bare(self.word()?)),
         }
@@ -593,5 +611,8 @@ mod tests {
         let garbage = lzstring::compress_to_base64("{ce:[[,,]");
         assert!(unpack(&format!("https://sudokupad.app/scl{garbage}")).is_none());
         assert!(unpack("https://example.com/puzzle").is_none());
+        // Nesting deep enough to overflow a recursive reader's stack is refused.
+        let deep = lzstring::compress_to_base64(&"[".repeat(200_000));
+        assert!(unpack(&format!("https://sudokupad.app/scl{deep}")).is_none());
     }
 }
