@@ -100,6 +100,14 @@ describe("killer with two players", () => {
     const [ada, bob] = await meet("race");
     const { puzzle, solution } = await startGame(arena, ada, [bob]);
     expect(puzzle.solution ?? null, "the server never sends the solution").toBeNull();
+    // On the phone every cage total reads at 12 px or more.
+    const sumPx = await bob.page.evaluate(() => {
+      const svg = document.querySelector("svg.board") as SVGSVGElement;
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      return [...document.querySelectorAll("svg.board text.cage-sum")].map((t) => Number(t.getAttribute("font-size")) * scale);
+    });
+    expect(sumPx.length).toBeGreaterThan(0);
+    expect(Math.min(...sumPx)).toBeGreaterThanOrEqual(12);
     const cells = emptyCells(puzzle);
     await fillByClicks(bob, puzzle, solution, cells.slice(-10));
     await screenshotScreen(bob.page, "killer-race-phone");

@@ -17,6 +17,9 @@ function layerOf(d: Drawing): DrawingLayer {
   return d.type === "line" || d.type === "shape" ? "under" : "over";
 }
 
+/** A cage total's size, as a fraction of a cell: 12 px on a 390 px phone's 9x9. */
+export const CAGE_SUM_SIZE = 0.3;
+
 /** Whether any drawing stands outside the grid (an outside clue): the board then keeps a cell's margin. */
 export function drawsOutside(g: Pick<Geometry, "rows" | "cols" | "drawings">): boolean {
   return g.drawings.some(
@@ -105,7 +108,7 @@ export function drawingLayer(g: Geometry, layer: DrawingLayer, cell: number): st
         if (d.label) {
           const first = Math.min(...cells);
           const [x, y] = [(first % g.cols) * cell, Math.floor(first / g.cols) * cell];
-          const size = cell * 0.24;
+          const size = cell * CAGE_SUM_SIZE;
           const inset = CAGE_INSET * cell * 0.25;
           out.push(`<rect class="cage-label-bg" x="${x + inset + 1}" y="${y + inset + 1}" width="${size * 0.62 * d.label.length + 2}" height="${size + 1}"/>`);
           out.push(`<text class="cage-sum" x="${x + inset + 2}" y="${y + inset + 1.5}" font-size="${size}">${escapeText(d.label)}</text>`);

@@ -5,7 +5,7 @@
 // Pure string building, so it is the same in the page and in tests.
 
 import { cageBroken } from "./conflicts";
-import { drawingLayer, drawsOutside } from "./drawings";
+import { CAGE_SUM_SIZE, drawingLayer, drawsOutside } from "./drawings";
 import { PALETTE } from "./palette";
 import type { Cell, Geometry, Segment } from "./geometry";
 
@@ -140,7 +140,7 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
   }
   for (const cage of g.cages) {
     const [x, y] = topLeft(g, cage.labelCell);
-    const size = Math.max(8, CELL * 0.24);
+    const size = CELL * CAGE_SUM_SIZE;
     texts.push(
       `<rect class="cage-label-bg" x="${x + 1.5}" y="${y + 1.5}" width="${size * 0.62 * String(cage.sum).length + 2}" height="${size + 1}"/>`,
       `<text class="${cageBroken(cage, p.values) ? "cage-sum bad" : "cage-sum"}" x="${x + 2.5}" y="${y + 2}" font-size="${size}">${cage.sum}</text>`,
