@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { datasetsDir } from "../test/fixtures";
 import type { PuzzleV1 } from "../src/protocol";
-import { cellLabel, lastPuzzle, leaveGame, namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT } from "./harness";
+import { cellLabel, lastPuzzle, leaveGame, namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -24,6 +24,15 @@ function fpuzzlesLinks(): Map<string, string> {
     if (p.fpuzzles) links.set(p.title, `https://www.f-puzzles.com/?load=${p.fpuzzles}`);
   }
   return links;
+}
+
+/** Pastes `text` (a link or JSON) into "Play your own puzzle" and plays it solo, until the board is up. */
+async function playPasted(player: Player, text: string) {
+  if (!(await player.page.locator("#own-puzzle[open]").count())) await player.page.click("#own-puzzle summary");
+  await player.page.fill("#puzzle-text", text);
+  await player.page.selectOption("#mode", "solo");
+  await player.page.click("#create-room");
+  await player.page.waitForSelector("svg.board", { timeout: WAIT });
 }
 
 /** What each puzzle must show: drawn element classes and how many at least. */
@@ -40,11 +49,7 @@ test("pasted f-puzzles links are played with their rules drawn", async () => {
   for (const c of CASES) {
     const link = links.get(c.title);
     expect(link, c.title).toBeDefined();
-    if (!(await player.page.locator("#own-puzzle[open]").count())) await player.page.click("#own-puzzle summary");
-    await player.page.fill("#puzzle-text", link ?? "");
-    await player.page.selectOption("#mode", "solo");
-    await player.page.click("#create-room");
-    await player.page.waitForSelector("svg.board", { timeout: WAIT });
+    await playPasted(player, link ?? "");
     for (const [cls, least] of Object.entries(c.expect)) {
       const count = await player.page.locator(`svg.board .${cls}`).count();
       expect(count, `${c.title}: .${cls}`).toBeGreaterThanOrEqual(least);
@@ -69,11 +74,7 @@ test("pasted f-puzzles links are played with their rules drawn", async () => {
 test("on a phone the drawn rules and the clues outside the grid stay on screen", async () => {
   const link = fpuzzlesLinks().get("Killer Blister") ?? "";
   const phone = await namedPlayer(arena, "Phone", { width: 390, height: 844 });
-  await phone.page.click("#own-puzzle summary");
-  await phone.page.fill("#puzzle-text", link);
-  await phone.page.selectOption("#mode", "solo");
-  await phone.page.click("#create-room");
-  await phone.page.waitForSelector("svg.board", { timeout: WAIT });
+  await playPasted(phone, link);
   // Every outside clue lies inside the screen's width.
   const clues = phone.page.locator("svg.board .drawn-clue");
   expect(await clues.count()).toBeGreaterThanOrEqual(4);
@@ -105,11 +106,7 @@ test("on a phone the drawn rules and the clues outside the grid stay on screen",
 
 test("a digit that breaks an arrow is marked like a repeat, and the arrow's sum helper counts", async () => {
   const player = await namedPlayer(arena, "Breaker");
-  await player.page.click("#own-puzzle summary");
-  await player.page.fill("#puzzle-text", fpuzzlesLinks().get("159 Arrows") ?? "");
-  await player.page.selectOption("#mode", "solo");
-  await player.page.click("#create-room");
-  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  await playPasted(player, fpuzzlesLinks().get("159 Arrows") ?? "");
   const room = await waitForMessage(player, (m) => m.type === "room" && m.room.puzzle != null);
   const puzzle = (room.type === "room" ? room.room.puzzle : null) as PuzzleV1;
   // An arrow with an empty circle and a shaft of two or more cells: any digit
@@ -153,11 +150,7 @@ function exported(link: string): Record<string, unknown> {
 test("a pasted puzzle, solved, is shared back as f-puzzles and SudokuPad links that hold the same puzzle", async () => {
   const pasted = fpuzzlesLinks().get("Peak Sudoku") ?? "";
   const player = await namedPlayer(arena, "Sharer");
-  await player.page.click("#own-puzzle summary");
-  await player.page.fill("#puzzle-text", pasted);
-  await player.page.selectOption("#mode", "solo");
-  await player.page.click("#create-room");
-  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  await playPasted(player, pasted);
   const puzzle = lastPuzzle(player);
   await typeSolution(player, puzzle, solve(arena.server, puzzle));
   await player.page.waitForSelector("#share-links", { timeout: WAIT });
@@ -181,11 +174,7 @@ const SUDOKUPAD_SCL =
 
 test("a SudokuPad link in its own format is played: its dots and cage are rules, the rest drawn", async () => {
   const player = await namedPlayer(arena, "Padder");
-  await player.page.click("#own-puzzle summary");
-  await player.page.fill("#puzzle-text", SUDOKUPAD_SCL);
-  await player.page.selectOption("#mode", "solo");
-  await player.page.click("#create-room");
-  await player.page.waitForSelector("svg.board", { timeout: WAIT });
+  await playPasted(player, SUDOKUPAD_SCL);
   expect(await player.page.textContent("h2.title")).toContain("“Tiny” by Ada");
   expect(await player.page.locator("svg.board .drawn-dot").count()).toBe(2);
   expect(await player.page.locator("svg.board .drawn-line").count()).toBe(1);

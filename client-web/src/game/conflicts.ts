@@ -3,7 +3,7 @@
 // cells of a different-pair holding the same value, and the digits of a broken
 // constraint (constraints.ts).
 
-import { constraintConflicts } from "./constraints";
+import { constraintConflicts, sumBroken } from "./constraints";
 import type { CageShape, Cell, Geometry } from "./geometry";
 
 /** The cells that break a rule on `values` (0 = empty, one entry per layout cell). */
@@ -25,15 +25,7 @@ export function conflicts(g: Geometry, values: number[]): Set<Cell> {
 
 /** Whether the digits in `cage` already exceed its sum (with the least the empty cells could add) or, the cage full, miss it. */
 export function cageBroken(cage: CageShape, values: number[]): boolean {
-  let sum = 0;
-  let empty = 0;
-  for (const c of cage.cells) {
-    if (values[c] === 0) empty++;
-    sum += values[c];
-  }
-  // The smallest the empty cells could still add: 1 + 2 + ... + empty.
-  const least = (empty * (empty + 1)) / 2;
-  return sum + least > cage.sum || (empty === 0 && sum !== cage.sum);
+  return sumBroken(cage.cells.map((c) => values[c]), cage.sum, 1, true);
 }
 
 function markRepeats(group: Cell[], values: number[], bad: Set<Cell>) {

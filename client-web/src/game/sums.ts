@@ -55,7 +55,7 @@ export function lineSumAt(g: Geometry, values: number[], cell: Cell | undefined)
 }
 
 /** "5 + 4 = 9 so far; 3 to go in 1 empty cell", or what is known without a target. */
-export function progress(v: number[], target: number | undefined, symbol: (v: number) => string, noTarget = ""): string {
+function progress(v: number[], target: number | undefined, symbol: (v: number) => string, noTarget = ""): string {
   const filled = v.filter((x) => x !== 0);
   const sum = filled.reduce((s, x) => s + x, 0);
   const empty = v.length - filled.length;

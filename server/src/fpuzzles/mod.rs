@@ -141,15 +141,17 @@ fn cell_list(v: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The box shape f-puzzles uses by default for a size (none for 5 and 7).
-fn default_box(size: u32) -> Option<(u32, u32)> {
-    match size {
-        4 => Some((2, 2)),
-        6 => Some((2, 3)),
-        8 => Some((2, 4)),
-        9 => Some((3, 3)),
-        _ => None,
-    }
+/// The region f-puzzles puts cell `(r, c)` of a `size` grid in by default:
+/// its box (2x2, 2x3, 2x4, 3x3 by size), or -1 where a size has no boxes (5, 7).
+fn default_region(size: u32, r: usize, c: usize) -> i32 {
+    let (bh, bw) = match size {
+        4 => (2, 2),
+        6 => (2, 3),
+        8 => (2, 4),
+        9 => (3, 3),
+        _ => return -1,
+    };
+    ((r as u32 / bh) * (size / bw) + c as u32 / bw) as i32
 }
 
 /// Reads an f-puzzles puzzle into the corpus schema. `Err` names the first
@@ -169,7 +171,6 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
         .and_then(Value::as_array)
         .filter(|rows| rows.len() == n)
         .ok_or_else(|| format!("f-puzzles 'grid' must have {n} rows"))?;
-    let boxes = default_box(size);
     let mut givens = String::with_capacity(n * n);
     let mut regions = vec![vec![-1i32; n]; n];
     for (r, row) in grid.iter().enumerate() {
@@ -192,9 +193,7 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
                     k.as_i64().and_then(|k| i32::try_from(k).ok()).unwrap_or(-1)
                 }
                 Some(Value::Null) => -1,
-                _ => boxes.map_or(-1, |(bh, bw)| {
-                    ((r as u32 / bh) * (size / bw) + c as u32 / bw) as i32
-                }),
+                _ => default_region(size, r, c),
             };
         }
     }
@@ -416,7 +415,6 @@ fn outside_line(cell: &str, size: u32) -> Option<Vec<String>> {
 /// author, solution).
 pub fn from_corpus(p: &CorpusPuzzle) -> Value {
     let n = p.size as usize;
-    let boxes = default_box(p.size);
     let grid: Vec<Vec<Value>> = (0..n)
         .map(|r| {
             (0..n)
@@ -431,9 +429,7 @@ pub fn from_corpus(p: &CorpusPuzzle) -> Value {
                         cell.insert("value".into(), json!(d - b'0'));
                         cell.insert("given".into(), json!(true));
                     }
-                    let default = boxes.map_or(-1, |(bh, bw)| {
-                        ((r as u32 / bh) * (p.size / bw) + c as u32 / bw) as i32
-                    });
+                    let default = default_region(p.size, r, c);
                     let region = p
                         .regions
                         .get(r)

@@ -275,30 +275,28 @@ fn number(v: &Value) -> Option<f64> {
     }
 }
 
-/// `[row, col]` pairs (cell indexes from 0), if every one is inside `n` x `n`.
-fn cells(v: Option<&Value>, n: u32) -> Option<Vec<Coord>> {
-    v?.as_array()?
-        .iter()
-        .map(|rc| {
-            let rc = rc.as_array()?;
-            let (r, c) = (number(rc.first()?)?, number(rc.get(1)?)?);
-            let ok = |x: f64| x >= 0.0 && x < f64::from(n) && x.fract() == 0.0;
-            (ok(r) && ok(c)).then_some([r as u32, c as u32])
-        })
-        .collect()
-}
-
-/// The cells a line's way points (cell centres, `[row + 0.5, col + 0.5]`) pass.
-fn way_cells(v: Option<&Value>, n: u32) -> Option<Vec<Coord>> {
+/// Cells from `[y, x]` points `offset` from a cell's top-left corner (0:
+/// cell indexes; 0.5: cell centres, as a line's way points), if every point
+/// is one inside `n` x `n`.
+fn grid_cells(v: Option<&Value>, n: u32, offset: f64) -> Option<Vec<Coord>> {
     v?.as_array()?
         .iter()
         .map(|p| {
             let p = p.as_array()?;
-            let (y, x) = (number(p.first()?)? - 0.5, number(p.get(1)?)? - 0.5);
+            let (y, x) = (number(p.first()?)? - offset, number(p.get(1)?)? - offset);
             let ok = |v: f64| v >= 0.0 && v < f64::from(n) && v.fract() == 0.0;
             (ok(y) && ok(x)).then_some([y as u32, x as u32])
         })
         .collect()
+}
+
+/// The entries of the list under `key` (none when absent).
+fn list<'v>(object: &'v Map<String, Value>, key: &str) -> impl Iterator<Item = &'v Value> {
+    object
+        .get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
 }
 
 /// The metadata SudokuPad keeps, in `metadata` or (older puzzles) in cages
@@ -310,7 +308,7 @@ fn metadata(object: &Map<String, Value>, field: &str) -> Option<String> {
         .and_then(Value::as_str)
         .map(str::to_string);
     direct.or_else(|| {
-        object.get("cages")?.as_array()?.iter().find_map(|cage| {
+        list(object, "cages").find_map(|cage| {
             let value = cage.get("value")?.as_str()?;
             let (key, rest) = value.split_once(':')?;
             (key.trim() == field).then(|| rest.trim().to_string())
@@ -353,16 +351,17 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
     match object.get("regions").and_then(Value::as_array) {
         Some(list) => {
             for (i, region) in list.iter().enumerate() {
-                for [r, c] in cells(Some(region), side).ok_or("a SudokuPad region off the grid")? {
+                for [r, c] in
+                    grid_cells(Some(region), side, 0.0).ok_or("a SudokuPad region off the grid")?
+                {
                     regions[r as usize][c as usize] = i as i32;
                 }
             }
         }
         None => {
-            let (bh, bw) = super::default_box(side).ok_or("a SudokuPad grid without regions")?;
             for (r, row) in regions.iter_mut().enumerate() {
                 for (c, cell) in row.iter_mut().enumerate() {
-                    *cell = ((r as u32 / bh) * (side / bw) + c as u32 / bw) as i32;
+                    *cell = super::default_region(side, r, c);
                 }
             }
         }
@@ -370,13 +369,9 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
     let mut constraints = Vec::new();
     let mut drawn = Vec::new();
     let name = |cell: &Coord| engine::corpus::place_name([cell[0] as i32, cell[1] as i32]);
-    for cage in object
-        .get("cages")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(members) = cells(cage.get("cells"), side).filter(|c| !c.is_empty()) else {
+    for cage in list(object, "cages") {
+        let Some(members) = grid_cells(cage.get("cells"), side, 0.0).filter(|c| !c.is_empty())
+        else {
             continue;
         };
         let sum = cage
@@ -390,12 +385,7 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
             ..CorpusConstraint::default()
         });
     }
-    for overlay in object
-        .get("overlays")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for overlay in list(object, "overlays") {
         match kropki_dot(overlay, side) {
             Some((kind, value, pair)) => constraints.push(CorpusConstraint {
                 kind: kind.into(),
@@ -406,22 +396,12 @@ pub fn to_corpus(value: &Value) -> Result<CorpusPuzzle, String> {
             None => drawn.extend(shape_drawing(overlay, side)),
         }
     }
-    for shape in object
-        .get("underlays")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for shape in list(object, "underlays") {
         drawn.extend(shape_drawing(shape, side));
     }
     for (key, arrow) in [("lines", false), ("arrows", true)] {
-        for line in object
-            .get(key)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let Some(cells) = way_cells(line.get("wayPoints"), side).filter(|c| c.len() >= 2)
+        for line in list(object, key) {
+            let Some(cells) = grid_cells(line.get("wayPoints"), side, 0.5).filter(|c| c.len() >= 2)
             else {
                 continue;
             };
