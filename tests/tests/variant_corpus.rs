@@ -24,7 +24,7 @@ const NODES: usize = 20_000;
 
 /// Puzzles of the corpus the count must finish within [`NODES`]: all but
 /// the ones its propagation is still too weak for (issue 34 measures them).
-const FINISHED_AT_LEAST: usize = 31;
+const FINISHED_AT_LEAST: usize = 34;
 
 #[test]
 fn every_corpus_puzzle_keeps_its_solution_and_counts_one() {

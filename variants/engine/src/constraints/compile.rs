@@ -206,28 +206,68 @@ impl One<'_, '_> {
         Ok(())
     }
 
-    /// `Σ coefficients × cells = total`, its terms grouped (greedily, in
-    /// order) into cells sharing a house with every other of the group and
-    /// its coefficient.
+    /// `Σ coefficients × cells = total`, its terms split into sets of cells
+    /// that see each other four ways: greedily (in order, one coefficient
+    /// per set, any house), and by the layout's rows, columns and regions.
     fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) {
         let houses = self.house_cells;
         let share = |a: u32, b: u32| houses.iter().any(|h| h.contains(&a) && h.contains(&b));
-        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut greedy: Vec<Vec<usize>> = Vec::new();
         for (t, &cell) in cells.iter().enumerate() {
             let fits = |g: &Vec<usize>| {
                 coefficients[g[0]] == coefficients[t] && g.iter().all(|&o| share(cells[o], cell))
             };
-            match groups.iter_mut().find(|g| fits(g)) {
+            match greedy.iter_mut().find(|g| fits(g)) {
                 Some(g) => g.push(t),
-                None => groups.push(vec![t]),
+                None => greedy.push(vec![t]),
             }
         }
-        self.push(Primitive::Sum(LinearSum {
+        let mut partitions = vec![greedy];
+        partitions.extend(self.families().iter().map(|family| {
+            let mut sets: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+            for (t, cell) in cells.iter().enumerate() {
+                let house = family.iter().position(|h| h.contains(cell));
+                match sets
+                    .iter_mut()
+                    .find(|(h, _)| house.is_some() && *h == house)
+                {
+                    Some((_, set)) => set.push(t),
+                    None => sets.push((house, vec![t])),
+                }
+            }
+            sets.into_iter().map(|(_, set)| set).collect()
+        }));
+        self.push(Primitive::Sum(LinearSum::new(
             cells,
             coefficients,
             total,
-            groups,
-        }));
+            &partitions,
+        )));
+    }
+
+    /// The layout's rows, its columns and its regions (boxes or jigsaw
+    /// pieces), as active cells: three families of houses that do not
+    /// overlap within a family.
+    fn families(&self) -> [Vec<Vec<u32>>; 3] {
+        let layout = self.layout;
+        let active = |h: &[Coord]| -> Vec<u32> {
+            h.iter()
+                .filter_map(|&[r, c]| (layout.cell_at)(r, c))
+                .collect()
+        };
+        let lines = |along: fn(&Coord) -> u32| -> Vec<Vec<u32>> {
+            layout
+                .houses
+                .iter()
+                .filter(|h| h.len() > 1 && h.iter().all(|x| along(x) == along(&h[0])))
+                .map(|h| active(h))
+                .collect()
+        };
+        [
+            lines(|&[r, _]| r),
+            lines(|&[_, c]| c),
+            layout.regions.iter().map(|h| active(h)).collect(),
+        ]
     }
 
     /// Every two of `cells` hold different digits (peers to the solvers).

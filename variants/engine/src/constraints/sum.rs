@@ -1,25 +1,106 @@
 //! A weighted sum of cells equal to a total, digits free to repeat unless
 //! the cells share a house (arrows, little killers, zipper and region-sum
-//! lines): bounds propagation, exact once every cell is single. Terms whose
-//! cells all see each other and share a coefficient are bounded together
-//! (`k` different digits add up to at least the `k` smallest they may be),
-//! which a long arrow through several houses needs to be narrowed at all.
+//! lines): bounds propagation, exact once every cell is single.
+//!
+//! The terms of one coefficient are bounded together, through covers: ways
+//! to split them into sets of cells that all see each other (by the
+//! layout's rows, by its columns, by its regions, greedily by any house). A
+//! set of `k` cells holds `k` different digits, so it adds up to at least
+//! the `k` smallest it may hold; and a digit appears at most once per set,
+//! so at most as often as the sets that may hold it in the cover allowing
+//! the fewest (its cap). A long arrow needs both to be narrowed at all: a
+//! 32-cell arrow through eight boxes adds up to at least the sum of each
+//! box's smallest digits, and holds each digit at most eight times.
 
-use crate::mask::values_of;
+use crate::mask::{is_single, values_of};
 
 /// `Σ coefficient × value = total` over distinct cells.
 #[derive(Clone, Debug)]
 pub(crate) struct LinearSum {
     /// The cells.
     pub cells: Vec<u32>,
-    /// Each cell's coefficient (non-zero).
-    pub coefficients: Vec<i32>,
     /// What the weighted values add up to.
-    pub total: i32,
-    /// The terms (indices) in groups of cells that all see each other with
-    /// one coefficient; every term is in one group.
-    pub groups: Vec<Vec<usize>>,
+    total: i32,
+    /// The terms by coefficient; every term is in one class.
+    classes: Vec<TermClass>,
+    /// How many sets, covers and capped classes [`Work`] holds.
+    work_sizes: (usize, usize, usize),
 }
+
+/// The terms of one coefficient and the covers that bound them.
+#[derive(Clone, Debug)]
+struct TermClass {
+    coefficient: i32,
+    /// Term indices.
+    terms: Vec<usize>,
+    /// Partitions of the terms into sets of cells that see each other; at
+    /// least one.
+    covers: Vec<Cover>,
+    /// With digit caps (more than a few terms): its slot in
+    /// [`Work::rest`].
+    capped: Option<usize>,
+    /// Its slot in [`Work::classes`].
+    slot: usize,
+}
+
+/// One partition of a class's terms.
+#[derive(Clone, Debug)]
+struct Cover {
+    sets: Vec<Vec<usize>>,
+    /// The set of each term of the sum (by term index; unused for terms of
+    /// other classes).
+    set_of: Vec<usize>,
+    /// Where its sets' bounds start in [`Work::sets`].
+    first_set: usize,
+    /// Its slot in [`Work::covers`].
+    slot: usize,
+}
+
+/// What one pass of [`LinearSum::narrow`] knows, in slots the sum assigns
+/// once (so a pass allocates nothing).
+struct Work {
+    /// Each set's weighted bounds.
+    sets: Vec<(i32, i32)>,
+    /// Each cover's weighted bounds (its sets added up).
+    covers: Vec<(i32, i32)>,
+    /// Each class's bounds: the tightest of its covers and caps.
+    classes: Vec<(i32, i32)>,
+    /// For each capped class and value (bit): the weighted bounds of the
+    /// class's other terms when one term holds it (empty when they cannot).
+    rest: Vec<[(i32, i32); 32]>,
+}
+
+impl Work {
+    /// Room for `(sets, covers, capped classes)` and `classes`.
+    fn fit(&mut self, (sets, covers, capped): (usize, usize, usize), classes: usize) {
+        self.sets.resize(sets, (0, 0));
+        self.covers.resize(covers, (0, 0));
+        self.classes.resize(classes, (0, 0));
+        self.rest.resize(capped, [EMPTY; 32]);
+    }
+}
+
+thread_local! {
+    /// Each thread's slots for narrowing sums (searches narrow them at
+    /// every node: no allocation there).
+    static WORK: std::cell::RefCell<Work> = const {
+        std::cell::RefCell::new(Work {
+            sets: Vec::new(),
+            covers: Vec::new(),
+            classes: Vec::new(),
+            rest: Vec::new(),
+        })
+    };
+}
+
+/// An interval nothing is in.
+const EMPTY: (i32, i32) = (i32::MAX, i32::MIN);
+
+/// Classes with at least this many terms are bounded by digit caps too.
+const CAPPED_TERMS: usize = 4;
+
+/// How many times each value (bit) may appear, by bit.
+type Caps = [u32; 32];
 
 /// The least and most `coefficient × (sum of k different values of m)`,
 /// `None` when `m` has fewer than `k` values.
@@ -37,53 +118,301 @@ fn bounds(coefficient: i32, m: u32, k: usize) -> Option<(i32, i32)> {
         most += top as i32 + 1;
         high &= !(1 << top);
     }
-    let (a, b) = (coefficient * least, coefficient * most);
-    Some((a.min(b), a.max(b)))
+    Some(weighted(coefficient, (least, most)))
+}
+
+/// `coefficient × [low, high]`, ordered.
+fn weighted(coefficient: i32, (low, high): (i32, i32)) -> (i32, i32) {
+    let (a, b) = (coefficient * low, coefficient * high);
+    (a.min(b), a.max(b))
+}
+
+/// The least and most sums of `n` values, each value `v` used at most
+/// `caps[v - 1]` times (none above `values`); `None` when the caps do not
+/// reach `n`.
+fn capped_bounds(caps: &Caps, values: usize, n: usize) -> Option<(i32, i32)> {
+    let fill = |order: &mut dyn Iterator<Item = usize>| {
+        let (mut left, mut sum) = (n as u32, 0i32);
+        for b in order {
+            let take = caps[b].min(left);
+            sum += (take * (b as u32 + 1)) as i32;
+            left -= take;
+        }
+        (left == 0).then_some(sum)
+    };
+    Some((fill(&mut (0..values))?, fill(&mut (0..values).rev())?))
+}
+
+/// The tighter of two bounds.
+fn tighter(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
+/// The other cells of a term's set: the least and most their different
+/// values add up to with any one value left out (the term's, which they
+/// cannot hold), each in O(1).
+#[derive(Clone, Copy, Default)]
+struct SetOthers {
+    /// Their union of candidates.
+    mask: u32,
+    /// How many cells.
+    len: u32,
+    /// The sums of the `len` and `len + 1` smallest values, and the
+    /// `len`-th smallest (0 when `len` is 0).
+    low: (i32, i32, u32),
+    /// The same from the largest (the edge `u32::MAX` when `len` is 0).
+    high: (i32, i32, u32),
+}
+
+impl SetOthers {
+    fn new(mask: u32, len: usize) -> SetOthers {
+        let len = len as u32;
+        let ends = |mut m: u32, next: fn(u32) -> u32, none: u32| {
+            let (mut sum, mut edge) = (0i32, none);
+            for _ in 0..len {
+                if m == 0 {
+                    break;
+                }
+                let b = next(m);
+                sum += b as i32 + 1;
+                edge = b + 1;
+                m &= !(1 << b);
+            }
+            let beyond = if m == 0 {
+                i32::MAX
+            } else {
+                sum + next(m) as i32 + 1
+            };
+            (sum, beyond, edge)
+        };
+        SetOthers {
+            mask,
+            len,
+            low: ends(mask, u32::trailing_zeros, 0),
+            high: ends(mask, |m| 31 - m.leading_zeros(), u32::MAX),
+        }
+    }
+
+    /// The unweighted bounds of `len` different values of the mask
+    /// without `v`, `None` when there are not enough.
+    fn without(&self, v: u32) -> Option<(i32, i32)> {
+        let has = self.mask & (1 << (v - 1)) != 0;
+        if self.mask.count_ones() - u32::from(has) < self.len {
+            return None;
+        }
+        if !has {
+            return Some((self.low.0, self.high.0));
+        }
+        let (low, low_next, low_edge) = self.low;
+        let (high, high_next, high_edge) = self.high;
+        let least = if v <= low_edge {
+            low_next - v as i32
+        } else {
+            low
+        };
+        let most = if v >= high_edge {
+            high_next - v as i32
+        } else {
+            high
+        };
+        Some((least, most))
+    }
+}
+
+/// The union of the masks of `terms`.
+fn union(local: &[u32], terms: &[usize]) -> u32 {
+    terms.iter().fold(0, |m, &t| m | local[t])
+}
+
+/// At most this many covers per class (the greedy one, rows, columns and
+/// regions).
+const MAX_COVERS: usize = 4;
+
+impl TermClass {
+    /// How often each value may appear among the terms, from `local`.
+    fn caps(&self, local: &[u32]) -> Caps {
+        let mut caps = [u32::MAX; 32];
+        for cover in &self.covers {
+            let mut count = [0u32; 32];
+            for set in &cover.sets {
+                let mut m = union(local, set);
+                while m != 0 {
+                    count[m.trailing_zeros() as usize] += 1;
+                    m &= m - 1;
+                }
+            }
+            for (cap, n) in caps.iter_mut().zip(count) {
+                *cap = (*cap).min(n);
+            }
+        }
+        caps
+    }
+
+    /// Bounds the class on `local` into `work`; `Err` when it cannot be
+    /// filled.
+    fn bound(&self, local: &[u32], work: &mut Work) -> Result<(), ()> {
+        let k = self.coefficient;
+        let mut class_bounds = (i32::MIN, i32::MAX);
+        for cover in &self.covers {
+            let mut total = (0, 0);
+            for (i, set) in cover.sets.iter().enumerate() {
+                let b = bounds(k, union(local, set), set.len()).ok_or(())?;
+                work.sets[cover.first_set + i] = b;
+                total = (total.0 + b.0, total.1 + b.1);
+            }
+            work.covers[cover.slot] = total;
+            class_bounds = tighter(class_bounds, total);
+        }
+        if let Some(slot) = self.capped {
+            let caps = self.caps(local);
+            let n = self.terms.len();
+            let values = 32 - union(local, &self.terms).leading_zeros() as usize;
+            let capped = weighted(k, capped_bounds(&caps, values, n).ok_or(())?);
+            class_bounds = tighter(class_bounds, capped);
+            let rest = &mut work.rest[slot];
+            for (b, r) in rest.iter_mut().enumerate().take(values) {
+                *r = EMPTY;
+                if caps[b] > 0 {
+                    let mut less = caps;
+                    less[b] -= 1;
+                    if let Some(bounds) = capped_bounds(&less, values, n - 1) {
+                        *r = weighted(k, bounds);
+                    }
+                }
+            }
+        }
+        if class_bounds.0 > class_bounds.1 {
+            return Err(());
+        }
+        work.classes[self.slot] = class_bounds;
+        Ok(())
+    }
+
+    /// The values of term `t` for which the class's other terms can make
+    /// up what the total needs, the rest of the sum being within `outside`.
+    fn kept(&self, t: usize, local: &[u32], work: &Work, outside: (i32, i32), total: i32) -> u32 {
+        let k = self.coefficient;
+        // Per cover: the other cells of t's set, and the cover's bounds
+        // without that set.
+        let mut others = [(SetOthers::default(), (0i32, 0i32)); MAX_COVERS];
+        for (slot, cover) in others.iter_mut().zip(&self.covers) {
+            let s = cover.set_of[t];
+            let set = &cover.sets[s];
+            let m = set
+                .iter()
+                .filter(|&&o| o != t)
+                .fold(0, |m, &o| m | local[o]);
+            let (c, b) = (work.covers[cover.slot], work.sets[cover.first_set + s]);
+            *slot = (SetOthers::new(m, set.len() - 1), (c.0 - b.0, c.1 - b.1));
+        }
+        let others = &others[..self.covers.len()];
+        let rest_by_value = self.capped.map(|slot| &work.rest[slot]);
+        values_of(local[t])
+            .filter(|&v| {
+                let mut rest =
+                    rest_by_value.map_or((i32::MIN, i32::MAX), |r| r[usize::from(v) - 1]);
+                for (set_others, without) in others {
+                    // The set's other cells cannot hold v: they see t.
+                    let Some(o) = set_others.without(u32::from(v)) else {
+                        return false;
+                    };
+                    let o = weighted(k, o);
+                    rest = tighter(rest, (without.0 + o.0, without.1 + o.1));
+                }
+                let need = total - k * i32::from(v);
+                let lo = outside.0.saturating_add(rest.0);
+                let hi = outside.1.saturating_add(rest.1);
+                (lo..=hi).contains(&need)
+            })
+            .fold(0u32, |acc, v| acc | 1 << (v - 1))
+    }
 }
 
 impl LinearSum {
+    /// The sum of `coefficients × cells` equal to `total`. Each of
+    /// `partitions` splits the terms (indices) into sets of cells that all
+    /// see each other; a term a partition leaves out is alone in it.
+    pub fn new(
+        cells: Vec<u32>,
+        coefficients: Vec<i32>,
+        total: i32,
+        partitions: &[Vec<Vec<usize>>],
+    ) -> LinearSum {
+        let mut order: Vec<i32> = Vec::new();
+        for &k in &coefficients {
+            if !order.contains(&k) {
+                order.push(k);
+            }
+        }
+        let (mut sets, mut cover_slots, mut capped) = (0, 0, 0);
+        let mut classes = Vec::new();
+        for (slot, k) in order.into_iter().enumerate() {
+            let terms: Vec<usize> = (0..cells.len()).filter(|&t| coefficients[t] == k).collect();
+            let class_covers = covers(&terms, partitions, cells.len(), &mut sets, &mut cover_slots);
+            let is_capped = terms.len() >= CAPPED_TERMS;
+            classes.push(TermClass {
+                coefficient: k,
+                capped: is_capped.then(|| {
+                    capped += 1;
+                    capped - 1
+                }),
+                slot,
+                terms,
+                covers: class_covers,
+            });
+        }
+        let work_sizes = (sets, cover_slots, capped);
+        LinearSum {
+            cells,
+            total,
+            classes,
+            work_sizes,
+        }
+    }
+
     /// Keeps each cell's values for which the other cells' bounds can still
     /// make up the total, to a fixpoint.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
+        WORK.with(|work| {
+            let mut work = work.borrow_mut();
+            work.fit(self.work_sizes, self.classes.len());
+            self.narrow_with(local, &mut work)
+        })
+    }
+
+    /// [`LinearSum::narrow`] with slots to work in.
+    fn narrow_with(&self, local: &mut [u32], work: &mut Work) -> Result<bool, ()> {
         let mut changed = false;
         loop {
             if local.contains(&0) {
                 return Err(());
             }
-            let union = |local: &[u32], terms: &mut dyn Iterator<Item = &usize>| {
-                terms.fold(0u32, |m, &t| m | local[t])
-            };
-            let mut group_bounds = Vec::with_capacity(self.groups.len());
-            for g in &self.groups {
-                let k = self.coefficients[g[0]];
-                group_bounds.push(bounds(k, union(local, &mut g.iter()), g.len()).ok_or(())?);
+            for class in &self.classes {
+                class.bound(local, work)?;
             }
-            let low: i32 = group_bounds.iter().map(|b| b.0).sum();
-            let high: i32 = group_bounds.iter().map(|b| b.1).sum();
+            let low: i32 = work.classes.iter().map(|b| b.0).sum();
+            let high: i32 = work.classes.iter().map(|b| b.1).sum();
             if self.total < low || self.total > high {
                 return Err(());
             }
             let mut pass = false;
-            for (g, &(g_low, g_high)) in self.groups.iter().zip(&group_bounds) {
-                let k = self.coefficients[g[0]];
-                for &t in g {
-                    // The rest of its group, then everything else.
-                    let mut others = g.iter().filter(|&&o| o != t);
-                    let (o_low, o_high) =
-                        bounds(k, union(local, &mut others), g.len() - 1).ok_or(())?;
-                    let rest_low = low - g_low + o_low;
-                    let rest_high = high - g_high + o_high;
-                    let (lo, hi) = (self.total - rest_high, self.total - rest_low);
-                    let kept = values_of(local[t])
-                        .filter(|&v| (lo..=hi).contains(&(k * i32::from(v))))
-                        .fold(0u32, |acc, v| acc | 1 << (v - 1));
+            for class in &self.classes {
+                let own = work.classes[class.slot];
+                let outside = (low - own.0, high - own.1);
+                for &t in &class.terms {
+                    // A placed digit stays: the bounds above are exact once
+                    // every cell is placed, and fail it if it is wrong.
+                    if is_single(local[t]) {
+                        continue;
+                    }
+                    let kept = class.kept(t, local, work, outside, self.total);
+                    if kept == 0 {
+                        return Err(());
+                    }
                     if kept != local[t] {
                         local[t] = kept;
                         pass = true;
                     }
-                }
-                if local.contains(&0) {
-                    return Err(());
                 }
             }
             if !pass {
@@ -94,6 +423,67 @@ impl LinearSum {
     }
 }
 
+/// The covers of a class's `terms` (of `len` in the sum): the first of
+/// `partitions` (or each term alone), then each that merges some terms, none
+/// twice, at most [`MAX_COVERS`]. `sets` and `covers` count the slots
+/// given so far.
+fn covers(
+    terms: &[usize],
+    partitions: &[Vec<Vec<usize>>],
+    len: usize,
+    sets: &mut usize,
+    covers: &mut usize,
+) -> Vec<Cover> {
+    let singletons = vec![terms.iter().map(|&t| vec![t]).collect::<Vec<_>>()];
+    let mut out: Vec<Cover> = Vec::new();
+    for partition in partitions.iter().chain(&singletons) {
+        let split = split(partition, terms);
+        let merges = split.len() < terms.len();
+        if out.len() == MAX_COVERS
+            || (!out.is_empty() && !merges)
+            || out.iter().any(|c| c.sets == split)
+        {
+            continue;
+        }
+        let mut set_of = vec![0; len];
+        for (i, s) in split.iter().enumerate() {
+            for &t in s {
+                set_of[t] = i;
+            }
+        }
+        out.push(Cover {
+            first_set: *sets,
+            slot: *covers,
+            sets: split,
+            set_of,
+        });
+        *sets += out[out.len() - 1].sets.len();
+        *covers += 1;
+    }
+    out
+}
+
+/// `partition`'s sets restricted to `terms`, with every term of `terms` it
+/// leaves out alone in a set.
+fn split(partition: &[Vec<usize>], terms: &[usize]) -> Vec<Vec<usize>> {
+    let mut sets: Vec<Vec<usize>> = partition
+        .iter()
+        .map(|s| {
+            s.iter()
+                .copied()
+                .filter(|t| terms.contains(t))
+                .collect::<Vec<usize>>()
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    for &t in terms {
+        if !sets.iter().any(|s| s.contains(&t)) {
+            sets.push(vec![t]);
+        }
+    }
+    sets
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,12 +492,12 @@ mod tests {
     #[test]
     fn an_arrow_bounds_its_circle() {
         // circle = a + b, written a + b - circle = 0.
-        let arrow = LinearSum {
-            cells: vec![0, 1, 2],
-            coefficients: vec![1, 1, -1],
-            total: 0,
-            groups: vec![vec![0], vec![1], vec![2]],
-        };
+        let arrow = LinearSum::new(
+            vec![0, 1, 2],
+            vec![1, 1, -1],
+            0,
+            &[vec![vec![0], vec![1], vec![2]]],
+        );
         let mut local = [bit(1) | bit(2), bit(1) | bit(2), 0x1FF];
         assert_eq!(arrow.narrow(&mut local), Ok(true));
         assert_eq!(local[2], bit(2) | bit(3) | bit(4));
@@ -118,14 +508,59 @@ mod tests {
     #[test]
     fn cells_seeing_each_other_add_up_to_more() {
         // Three cells of one house add up to a circle: at least 1 + 2 + 3.
-        let arrow = LinearSum {
-            cells: vec![0, 1, 2, 3],
-            coefficients: vec![1, 1, 1, -1],
-            total: 0,
-            groups: vec![vec![0, 1, 2], vec![3]],
-        };
+        let arrow = LinearSum::new(
+            vec![0, 1, 2, 3],
+            vec![1, 1, 1, -1],
+            0,
+            &[vec![vec![0, 1, 2], vec![3]]],
+        );
         let mut local = [0x1FF; 4];
         assert_eq!(arrow.narrow(&mut local), Ok(true));
         assert_eq!(local[3], bit(6) | bit(7) | bit(8) | bit(9));
+    }
+
+    #[test]
+    fn a_second_cover_bounds_what_the_greedy_one_leaves_alone() {
+        // Six cells in two rows add up to 12: each row at least 1 + 2 + 3,
+        // so every cell is 1, 2 or 3.
+        let sum = LinearSum::new(
+            (0..6).collect(),
+            vec![1; 6],
+            12,
+            &[
+                (0..6).map(|t| vec![t]).collect(),
+                vec![vec![0, 1, 2], vec![3, 4, 5]],
+            ],
+        );
+        let mut local = [0x1FF; 6];
+        assert_eq!(sum.narrow(&mut local), Ok(true));
+        assert_eq!(local, [0b111; 6]);
+        // A cell's value is not one its set's other cells may take: with
+        // its neighbours 1 or 2, the middle cell is 3.
+        let mut pair = [bit(1) | bit(2), 0x1FF, bit(1) | bit(2), 0x1FF, 0x1FF, 0x1FF];
+        assert_eq!(sum.narrow(&mut pair), Ok(true));
+        assert_eq!(pair[1], bit(3));
+    }
+
+    #[test]
+    fn caps_fill_the_smallest_and_largest_values_they_allow() {
+        let mut caps = [0u32; 32];
+        caps[..3].copy_from_slice(&[2, 1, 2]);
+        assert_eq!(
+            capped_bounds(&caps, 9, 4),
+            Some((1 + 1 + 2 + 3, 3 + 3 + 2 + 1))
+        );
+        assert_eq!(capped_bounds(&caps, 9, 6), None);
+    }
+
+    #[test]
+    fn a_set_without_one_value_is_bounded_in_constant_time() {
+        // Two other cells of {1, 2, 5, 9}.
+        let others = SetOthers::new(bit(1) | bit(2) | bit(5) | bit(9), 2);
+        assert_eq!(others.without(3), Some((3, 14)));
+        assert_eq!(others.without(1), Some((7, 14)));
+        assert_eq!(others.without(9), Some((3, 7)));
+        assert_eq!(SetOthers::new(bit(1) | bit(2), 2).without(2), None);
+        assert_eq!(SetOthers::new(0, 0).without(4), Some((0, 0)));
     }
 }
