@@ -151,6 +151,34 @@ async fn health_and_metrics_over_http() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pool_never_holds_one_puzzle_twice_in_disguise() {
+    use server::serve::generator::Generator;
+    use server::serve::metrics::Metrics;
+    use server::serve::pool::{Kind, Pool};
+    // 4x4: the kind where a generation most often repeats a held puzzle
+    // (rotated, relabelled); whatever the pool keeps is distinct.
+    let metrics = Arc::new(Metrics::default());
+    let generator = Generator::new(plugins(), Arc::clone(&metrics));
+    let pool = Pool::new(generator, None, Arc::clone(&metrics), 60);
+    let kind = Kind {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+    };
+    let made = pool.fill_once(std::slice::from_ref(&kind)).await;
+    assert!(made >= 2, "{made} distinct 4x4 easy puzzles");
+    assert_eq!(pool.held(&kind), made);
+    let mut forms = std::collections::HashSet::new();
+    while let Some(puzzle) = pool.take(&kind).await {
+        let loaded = engine::v1::from_v1(&puzzle).expect("loads");
+        let (frame, form) =
+            engine::canon::canonical_form(loaded.puzzle.model(), loaded.puzzle.givens());
+        assert!(forms.insert((frame, form)), "two equal puzzles were pooled");
+    }
+    assert_eq!(forms.len(), made);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_puzzle_pool_serves_stores_and_refills() {
     use server::serve::generator::Generator;
     use server::serve::metrics::Metrics;

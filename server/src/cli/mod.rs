@@ -1,5 +1,6 @@
 //! The `arena` command line: one module per subcommand, dispatched from [`main`].
 
+mod canon;
 mod config;
 mod count;
 mod daily;
@@ -64,6 +65,22 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Print each puzzle's canonical form up to its variant's symmetries
+    /// (rotations, reflections, band and row orders, digits renamed where
+    /// the rules allow), one line each.
+    Canon {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Print each puzzle not equal up to symmetry to an earlier one, in the
+    /// form it was written in; each dropped one is named on stderr with the
+    /// one kept for it.
+    Dedupe {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Check structure, uniqueness and any shipped solution; exit 1 on a failure.
     Validate {
         /// Puzzle files.
@@ -111,6 +128,8 @@ pub fn main() -> ExitCode {
         Command::Count { limit, files } => count::run(files, *limit as usize),
         Command::Solve { files } => solve::run(files),
         Command::Validate { files } => validate::run(files),
+        Command::Canon { files } => canon::run_canon(files),
+        Command::Dedupe { files } => canon::run_dedupe(files),
         Command::Grade { files } => grade::run_grade(files),
         Command::Explain { files } => grade::run_explain(files),
         Command::Export(args) => export::run(args),

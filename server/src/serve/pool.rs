@@ -5,7 +5,10 @@
 //! time and paced (so generation never takes both cores, nor more than a
 //! quarter of one), and stored, so a restart does not start empty. A server
 //! nobody plays on stops generating once every kind has its two. Each puzzle is
-//! served once.
+//! served once, and no two puzzles of a kind are equal up to the variant's
+//! symmetries (`engine::canon`): a generated copy in disguise is dropped, and
+//! a kind whose generations keep repeating (a 4x4 has few puzzles) stops
+//! growing until a puzzle is taken.
 
 use super::generator::Generator;
 pub use super::kind::Kind;
@@ -14,7 +17,7 @@ use super::plugin_health::{Backoff, PluginHealth};
 use super::store::{Store, Write};
 use dashmap::DashMap;
 use protocol::PuzzleV1;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -37,6 +40,22 @@ pub struct Pool {
     wanted: DashMap<String, usize>,
     taken: Notify,
     health: PluginHealth,
+    /// The canonical forms (fingerprints) of the puzzles each kind holds.
+    forms: DashMap<String, HashSet<u64>>,
+    /// How many generations in a row each kind repeated a held form.
+    repeats: DashMap<String, usize>,
+}
+
+/// After this many generations in a row that repeat a puzzle it holds, a
+/// kind stops growing until one of its puzzles is taken.
+const REPEATS_TO_STOP: usize = 8;
+
+/// The fingerprint of a puzzle's canonical form, when it loads.
+fn form_of(puzzle: &PuzzleV1) -> Option<u64> {
+    let loaded = engine::v1::from_v1(puzzle).ok()?;
+    let (frame, form) =
+        engine::canon::canonical_form(loaded.puzzle.model(), loaded.puzzle.givens());
+    Some(form.fingerprint(&frame))
 }
 
 impl Pool {
@@ -56,6 +75,8 @@ impl Pool {
             wanted: DashMap::new(),
             taken: Notify::new(),
             health: PluginHealth::new(Backoff::default()),
+            forms: DashMap::new(),
+            repeats: DashMap::new(),
         }
     }
 
@@ -95,6 +116,9 @@ impl Pool {
     /// Puts back puzzles stored before a restart.
     pub fn restore(&self, stored: Vec<(String, String, PuzzleV1)>) {
         for (seed, key, puzzle) in stored {
+            if let Some(form) = form_of(&puzzle) {
+                self.forms.entry(key.clone()).or_default().insert(form);
+            }
             self.puzzles
                 .entry(key)
                 .or_default()
@@ -122,6 +146,7 @@ impl Pool {
             .entry(kind.key())
             .and_modify(|w| *w = (*w + DEMAND_STEP).min(size))
             .or_insert((QUICK_FILL + DEMAND_STEP).min(size));
+        self.repeats.remove(&kind.key());
         loop {
             let taken = self
                 .puzzles
@@ -131,6 +156,11 @@ impl Pool {
                 Metrics::inc(&self.metrics.pool_misses_total);
                 return None;
             };
+            if let (Some(form), Some(mut forms)) =
+                (form_of(&puzzle), self.forms.get_mut(&kind.key()))
+            {
+                forms.remove(&form);
+            }
             self.taken.notify_one();
             if let Some(store) = &self.store {
                 if let Err(e) = store.write(Write::PoolTake { seed }).await {
@@ -148,10 +178,11 @@ impl Pool {
         let mut made = 0;
         for kind in kinds {
             while self.held(kind) < self.size {
+                let before = self.held(kind);
                 if self.add_one(kind).await.is_none() {
                     break;
                 }
-                made += 1;
+                made += usize::from(self.held(kind) > before);
             }
         }
         made
@@ -170,13 +201,19 @@ impl Pool {
             .min(self.size)
     }
 
-    /// Generates and keeps one puzzle of `kind`; how long the generation took,
-    /// or `None` if it failed (recorded in the variant's health), could not be
-    /// stored, or the variant is backing off.
+    /// Generates and keeps one puzzle of `kind` (unless it is a held one in
+    /// disguise); how long the generation took, or `None` if it failed
+    /// (recorded in the variant's health), could not be stored, the variant
+    /// is backing off, or the kind keeps repeating itself.
     async fn add_one(&self, kind: &Kind) -> Option<Duration> {
         let key = kind.key();
         let started = std::time::Instant::now();
-        if !self.health.allows(&kind.variant, started) {
+        if !self.health.allows(&kind.variant, started)
+            || self
+                .repeats
+                .get(&key)
+                .is_some_and(|r| *r >= REPEATS_TO_STOP)
+        {
             return None;
         }
         let (seed, puzzle) = match self.generator.fresh(kind, GENERATE_DEADLINE).await {
@@ -191,6 +228,19 @@ impl Pool {
         };
         self.health.succeeded(&kind.variant);
         let took = started.elapsed();
+        let copy = puzzle.clone();
+        let form = tokio::task::spawn_blocking(move || form_of(&copy))
+            .await
+            .ok()
+            .flatten();
+        if let Some(form) = form {
+            if !self.forms.entry(key.clone()).or_default().insert(form) {
+                *self.repeats.entry(key.clone()).or_default() += 1;
+                tracing::debug!(kind = %key, "a generated puzzle repeats a held one; dropped");
+                return Some(took);
+            }
+        }
+        self.repeats.remove(&key);
         if let Some(store) = &self.store {
             let write = Write::PoolAdd {
                 seed: seed.clone(),

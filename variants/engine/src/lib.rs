@@ -27,11 +27,14 @@
 //! - [`corpus`]: the variant corpus schema (f-puzzles' kinds) to and from the
 //!   puzzle format.
 //! - [`check`]: which cells of a grid break a rule, and whether a grid is a solution.
+//! - [`canon`]: canonical forms up to a model's symmetries (copies in
+//!   disguise found).
 
 mod bits;
 #[cfg(target_arch = "x86_64")]
 mod bits_avx512;
 mod cage;
+pub mod canon;
 pub mod check;
 pub mod constraint_clues;
 mod constraints;

@@ -1,0 +1,120 @@
+//! `arena canon` and `arena dedupe` as a user runs them: real puzzles of the
+//! shared datasets, disguised copies written by the test, and files of other
+//! variants beside them.
+
+use arena_tests::process::run_arena;
+use arena_tests::{read_dataset, temp_dir};
+
+/// A disguise of a classic line: bands, rows, stacks and columns in another
+/// order, transposed, digits renamed (fixed choices, no randomness needed).
+fn disguised(line: &str) -> String {
+    let cells: Vec<char> = line.chars().collect();
+    let rows = [7, 6, 8, 1, 0, 2, 4, 5, 3];
+    let cols = [2, 0, 1, 8, 7, 6, 5, 3, 4];
+    let names = ['4', '9', '1', '7', '3', '2', '8', '6', '5'];
+    (0..81)
+        .map(|k| {
+            // Transposed: output (i, j) shows source (cols[j], rows[i]).
+            let c = cells[cols[k % 9] * 9 + rows[k / 9]];
+            match c.to_digit(10) {
+                Some(d) if d > 0 => names[d as usize - 1],
+                _ => '.',
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn dedupe_drops_exactly_the_disguised_copies_and_names_what_it_kept() {
+    let originals: Vec<String> = read_dataset("classic/17-clue.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .take(40)
+        .map(|l| l[..81].to_string())
+        .collect();
+    let mut lines = originals.clone();
+    lines.push(disguised(&originals[3]));
+    lines.push(disguised(&originals[17]));
+    let dir = temp_dir("cli-canon");
+    let file = dir.join("puzzles.txt");
+    std::fs::write(&file, lines.join("\n")).expect("write");
+    let path = file.to_str().expect("path");
+
+    let canon = run_arena(&["canon", path]);
+    assert!(canon.ok, "{}", canon.stderr);
+    let forms: Vec<&str> = canon.stdout.lines().collect();
+    assert_eq!(forms.len(), 42);
+    assert_eq!(forms[40], forms[3], "a copy has its original's form");
+    assert_eq!(forms[41], forms[17]);
+    // The file is in Royle's canonical order: each puzzle is its own form
+    // (0 before any digit, digits named in reading order).
+    assert_eq!(forms[0].replace('.', "0"), originals[0].replace('.', "0"));
+
+    let dedupe = run_arena(&["dedupe", path]);
+    assert!(dedupe.ok, "{}", dedupe.stderr);
+    assert_eq!(dedupe.stdout.lines().count(), 40);
+    assert!(
+        dedupe.stderr.contains(":41: the same as "),
+        "{}",
+        dedupe.stderr
+    );
+    assert!(
+        dedupe.stderr.contains(":42: the same as "),
+        "{}",
+        dedupe.stderr
+    );
+    assert!(
+        dedupe.stderr.contains("puzzles.txt:4\n"),
+        "{}",
+        dedupe.stderr
+    );
+    assert!(
+        dedupe.stderr.contains("42 puzzles: 40 kept, 2 dropped"),
+        "{}",
+        dedupe.stderr
+    );
+}
+
+#[test]
+fn different_variants_are_never_the_same_puzzle() {
+    // One X-Sudoku and the same givens as a classic: two puzzles.
+    let x = run_arena(&[
+        "generate",
+        "--variant",
+        "x-sudoku",
+        "--difficulty",
+        "easy",
+        "--seed",
+        "canon",
+    ]);
+    assert!(x.ok, "{}", x.stderr);
+    let dir = temp_dir("cli-canon-variants");
+    let x_file = dir.join("x.jsonl");
+    std::fs::write(&x_file, &x.stdout).expect("write");
+    let v1: serde_json::Value =
+        serde_json::from_str(x.stdout.lines().next().expect("a line")).expect("json");
+    let givens: String = v1["grid"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .flat_map(|r| {
+            r.as_array()
+                .expect("row")
+                .iter()
+                .map(|v| v.as_u64().unwrap_or(0).to_string())
+        })
+        .collect();
+    let classic_file = dir.join("classic.txt");
+    std::fs::write(&classic_file, format!("{givens}\n")).expect("write");
+    let dedupe = run_arena(&[
+        "dedupe",
+        x_file.to_str().expect("path"),
+        classic_file.to_str().expect("path"),
+    ]);
+    assert!(dedupe.ok, "{}", dedupe.stderr);
+    assert!(
+        dedupe.stderr.contains("2 puzzles: 2 kept, 0 dropped"),
+        "{}",
+        dedupe.stderr
+    );
+}

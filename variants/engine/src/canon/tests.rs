@@ -1,0 +1,177 @@
+//! Canonical forms are the same for every disguise of a puzzle.
+
+use super::*;
+use crate::generate::{generate, Target};
+use crate::geometry::{classic, classic_builder, diagonals, windoku_windows};
+use crate::seed::{rng_for, Rng};
+use rand::seq::SliceRandom;
+use rand::Rng as _;
+use std::sync::Arc;
+
+/// A random symmetry of an n x n grid with r x c boxes (transposed only when
+/// `transpose`), digits renamed when `rename`: output cell `k` shows
+/// source cell `perm[k]`, digit `v` becomes `names[v]`.
+fn disguise(
+    rng: &mut Rng,
+    n: usize,
+    (r, c): (usize, usize),
+    transpose: bool,
+    rename: bool,
+) -> (Vec<usize>, Vec<u8>) {
+    let lines = |rng: &mut Rng, group: usize| -> Vec<usize> {
+        let mut groups: Vec<usize> = (0..n / group).collect();
+        groups.shuffle(rng);
+        groups
+            .iter()
+            .flat_map(|&g| {
+                let mut inner: Vec<usize> = (0..group).map(|i| g * group + i).collect();
+                inner.shuffle(rng);
+                inner
+            })
+            .collect()
+    };
+    let (rows, cols) = (lines(rng, r), lines(rng, c));
+    let t = transpose && rng.gen_bool(0.5);
+    let perm = (0..n * n)
+        .map(|k| {
+            let (a, b) = (rows[k / n], cols[k % n]);
+            if t {
+                b * n + a
+            } else {
+                a * n + b
+            }
+        })
+        .collect();
+    let mut names: Vec<u8> = (1..=n as u8).collect();
+    if rename {
+        names.shuffle(rng);
+    }
+    names.insert(0, 0);
+    (perm, names)
+}
+
+fn apply(givens: &[u8], (perm, names): &(Vec<usize>, Vec<u8>)) -> Vec<u8> {
+    perm.iter()
+        .map(|&s| names[usize::from(givens[s])])
+        .collect()
+}
+
+fn puzzles(model: &Arc<Model>, seed: &str, count: usize) -> Vec<Vec<u8>> {
+    let mut rng = rng_for(seed);
+    (0..count)
+        .map(|_| {
+            let g = generate(model, &mut rng, Target::Minimal).expect("generates");
+            g.puzzle.givens().to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn every_disguise_of_a_classic_puzzle_has_one_form() {
+    for (r, c, count) in [(3, 3, 12), (2, 3, 12), (2, 2, 12)] {
+        let model = Arc::new(classic(r as u32, c as u32).expect("model"));
+        let symmetries = Symmetries::of(&model);
+        assert!(symmetries.relabels());
+        let mut rng = rng_for("disguises");
+        for givens in puzzles(&model, &format!("canon {r}x{c}"), count) {
+            let form = symmetries.canonical(&givens);
+            // The form is a disguise of the puzzle: same clue count, unique.
+            let clues = |g: &[u8]| g.iter().filter(|&&v| v != 0).count();
+            assert_eq!(clues(&form.givens), clues(&givens));
+            let again = crate::Puzzle::new(model.clone(), form.givens.clone()).expect("loads");
+            assert_eq!(again.solution_count(2), 1);
+            assert_eq!(symmetries.canonical(&form.givens), form, "idempotent");
+            for _ in 0..30 {
+                let d = disguise(&mut rng, r * c, (r, c), r == c, true);
+                assert_eq!(symmetries.canonical(&apply(&givens, &d)), form);
+            }
+        }
+    }
+}
+
+#[test]
+fn different_puzzles_have_different_forms() {
+    let model = Arc::new(classic(3, 3).expect("model"));
+    let symmetries = Symmetries::of(&model);
+    let forms: std::collections::HashSet<Canonical> = puzzles(&model, "distinct", 20)
+        .iter()
+        .map(|g| symmetries.canonical(g))
+        .collect();
+    assert_eq!(forms.len(), 20);
+}
+
+#[test]
+fn x_and_windoku_keep_the_symmetries_that_keep_their_extra_houses() {
+    let x = Arc::new(
+        classic_builder(3, 3)
+            .and_then(|b| b.houses(diagonals(9, [0, 0])).build())
+            .expect("model"),
+    );
+    let windoku_x = Arc::new(
+        classic_builder(3, 3)
+            .and_then(|b| {
+                b.houses(windoku_windows())
+                    .houses(diagonals(9, [0, 0]))
+                    .build()
+            })
+            .expect("model"),
+    );
+    for (model, name) in [(x, "x"), (windoku_x, "windoku-x")] {
+        let symmetries = Symmetries::of(&model);
+        // X: one permutation of rows and columns commuting with the
+        // reversal (2 x 2 x 6), times transposition, times the reversal of
+        // columns alone: 96. Windoku-X: its windows keep 16 of those.
+        let expected = if name == "x" { 96 } else { 16 };
+        assert_eq!(symmetries.order(), expected, "{name}");
+        let listed = match &symmetries.kind {
+            Kind::Listed { perms, .. } => perms.clone(),
+            Kind::Classic(_) => panic!("{name} is not classic"),
+        };
+        let mut rng = rng_for(name);
+        for givens in puzzles(&model, name, 4) {
+            let form = symmetries.canonical(&givens);
+            for _ in 0..20 {
+                let perm = listed.choose(&mut rng).expect("some");
+                let mut names: Vec<u8> = (1..=9).collect();
+                names.shuffle(&mut rng);
+                names.insert(0, 0);
+                let d: Vec<usize> = perm.iter().map(|&s| s as usize).collect();
+                assert_eq!(symmetries.canonical(&apply(&givens, &(d, names))), form);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_killer_keeps_its_cages_and_digits_through_a_rotation() {
+    // Two cages on a 4x4; rotated a quarter turn, the same puzzle.
+    let build = |cages: &[(Vec<[u32; 2]>, u32)]| {
+        let mut b = classic_builder(2, 2).expect("builder");
+        for (cells, sum) in cages {
+            b = b.cage(cells.clone(), *sum);
+        }
+        b.build().expect("model")
+    };
+    let a = build(&[(vec![[0, 0], [0, 1]], 3), (vec![[3, 3], [2, 3]], 7)]);
+    // A quarter turn: (r, c) -> (c, 3 - r).
+    let b = build(&[(vec![[0, 3], [1, 3]], 3), (vec![[3, 0], [3, 1]], 7)]);
+    let (sa, sb) = (Symmetries::of(&a), Symmetries::of(&b));
+    assert!(!sa.relabels());
+    let givens_a = {
+        let mut g = vec![0u8; 16];
+        g[5] = 4; // (1, 1)
+        g
+    };
+    let givens_b = {
+        let mut g = vec![0u8; 16];
+        g[4 + 2] = 4; // (1, 1) -> (1, 2)
+        g
+    };
+    assert_eq!(sa.canonical(&givens_a), sb.canonical(&givens_b));
+    // Another sum is another puzzle.
+    let c = build(&[(vec![[0, 3], [1, 3]], 4), (vec![[3, 0], [3, 1]], 7)]);
+    assert_ne!(
+        sa.canonical(&givens_a),
+        Symmetries::of(&c).canonical(&givens_b)
+    );
+}
