@@ -68,7 +68,8 @@ fn puzzles(model: &Arc<Model>, seed: &str, count: usize) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_disguise_of_a_classic_puzzle_has_one_form() {
-    for (r, c, count) in [(3, 3, 12), (2, 3, 12), (2, 2, 12)] {
+    // 100 puzzles of each size, 1,000 disguises of each (9x9; fewer below).
+    for (r, c, count, disguises) in [(3, 3, 100, 1000), (2, 3, 50, 200), (2, 2, 30, 100)] {
         let model = Arc::new(classic(r as u32, c as u32).expect("model"));
         let symmetries = Symmetries::of(&model);
         assert!(symmetries.relabels());
@@ -81,7 +82,7 @@ fn every_disguise_of_a_classic_puzzle_has_one_form() {
             let again = crate::Puzzle::new(model.clone(), form.givens.clone()).expect("loads");
             assert_eq!(again.solution_count(2), 1);
             assert_eq!(symmetries.canonical(&form.givens), form, "idempotent");
-            for _ in 0..30 {
+            for _ in 0..disguises {
                 let d = disguise(&mut rng, r * c, (r, c), r == c, true);
                 assert_eq!(symmetries.canonical(&apply(&givens, &d)), form);
             }
@@ -128,9 +129,9 @@ fn x_and_windoku_keep_the_symmetries_that_keep_their_extra_houses() {
             Kind::Classic(_) => panic!("{name} is not classic"),
         };
         let mut rng = rng_for(name);
-        for givens in puzzles(&model, name, 4) {
+        for givens in puzzles(&model, name, 100) {
             let form = symmetries.canonical(&givens);
-            for _ in 0..20 {
+            for _ in 0..1000 {
                 let perm = listed.choose(&mut rng).expect("some");
                 let mut names: Vec<u8> = (1..=9).collect();
                 names.shuffle(&mut rng);
