@@ -1,6 +1,6 @@
-//! `arena canon` and `arena dedupe` as a user runs them: real puzzles of the
-//! shared datasets, disguised copies written by the test, and files of other
-//! variants beside them.
+//! `arena canon`, `arena dedupe`, `arena minimal` and `arena minimize` as a
+//! user runs them: real puzzles of the shared datasets, disguised copies
+//! written by the test, and files of other variants beside them.
 
 use arena_tests::process::run_arena;
 use arena_tests::{read_dataset, temp_dir};
@@ -117,4 +117,46 @@ fn different_variants_are_never_the_same_puzzle() {
         "{}",
         dedupe.stderr
     );
+}
+
+#[test]
+fn minimal_names_the_clues_that_can_go_and_minimize_removes_them() {
+    // A 17-clue puzzle is minimal; a generated easy one has clues to spare.
+    let seventeen = read_dataset("classic/17-clue.txt")
+        .lines()
+        .find(|l| !l.starts_with('#') && l.len() >= 81)
+        .expect("a puzzle")[..81]
+        .to_string();
+    let easy = run_arena(&["generate", "--difficulty", "easy", "--seed", "minimal"]);
+    assert!(easy.ok, "{}", easy.stderr);
+    let dir = temp_dir("cli-minimal");
+    let text = dir.join("seventeen.txt");
+    std::fs::write(&text, format!("{seventeen}\n")).expect("write");
+    let v1 = dir.join("easy.jsonl");
+    std::fs::write(&v1, &easy.stdout).expect("write");
+    let (text, v1) = (text.to_str().expect("path"), v1.to_str().expect("path"));
+
+    let minimal = run_arena(&["minimal", text, v1]);
+    assert!(minimal.ok, "{}", minimal.stderr);
+    let lines: Vec<&str> = minimal.stdout.lines().collect();
+    assert_eq!(lines[0], "minimal");
+    assert!(lines[1].starts_with("not minimal: "), "{}", lines[1]);
+    assert!(lines[1].contains("clues can go (r"), "{}", lines[1]);
+
+    let minimized = run_arena(&["minimize", v1]);
+    assert!(minimized.ok, "{}", minimized.stderr);
+    let out = dir.join("minimized.jsonl");
+    std::fs::write(&out, &minimized.stdout).expect("write");
+    let out = out.to_str().expect("path");
+    let again = run_arena(&["minimal", out]);
+    assert_eq!(again.stdout.trim(), "minimal", "{}", again.stderr);
+    let count = run_arena(&["count", out]);
+    assert_eq!(count.stdout.trim(), "1");
+    // Fewer clues, the same solution, no stale grade.
+    let before: serde_json::Value =
+        serde_json::from_str(easy.stdout.lines().next().expect("a line")).expect("json");
+    let after: serde_json::Value = serde_json::from_str(minimized.stdout.trim()).expect("json");
+    assert!(after["clueCount"].as_u64() < before["clueCount"].as_u64());
+    assert_eq!(after["solution"], before["solution"]);
+    assert!(after.get("grade").is_none_or(|g| g.is_null()));
 }

@@ -7,6 +7,7 @@ mod daily;
 mod export;
 mod generate;
 mod grade;
+mod minimal;
 mod serve;
 mod solve;
 mod validate;
@@ -81,6 +82,20 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Say whether each puzzle is minimal (no clue can go with the puzzle
+    /// staying unique), naming the clues that can go.
+    Minimal {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Remove clues from each puzzle in reading order while it stays unique:
+    /// a minimal puzzle, in the form it was written in.
+    Minimize {
+        /// Puzzle files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Check structure, uniqueness and any shipped solution; exit 1 on a failure.
     Validate {
         /// Puzzle files.
@@ -130,6 +145,8 @@ pub fn main() -> ExitCode {
         Command::Validate { files } => validate::run(files),
         Command::Canon { files } => canon::run_canon(files),
         Command::Dedupe { files } => canon::run_dedupe(files),
+        Command::Minimal { files } => minimal::run_minimal(files),
+        Command::Minimize { files } => minimal::run_minimize(files),
         Command::Grade { files } => grade::run_grade(files),
         Command::Explain { files } => grade::run_explain(files),
         Command::Export(args) => export::run(args),
