@@ -1,5 +1,5 @@
-//! `arena canon`, `arena dedupe`, `arena minimal` and `arena minimize` as a
-//! user runs them: real puzzles of the shared datasets, disguised copies
+//! `arena canon`, `arena dedupe`, `arena minimal`, `arena minimize` and
+//! `arena search --fewest` as a user runs them: real puzzles of the shared datasets, disguised copies
 //! written by the test, and files of other variants beside them.
 
 use arena_tests::process::run_arena;
@@ -159,4 +159,50 @@ fn minimal_names_the_clues_that_can_go_and_minimize_removes_them() {
     assert!(after["clueCount"].as_u64() < before["clueCount"].as_u64());
     assert_eq!(after["solution"], before["solution"]);
     assert!(after.get("grade").is_none_or(|g| g.is_null()));
+}
+
+#[test]
+fn search_finds_fewer_clues_the_same_way_for_the_same_seed() {
+    let args = [
+        "search",
+        "--fewest",
+        "--variant",
+        "windoku",
+        "--param",
+        "diagonals=true",
+        "--seed",
+        "fixed",
+        "--tries",
+        "600",
+    ];
+    let first = run_arena(&args);
+    assert!(first.ok, "{}", first.stderr);
+    let again = run_arena(&args);
+    assert_eq!(first.stdout, again.stdout, "deterministic per seed");
+    // Progress and the result on stderr; fewer clues than at the start.
+    let start: usize = first
+        .stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("start: ")?
+                .strip_suffix(" clues")?
+                .parse()
+                .ok()
+        })
+        .expect("a start line");
+    let best: serde_json::Value = serde_json::from_str(first.stdout.trim()).expect("v1");
+    let clues = best["grid"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .flat_map(|r| r.as_array().expect("row").iter())
+        .filter(|v| v.as_u64() != Some(0))
+        .count();
+    assert!(clues < start, "{clues} clues, started at {start}");
+    let dir = temp_dir("cli-search");
+    let file = dir.join("best.jsonl");
+    std::fs::write(&file, &first.stdout).expect("write");
+    let file = file.to_str().expect("path");
+    assert_eq!(run_arena(&["count", file]).stdout.trim(), "1");
+    assert_eq!(run_arena(&["minimal", file]).stdout.trim(), "minimal");
 }

@@ -71,7 +71,7 @@ pub fn run(args: &GenerateArgs, host: &PluginHost) -> anyhow::Result<bool> {
 
 /// Splits `key=value` parameters and types each value like the manifest's
 /// allowed values (true/false, integers, text). The plugin checks the values.
-fn parse_params(manifest: &Manifest, raw: &[String]) -> anyhow::Result<Params> {
+pub(super) fn parse_params(manifest: &Manifest, raw: &[String]) -> anyhow::Result<Params> {
     let mut out = Params::new();
     for item in raw {
         let (key, value) = item

@@ -8,6 +8,7 @@ mod export;
 mod generate;
 mod grade;
 mod minimal;
+mod search;
 mod serve;
 mod solve;
 mod validate;
@@ -96,6 +97,10 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Search a variant for puzzles with fewer clues (`--fewest`): remove a
+    /// clue, place a digit elsewhere, keep it unique and new up to symmetry,
+    /// make it minimal again; the best found on stdout.
+    Search(search::SearchArgs),
     /// Check structure, uniqueness and any shipped solution; exit 1 on a failure.
     Validate {
         /// Puzzle files.
@@ -153,6 +158,7 @@ pub fn main() -> ExitCode {
         Command::Daily(args) => daily::run(args, &load_plugins(&cli)),
         Command::Generate(args) => generate::run(args, &load_plugins(&cli)),
         Command::Variants => variants::run(&load_plugins(&cli)),
+        Command::Search(args) => search::run(args, &load_plugins(&cli)),
         Command::Serve(args) => serve::run(args, &cli),
         Command::PluginHost { memory_mb, library } => {
             let limits = crate::plugins::host_main::Limits {
