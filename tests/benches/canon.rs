@@ -8,7 +8,7 @@
 //!
 //! Run: `cargo bench -p arena-tests --bench canon [-- --copies N --runs N]`.
 
-use arena_tests::classic_grids;
+use arena_tests::{bench_arg, classic_grids};
 use engine::canon::Symmetries;
 use engine::geometry::classic;
 use engine::seed::rng_for;
@@ -16,14 +16,6 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::HashMap;
 use std::time::Instant;
-
-fn arg(flag: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.windows(2)
-        .find(|w| w[0] == flag)
-        .and_then(|w| w[1].parse().ok())
-        .unwrap_or(default)
-}
 
 /// A random disguise of a 9x9 grid.
 fn disguised(grid: &[u8; 81], rng: &mut impl Rng) -> Vec<u8> {
@@ -61,7 +53,10 @@ fn disguised(grid: &[u8; 81], rng: &mut impl Rng) -> Vec<u8> {
 }
 
 fn main() {
-    let (copies, runs) = (arg("--copies", 2_000), arg("--runs", 3));
+    let (copies, runs) = (
+        bench_arg("--copies", 2_000usize),
+        bench_arg("--runs", 3usize),
+    );
     let grids = classic_grids("classic/17-clue.txt");
     let model = classic(3, 3).expect("classic");
     let symmetries = Symmetries::of(&model);

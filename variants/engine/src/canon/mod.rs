@@ -234,30 +234,17 @@ pub(crate) fn box_shape(model: &Model) -> Option<(usize, usize)> {
     let cols = coords.iter().map(|c| c[1]).max()? - coords.iter().map(|c| c[1]).min()? + 1;
     let (r, c) = (rows as usize, cols as usize);
     let n = model.size() as usize;
+    // n different cells all in the r x c block of the first: that block.
     let aligned = model
         .houses()
         .iter()
         .filter(|h| h.kind == HouseKind::Box)
         .all(|h| {
-            let top = h
-                .cells
-                .iter()
-                .map(|&x| model.coord(x as usize)[0])
-                .min()
-                .unwrap_or(0) as usize;
-            let left = h
-                .cells
-                .iter()
-                .map(|&x| model.coord(x as usize)[1])
-                .min()
-                .unwrap_or(0) as usize;
-            h.cells.len() == n
-                && top.is_multiple_of(r)
-                && left.is_multiple_of(c)
-                && h.cells.iter().all(|&x| {
-                    let [y, z] = model.coord(x as usize);
-                    (y as usize) / r == top / r && (z as usize) / c == left / c
-                })
+            let block = |x: u32| {
+                let [y, z] = model.coord(x as usize);
+                (y as usize / r, z as usize / c)
+            };
+            h.cells.len() == n && h.cells.iter().all(|&x| block(x) == block(h.cells[0]))
         });
     (r * c == n && aligned).then_some((r, c))
 }
