@@ -176,3 +176,65 @@ fn a_killer_keeps_its_cages_and_digits_through_a_rotation() {
         Symmetries::of(&c).canonical(&givens_b)
     );
 }
+
+#[test]
+fn every_rotation_and_reflection_of_a_killer_has_one_form() {
+    // 100 random killers (domino cages with random sums, a few givens; the
+    // form does not need them unique), each in all 8 orientations.
+    type Map = fn(u32, u32) -> (u32, u32);
+    let maps: [Map; 8] = [
+        |r, c| (r, c),
+        |r, c| (8 - r, c),
+        |r, c| (r, 8 - c),
+        |r, c| (8 - r, 8 - c),
+        |r, c| (c, r),
+        |r, c| (8 - c, r),
+        |r, c| (c, 8 - r),
+        |r, c| (8 - c, 8 - r),
+    ];
+    let mut rng = rng_for("killers");
+    for _ in 0..100 {
+        let mut used = [false; 81];
+        let mut cages: Vec<([[u32; 2]; 2], u32)> = Vec::new();
+        while cages.len() < 20 {
+            let (r, c) = (rng.gen_range(0..9u32), rng.gen_range(0..8u32));
+            let (a, b) = ((r * 9 + c) as usize, (r * 9 + c + 1) as usize);
+            if used[a] || used[b] {
+                continue;
+            }
+            used[a] = true;
+            used[b] = true;
+            cages.push(([[r, c], [r, c + 1]], rng.gen_range(3..=17)));
+        }
+        let givens: Vec<(u32, u32, u8)> = (0..6)
+            .map(|_| {
+                (
+                    rng.gen_range(0..9),
+                    rng.gen_range(0..9),
+                    rng.gen_range(1..=9),
+                )
+            })
+            .collect();
+        let forms: Vec<Canonical> = maps
+            .iter()
+            .map(|map| {
+                let mut b = classic_builder(3, 3).expect("builder");
+                for (cells, sum) in &cages {
+                    let moved = cells.map(|[r, c]| {
+                        let (y, x) = map(r, c);
+                        [y, x]
+                    });
+                    b = b.cage(moved.to_vec(), *sum);
+                }
+                let model = b.build().expect("model");
+                let mut grid = vec![0u8; 81];
+                for &(r, c, v) in &givens {
+                    let (y, x) = map(r, c);
+                    grid[(y * 9 + x) as usize] = v;
+                }
+                Symmetries::of(&model).canonical(&grid)
+            })
+            .collect();
+        assert!(forms.iter().all(|f| *f == forms[0]));
+    }
+}
