@@ -10,9 +10,10 @@
 //! - any other model: the rotations and reflections of its layout and, on a
 //!   full grid of up to 9x9 whose additions are extra houses and
 //!   different-pairs (X, Windoku, Anti-Knight), the band, stack, row and
-//!   column permutations, each kept when it maps every house, cage and
-//!   different-pair onto one of the model ([`listed`]); digits relabelled
-//!   unless cages or constraints give them meaning.
+//!   column permutations, each kept when it maps every house (but jigsaw
+//!   regions) and different-pair onto one of the model ([`listed`]); jigsaw
+//!   regions and cages move with the puzzle; digits relabelled unless cages
+//!   or constraints give them meaning.
 //!
 //! Models with constraints of the modern vocabulary keep only the identity
 //! (their clues' directions are not mapped yet). Larger grids (16x16, 25x25)
