@@ -11,7 +11,7 @@
 //!   full grid of up to 9x9 whose additions are extra houses and
 //!   different-pairs (X, Windoku, Anti-Knight), the band, stack, row and
 //!   column permutations, each kept when it maps every house (but jigsaw
-//!   regions) and different-pair onto one of the model ([`listed`]); jigsaw
+//!   regions) and different-pair onto one of the model (`listed.rs`); jigsaw
 //!   regions and cages move with the puzzle; digits relabelled unless cages
 //!   or constraints give them meaning.
 //!
