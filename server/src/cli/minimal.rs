@@ -4,13 +4,14 @@
 //! unique.
 
 use crate::input::{Entry, Form};
+use engine::generate::{reduce, uniqueness_within, Target, Uniqueness};
 use engine::Puzzle;
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Whether `givens` on `puzzle`'s model have exactly one solution.
-fn unique(puzzle: &Puzzle, givens: Vec<u8>) -> bool {
-    Puzzle::new(puzzle.model_arc().clone(), givens).is_ok_and(|p| p.count(2).solutions == 1)
+fn unique(puzzle: &Puzzle, givens: &[u8]) -> bool {
+    uniqueness_within(puzzle.model(), givens, None) == Uniqueness::Unique
 }
 
 /// The givens of `puzzle` that can go one at a time (each alone; the puzzle
@@ -22,7 +23,7 @@ fn removable(puzzle: &Puzzle) -> Vec<usize> {
         .filter(|&i| {
             let mut without = givens.to_vec();
             without[i] = 0;
-            unique(puzzle, without)
+            unique(puzzle, &without)
         })
         .collect()
 }
@@ -71,9 +72,7 @@ pub fn run_minimal(files: &[PathBuf]) -> anyhow::Result<bool> {
 /// stderr and clears `ok`.
 fn unique_puzzle<'a>(entry: &'a Entry, ok: &mut bool) -> Option<&'a Puzzle> {
     match &entry.puzzle {
-        Ok(loaded) if unique(&loaded.puzzle, loaded.puzzle.givens().to_vec()) => {
-            Some(&loaded.puzzle)
-        }
+        Ok(loaded) if unique(&loaded.puzzle, loaded.puzzle.givens()) => Some(&loaded.puzzle),
         Ok(_) => {
             eprintln!("{}: not unique, so no clue is needed or not", entry.name);
             *ok = false;
@@ -98,17 +97,13 @@ pub fn run_minimize(files: &[PathBuf]) -> anyhow::Result<bool> {
         let Some(puzzle) = unique_puzzle(entry, &mut ok) else {
             continue;
         };
-        let mut givens = puzzle.givens().to_vec();
-        for i in 0..givens.len() {
-            if givens[i] == 0 {
-                continue;
-            }
-            let mut without = givens.clone();
-            without[i] = 0;
-            if unique(puzzle, without.clone()) {
-                givens = without;
-            }
-        }
+        let reading_order: Vec<usize> = (0..puzzle.givens().len()).collect();
+        let givens = reduce(
+            puzzle.model(),
+            puzzle.givens(),
+            &reading_order,
+            Target::Minimal,
+        );
         let minimal = Puzzle::new(puzzle.model_arc().clone(), givens)?;
         match &entry.form {
             Some(Form::Text) => writeln!(out, "{}", engine::text::format_line(minimal.givens()))?,

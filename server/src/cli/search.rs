@@ -10,6 +10,7 @@
 use super::generate::parse_params;
 use crate::plugins::PluginHost;
 use anyhow::{bail, Context};
+use engine::generate::{reduce, uniqueness_within, Target, Uniqueness};
 use engine::seed::rng_for;
 use engine::Puzzle;
 use protocol::plugin::GenerateRequest;
@@ -45,26 +46,18 @@ pub struct SearchArgs {
 /// solution can take long to prove so, and the search has other tries.
 const NODES: usize = 20_000;
 
-/// The puzzle of `givens` on `like`'s model when it has exactly one
-/// solution, proved within [`NODES`].
-fn unique(like: &Puzzle, givens: &[u8]) -> Option<Puzzle> {
-    let p = Puzzle::new(like.model_arc().clone(), givens.to_vec()).ok()?;
-    let count = p.count_within(2, NODES);
-    (count.solutions == 1 && !count.gave_up).then_some(p)
+/// Whether `givens` on `like`'s model have exactly one solution, proved
+/// within [`NODES`].
+fn unique(like: &Puzzle, givens: &[u8]) -> bool {
+    uniqueness_within(like.model(), givens, Some(NODES)) == Uniqueness::Unique
 }
 
-/// `givens` made minimal: clues removed in `rng`'s order while unique.
-fn minimal(like: &Puzzle, mut givens: Vec<u8>, rng: &mut impl Rng) -> Vec<u8> {
+/// `givens` (unique) made minimal: clues removed in `rng`'s order while
+/// unique.
+fn minimal(like: &Puzzle, givens: &[u8], rng: &mut impl Rng) -> Vec<u8> {
     let mut order: Vec<usize> = (0..givens.len()).filter(|&i| givens[i] != 0).collect();
     order.shuffle(rng);
-    for i in order {
-        let v = givens[i];
-        givens[i] = 0;
-        if unique(like, &givens).is_none() {
-            givens[i] = v;
-        }
-    }
-    givens
+    reduce(like.model(), givens, &order, Target::Minimal)
 }
 
 fn clues(givens: &[u8]) -> usize {
@@ -94,7 +87,7 @@ pub fn run(args: &SearchArgs, host: &PluginHost) -> anyhow::Result<bool> {
     let start = engine::v1::from_v1(&v1)?.puzzle;
     let mut rng = rng_for(&format!("search {}", args.seed));
     let size = start.model().size() as u8;
-    let mut current = minimal(&start, start.givens().to_vec(), &mut rng);
+    let mut current = minimal(&start, start.givens(), &mut rng);
     let mut best = current.clone();
     let mut seen: HashSet<Vec<u32>> = HashSet::new();
     let form = |g: &[u8]| engine::canon::canonical_form(start.model(), g).1.key;
@@ -124,10 +117,10 @@ pub fn run(args: &SearchArgs, host: &PluginHost) -> anyhow::Result<bool> {
         let mut next = current.clone();
         next[out] = 0;
         next[into] = rng.gen_range(1..=size);
-        if unique(&start, &next).is_none() || !seen.insert(form(&next)) {
+        if !unique(&start, &next) || !seen.insert(form(&next)) {
             continue;
         }
-        let reduced = minimal(&start, next, &mut rng);
+        let reduced = minimal(&start, &next, &mut rng);
         if clues(&reduced) <= clues(&current) {
             if clues(&reduced) < clues(&best) {
                 best = reduced.clone();

@@ -34,7 +34,8 @@ pub struct Pool {
     store: Option<Arc<Store>>,
     metrics: Arc<Metrics>,
     size: usize,
-    puzzles: DashMap<String, VecDeque<(String, PuzzleV1)>>,
+    /// Each kind's puzzles: seed, puzzle and its form's fingerprint.
+    puzzles: DashMap<String, VecDeque<(String, PuzzleV1, Option<u64>)>>,
     /// How many puzzles each kind's pool aims for: [`QUICK_FILL`], plus
     /// [`DEMAND_STEP`] per game asked of it, at most the pool size.
     wanted: DashMap<String, usize>,
@@ -116,13 +117,14 @@ impl Pool {
     /// Puts back puzzles stored before a restart.
     pub fn restore(&self, stored: Vec<(String, String, PuzzleV1)>) {
         for (seed, key, puzzle) in stored {
-            if let Some(form) = form_of(&puzzle) {
+            let form = form_of(&puzzle);
+            if let Some(form) = form {
                 self.forms.entry(key.clone()).or_default().insert(form);
             }
             self.puzzles
                 .entry(key)
                 .or_default()
-                .push_back((seed, puzzle));
+                .push_back((seed, puzzle, form));
         }
     }
 
@@ -152,13 +154,11 @@ impl Pool {
                 .puzzles
                 .get_mut(&kind.key())
                 .and_then(|mut q| q.pop_front());
-            let Some((seed, puzzle)) = taken else {
+            let Some((seed, puzzle, form)) = taken else {
                 Metrics::inc(&self.metrics.pool_misses_total);
                 return None;
             };
-            if let (Some(form), Some(mut forms)) =
-                (form_of(&puzzle), self.forms.get_mut(&kind.key()))
-            {
+            if let (Some(form), Some(mut forms)) = (form, self.forms.get_mut(&kind.key())) {
                 forms.remove(&form);
             }
             self.taken.notify_one();
@@ -252,7 +252,7 @@ impl Pool {
         self.puzzles
             .entry(key)
             .or_default()
-            .push_back((seed, puzzle));
+            .push_back((seed, puzzle, form));
         Some(took)
     }
 
