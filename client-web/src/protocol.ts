@@ -649,12 +649,18 @@ own_best: boolean,
 /**
  * A puzzle the players bring, as pasted: an 81-character line (dots or
  * zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
- * killer in the reference solver's text form. The server checks it (well
+ * killer in the reference solver's text form (or `draft`, from the
+ * setter). The server checks it (well
  * formed, exactly one solution) and the room plays it, under the variant it
  * names (`classic` for a plain line); `variant`, `params` and `difficulty`
  * are then the puzzle's. Never in a room view.
  */
-puzzle?: string | null, };
+puzzle?: string | null, 
+/**
+ * A puzzle set in the browser, played like a pasted one (never in a
+ * room view).
+ */
+draft?: SetterDraft | null, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 
@@ -1068,7 +1074,23 @@ hidden: boolean, } | { "type": "ping",
 /**
  * The client's clock, in ms.
  */
-client_time: number, } | { "type": "unknown" };
+client_time: number, } | { "type": "setter_template", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, } | { "type": "check_puzzle", 
+/**
+ * The puzzle being set.
+ */
+draft: SetterDraft, } | { "type": "analyse", 
+/**
+ * The puzzle being set, or none for the room's.
+ */
+draft?: SetterDraft | null, } | { "type": "unknown" };
 
 export type ServerMessage = { "type": "welcome", 
 /**
@@ -1307,7 +1329,27 @@ code: string,
 /**
  * Where its node takes WebSocket connections.
  */
-url: string, } | { "type": "pong", 
+url: string, } | { "type": "setter_template", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Layout and houses; no givens, cages, constraints or solution.
+ */
+puzzle: PuzzleV1, } | { "type": "puzzle_check", 
+/**
+ * The verdict.
+ */
+check: PuzzleCheck, } | { "type": "analysis", 
+/**
+ * The steps and the board they start from.
+ */
+analysis: Analysis, } | { "type": "pong", 
 /**
  * Echo of the client's clock.
  */

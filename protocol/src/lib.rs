@@ -10,6 +10,8 @@
 //!   [`corpus`]: the variant corpus schema it is read from and written to;
 //!   [`drawing`]: the primitives a client draws them with, knowing no rule.
 //! - [`plugin`]: the requests and answers of the variant plugin operations.
+//! - [`setter`]: the puzzle setter's drafts and the step-through solver's
+//!   analyses.
 //! - [`wire`]: the messages between web clients and the server.
 
 pub mod constraint;
@@ -18,6 +20,7 @@ pub mod corpus;
 pub mod drawing;
 pub mod plugin;
 pub mod puzzle;
+pub mod setter;
 pub mod wire;
 
 pub use constraint::{Axis, Constraint, Place};

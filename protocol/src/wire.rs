@@ -7,6 +7,7 @@
 
 use crate::plugin::{Manifest, Params};
 use crate::puzzle::PuzzleV1;
+use crate::setter::{Analysis, PuzzleCheck, SetterDraft};
 use serde::{Deserialize, Serialize};
 
 /// The protocol version a `hello` carries.
@@ -159,6 +160,31 @@ pub enum ClientMessage {
         /// The client's clock, in ms.
         client_time: f64,
     },
+    /// The setter: a variant's empty puzzle (its layout and houses, no
+    /// givens, cages or constraints) to set on; the server answers
+    /// `setter_template`.
+    SetterTemplate {
+        /// Variant id.
+        variant: String,
+        /// Variant parameters (missing ones take their defaults).
+        #[serde(default)]
+        params: Params,
+    },
+    /// The setter: count the draft's solutions (none, one, several: where two
+    /// differ) and grade it once unique; the server answers `puzzle_check`.
+    CheckPuzzle {
+        /// The puzzle being set.
+        draft: SetterDraft,
+    },
+    /// The step-through solver: a logical solution, answered by `analysis`.
+    /// Without a draft, of the current room's puzzle, once my game there is
+    /// over (never while I am still solving it); with one, of the draft,
+    /// outside any game in progress.
+    Analyse {
+        /// The puzzle being set, or none for the room's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        draft: Option<SetterDraft>,
+    },
     /// A message type this server does not know.
     #[serde(other)]
     Unknown,
@@ -231,12 +257,17 @@ pub struct RoomSettings {
     pub own_best: bool,
     /// A puzzle the players bring, as pasted: an 81-character line (dots or
     /// zeros for empty cells), a v1 puzzle or a daily archive file (JSON), or a
-    /// killer in the reference solver's text form. The server checks it (well
+    /// killer in the reference solver's text form (or `draft`, from the
+    /// setter). The server checks it (well
     /// formed, exactly one solution) and the room plays it, under the variant it
     /// names (`classic` for a plain line); `variant`, `params` and `difficulty`
     /// are then the puzzle's. Never in a room view.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<String>,
+    /// A puzzle set in the browser, played like a pasted one (never in a
+    /// room view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<Box<SetterDraft>>,
 }
 
 /// Whether a room offers hints.
@@ -800,6 +831,25 @@ pub enum ServerMessage {
         code: String,
         /// Where its node takes WebSocket connections.
         url: String,
+    },
+    /// Answer to `setter_template`: the variant's empty puzzle.
+    SetterTemplate {
+        /// Variant id.
+        variant: String,
+        /// Every parameter, defaults filled in.
+        params: Params,
+        /// Layout and houses; no givens, cages, constraints or solution.
+        puzzle: Box<PuzzleV1>,
+    },
+    /// Answer to `check_puzzle`.
+    PuzzleCheck {
+        /// The verdict.
+        check: Box<PuzzleCheck>,
+    },
+    /// Answer to `analyse`: the logical solution.
+    Analysis {
+        /// The steps and the board they start from.
+        analysis: Box<Analysis>,
     },
     /// Answer to `ping`.
     Pong {

@@ -122,6 +122,7 @@ async fn room(mut seats: Vec<(Ws, String)>) -> (Vec<(Ws, String)>, Vec<ClientMes
         ghosts: false,
         own_best: false,
         puzzle: None,
+        draft: None,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

@@ -34,6 +34,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         ghosts: false,
         own_best: false,
         puzzle: None,
+        draft: None,
     }
 }
 

@@ -12,13 +12,16 @@ use super::frame::decode;
 use super::limit::Bucket;
 use super::lobby::RoomQuery;
 use super::metrics::Metrics;
-use super::room::{encode, Command, ConnectionId, Link, Outgoing, RoomHandle};
+use super::room::{encode, Command, ConnectionId, Failure, Link, Outgoing, RoomHandle};
 use super::session::Identity;
+use super::setter;
 use super::text::clean_name;
 use super::{IpSlot, Shared};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use protocol::setter::{Analysis, SetterDraft};
 use protocol::wire::{ClientMessage, ErrorCode, ServerMessage, PROTOCOL_VERSION};
+use protocol::PuzzleV1;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -488,8 +491,93 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             client_time,
             server_time: now_ms(),
         }),
+        ClientMessage::SetterTemplate { variant, params } => Some(
+            match shared.lobby.games().template(&variant, &params).await {
+                Ok((params, puzzle)) => ServerMessage::SetterTemplate {
+                    variant,
+                    params,
+                    puzzle: Box::new((*puzzle).clone()),
+                },
+                Err(e) => error(ErrorCode::Invalid, e),
+            },
+        ),
+        ClientMessage::CheckPuzzle { draft } => Some(
+            match setter_work(shared, player, &me, draft, |p| Ok(setter::check(p))).await {
+                Ok(check) => ServerMessage::PuzzleCheck {
+                    check: Box::new(check),
+                },
+                Err((code, message)) => error(code, message),
+            },
+        ),
+        ClientMessage::Analyse { draft } => Some(match analyse(shared, player, &me, draft).await {
+            Ok(analysis) => ServerMessage::Analysis {
+                analysis: Box::new(analysis),
+            },
+            Err((code, message)) => error(code, message),
+        }),
         ClientMessage::Unknown => Some(error(ErrorCode::Unsupported, "unknown message type")),
     }
+}
+
+/// The step-through solver: the room's puzzle once my game there is over,
+/// or a draft of mine outside any game in progress.
+async fn analyse(
+    shared: &Shared,
+    player: &Player,
+    me: &Identity,
+    draft: Option<SetterDraft>,
+) -> Result<Analysis, Failure> {
+    let Some(draft) = draft else {
+        let Some(room) = &player.room else {
+            return Err((ErrorCode::NoRoom, "join a room first".into()));
+        };
+        let puzzle = room.analysable(me.id.clone()).await?;
+        return run_setter_work(shared, move || setter::analyse(&puzzle)).await;
+    };
+    setter_work(shared, player, me, draft, |p| setter::analyse(&p)).await
+}
+
+/// Builds `draft` on its variant's template and runs `work` on it off the
+/// async threads (at most [`super::SETTER_WORK`] at once). Refused while I
+/// am in a room whose game I have not finished: the room's puzzle sent back
+/// as a draft (or a board checked against it) must not give away what the
+/// game asks.
+async fn setter_work<T: Send + 'static>(
+    shared: &Shared,
+    player: &Player,
+    me: &Identity,
+    draft: SetterDraft,
+    work: impl FnOnce(PuzzleV1) -> Result<T, String> + Send + 'static,
+) -> Result<T, Failure> {
+    if let Some(room) = &player.room {
+        room.analysable(me.id.clone()).await?;
+    }
+    let (_, template) = shared
+        .lobby
+        .games()
+        .template(&draft.variant, &draft.params)
+        .await
+        .map_err(|e| (ErrorCode::Invalid, e))?;
+    let built = setter::build(&template, &draft).map_err(|e| (ErrorCode::Invalid, e))?;
+    run_setter_work(shared, move || work(built)).await
+}
+
+/// Runs CPU-bound setter work on a blocking thread once a slot is free.
+async fn run_setter_work<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, Failure> {
+    let busy = || {
+        (
+            ErrorCode::Unavailable,
+            "the server is busy; try again".to_string(),
+        )
+    };
+    let _slot = shared.setter_work.acquire().await.map_err(|_| busy())?;
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|_| busy())?
+        .map_err(|e| (ErrorCode::Invalid, e))
 }
 
 async fn hello(

@@ -3,7 +3,9 @@
 //! serde decoder would accept — a struct as an array of its fields, a variant by
 //! its index — are refused, so every client speaks the same protocol. The two
 //! lists a client sends are a hint's `marks` (rows of integers) and a pencil
-//! change's `cells` (maps); an array is refused wherever serde would read a
+//! change's `cells` (maps) — and inside a setter's `draft`, its lists of
+//! coordinates and numbers (`grid`, `cells`, `line`, …) and of maps (`cages`,
+//! `constraints`); an array is refused wherever serde would read a
 //! struct or an enum, and allowed in a field this server does not know (which it
 //! ignores: forward compatibility). The form is checked by one pass over the
 //! bytes (no allocation), then serde decodes.
@@ -43,6 +45,9 @@ pub enum FrameError {
     /// A pencil change's `cells` that are not maps.
     #[error("`cells` is a list of maps with named fields")]
     Cells,
+    /// A draft's list of numbers or coordinates holding something else.
+    #[error("a draft's grids and cell lists hold integers or [row, col] pairs")]
+    Numbers,
     /// Well-formed, but not a message this server reads (serde's words).
     #[error("not a client message: {0}")]
     NotAMessage(String),
@@ -51,11 +56,19 @@ pub enum FrameError {
 /// Decodes a client frame; `Err` says what is wrong with it.
 pub fn decode(bytes: &[u8]) -> Result<ClientMessage, FrameError> {
     let mut scan = Scan { bytes, at: 0 };
-    match scan.value(0, true)? {
+    match scan.value(0, true, Context::Message)? {
         Item::Map => {}
         _ => return Err(FrameError::NotAMap),
     }
     rmp_serde::from_slice(bytes).map_err(|e| FrameError::NotAMessage(e.to_string()))
+}
+
+/// Where a value lies: in a message, or inside a setter's draft (whose
+/// fields hold lists of coordinates, numbers and maps).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Message,
+    Draft,
 }
 
 /// What one MessagePack value was.
@@ -89,7 +102,7 @@ impl<'a> Scan<'a> {
     /// `strict`: the value is one serde would read as a struct or an enum, so an
     /// array (the positional form) is refused; elsewhere an array is a value
     /// like any other (a field this server does not know, which it ignores).
-    fn value(&mut self, depth: usize, strict: bool) -> Result<Item<'a>, FrameError> {
+    fn value(&mut self, depth: usize, strict: bool, ctx: Context) -> Result<Item<'a>, FrameError> {
         if depth > MAX_DEPTH {
             return Err(FrameError::TooDeep);
         }
@@ -112,7 +125,7 @@ impl<'a> Scan<'a> {
                 self.at -= 1;
                 let len = self.array()?.unwrap_or(0);
                 for _ in 0..len {
-                    self.value(depth + 1, false)?;
+                    self.value(depth + 1, false, ctx)?;
                 }
                 return Ok(Item::Scalar);
             }
@@ -123,16 +136,27 @@ impl<'a> Scan<'a> {
         }
         if let Some(entries) = map_len {
             for _ in 0..entries {
-                let Item::Str(key) = self.value(depth + 1, true)? else {
+                let Item::Str(key) = self.value(depth + 1, true, ctx)? else {
                     return Err(FrameError::FieldName);
                 };
-                if key == LIST_FIELD && self.rows()? {
+                let read = match ctx {
+                    Context::Message if key == LIST_FIELD => self.rows()?,
+                    Context::Message if key == MAPS_FIELD => self.maps(depth + 1, ctx)?,
+                    Context::Draft if DRAFT_NUMBER_LISTS.contains(&key) => self.numbers()?,
+                    Context::Draft if DRAFT_MAP_LISTS.contains(&key) => {
+                        self.maps(depth + 1, ctx)?
+                    }
+                    _ => false,
+                };
+                if read {
                     continue;
                 }
-                if key == MAPS_FIELD && self.maps(depth + 1)? {
-                    continue;
-                }
-                let value = self.value(depth + 1, STRICT_FIELDS.contains(&key))?;
+                let inner = if key == DRAFT_FIELD {
+                    Context::Draft
+                } else {
+                    ctx
+                };
+                let value = self.value(depth + 1, STRICT_FIELDS.contains(&key), inner)?;
                 if key == b"type" && !matches!(value, Item::Str(_)) {
                     return Err(FrameError::TypeTag);
                 }
@@ -189,18 +213,65 @@ impl<'a> Scan<'a> {
 
     /// The list-of-maps field's value, if it is an array: each element must be
     /// a map (checked like any other). `false` (nothing read) otherwise.
-    fn maps(&mut self, depth: usize) -> Result<bool, FrameError> {
+    fn maps(&mut self, depth: usize, ctx: Context) -> Result<bool, FrameError> {
         let Some(items) = self.array()? else {
             return Ok(false);
         };
         for _ in 0..items {
-            if !matches!(self.value(depth + 1, true)?, Item::Map) {
+            if !matches!(self.value(depth + 1, true, ctx)?, Item::Map) {
                 return Err(FrameError::Cells);
             }
         }
         Ok(true)
     }
+
+    /// A draft's list field, if it is an array: integers, or arrays of
+    /// integers (a coordinate, a grid row, a tuple). `false` (nothing read)
+    /// otherwise.
+    fn numbers(&mut self) -> Result<bool, FrameError> {
+        let Some(items) = self.array()? else {
+            return Ok(false);
+        };
+        for _ in 0..items {
+            match self.array()? {
+                Some(len) => {
+                    for _ in 0..len {
+                        self.integer()?;
+                    }
+                }
+                None => self.integer()?,
+            }
+        }
+        Ok(true)
+    }
+
+    /// One integer (negative ones too: a clue's place outside the grid).
+    fn integer(&mut self) -> Result<(), FrameError> {
+        let marker = self.take(1)?[0];
+        let width = match marker {
+            0x00..=0x7f | 0xe0..=0xff => 0,
+            0xcc | 0xd0 => 1,
+            0xcd | 0xd1 => 2,
+            0xce | 0xd2 => 4,
+            0xcf | 0xd3 => 8,
+            _ => return Err(FrameError::Numbers),
+        };
+        self.take(width)?;
+        Ok(())
+    }
 }
+
+/// The field whose value is a setter's draft.
+const DRAFT_FIELD: &[u8] = b"draft";
+
+/// A draft's fields (and its constraints' and cages') that hold lists of
+/// integers or of coordinates.
+const DRAFT_NUMBER_LISTS: [&[u8]; 9] = [
+    b"grid", b"regions", b"cells", b"circle", b"line", b"clones", b"values", b"tuples", b"clue",
+];
+
+/// A draft's fields that hold lists of maps.
+const DRAFT_MAP_LISTS: [&[u8]; 2] = [b"cages", b"constraints"];
 
 /// The field whose value may be an array of arrays of integers.
 const LIST_FIELD: &[u8] = b"marks";
@@ -212,8 +283,9 @@ const MAPS_FIELD: &[u8] = b"cells";
 /// a positional form, so it is refused. Other fields holding an array are either
 /// unknown to this server (ignored: a newer client may send them) or refused by
 /// serde for their own type.
-const STRICT_FIELDS: [&[u8]; 6] = [
+const STRICT_FIELDS: [&[u8]; 7] = [
     b"settings",
+    b"draft",
     b"params",
     b"mistakes",
     b"hints",
@@ -304,6 +376,51 @@ mod tests {
             serde_json::json!({"type": "hint", "marks": [["1"]]}),
             serde_json::json!({"type": "hint", "marks": [[-1]]}),
             serde_json::json!({"type": "chat", "text": [1]}),
+        ] {
+            let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
+            assert!(decode(&bytes).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_setters_draft_holds_its_lists_of_cells_and_maps_and_nothing_positional() {
+        let draft = protocol::setter::SetterDraft {
+            variant: "killer".into(),
+            grid: vec![vec![0, 5], vec![0, 0]],
+            cages: vec![protocol::Cage {
+                cells: vec![[0, 0], [1, 0]],
+                sum: 7,
+            }],
+            regions: vec![vec![1, 1], vec![2, 2]],
+            constraints: vec![
+                protocol::Constraint::Arrow {
+                    circle: vec![[0, 0]],
+                    line: vec![[0, 1], [1, 1]],
+                },
+                protocol::Constraint::LittleKiller {
+                    cells: vec![[0, 0], [1, 1]],
+                    sum: 9,
+                    clue: Some([-1, -1]),
+                },
+                protocol::Constraint::AntiKnight,
+            ],
+            ..Default::default()
+        };
+        let check = ClientMessage::CheckPuzzle {
+            draft: draft.clone(),
+        };
+        let bytes = rmp_serde::to_vec_named(&check).expect("encode");
+        assert_eq!(decode(&bytes), Ok(check));
+        for bad in [
+            // A cage as an array of its fields; a constraint as one.
+            serde_json::json!({"type": "check_puzzle", "draft": {"variant": "killer",
+                "grid": [[0]], "cages": [[[[0, 0]], 7]]}}),
+            serde_json::json!({"type": "check_puzzle", "draft": {"variant": "x",
+                "grid": [[0]], "constraints": [["arrow", [[0, 0]], [[0, 1]]]]}}),
+            // Coordinates that are not integers; the draft itself positional.
+            serde_json::json!({"type": "check_puzzle", "draft": {"variant": "x",
+                "grid": [[{"a": 1}]]}}),
+            serde_json::json!({"type": "check_puzzle", "draft": ["x", {}, [[0]]]}),
         ] {
             let bytes = rmp_serde::to_vec_named(&bad).expect("encode");
             assert!(decode(&bytes).is_err(), "{bad}");

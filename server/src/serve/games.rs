@@ -9,6 +9,7 @@ use super::pool::Pool;
 use crate::daily::{daily_seed, Date};
 use crate::plugins::{PluginError, PluginHost};
 use dashmap::DashMap;
+use protocol::plugin::Params;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
 use std::sync::Arc;
@@ -22,6 +23,9 @@ pub struct Games {
     deadline: Duration,
     /// Puzzles of the day made so far, by date and kind.
     dailies: Arc<DashMap<(Date, String), PuzzleV1>>,
+    /// The setter's empty puzzles made so far, by variant and parameters (a
+    /// manifest allows finitely many).
+    templates: Arc<DashMap<String, Arc<PuzzleV1>>>,
 }
 
 impl Games {
@@ -32,6 +36,7 @@ impl Games {
             pool,
             deadline,
             dailies: Arc::new(DashMap::new()),
+            templates: Arc::new(DashMap::new()),
         }
     }
 
@@ -76,6 +81,45 @@ impl Games {
             .await
             .map_err(for_players)?;
         Ok(puzzle)
+    }
+}
+
+impl Games {
+    /// The setter's empty puzzle of a variant: the parameters with their
+    /// defaults and the template ([`super::setter::template_of`] of a puzzle
+    /// generated once from a fixed seed at the variant's first difficulty).
+    pub async fn template(
+        &self,
+        variant: &str,
+        params: &Params,
+    ) -> Result<(Params, Arc<PuzzleV1>), String> {
+        let Some(manifest) = self.plugins().manifest(variant) else {
+            return Err(format!("unknown variant '{variant}'"));
+        };
+        super::kind::check_params(params, manifest)?;
+        let params = manifest.with_defaults(params);
+        let key = serde_json::to_string(&(variant, &params)).unwrap_or_default();
+        if let Some(t) = self.templates.get(&key) {
+            return Ok((params, Arc::clone(&t)));
+        }
+        let Some(difficulty) = manifest.difficulties_for(&params).into_iter().next() else {
+            return Err(format!(
+                "'{variant}' offers no difficulty for these parameters"
+            ));
+        };
+        let kind = Kind {
+            variant: variant.to_string(),
+            params: params.clone(),
+            difficulty,
+        };
+        let generated = self
+            .generator
+            .seeded(&kind, "setter-template", self.deadline)
+            .await
+            .map_err(for_players)?;
+        let template = Arc::new(super::setter::template_of(generated));
+        self.templates.insert(key, Arc::clone(&template));
+        Ok((params, template))
     }
 }
 

@@ -3,7 +3,7 @@
 //! makes a kind) and the pool (which keeps kinds, and uses the generator) do
 //! not import each other.
 
-use protocol::plugin::Params;
+use protocol::plugin::{Manifest, Params};
 
 /// One kind of puzzle: what the pool keeps, a room plays, a generation makes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,4 +34,17 @@ impl Kind {
     pub fn key(&self) -> String {
         serde_json::to_string(&(&self.variant, &self.params, &self.difficulty)).unwrap_or_default()
     }
+}
+
+/// Every parameter is one the variant has, with a value it allows.
+pub fn check_params(params: &Params, manifest: &Manifest) -> Result<(), String> {
+    for (key, value) in params {
+        let Some(spec) = manifest.params.iter().find(|p| &p.key == key) else {
+            return Err(format!("'{}' has no parameter '{key}'", manifest.id));
+        };
+        if !spec.allowed.contains(value) {
+            return Err(format!("parameter '{key}' does not allow {value:?}"));
+        }
+    }
+    Ok(())
 }

@@ -98,15 +98,7 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
             settings.difficulty
         ));
     }
-    for (key, value) in &settings.params {
-        let Some(spec) = manifest.params.iter().find(|p| &p.key == key) else {
-            return Err(format!("'{}' has no parameter '{key}'", manifest.id));
-        };
-        if !spec.allowed.contains(value) {
-            return Err(format!("parameter '{key}' does not allow {value:?}"));
-        }
-    }
-    Ok(())
+    super::kind::check_params(&settings.params, manifest)
 }
 
 /// The rules settings keep whatever the variant: players, modes, policies in
@@ -330,6 +322,19 @@ impl Lobby {
                 format!("you already have {open} open rooms"),
             ));
         }
+        if let Some(draft) = settings.draft.take() {
+            // A set puzzle is played as a pasted one: the same checks.
+            let (_, template) = self
+                .games
+                .template(&draft.variant, &draft.params)
+                .await
+                .map_err(invalid)?;
+            let built = super::setter::build(&template, &draft)
+                .map_err(|e| invalid(format!("set puzzle: {e}")))?;
+            let text =
+                serde_json::to_string(&built).map_err(|e| invalid(format!("set puzzle: {e}")))?;
+            settings.puzzle = Some(text);
+        }
         let pasted = match settings.puzzle.take() {
             Some(text) => Some(self.pasted(text, &mut settings).await?),
             None => None,
@@ -435,6 +440,11 @@ impl Lobby {
             settings.difficulty = tier;
         }
         Ok(pasted.puzzle)
+    }
+
+    /// Where rooms' puzzles (and the setter's templates) come from.
+    pub fn games(&self) -> &Games {
+        &self.games
     }
 
     /// The room with this code, if it is still open.

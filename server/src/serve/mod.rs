@@ -53,6 +53,7 @@ pub mod readiness;
 pub mod records;
 pub mod room;
 pub mod session;
+pub mod setter;
 pub mod store;
 pub mod text;
 
@@ -207,7 +208,13 @@ pub struct Shared {
     pub joins_by_address: limit::KeyedBuckets<std::net::IpAddr>,
     /// New identities per client address.
     pub hellos_by_address: limit::KeyedBuckets<std::net::IpAddr>,
+    /// Setter counts and analyses running at once (each a thread's work).
+    pub setter_work: tokio::sync::Semaphore,
 }
+
+/// Setter counts and analyses that may run at once; more wait their turn
+/// (each is a thread's CPU for up to a second or so).
+const SETTER_WORK: usize = 2;
 
 /// How long shutdown waits for connections to say goodbye.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -270,6 +277,7 @@ impl Server {
             joins_by_player: limit::KeyedBuckets::new(config.join_rate),
             joins_by_address: limit::KeyedBuckets::new(config.address_join_rate),
             hellos_by_address: limit::KeyedBuckets::new(config.address_hello_rate),
+            setter_work: tokio::sync::Semaphore::new(SETTER_WORK),
             config,
             metrics,
             closing,

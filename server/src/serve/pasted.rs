@@ -5,6 +5,7 @@
 use crate::input::{read_text, Form};
 use engine::logic::{format_rating, grade_without_nested_chains, Options};
 use engine::v1::to_v1;
+use engine::Model;
 use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
 
 /// Branch points the uniqueness check of a pasted puzzle may explore (a hard
@@ -31,6 +32,22 @@ pub struct Pasted {
     pub params: std::collections::BTreeMap<String, ParamValue>,
     /// Its tier by the logical solver, if graded.
     pub difficulty: Option<String>,
+}
+
+/// The grade of a unique puzzle, where that is quick (at most 81 cells of
+/// up to 9 values): `None` for a bigger one, `Some(None)` for one beyond the
+/// techniques graded here. Not nested chains: anyone may send the hardest
+/// known puzzles again and again, and those take seconds each.
+pub fn quick_grade(model: &Model, givens: &[u8]) -> Option<Option<PuzzleGrade>> {
+    if model.cell_count() > GRADED_CELLS || model.size() > 9 {
+        return None;
+    }
+    let g = grade_without_nested_chains(model, givens, Options { uniqueness: true });
+    Some(g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
+        tier: tier.as_str().to_string(),
+        rating: format_rating(g.rating),
+        hardest: hardest.name().to_string(),
+    }))
 }
 
 /// Reads and checks a pasted puzzle; `Err` says, for people, what is wrong.
@@ -76,25 +93,15 @@ pub fn read_pasted(text: &str) -> Result<Pasted, String> {
     };
     puzzle.variant = Some(variant.clone());
     puzzle.params = params.clone();
-    let difficulty = if model.cell_count() <= GRADED_CELLS && model.size() <= 9 {
-        // Not nested chains: anyone may paste the hardest known puzzles again
-        // and again, and those take seconds each.
-        let g = grade_without_nested_chains(
-            model,
-            loaded.puzzle.givens(),
-            Options { uniqueness: true },
-        );
-        puzzle.grade = g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
-            tier: tier.as_str().to_string(),
-            rating: format_rating(g.rating),
-            hardest: hardest.name().to_string(),
-        });
-        // Beyond the techniques a pasted puzzle is graded with: at least the
-        // hardest tier, never the tier the form happened to show.
-        Some(g.tier.map_or(HARDEST_TIER, |t| t.as_str()).to_string())
-    } else {
-        None
-    };
+    let grade = quick_grade(model, loaded.puzzle.givens());
+    // Beyond the techniques a pasted puzzle is graded with: at least the
+    // hardest tier, never the tier the form happened to show.
+    let difficulty = grade.as_ref().map(|g| {
+        g.as_ref()
+            .map_or(HARDEST_TIER, |g| g.tier.as_str())
+            .to_string()
+    });
+    puzzle.grade = grade.flatten();
     puzzle.difficulty = difficulty.clone();
     Ok(Pasted {
         puzzle,

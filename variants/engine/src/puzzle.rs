@@ -163,6 +163,33 @@ impl Puzzle {
         self.query(Query::without(cell, value)).solutions > 0
     }
 
+    /// A solution other than `first` (one value per active cell), found within
+    /// about `nodes` branch points: for each empty cell in turn, a solution
+    /// without `first`'s value there (each search may spend a quarter of the
+    /// budget; after four run out, it stops). `None`: `first` is the only one,
+    /// or the budget ran out. What a setter is shown of an ambiguous puzzle.
+    pub fn other_solution(&self, first: &[u8], nodes: usize) -> Option<Vec<u8>> {
+        let mut ran_out = 0;
+        for (cell, (&given, &value)) in self.givens.iter().zip(first).enumerate() {
+            if given != 0 || value == 0 {
+                continue;
+            }
+            let count = self.query(Query {
+                forbid: Some((cell, value)),
+                budget: Some((nodes / 4).max(1)),
+                ..Query::new(1)
+            });
+            if count.first.is_some() {
+                return count.first;
+            }
+            ran_out += usize::from(count.gave_up);
+            if ran_out == 4 {
+                break;
+            }
+        }
+        None
+    }
+
     fn query(&self, query: Query) -> Count {
         count_givens(&self.model, &self.givens, query)
     }
@@ -340,6 +367,35 @@ impl SolverPath {
         match model.bits() {
             Some(tables) if bitboard => Solver::Bitboard(tables),
             _ => Solver::Cells,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::classic;
+
+    #[test]
+    fn an_ambiguous_puzzle_shows_a_second_solution_and_a_unique_one_none() {
+        for (boxes, cells) in [((3, 3), 81), ((2, 3), 36)] {
+            let model = Arc::new(classic(boxes.0, boxes.1).expect("a classic model"));
+            let mut givens = vec![0u8; cells];
+            let open = Puzzle::new(Arc::clone(&model), givens.clone()).expect("a puzzle");
+            let first = open.first_solution().expect("solvable");
+            let other = open.other_solution(&first, 10_000).expect("another");
+            assert_ne!(other, first);
+            assert_eq!(
+                Puzzle::new(Arc::clone(&model), other.clone())
+                    .map(|p| p.count(2).solutions)
+                    .ok(),
+                Some(1)
+            );
+            // Every clue but the first: still unique, so no other solution.
+            givens.copy_from_slice(&first);
+            givens[0] = 0;
+            let full = Puzzle::new(model, givens).expect("a puzzle");
+            assert_eq!(full.other_solution(&first, 10_000), None);
         }
     }
 }

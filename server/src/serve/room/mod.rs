@@ -240,6 +240,15 @@ pub enum Command {
         /// Player id.
         player: String,
     },
+    /// The step-through solver asks for the room's puzzle: given once the
+    /// player's own game is over (or the whole game, for a spectator), never
+    /// while they are still solving it.
+    Analysable {
+        /// Player id.
+        player: String,
+        /// The puzzle (its solution included), or why not.
+        reply: oneshot::Sender<Result<Box<PuzzleV1>, Failure>>,
+    },
     /// Another node took the room over: every member is sent there and the room
     /// closes here (nothing is written: the room lives on, on that node).
     HandOver {
@@ -273,6 +282,18 @@ impl RoomHandle {
         answer
             .await
             .map_err(|_| (ErrorCode::NoRoom, "the room has closed".to_string()))?
+    }
+
+    /// The room's puzzle for the step-through solver, if `player` may see its
+    /// solution now ([`Command::Analysable`]).
+    pub async fn analysable(&self, player: String) -> Result<Box<PuzzleV1>, Failure> {
+        let closed = || (ErrorCode::NoRoom, "the room has closed".to_string());
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(Command::Analysable { player, reply })
+            .await
+            .map_err(|_| closed())?;
+        answer.await.map_err(|_| closed())?
     }
 
     /// Sends a command without waiting; `false` if the room is gone or its queue

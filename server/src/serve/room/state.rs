@@ -224,7 +224,29 @@ impl Room {
             }
             Command::Pause { player } => self.pause(&player, true).await,
             Command::Resume { player } => self.pause(&player, false).await,
+            Command::Analysable { player, reply } => {
+                let _ = reply.send(self.analysable(&player));
+            }
             Command::HandOver { url } => self.hand_over(url),
+        }
+    }
+
+    /// The puzzle, with its solution, if `player`'s game is over: the room's
+    /// game has finished, or (in a race) their own board is done.
+    fn analysable(&self, player: &str) -> Result<Box<PuzzleV1>, Failure> {
+        let over = self.play.phase == RoomState::Finished;
+        let mine_done = match self.member(player) {
+            None => return Err((ErrorCode::NoRoom, "you are not in this room".into())),
+            Some(Member::Seat(i)) => self.play.players[i].finished_ms.is_some(),
+            Some(Member::Watcher(_)) => false,
+        };
+        if over || (mine_done && self.settings.mode != Mode::Coop) {
+            Ok(Box::new(self.game.full.clone()))
+        } else {
+            Err((
+                ErrorCode::WrongState,
+                "the analysis opens once your game is over".into(),
+            ))
         }
     }
 

@@ -39,6 +39,7 @@ mod step;
 mod subsets;
 mod uniqueness;
 mod virtual_cage;
+pub mod walkthrough;
 mod wings;
 
 use crate::difficulty::Difficulty;

@@ -35,6 +35,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         ghosts: false,
         own_best: false,
         puzzle: None,
+        draft: None,
     }
 }
 
