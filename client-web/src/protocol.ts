@@ -464,6 +464,124 @@ solution?: Array<Array<number>> | null,
  */
 grade?: PuzzleGrade | null, };
 
+export type SetterDraft = { 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * `rows x cols` givens: 0 = empty.
+ */
+grid: Array<Array<number>>, 
+/**
+ * Killer cages with their totals.
+ */
+cages: Array<Cage>, 
+/**
+ * Jigsaw regions: `rows x cols` region numbers (1 and up; 0 in inactive
+ * cells), replacing the template's regions; empty keeps them.
+ */
+regions: Array<Array<number>>, 
+/**
+ * Constraints of the modern vocabulary (lines, dots, cells, global rules).
+ */
+constraints: Array<Constraint>, };
+
+export type PuzzleCheck = { 
+/**
+ * Solutions found: 0, 1 or 2 (two means "two or more").
+ */
+solutions: number, 
+/**
+ * The count ran out of its budget before it could say (`solutions` is
+ * then what it found so far).
+ */
+gave_up: boolean, 
+/**
+ * With two solutions or more: the cells where two of them differ.
+ */
+differing: Array<[number, number]>, 
+/**
+ * Once unique (and small enough to grade quickly): how a person solves it.
+ */
+grade: PuzzleGrade | null, 
+/**
+ * The puzzle as built from the draft, its constraints' drawings and rule
+ * notes filled in (never a solution); absent when it cannot be built.
+ */
+puzzle: PuzzleV1 | null, 
+/**
+ * Why the puzzle cannot be read (a constraint off the layout, a given out
+ * of range, …), naming what is wrong; then nothing was counted.
+ */
+problem: string | null, };
+
+export type AnalysisStep = { 
+/**
+ * The technique ("Hidden Single", "X-Wing", "Innie/Outie", …).
+ */
+technique: string, 
+/**
+ * Its rating on Sudoku Explainer's scale, as written (`"2.6"`).
+ */
+rating: string, 
+/**
+ * The step in words.
+ */
+explanation: string, 
+/**
+ * Where to look: the cells of the houses it works in.
+ */
+cells: Array<[number, number]>, 
+/**
+ * The candidates that make its pattern: `[row, col, value]`.
+ */
+pattern: Array<[number, number, number]>, 
+/**
+ * Values it places: `[row, col, value]`.
+ */
+placements: Array<[number, number, number]>, 
+/**
+ * Candidates it removes: `[row, col, value]`.
+ */
+eliminations: Array<[number, number, number]>, 
+/**
+ * A killer step's cage, real or virtual (the 45 rule's): its cells.
+ */
+cage: Array<[number, number]>, 
+/**
+ * That cage's sum (0 without a cage).
+ */
+cage_sum: number, 
+/**
+ * Every cell the step changes, as it is afterwards: `[row, col, value,
+ * candidates]` (value 0 while empty; candidates bit `v - 1` for `v`).
+ */
+after: Array<[number, number, number, number]>, };
+
+export type Analysis = { 
+/**
+ * Every active cell at the start: `[row, col, value, candidates]`.
+ */
+start: Array<[number, number, number, number]>, 
+/**
+ * The steps, in order.
+ */
+steps: Array<AnalysisStep>, 
+/**
+ * Whether the steps solve it (false: the techniques ran out; the last
+ * position is where a person would have to guess).
+ */
+solved: boolean, 
+/**
+ * The grade of the whole solve, when solved.
+ */
+grade: PuzzleGrade | null, };
+
 export type ParamSpec = { 
 /**
  * Key in [`Params`].

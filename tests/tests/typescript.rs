@@ -4,6 +4,7 @@
 //! `UPDATE_TS=1 cargo test -p arena-tests --test typescript`.
 
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
+use protocol::setter::{Analysis, AnalysisStep, PuzzleCheck, SetterDraft};
 use protocol::wire::{
     BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun,
     HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState,
@@ -31,6 +32,10 @@ fn generate() -> String {
         Drawing::decl(&cfg),
         PuzzleGrade::decl(&cfg),
         PuzzleV1::decl(&cfg),
+        SetterDraft::decl(&cfg),
+        PuzzleCheck::decl(&cfg),
+        AnalysisStep::decl(&cfg),
+        Analysis::decl(&cfg),
         ParamSpec::decl(&cfg),
         ClueRange::decl(&cfg),
         Manifest::decl(&cfg),
