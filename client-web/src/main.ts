@@ -12,6 +12,11 @@ import { h, replace } from "./ui/dom";
 import { HomeScreen } from "./ui/home";
 import { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
+import { AnalysisState } from "./game/analysis";
+import { draftFromHash, readDraft, SetterState } from "./game/setter";
+import type { PuzzleV1, SetterDraft } from "./protocol";
+import { AnalysisScreen } from "./ui/analysis";
+import { SetterScreen } from "./ui/setter";
 import { Sounds } from "./ui/sound";
 import { throttled } from "./game/throttle";
 
@@ -21,6 +26,9 @@ const ROOM_KEY = "arena.room";
 const THEME_KEY = "arena.theme";
 const CLEAR_MARKS_KEY = "arena.clearMarks";
 const SOUND_KEY = "arena.sound";
+const SETTER_KEY = "arena.setter";
+/** How long the setter waits after an edit before asking for a count, ms. */
+const CHECK_AFTER_MS = 250;
 
 /** localStorage that tolerates being unavailable (private windows, quotas). */
 const storage = {
@@ -55,7 +63,7 @@ const marks: MarkStore = {
   },
 };
 
-type ScreenKind = "name" | "home" | "room" | "play";
+type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis";
 
 /** The shortest time between two co-op cursor messages. */
 const CURSOR_EVERY_MS = 100;
@@ -83,6 +91,21 @@ class App {
   private home?: HomeScreen;
   private roomScreen?: RoomScreen;
   private play?: PlayScreen;
+  /** The setter's draft (kept across reloads) and its screen. */
+  private readonly setter = new SetterState();
+  private setterScreen?: SetterScreen;
+  /** A draft waiting for its template (from a link or storage). */
+  private setterSaved?: SetterDraft;
+  private checkTimer?: ReturnType<typeof setTimeout>;
+  /** `check_puzzle` requests not answered yet. */
+  private checksOut = 0;
+  /** A screen over the lobby or the game: the setter, or an analysis. */
+  private overlay?: "setter" | "analysis";
+  /** Where an analysis goes back to. */
+  private analysisFrom?: "setter";
+  private analysisScreen?: AnalysisScreen;
+  /** The puzzle an analysis is of (drawn under it). */
+  private analysed?: PuzzleV1;
   private toastTimer?: ReturnType<typeof setTimeout>;
   private leftRoom?: string;
   /** Why the connection was lost, for the banner. */
@@ -114,6 +137,19 @@ class App {
       this.toast,
       this.content,
     );
+    const draft = draftFromHash(location.hash);
+    if (draft) {
+      // A shared draft opens the setter with it.
+      this.setterSaved = draft;
+      this.overlay = "setter";
+      history.replaceState(null, "", location.pathname);
+    } else {
+      try {
+        this.setterSaved = readDraft(JSON.parse(storage.get(SETTER_KEY) ?? "null"));
+      } catch {
+        this.setterSaved = undefined;
+      }
+    }
     const shared = puzzleFromHash(location.hash);
     if (shared !== undefined) {
       // A shared puzzle opens the lobby with it filled in (the fragment is not a room).
@@ -196,6 +232,7 @@ class App {
         storage.set(TOKEN_KEY, null);
       }
     }
+    this.onSetterMessage(m);
     const replies = this.session.handle(m);
     const notice = this.session.takeNotice();
     if (notice) this.showToast(notice);
@@ -212,6 +249,74 @@ class App {
     this.send(replies);
     this.render();
     this.playCues();
+  }
+
+  /** The setter's and the analysis's answers. */
+  private onSetterMessage(m: ServerMessage) {
+    if (m.type === "welcome" && this.overlay === "setter" && !this.setter.template) this.askTemplate();
+    if (m.type === "setter_template") {
+      const saved = this.setterSaved;
+      this.setterSaved = undefined;
+      this.setter.start(m.puzzle, m.variant, m.params, saved?.variant === m.variant ? saved : undefined);
+      if (this.setterScreen) this.setterScreen.check = undefined;
+      this.setterChanged();
+    }
+    if (m.type === "puzzle_check" || (m.type === "error" && this.checksOut > 0 && this.overlay === "setter")) {
+      this.checksOut = Math.max(0, this.checksOut - 1);
+      if (this.setterScreen) {
+        if (m.type === "puzzle_check") this.setterScreen.check = m.check;
+        this.setterScreen.pending = this.checksOut > 0 || this.checkTimer !== undefined;
+      }
+    }
+    if (m.type === "analysis" && this.analysed) {
+      const g = this.analysed.layout;
+      this.analysisScreen = new AnalysisScreen(new AnalysisState(m.analysis, g.cols, g.rows * g.cols), this.analysed, () => this.closeAnalysis());
+      this.analysisFrom = this.overlay === "setter" ? "setter" : undefined;
+      this.overlay = "analysis";
+    }
+    if (m.type === "room" && this.overlay === "setter") this.overlay = undefined;
+  }
+
+  /** Opens the setter (its draft as it was left). */
+  private openSetter() {
+    this.overlay = "setter";
+    if (!this.setter.template) this.askTemplate();
+    this.render();
+  }
+
+  /** Asks for the template of the draft kept (or of a classic grid). */
+  private askTemplate() {
+    this.setterSaved ??= this.setter.draft;
+    const d = this.setterSaved;
+    this.send([{ type: "setter_template", variant: d?.variant ?? "classic", params: d?.params ?? {} }]);
+  }
+
+  /** The draft changed: keep it, redraw, and ask for a count once edits pause. */
+  private setterChanged() {
+    const draft = this.setter.draft;
+    if (draft) storage.set(SETTER_KEY, JSON.stringify(draft));
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => {
+      this.checkTimer = undefined;
+      const d = this.setter.toDraft();
+      if (!d) return;
+      this.checksOut++;
+      this.send([{ type: "check_puzzle", draft: d }]);
+    }, CHECK_AFTER_MS);
+    if (this.setterScreen) this.setterScreen.pending = true;
+    this.render();
+  }
+
+  /** Asks for the analysis of the draft, or (no draft) of the room's puzzle. */
+  private analyse(draft?: SetterDraft) {
+    this.analysed = draft ? this.setter.display(this.setterScreen?.check?.puzzle?.drawings ?? []) : this.session.room?.puzzle ?? undefined;
+    this.send([{ type: "analyse", ...(draft ? { draft } : {}) }]);
+  }
+
+  private closeAnalysis() {
+    this.overlay = this.analysisFrom;
+    this.analysisScreen = undefined;
+    this.render();
   }
 
   /** Plays (or, with sound off, drops) the session's sound cues. */
@@ -287,6 +392,16 @@ class App {
   }
 
   private onKey(e: KeyboardEvent) {
+    const typing = e.target as HTMLElement | null;
+    const inField = typing && (typing.tagName === "INPUT" || typing.tagName === "TEXTAREA" || typing.tagName === "SELECT");
+    if (this.kind === "setter" && !inField && !e.ctrlKey && !e.metaKey && this.setterScreen?.key(e)) {
+      e.preventDefault();
+      return;
+    }
+    if (this.kind === "analysis" && !inField && this.analysisScreen?.key(e)) {
+      e.preventDefault();
+      return;
+    }
     if (this.kind !== "play") return;
     const target = e.target as HTMLElement | null;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
@@ -335,6 +450,8 @@ class App {
   private screenKind(): ScreenKind {
     const room = this.session.room;
     if (!storage.get(NAME_KEY)) return "name";
+    if (this.overlay === "analysis" && this.analysisScreen) return "analysis";
+    if (this.overlay === "setter" && (!room || room.state === "finished")) return "setter";
     if (!room) return "home";
     if (room.state === "waiting" || room.state === "countdown") return "room";
     return "play";
@@ -344,10 +461,31 @@ class App {
     const kind = this.screenKind();
     if (kind !== this.kind) {
       this.kind = kind;
-      this.home = this.roomScreen = this.play = undefined;
+      this.home = this.roomScreen = this.play = this.setterScreen = undefined;
+      if (kind === "setter") {
+        this.setterScreen = new SetterScreen(this.setter, () => this.session.variants, {
+          template: (variant, params) => {
+            // A new grid: nothing of the old draft is kept.
+            this.setterSaved = undefined;
+            this.send([{ type: "setter_template", variant, params }]);
+          },
+          changed: () => this.setterChanged(),
+          analyse: () => this.analyse(this.setter.toDraft()),
+          play: (settings) => {
+            for (const m of this.session.createRoom(settings)) this.send([m]);
+          },
+          back: () => {
+            this.overlay = undefined;
+            this.render();
+          },
+        });
+        replace(this.content, this.setterScreen.el);
+        this.setterChanged();
+      }
+      if (kind === "analysis" && this.analysisScreen) replace(this.content, this.analysisScreen.el);
       if (kind === "name") replace(this.content, this.nameScreen());
       if (kind === "home") {
-        this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n) });
+        this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n), openSetter: () => this.openSetter() });
         replace(this.content, this.home.el);
       }
       if (kind === "room") {
@@ -361,6 +499,7 @@ class App {
           leave: () => this.leave(),
           serverNow: () => this.serverNow(),
           cursorMoved: () => this.sendCursor(),
+          analyse: () => this.analyse(),
           setClearMarks: (on) => {
             this.session.clearMarks = on;
             storage.set(CLEAR_MARKS_KEY, on ? null : "off");
@@ -374,6 +513,7 @@ class App {
       window.scrollTo(0, 0);
     }
     this.home?.update();
+    this.setterScreen?.update();
     this.roomScreen?.update();
     this.play?.update();
     if (kind === "play" && (document.activeElement === document.body || document.activeElement === null)) {

@@ -7,7 +7,7 @@
 import { cageBroken } from "./conflicts";
 import { CAGE_SUM_SIZE, drawingLayer, drawsOutside } from "./drawings";
 import { PALETTE } from "./palette";
-import type { Cell, Geometry, Segment } from "./geometry";
+import { cageOutline, type Cell, type Geometry, type Segment } from "./geometry";
 
 /** Size of one cell in SVG user units. */
 export const CELL = 40;
@@ -40,6 +40,17 @@ export interface BoardPaint {
   cursors: Array<{ cell: Cell; colour: string; name: string }>;
   /** Whether the board takes input (false for spectators and finished games). */
   editable: boolean;
+  /** The step-through solver: every empty cell's candidates, drawn at fixed
+   * places by value (instead of the player's marks). */
+  candidates?: number[];
+  /** Candidates a step removes (struck out in red), per cell. */
+  removed?: Map<Cell, number>;
+  /** Candidates of a step's pattern (green), per cell. */
+  pattern?: Map<Cell, number>;
+  /** A cage a step reads (a virtual one too), outlined. */
+  stepCage?: Cell[];
+  /** The setter: cells where two solutions differ. */
+  differ?: Set<Cell>;
 }
 
 /** The `viewBox` of the board: a cell more on every side when clues stand outside the grid. */
@@ -128,6 +139,8 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
       texts.push(
         `<text class="${cls.join(" ")}"${style} x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${valueFont(g)}">${escape(g.symbols[v - 1] ?? "?")}</text>`,
       );
+    } else if (p.candidates) {
+      texts.push(...candidateMarks(g, c, p, x, y));
     } else {
       texts.push(...cornerMarks(g, c, p.corner[c], x, y), ...centreMarks(g, p.centre[c], x, y));
     }
@@ -138,7 +151,12 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
     row.push(target);
     rows.set(r, row);
   }
+  if (p.stepCage && p.stepCage.length > 0) {
+    const outline = cageOutline(p.stepCage, g.cols);
+    texts.push(`<g class="step-cage">${outline.map((s) => line(s, "step-cage-line")).join("")}</g>`);
+  }
   for (const cage of g.cages) {
+    if (cage.sum === 0) continue;
     const [x, y] = topLeft(g, cage.labelCell);
     const size = CELL * CAGE_SUM_SIZE;
     texts.push(
@@ -178,6 +196,7 @@ export function boardSvg(g: Geometry, p: BoardPaint): string {
 function fillClass(c: Cell, v: number, p: BoardPaint): string {
   if (p.hint === c) return "hinted";
   if (p.hintArea?.has(c)) return "hint-area";
+  if (p.differ?.has(c)) return "differ";
   if (p.selection.has(c)) return "selected";
   if (v !== 0 && p.conflicts.has(c)) return "conflict";
   if (v !== 0 && v === p.highlight) return "same";
@@ -230,6 +249,33 @@ function cornerMarks(g: Geometry, c: Cell, mask: number, x: number, y: number): 
     const [fx, fy] = places[n];
     return `<text class="corner" data-cell="${c}" x="${x + fx * CELL}" y="${y + fy * CELL}" font-size="${font}">${escape(g.symbols[i])}</text>`;
   });
+}
+
+/**
+ * The step-through solver's candidates: each value at its own place in a k x k
+ * grid (1 top-left, 9 bottom-right), a step's pattern in green and what it
+ * removes struck out in red.
+ */
+function candidateMarks(g: Geometry, c: Cell, p: BoardPaint, x: number, y: number): string[] {
+  const mask = p.candidates?.[c] ?? 0;
+  const removed = p.removed?.get(c) ?? 0;
+  const pattern = p.pattern?.get(c) ?? 0;
+  const k = Math.ceil(Math.sqrt(g.size));
+  const font = (CELL / k) * 0.72;
+  const out: string[] = [];
+  for (let i = 0; i < g.size; i++) {
+    const bit = 1 << i;
+    if ((mask & bit) === 0) continue;
+    const cx = x + ((i % k) + 0.5) * (CELL / k);
+    const cy = y + (Math.floor(i / k) + 0.5) * (CELL / k);
+    const cls = (removed & bit) !== 0 ? "cand removed" : (pattern & bit) !== 0 ? "cand pattern" : "cand";
+    out.push(`<text class="${cls}" data-cell="${c}" data-value="${i + 1}" x="${cx}" y="${cy}" font-size="${font}">${escape(g.symbols[i])}</text>`);
+    if ((removed & bit) !== 0) {
+      const d = font * 0.45;
+      out.push(`<line class="cand-strike" x1="${cx - d}" y1="${cy + d}" x2="${cx + d}" y2="${cy - d}"/>`);
+    }
+  }
+  return out;
 }
 
 /** The widest a centre-mark line may be, and the tallest the lines together, in cell units. */

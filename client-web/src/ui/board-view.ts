@@ -20,6 +20,8 @@ const SVG = "http://www.w3.org/2000/svg";
 export interface BoardEvents {
   /** A cell was pressed (`add`: Ctrl/Cmd held) or dragged over (`drag`). */
   select(cell: Cell, how: "only" | "add" | "toggle"): void;
+  /** The press or drag ended. */
+  release?(): void;
 }
 
 /** One board view; `paint` redraws the changing layer. */
@@ -73,7 +75,10 @@ export class BoardView {
       const cell = this.cellAt(e);
       if (cell !== undefined) this.events.select(cell, "add");
     });
-    const stop = () => (this.dragging = false);
+    const stop = () => {
+      if (this.dragging) this.events.release?.();
+      this.dragging = false;
+    };
     this.svg.addEventListener("pointerup", stop);
     this.svg.addEventListener("pointercancel", stop);
   }

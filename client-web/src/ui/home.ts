@@ -40,6 +40,8 @@ const PAGE_ROOMS = 50;
 export interface HomeActions {
   send(m: ClientMessage): void;
   rename(name: string): void;
+  /** Open the puzzle setter. */
+  openSetter(): void;
 }
 
 /** The lobby. */
@@ -170,6 +172,12 @@ export class HomeScreen {
           this.ownPuzzle,
           this.createButton,
           this.createStatus,
+        ),
+        h(
+          "p",
+          { class: "row" },
+          h("button", { type: "button", class: "small", id: "open-setter", onclick: () => this.actions.openSetter() }, "Set a puzzle yourself"),
+          h("span", { class: "muted" }, "Givens, cages, regions, lines and dots, with a live count of its solutions."),
         ),
       ),
       h(

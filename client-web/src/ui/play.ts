@@ -30,6 +30,8 @@ export interface PlayActions {
   setClearMarks(on: boolean): void;
   /** My selection moved (co-op: teammates see my cursor). */
   cursorMoved(): void;
+  /** Step through the puzzle's logical solution (once my game is over). */
+  analyse(): void;
 }
 
 /** The game and results. */
@@ -730,6 +732,7 @@ export class PlayScreen {
         "div",
         { class: "row" },
         room.settings.daily || room.spectator ? null : this.rematchButton(),
+        h("button", { type: "button", id: "analyse", title: "Step through a logical solution", onclick: () => this.actions.analyse() }, "Analyse"),
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),
     );
