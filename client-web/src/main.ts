@@ -264,7 +264,9 @@ class App {
     if (m.type === "puzzle_check" || (m.type === "error" && this.checksOut > 0 && this.overlay === "setter")) {
       this.checksOut = Math.max(0, this.checksOut - 1);
       if (this.setterScreen) {
-        if (m.type === "puzzle_check") this.setterScreen.check = m.check;
+        // A draft the server refused (a region of the wrong size) is a problem to show.
+        this.setterScreen.check =
+          m.type === "puzzle_check" ? m.check : { solutions: 0, gave_up: false, differing: [], grade: null, puzzle: null, problem: m.message };
         this.setterScreen.pending = this.checksOut > 0 || this.checkTimer !== undefined;
       }
     }

@@ -196,9 +196,9 @@ export class SetterScreen {
   private showRules() {
     const offered = this.state.offeredRules();
     const key = offered.map((r) => `${r}:${this.state.hasRule(r)}`).join(",");
+    this.tools.querySelector<HTMLButtonElement>("button[data-tool=regions]")?.toggleAttribute("hidden", !this.state.hasRegions);
     if (this.rules.dataset.key === key) return;
     this.rules.dataset.key = key;
-    this.tools.querySelector<HTMLButtonElement>("button[data-tool=regions]")?.toggleAttribute("hidden", !this.state.hasRegions);
     replace(
       this.rules,
       h("span", { class: "muted" }, "Rules:"),

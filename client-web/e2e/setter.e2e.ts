@@ -1,0 +1,191 @@
+// The setter and the step-through solver in the browser: a classic set clue by
+// clue with its live count (the cells where two solutions differ shaded, then
+// "exactly one" and its grade), kept across a reload, analysed step by step,
+// played solo and analysed after the game; a killer typed with totals and
+// L/U/R/D joins; jigsaw regions repainted; lines, dots, marks and rules drawn.
+
+import { expect, test } from "vitest";
+import type { Page } from "playwright-core";
+import { namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import type { PuzzleCheck } from "../src/protocol";
+
+const arena = useArena();
+
+/** Wikipedia's puzzle: 30 givens, one solution, easy. */
+const LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/** Opens the setter from the lobby (on the variant and parameters given). */
+async function openSetter(p: Player, variant = "classic") {
+  await p.page.click("#open-setter");
+  await p.page.waitForSelector("#setter svg.board", { timeout: WAIT });
+  if (variant !== "classic") {
+    await p.page.selectOption("#setter-variant", variant);
+    await waitForMessage(p, (m) => m.type === "setter_template" && m.variant === variant);
+    await p.page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+  }
+}
+
+/** The latest count the page received. */
+function lastCheck(p: Player): PuzzleCheck {
+  for (let i = p.received.length - 1; i >= 0; i--) {
+    const m = p.received[i];
+    if (m.type === "puzzle_check") return m.check;
+  }
+  throw new Error("no count yet");
+}
+
+/** Drags over cells (centres from the board's own box, as cells redraw). */
+async function drag(page: Page, cells: Array<[number, number]>, side = 9) {
+  const board = await page.locator("#setter svg.board").boundingBox();
+  if (!board) throw new Error("the board has no box");
+  const unit = board.width / side;
+  const centre = ([r, c]: [number, number]) => [board.x + (c + 0.5) * unit, board.y + (r + 0.5) * unit] as const;
+  await page.mouse.move(...centre(cells[0]));
+  await page.mouse.down();
+  for (const cell of cells.slice(1)) await page.mouse.move(...centre(cell), { steps: 3 });
+  await page.mouse.up();
+}
+
+test("a classic set clue by clue: live count, grade, reload, analysis, then played and analysed", async () => {
+  const ada = await namedPlayer(arena, "Setter");
+  const page = ada.page;
+  await openSetter(ada);
+  await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+  const givens = [...LINE].map((ch, i) => [Math.floor(i / 9), i % 9, ch] as const).filter(([, , ch]) => ch !== ".");
+  // (Wikipedia's puzzle stays unique without its last given, not without two.)
+  for (const [r, c, ch] of givens.slice(0, -2)) {
+    await page.click(`#cell-${r}-${c}`);
+    await page.keyboard.press(ch);
+  }
+  // Two givens short: several solutions, and where two of them differ is shaded.
+  await page.waitForSelector("#setter-status:has-text('highlighted cells differ')", { timeout: WAIT });
+  expect(await page.locator("#setter svg.board .fill.differ").count()).toBeGreaterThan(0);
+  expect(await page.isDisabled("#setter-play-solo")).toBe(true);
+  await screenshot(page, "#setter", "setter-several");
+  for (const [r, c, ch] of givens.slice(-2)) {
+    await page.click(`#cell-${r}-${c}`);
+    await page.keyboard.press(ch);
+  }
+  await page.waitForSelector("#setter-status:has-text('Exactly one solution')", { timeout: WAIT });
+  expect(await page.textContent("#setter-grade")).toContain("easy puzzle");
+  expect(lastCheck(ada).puzzle?.solution ?? null).toBeNull();
+  await screenshot(page, "#setter", "setter-unique");
+
+  // The work survives a reload.
+  await page.reload();
+  await page.waitForSelector("#open-setter", { timeout: WAIT });
+  await page.click("#open-setter");
+  await page.waitForSelector("#setter-status:has-text('Exactly one solution')", { timeout: WAIT });
+  expect(await page.getAttribute("#cell-0-0", "aria-label")).toContain("5 (given)");
+
+  // Analyse: Next, Undo and Finish walk the logical solution.
+  await page.click("#setter-analyse");
+  await page.waitForSelector("#analysis-technique", { timeout: WAIT });
+  expect(await page.textContent("#analysis-counter")).toMatch(/^Step 1 of \d+/);
+  expect((await page.textContent("#analysis-explanation")) ?? "").not.toBe("");
+  expect(await page.locator("#analysis svg.board .cand").count()).toBeGreaterThan(100);
+  await page.click("#analysis-next");
+  await page.waitForSelector("#analysis-counter:has-text('Step 2 of')", { timeout: WAIT });
+  await screenshot(page, "#analysis", "analysis-step");
+  await page.click("#analysis-undo");
+  await page.waitForSelector("#analysis-counter:has-text('Step 1 of')", { timeout: WAIT });
+  await page.click("#analysis-finish");
+  await page.waitForSelector("#analysis-technique:has-text('Solved.')", { timeout: WAIT });
+  expect(await page.locator("#analysis svg.board .value").count()).toBe(81);
+  await page.click("#analysis-back");
+  await page.waitForSelector("#setter-status:has-text('Exactly one solution')", { timeout: WAIT });
+
+  // Played solo: the set puzzle's givens on the board; afterwards, its analysis.
+  await page.click("#setter-play-solo");
+  await page.waitForSelector("#play svg.board, svg.board[role=grid]", { timeout: WAIT });
+  const room = (await waitForMessage(ada, (m) => m.type === "room" && !!m.room.puzzle)) as Extract<import("../src/protocol").ServerMessage, { type: "room" }>;
+  const puzzle = room.room.puzzle;
+  if (!puzzle) throw new Error("no puzzle");
+  expect(puzzle.grid.flat().join("")).toBe(LINE.replace(/\./g, "0"));
+  await typeSolution(ada, puzzle, solve(arena.server, puzzle));
+  await page.waitForSelector("#analyse", { timeout: WAIT });
+  await page.click("#analyse");
+  await page.waitForSelector("#analysis-technique", { timeout: WAIT });
+  await page.click("#analysis-back");
+  await page.waitForSelector("#analyse", { timeout: WAIT });
+});
+
+test("a killer typed with totals and L/U/R/D joins, and a cage dragged", async () => {
+  const ada = await namedPlayer(arena, "Killer setter");
+  const page = ada.page;
+  await openSetter(ada, "killer");
+  await page.click("#setter-tools button[data-tool=cages]");
+  // 1 then 0 quickly: a cage of 10 in r1c1; r1c2 joins it with L.
+  await page.click("#cell-0-0");
+  await page.keyboard.press("1");
+  await page.keyboard.press("0");
+  await page.click("#cell-0-1");
+  await page.keyboard.press("l");
+  // A cage of 17 below, joined upwards from r3c1 with U.
+  await page.click("#cell-1-0");
+  await page.keyboard.press("1");
+  await page.keyboard.press("7");
+  await page.click("#cell-2-0");
+  await page.keyboard.press("u");
+  // Three cells dragged, then their total.
+  await drag(page, [[4, 4], [4, 5], [5, 5]]);
+  await page.keyboard.press("9");
+  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .cage-sum").length === 3, null, { timeout: WAIT });
+  const sums = await page.locator("#setter svg.board .cage-sum").allTextContents();
+  expect(sums.sort()).toEqual(["10", "17", "9"].sort());
+  await page.waitForFunction(() => /Several solutions/.test(document.querySelector("#setter-status")?.textContent ?? ""), null, { timeout: WAIT });
+  const check = lastCheck(ada);
+  expect(check.puzzle?.cages?.map((c) => [c.sum, c.cells.length]).sort()).toEqual([[10, 2], [17, 2], [9, 3]].sort());
+  await screenshot(page, "#setter", "setter-killer");
+});
+
+test("jigsaw regions repainted, and a region of the wrong size named", async () => {
+  const ada = await namedPlayer(arena, "Jigsaw setter");
+  const page = ada.page;
+  await openSetter(ada, "jigsaw");
+  await page.click("#setter-tools button[data-tool=regions]");
+  expect(await page.locator("#setter svg.board .colour").count()).toBe(81);
+  // Two cells of another region painted as region 1: it has 11 cells now.
+  const template = (await waitForMessage(ada, (m) => m.type === "setter_template" && m.variant === "jigsaw")) as Extract<import("../src/protocol").ServerMessage, { type: "setter_template" }>;
+  const first = template.puzzle.houses.filter((h) => h.kind === "region")[0].cells;
+  const outside: Array<[number, number]> = [];
+  for (let r = 0; r < 9 && outside.length < 2; r++) {
+    for (let c = 0; c < 9 && outside.length < 2; c++) if (!first.some(([fr, fc]) => fr === r && fc === c)) outside.push([r, c]);
+  }
+  await drag(page, outside);
+  await page.keyboard.press("1");
+  await page.waitForSelector("#setter-status:has-text('region 1 has 11 cells')", { timeout: WAIT });
+  await screenshot(page, "#setter", "setter-jigsaw");
+  await page.click("#setter-undo");
+  await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+});
+
+test("lines, dots, cell marks and a global rule drawn and sent as constraints", async () => {
+  const ada = await namedPlayer(arena, "Line setter");
+  const page = ada.page;
+  await openSetter(ada);
+  await page.click("#setter-tools button[data-tool=lines]");
+  await drag(page, [[0, 0], [0, 1], [0, 2], [1, 2]]);
+  await page.selectOption("#setter-kind", "germanWhispers");
+  await drag(page, [[3, 3], [4, 4], [5, 5]]);
+  await page.click("#setter-tools button[data-tool=dots]");
+  await page.selectOption("#setter-kind", "black");
+  await drag(page, [[7, 0], [7, 1]]);
+  await page.click("#setter-tools button[data-tool=cells]");
+  await page.click("#cell-8-8");
+  await page.check("#rule-antiKing");
+  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-line").length >= 2, null, { timeout: WAIT });
+  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-dot").length === 1, null, { timeout: WAIT });
+  await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+  const types = (lastCheck(ada).puzzle?.constraints ?? []).map((c) => c.type).sort();
+  expect(types).toEqual(["antiKing", "even", "ratio", "thermometer", "whispers"]);
+  await screenshot(page, "#setter", "setter-lines");
+  // Erasing through a cell takes its line off.
+  await page.click("#setter-tools button[data-tool=erase]");
+  await page.click("#cell-4-4");
+  await page.waitForFunction(
+    () => document.querySelectorAll("#setter svg.board .drawn-line").length === 1,
+    null,
+    { timeout: WAIT },
+  );
+});
