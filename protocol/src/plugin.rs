@@ -157,6 +157,11 @@ pub struct GenerateRequest {
     pub difficulty: String,
     /// Any string; the same seed gives the same puzzle.
     pub seed: String,
+    /// Ask for a minimal puzzle: every given needed for uniqueness (clues
+    /// the tier can spare are removed; a puzzle that cannot be made minimal
+    /// at the tier is made again from another seed). Absent: false.
+    #[serde(default)]
+    pub minimal: bool,
 }
 
 /// Answer of `generate`: a unique puzzle, with its solution.

@@ -97,6 +97,7 @@ fn isolation_cost(seeds: usize) {
     let mut puzzles: Vec<PuzzleV1> = Vec::new();
     for i in 0..seeds {
         let request = GenerateRequest {
+            minimal: false,
             params: Params::new(),
             difficulty: "medium".into(),
             seed: format!("iso-{i}"),

@@ -85,6 +85,7 @@ fn main() {
                 let mut graded = 0;
                 for i in 0..seeds {
                     let req = GenerateRequest {
+                        minimal: false,
                         params: params.clone(),
                         difficulty: difficulty.clone(),
                         seed: format!("bench-{i}"),

@@ -59,6 +59,7 @@ fn main() {
             let (mut lines, mut ours) = (Vec::new(), Vec::new());
             for i in 0..count {
                 let req = GenerateRequest {
+                    minimal: false,
                     params: Default::default(),
                     difficulty: tier.into(),
                     seed: format!("{seed}-{i}"),

@@ -206,3 +206,66 @@ fn search_finds_fewer_clues_the_same_way_for_the_same_seed() {
     assert_eq!(run_arena(&["count", file]).stdout.trim(), "1");
     assert_eq!(run_arena(&["minimal", file]).stdout.trim(), "minimal");
 }
+
+#[test]
+fn generation_asked_for_minimal_puzzles_gives_puzzles_whose_every_clue_is_needed() {
+    let dir = temp_dir("cli-minimal-generate");
+    for (variant, difficulty) in [
+        ("classic", "medium"),
+        ("x-sudoku", "easy"),
+        ("jigsaw", "medium"),
+    ] {
+        let made = run_arena(&[
+            "generate",
+            "--variant",
+            variant,
+            "--difficulty",
+            difficulty,
+            "--seed",
+            "minimal",
+            "--count",
+            "3",
+            "--minimal",
+        ]);
+        assert!(made.ok, "{variant}: {}", made.stderr);
+        for line in made.stdout.lines() {
+            let p: protocol::PuzzleV1 = serde_json::from_str(line).expect("a v1 puzzle");
+            assert_eq!(
+                p.difficulty.as_deref(),
+                Some(difficulty),
+                "the tier is kept"
+            );
+        }
+        let file = dir.join(format!("{variant}.jsonl"));
+        std::fs::write(&file, &made.stdout).expect("write");
+        let path = file.to_string_lossy().to_string();
+        let checked = run_arena(&["minimal", &path]);
+        assert!(checked.ok, "{}", checked.stderr);
+        assert_eq!(
+            checked.stdout.lines().collect::<Vec<_>>(),
+            vec!["minimal"; 3],
+            "{variant}"
+        );
+    }
+    // Without the flag a generated puzzle may keep clues it can spare: the
+    // flag is what makes them minimal (so the check above could fail).
+    let plain = run_arena(&[
+        "generate",
+        "--variant",
+        "classic",
+        "--difficulty",
+        "easy",
+        "--seed",
+        "minimal",
+        "--count",
+        "5",
+    ]);
+    let file = dir.join("plain.jsonl");
+    std::fs::write(&file, &plain.stdout).expect("write");
+    let checked = run_arena(&["minimal", &file.to_string_lossy()]);
+    assert!(
+        checked.stdout.lines().any(|l| l.starts_with("not minimal")),
+        "{}",
+        checked.stdout
+    );
+}

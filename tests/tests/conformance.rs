@@ -167,6 +167,7 @@ fn isolated_host() -> &'static PluginHost {
 
 fn generate(id: &str, params: &Params, difficulty: &str, seed: &str) -> PuzzleV1 {
     let req = GenerateRequest {
+        minimal: false,
         params: params.clone(),
         difficulty: difficulty.into(),
         seed: seed.into(),
@@ -430,6 +431,7 @@ fn malformed_requests_get_errors_and_unknown_ops_unsupported() {
             .expect("an answer");
         assert_eq!(answer.status, status::UNSUPPORTED, "{id}: unknown op");
         let bad = GenerateRequest {
+            minimal: false,
             params: Params::from([("nonsense".to_string(), protocol::ParamValue::Bool(true))]),
             difficulty: "easy".into(),
             seed: "x".into(),
@@ -477,6 +479,7 @@ fn another_plugin_still_works() {
 fn a_misbehaving_plugin_cannot_hurt_the_host() {
     let id = "test-misbehave";
     let req = GenerateRequest {
+        minimal: false,
         params: Params::new(),
         difficulty: "easy".into(),
         seed: "x".into(),
@@ -547,6 +550,7 @@ fn every_plugin_answers_within_its_deadline() {
         for params in manifest.parameter_sets() {
             for difficulty in &manifest.difficulties_for(&params) {
                 let req = GenerateRequest {
+                    minimal: false,
                     params: params.clone(),
                     difficulty: difficulty.clone(),
                     seed: "deadline".into(),
@@ -595,6 +599,7 @@ fn what_the_server_does_with_a_crashing_plugin() {
     assert!(faults.len() >= 6, "{faults:?}");
     for fault in &faults {
         let req = GenerateRequest {
+            minimal: false,
             params: Params::new(),
             difficulty: fault.clone(),
             seed: "x".into(),

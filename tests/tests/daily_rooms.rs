@@ -58,6 +58,7 @@ async fn everyone_gets_the_same_puzzle_of_the_day_and_no_rematch() {
     let params = Params::from([("box".to_string(), ParamValue::Text("3x3".into()))]);
     let seed = daily_seed(day, "classic", &params, "easy");
     let req = GenerateRequest {
+        minimal: false,
         params,
         difficulty: "easy".into(),
         seed,
@@ -361,6 +362,7 @@ async fn generated_variants_have_puzzles_of_the_day() {
             .expect("a date");
         let params = Params::from([("size".to_string(), ParamValue::Text("9x9".into()))]);
         let req = GenerateRequest {
+            minimal: false,
             seed: daily_seed(day, variant, &params, "easy"),
             params,
             difficulty: "easy".into(),

@@ -470,6 +470,7 @@ async fn stored_rooms_that_break_the_rules_are_not_restored() {
     use server::serve::store::{Store, Write};
     let dir = temp_dir("hostile-rooms");
     let request = GenerateRequest {
+        minimal: false,
         params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
         difficulty: "easy".into(),
         seed: "hostile".into(),

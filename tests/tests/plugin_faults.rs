@@ -153,6 +153,7 @@ async fn crashing_hanging_and_babbling_plugins_cost_their_asker_only() {
 /// A `generate` request of `difficulty` for the misbehaving plugin.
 fn generate(difficulty: &str) -> Vec<u8> {
     rmp_serde::to_vec_named(&protocol::plugin::GenerateRequest {
+        minimal: false,
         params: Params::new(),
         difficulty: difficulty.into(),
         seed: "s".into(),

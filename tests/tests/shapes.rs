@@ -20,6 +20,7 @@ fn host() -> &'static PluginHost {
 
 fn generate(variant: &str, key: &str, value: &str, difficulty: &str, seed: &str) -> PuzzleV1 {
     let req = GenerateRequest {
+        minimal: false,
         params: Params::from([(key.to_string(), ParamValue::Text(value.into()))]),
         difficulty: difficulty.into(),
         seed: seed.into(),

@@ -140,6 +140,7 @@ fn one(
     let manifest = host.manifest(slot.variant).context("plugin vanished")?;
     let params = manifest.with_defaults(&slot.params);
     let req = GenerateRequest {
+        minimal: false,
         params: params.clone(),
         difficulty: difficulty.into(),
         seed: daily_seed(date, slot.variant, &params, difficulty),

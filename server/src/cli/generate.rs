@@ -32,6 +32,9 @@ pub struct GenerateArgs {
     /// How many puzzles.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub count: u64,
+    /// Minimal puzzles: every given needed for uniqueness (at the same tier).
+    #[arg(long)]
+    pub minimal: bool,
 }
 
 /// Generates and prints the puzzles.
@@ -58,6 +61,7 @@ pub fn run(args: &GenerateArgs, host: &PluginHost) -> anyhow::Result<bool> {
             format!("{}#{i}", args.seed)
         };
         let request = GenerateRequest {
+            minimal: args.minimal,
             params: params.clone(),
             difficulty: args.difficulty.clone(),
             seed,

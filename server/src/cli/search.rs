@@ -79,6 +79,7 @@ pub fn run(args: &SearchArgs, host: &PluginHost) -> anyhow::Result<bool> {
         .cloned()
         .context("the variant offers no difficulty")?;
     let request = GenerateRequest {
+        minimal: false,
         params,
         difficulty,
         seed: args.seed.clone(),

@@ -48,6 +48,7 @@ impl Generator {
         deadline: Duration,
     ) -> Result<PuzzleV1, PluginError> {
         let request = GenerateRequest {
+            minimal: false,
             params: kind.params.clone(),
             difficulty: kind.difficulty.clone(),
             seed: seed.to_string(),

@@ -270,6 +270,37 @@ fn remove_if_unique(model: &Model, givens: &mut [u8], cell: usize, budget: Optio
     true
 }
 
+/// The unique puzzle `givens` made minimal while `keep` holds (it keeps its
+/// tier, say): every clue whose removal is proven to leave the puzzle unique
+/// and that `keep` allows goes, in cell order. `Some` only if the result is
+/// minimal (each clue left needed for uniqueness); `None` when a clue could
+/// go but `keep` refuses every way of taking it (the puzzle has no minimal
+/// form this way). Proofs run without a budget, as [`Target::Minimal`]'s.
+pub fn minimal_keeping(
+    model: &Model,
+    givens: &[u8],
+    keep: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<u8>> {
+    let mut g = givens.to_vec();
+    let mut refused = Vec::new();
+    for cell in 0..g.len() {
+        let value = g[cell];
+        if value == 0 || !remove_if_unique(model, &mut g, cell, None) {
+            continue;
+        }
+        if !keep(&g) {
+            g[cell] = value;
+            refused.push(cell);
+        }
+    }
+    // A clue kept only for `keep` may have become needed since: else no luck.
+    let needed = |cell: usize| {
+        let mut probe = g.clone();
+        !remove_if_unique(model, &mut probe, cell, None)
+    };
+    refused.into_iter().all(needed).then_some(g)
+}
+
 /// Generates one unique puzzle: a random solution, then clues removed towards
 /// `target`. `None` if the model has no solution at all.
 pub fn generate(model: &Arc<Model>, rng: &mut Rng, target: Target) -> Option<Generated> {

@@ -198,6 +198,7 @@ mod tests {
 
     fn generate_request() -> Vec<u8> {
         rmp_serde::to_vec_named(&GenerateRequest {
+            minimal: false,
             params: Params::new(),
             difficulty: "easy".into(),
             seed: "s".into(),

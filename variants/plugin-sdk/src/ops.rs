@@ -134,15 +134,29 @@ pub fn generate(
             },
             GenerateError::Failed(message) => Failure::error(message),
         })?;
-        let verdict = label::verdict(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
+        let mut verdict = label::verdict(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
+        let mut made = g.puzzle;
+        if verdict.tier == Some(difficulty) && req.minimal {
+            match minimal_at_tier(&made, difficulty) {
+                Some((minimal, minimal_verdict)) => (made, verdict) = (minimal, minimal_verdict),
+                None => verdict.tier = None,
+            }
+        }
         if verdict.tier != Some(difficulty) {
-            missed.push(verdict.tier.map_or("unproved", |t| t.as_str()));
+            missed.push(verdict.tier.map_or(
+                if req.minimal {
+                    "not minimal"
+                } else {
+                    "unproved"
+                },
+                |t| t.as_str(),
+            ));
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             continue;
         }
-        let mut puzzle = to_v1(&g.puzzle, Some(&g.solution));
+        let mut puzzle = to_v1(&made, Some(&g.solution));
         puzzle.grade = verdict.grade;
         puzzle.variant = Some(manifest.id.clone());
         puzzle.params = params;
@@ -156,6 +170,23 @@ pub fn generate(
         missed.len(),
         missed.join(", ")
     )))
+}
+
+/// `puzzle` made minimal at `tier` (every given needed for uniqueness, the
+/// tier kept), with its verdict; `None` if no clue order keeps the tier.
+fn minimal_at_tier(
+    puzzle: &engine::Puzzle,
+    tier: Difficulty,
+) -> Option<(engine::Puzzle, label::Verdict)> {
+    let model = puzzle.model_arc();
+    let of = |givens: &[u8]| {
+        let p = engine::Puzzle::new(std::sync::Arc::clone(model), givens.to_vec()).ok()?;
+        let v = label::verdict(&p, None);
+        Some((p, v))
+    };
+    let keeps = |givens: &[u8]| of(givens).is_some_and(|(_, v)| v.tier == Some(tier));
+    let givens = engine::generate::minimal_keeping(model, puzzle.givens(), keeps)?;
+    of(&givens)
 }
 
 /// Reads the puzzle and the player's grid; the player's values never override givens.
