@@ -4,8 +4,10 @@ use super::*;
 use crate::generate::{generate, Target};
 use crate::geometry::{classic, classic_builder, diagonals, windoku_windows};
 use crate::seed::{rng_for, Rng};
+use protocol::HouseKind;
 use rand::seq::SliceRandom;
 use rand::Rng as _;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// A random symmetry of an n x n grid with r x c boxes (transposed only when
@@ -236,5 +238,122 @@ fn every_rotation_and_reflection_of_a_killer_has_one_form() {
             })
             .collect();
         assert!(forms.iter().all(|f| *f == forms[0]));
+    }
+}
+
+/// The eight rotations and reflections of an n x n layout, as maps of
+/// `(row, col)`.
+fn orientations(n: u32) -> [Box<dyn Fn(u32, u32) -> (u32, u32)>; 8] {
+    let m = n - 1;
+    [
+        Box::new(|r, c| (r, c)),
+        Box::new(move |r, c| (m - r, c)),
+        Box::new(move |r, c| (r, m - c)),
+        Box::new(move |r, c| (m - r, m - c)),
+        Box::new(|r, c| (c, r)),
+        Box::new(move |r, c| (m - c, r)),
+        Box::new(move |r, c| (c, m - r)),
+        Box::new(move |r, c| (m - c, m - r)),
+    ]
+}
+
+/// Random digit names (0 stays 0).
+fn random_names(rng: &mut Rng, n: u8) -> Vec<u8> {
+    let mut names: Vec<u8> = (1..=n).collect();
+    names.shuffle(rng);
+    names.insert(0, 0);
+    names
+}
+
+#[test]
+fn every_disguise_of_a_jigsaw_has_one_form() {
+    // 100 random jigsaws (boxes with 30 random cell swaps between regions,
+    // a dozen random givens; the form does not need them unique), each in
+    // 1,000 disguises: its 8 orientations, moving the regions with the
+    // givens, each with 125 renamings of the digits.
+    let mut rng = rng_for("jigsaws");
+    for _ in 0..100 {
+        let mut region: Vec<u32> = (0..81).map(|k| (k / 27) * 3 + (k % 9) / 3).collect();
+        for _ in 0..30 {
+            let (a, b) = (rng.gen_range(0..81), rng.gen_range(0..81));
+            region.swap(a, b);
+        }
+        let mut givens = vec![0u8; 81];
+        for _ in 0..12 {
+            givens[rng.gen_range(0..81)] = rng.gen_range(1..=9);
+        }
+        let mut forms = HashSet::new();
+        for map in orientations(9).iter() {
+            let mut cells: Vec<Vec<[u32; 2]>> = vec![Vec::new(); 9];
+            let mut moved = vec![0u8; 81];
+            for k in 0..81u32 {
+                let (y, x) = map(k / 9, k % 9);
+                cells[region[k as usize] as usize].push([y, x]);
+                moved[(y * 9 + x) as usize] = givens[k as usize];
+            }
+            let lines = (0..9u32).flat_map(|i| {
+                [
+                    (HouseKind::Row, (0..9).map(|j| [i, j]).collect()),
+                    (HouseKind::Column, (0..9).map(|j| [j, i]).collect()),
+                ]
+            });
+            let regions = cells.into_iter().map(|c| (HouseKind::Region, c));
+            let model = crate::ModelBuilder::new(9, 9, 9)
+                .houses(lines.chain(regions))
+                .build()
+                .expect("a jigsaw model");
+            for _ in 0..125 {
+                let names = random_names(&mut rng, 9);
+                let renamed: Vec<u8> = moved.iter().map(|&v| names[usize::from(v)]).collect();
+                forms.insert(canonical_form(&model, &renamed));
+            }
+        }
+        assert_eq!(forms.len(), 1, "one form for every disguise");
+    }
+}
+
+#[test]
+fn every_disguise_of_a_twin_gattai_has_one_form() {
+    // The twin of grids at r1c1 and r7c7 on a 15x15 layout is kept by 4 of
+    // the 8 orientations (the transpositions and the half turn); 100 random
+    // puzzles (a dozen givens on the active cells), each in 1,000 disguises:
+    // those 4 with 250 renamings of the digits each.
+    let model = crate::geometry::GattaiMode::by_id("twin-nw")
+        .expect("the twin mode")
+        .model()
+        .expect("a twin model");
+    let kept: Vec<_> = orientations(15)
+        .into_iter()
+        .filter(|map| {
+            (0..model.cell_count()).all(|i| {
+                let [r, c] = model.coord(i);
+                let (y, x) = map(r, c);
+                model.cell_at(y, x).is_some()
+            })
+        })
+        .collect();
+    assert_eq!(kept.len(), 4);
+    assert_eq!(Symmetries::of(&model).order(), 4);
+    let mut rng = rng_for("twins");
+    for _ in 0..100 {
+        let mut givens = vec![0u8; model.cell_count()];
+        for _ in 0..12 {
+            givens[rng.gen_range(0..model.cell_count())] = rng.gen_range(1..=9);
+        }
+        let mut forms = HashSet::new();
+        for map in &kept {
+            let mut moved = vec![0u8; model.cell_count()];
+            for (i, &v) in givens.iter().enumerate() {
+                let [r, c] = model.coord(i);
+                let (y, x) = map(r, c);
+                moved[model.cell_at(y, x).expect("kept")] = v;
+            }
+            for _ in 0..250 {
+                let names = random_names(&mut rng, 9);
+                let renamed: Vec<u8> = moved.iter().map(|&v| names[usize::from(v)]).collect();
+                forms.insert(canonical_form(&model, &renamed));
+            }
+        }
+        assert_eq!(forms.len(), 1, "one form for every disguise");
     }
 }
