@@ -241,9 +241,11 @@ fn every_rotation_and_reflection_of_a_killer_has_one_form() {
     }
 }
 
-/// The eight rotations and reflections of an n x n layout, as maps of
-/// `(row, col)`.
-fn orientations(n: u32) -> [Box<dyn Fn(u32, u32) -> (u32, u32)>; 8] {
+/// A map of layout positions `(row, col)`.
+type Orientation = Box<dyn Fn(u32, u32) -> (u32, u32)>;
+
+/// The eight rotations and reflections of an n x n layout.
+fn orientations(n: u32) -> [Orientation; 8] {
     let m = n - 1;
     [
         Box::new(|r, c| (r, c)),
@@ -278,14 +280,14 @@ fn every_disguise_of_a_jigsaw_has_one_form() {
             let (a, b) = (rng.gen_range(0..81), rng.gen_range(0..81));
             region.swap(a, b);
         }
-        let mut givens = vec![0u8; 81];
+        let mut givens = [0u8; 81];
         for _ in 0..12 {
             givens[rng.gen_range(0..81)] = rng.gen_range(1..=9);
         }
         let mut forms = HashSet::new();
         for map in orientations(9).iter() {
             let mut cells: Vec<Vec<[u32; 2]>> = vec![Vec::new(); 9];
-            let mut moved = vec![0u8; 81];
+            let mut moved = [0u8; 81];
             for k in 0..81u32 {
                 let (y, x) = map(k / 9, k % 9);
                 cells[region[k as usize] as usize].push([y, x]);
