@@ -113,3 +113,83 @@ fn a_bad_date_is_refused() {
     assert!(!ok);
     assert!(err.contains("'2026-02-30' is not a date"), "{err}");
 }
+
+#[test]
+fn the_archive_never_takes_a_disguised_copy_of_a_puzzle_it_has() {
+    let (a, b) = (temp("dup-a"), temp("dup-b"));
+    let day = |dir: &Path| {
+        arena(&[
+            "daily",
+            "--date",
+            "2027-03-01",
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ])
+    };
+    // The day's easy classic as it is made with nothing in the archive.
+    let (ok, _, err) = day(&a);
+    assert!(ok, "{err}");
+    let made = a.join("puzzles/2027/easy/2027-03-01-001.json");
+    let text = std::fs::read_to_string(&made).expect("made");
+    // Its disguise (transposed, digits v -> 10 - v) filed the day before.
+    let mut file: serde_json::Value = serde_json::from_str(&text).expect("json");
+    for key in ["grid", "solution"] {
+        let grid: Vec<Vec<u32>> = serde_json::from_value(file[key].clone()).expect("9x9");
+        let moved: Vec<Vec<u32>> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| match grid[c][r] {
+                        0 => 0,
+                        v => 10 - v,
+                    })
+                    .collect()
+            })
+            .collect();
+        file[key] = serde_json::json!(moved);
+    }
+    file["date"] = serde_json::json!("2027-02-28");
+    let copy = b.join("puzzles/2027/easy/2027-02-28-001.json");
+    std::fs::create_dir_all(copy.parent().expect("dir")).expect("mkdir");
+    std::fs::write(&copy, file.to_string()).expect("write");
+    let (ok, out, _) = arena(&[
+        "canon",
+        made.to_str().expect("utf-8"),
+        copy.to_str().expect("utf-8"),
+    ]);
+    assert!(ok);
+    let forms: Vec<&str> = out.lines().collect();
+    assert_eq!(forms.len(), 2);
+    assert_eq!(
+        forms[0], forms[1],
+        "the copy is a disguise of the day's puzzle"
+    );
+
+    // With the copy in the archive, the day's puzzle is made again.
+    let (ok, out, err) = day(&b);
+    assert!(ok, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.ends_with("puzzles/2027/easy/2027-03-01-001.json"))
+        .expect("the easy file's line");
+    assert!(
+        line.starts_with("wrote (equivalent to") && line.contains("2027-02-28-001.json"),
+        "{line}"
+    );
+    let fresh = b.join("puzzles/2027/easy/2027-03-01-001.json");
+    let (ok, out, _) = arena(&[
+        "canon",
+        fresh.to_str().expect("utf-8"),
+        copy.to_str().expect("utf-8"),
+    ]);
+    assert!(ok);
+    let forms: Vec<&str> = out.lines().collect();
+    assert_ne!(
+        forms[0], forms[1],
+        "the archive holds no two equivalent puzzles"
+    );
+    let (ok, out, _) = arena(&["validate", b.to_str().expect("utf-8")]);
+    assert!(ok, "{out}");
+    for dir in [a, b] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -4,6 +4,12 @@
 //! validated before it is written (unique, its solution correct, its clue count
 //! inside the variant's declared range). A file already there that is valid is
 //! left alone, so running it again changes nothing.
+//!
+//! The archive never takes two equivalent puzzles: a new one whose canonical
+//! form (rotations, reflections, digit renaming, …: [`engine::canon`]) equals
+//! one already in its variant's folders is made again from the seed
+//! `SEED~repeatN` (N = 1, 2, …: the same choice on every machine), and the
+//! line says which file it repeated.
 
 use crate::daily::{daily_seed, Date};
 use crate::input::{read_file, Form};
@@ -12,8 +18,16 @@ use anyhow::{bail, Context};
 use engine::check::check_solution;
 use protocol::plugin::{GenerateRequest, Params};
 use protocol::ParamValue;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// How many times a puzzle equivalent to one in the archive is made again
+/// before the day's file is given up.
+const REPEATS: usize = 8;
+
+/// The canonical forms of a slot's archive files, and which file has each.
+type Forms = HashMap<(String, engine::canon::Canonical), PathBuf>;
 
 /// How long one puzzle may take.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -74,14 +88,23 @@ pub fn run(args: &DailyArgs, host: &PluginHost) -> anyhow::Result<bool> {
         None => Date::today_utc(),
     };
     let slots = slots(host)?;
+    let mut forms: Vec<Forms> = Vec::new();
+    for slot in &slots {
+        let manifest = host.manifest(slot.variant).context("plugin vanished")?;
+        forms.push(archive_forms(
+            &args.out,
+            slot,
+            &manifest.difficulties_for(&slot.params),
+        ));
+    }
     let mut ok = true;
     for day in 0..args.days {
         let date = first.plus(day as i64);
-        for slot in &slots {
+        for (slot, forms) in slots.iter().zip(&mut forms) {
             let manifest = host.manifest(slot.variant).context("plugin vanished")?;
             for difficulty in &manifest.difficulties_for(&slot.params) {
                 let path = archive_path(&args.out, date, &slot.folder, difficulty);
-                match one(host, slot, date, difficulty, &path) {
+                match one(host, slot, date, difficulty, &path, forms) {
                     Ok(verb) => println!("{verb} {}", path.display()),
                     Err(e) => {
                         eprintln!("{}: {e:#}", path.display());
@@ -92,6 +115,45 @@ pub fn run(args: &DailyArgs, host: &PluginHost) -> anyhow::Result<bool> {
         }
     }
     Ok(ok)
+}
+
+/// The forms of every readable puzzle in a slot's folders of the archive
+/// (`DIR/puzzles/*/<folder><difficulty>/*.json`, every difficulty).
+fn archive_forms(out: &Path, slot: &Slot, difficulties: &[String]) -> Forms {
+    let mut forms = Forms::new();
+    let Ok(years) = std::fs::read_dir(out.join("puzzles")) else {
+        return forms;
+    };
+    for year in years.flatten() {
+        for difficulty in difficulties {
+            let dir = year.path().join(format!("{}{difficulty}", slot.folder));
+            let Ok(files) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for file in files.flatten() {
+                let path = file.path();
+                if path.extension().is_some_and(|e| e == "json") {
+                    if let Some(form) = form_of_file(&path) {
+                        forms.entry(form).or_insert(path);
+                    }
+                }
+            }
+        }
+    }
+    forms
+}
+
+/// The canonical form of the one puzzle in an archive file, if it reads.
+fn form_of_file(path: &Path) -> Option<(String, engine::canon::Canonical)> {
+    let entries = read_file(path).ok()?;
+    let [entry] = &entries[..] else {
+        return None;
+    };
+    let loaded = entry.puzzle.as_ref().ok()?;
+    Some(engine::canon::canonical_form(
+        loaded.puzzle.model(),
+        loaded.puzzle.givens(),
+    ))
 }
 
 /// `DIR/puzzles/YYYY/<folder><difficulty>/YYYY-MM-DD-001.json`.
@@ -132,21 +194,42 @@ fn one(
     date: Date,
     difficulty: &str,
     path: &Path,
-) -> anyhow::Result<&'static str> {
+    forms: &mut Forms,
+) -> anyhow::Result<String> {
     let existed = path.exists();
     if existed && valid_existing(path, date, difficulty) {
-        return Ok("kept");
+        return Ok("kept".into());
     }
     let manifest = host.manifest(slot.variant).context("plugin vanished")?;
     let params = manifest.with_defaults(&slot.params);
-    let req = GenerateRequest {
-        minimal: false,
-        params: params.clone(),
-        difficulty: difficulty.into(),
-        seed: daily_seed(date, slot.variant, &params, difficulty),
+    let seed = daily_seed(date, slot.variant, &params, difficulty);
+    let mut repeated = Vec::new();
+    let (loaded, form) = loop {
+        let req = GenerateRequest {
+            minimal: false,
+            params: params.clone(),
+            difficulty: difficulty.into(),
+            seed: match repeated.len() {
+                0 => seed.clone(),
+                n => format!("{seed}~repeat{n}"),
+            },
+        };
+        let v1 = host.generate(slot.variant, &req, DEADLINE)?;
+        let loaded = engine::v1::from_v1(&v1)?;
+        let form = engine::canon::canonical_form(loaded.puzzle.model(), loaded.puzzle.givens());
+        // The file being replaced does not count against its own new puzzle.
+        match forms.get(&form).filter(|p| p.as_path() != path) {
+            None => break (loaded, form),
+            Some(earlier) if repeated.len() < REPEATS => {
+                repeated.push(earlier.display().to_string())
+            }
+            Some(earlier) => bail!(
+                "{} puzzles in a row were equivalent to the archive's (last: {})",
+                REPEATS + 1,
+                earlier.display()
+            ),
+        }
     };
-    let v1 = host.generate(slot.variant, &req, DEADLINE)?;
-    let loaded = engine::v1::from_v1(&v1)?;
     let count = loaded.puzzle.count(2);
     if !count.is_unique() {
         bail!("generated puzzle has {count} solutions");
@@ -186,5 +269,10 @@ fn one(
     if !valid_existing(path, date, difficulty) {
         bail!("the written file does not read back as valid");
     }
-    Ok(if existed { "replaced" } else { "wrote" })
+    forms.insert(form, path.to_path_buf());
+    let verb = if existed { "replaced" } else { "wrote" };
+    Ok(match repeated.as_slice() {
+        [] => verb.to_string(),
+        _ => format!("{verb} (equivalent to {} skipped)", repeated.join(", ")),
+    })
 }
