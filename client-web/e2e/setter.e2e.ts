@@ -34,15 +34,16 @@ function lastCheck(p: Player): PuzzleCheck {
   throw new Error("no count yet");
 }
 
-/** Drags over cells (centres from the board's own box, as cells redraw). */
-async function drag(page: Page, cells: Array<[number, number]>, side = 9) {
-  const board = await page.locator("#setter svg.board").boundingBox();
-  if (!board) throw new Error("the board has no box");
-  const unit = board.width / side;
-  const centre = ([r, c]: [number, number]) => [board.x + (c + 0.5) * unit, board.y + (r + 0.5) * unit] as const;
-  await page.mouse.move(...centre(cells[0]));
+/** Drags over cells, aiming at each cell's own box (an outside clue widens the board). */
+async function drag(page: Page, cells: Array<[number, number]>) {
+  const centre = async ([r, c]: [number, number]) => {
+    const box = await page.locator(`#setter #cell-${r}-${c}`).boundingBox();
+    if (!box) throw new Error(`no cell r${r + 1}c${c + 1}`);
+    return [box.x + box.width / 2, box.y + box.height / 2] as const;
+  };
+  await page.mouse.move(...(await centre(cells[0])));
   await page.mouse.down();
-  for (const cell of cells.slice(1)) await page.mouse.move(...centre(cell), { steps: 3 });
+  for (const cell of cells.slice(1)) await page.mouse.move(...(await centre(cell)), { steps: 3 });
   await page.mouse.up();
 }
 
@@ -160,7 +161,7 @@ test("jigsaw regions repainted, and a region of the wrong size named", async () 
   await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
 });
 
-test("lines, dots, cell marks and a global rule drawn and sent as constraints", async () => {
+test("lines, dots, cell marks, outside clues and a global rule drawn and sent as constraints", async () => {
   const ada = await namedPlayer(arena, "Line setter");
   const page = ada.page;
   await openSetter(ada);
@@ -174,11 +175,26 @@ test("lines, dots, cell marks and a global rule drawn and sent as constraints", 
   await page.click("#setter-tools button[data-tool=cells]");
   await page.click("#cell-8-8");
   await page.check("#rule-antiKing");
+  // A sandwich of 15 on row 9 from the left; a little killer of 20 on the
+  // diagonal r1c7-r3c9.
+  await page.click("#setter-tools button[data-tool=clues]");
+  await drag(page, [[8, 0], [8, 1], [8, 2]]);
+  await page.keyboard.press("1");
+  await page.keyboard.press("5");
+  await page.selectOption("#setter-kind", "littleKiller");
+  await drag(page, [[0, 6], [1, 7], [2, 8]]);
+  await page.keyboard.press("2");
+  await page.keyboard.press("0");
+  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-clue").length === 2, null, { timeout: WAIT });
   await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-line").length >= 2, null, { timeout: WAIT });
   await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-dot").length === 1, null, { timeout: WAIT });
   await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
   const types = (lastCheck(ada).puzzle?.constraints ?? []).map((c) => c.type).sort();
-  expect(types).toEqual(["antiKing", "even", "ratio", "thermometer", "whispers"]);
+  expect(types).toEqual(["antiKing", "even", "littleKiller", "ratio", "sandwich", "thermometer", "whispers"]);
+  const sandwich = lastCheck(ada).puzzle?.constraints?.find((c) => c.type === "sandwich");
+  expect(sandwich && sandwich.type === "sandwich" ? [sandwich.sum, sandwich.cells.length] : []).toEqual([15, 9]);
+  const diagonal = lastCheck(ada).puzzle?.constraints?.find((c) => c.type === "littleKiller");
+  expect(diagonal && diagonal.type === "littleKiller" ? [diagonal.sum, diagonal.cells.length] : []).toEqual([20, 3]);
   await screenshot(page, "#setter", "setter-lines");
   // Erasing through a cell takes its line off.
   await page.click("#setter-tools button[data-tool=erase]");
@@ -188,4 +204,27 @@ test("lines, dots, cell marks and a global rule drawn and sent as constraints", 
     null,
     { timeout: WAIT },
   );
+});
+
+test("a Gattai set on its overlapping grids", async () => {
+  const ada = await namedPlayer(arena, "Gattai setter");
+  const page = ada.page;
+  await openSetter(ada, "gattai");
+  const template = (await waitForMessage(ada, (m) => m.type === "setter_template" && m.variant === "gattai")) as Extract<import("../src/protocol").ServerMessage, { type: "setter_template" }>;
+  const { rows, cols } = template.puzzle.layout;
+  expect(rows).toBeGreaterThan(9);
+  // A given in a cell two grids share, typed on the zoomable board.
+  const shared = template.puzzle.cells?.find(([r, c]) => r >= 6 && r < 9 && c >= 6 && c < 9) ?? [6, 6];
+  await page.click(`#setter #cell-${shared[0]}-${shared[1]}`);
+  await page.keyboard.press("7");
+  await page.waitForFunction(
+    ([r, c]) => (document.querySelector(`#setter #cell-${r}-${c}`)?.getAttribute("aria-label") ?? "").includes("7 (given)"),
+    shared,
+    { timeout: WAIT },
+  );
+  await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+  expect(lastCheck(ada).puzzle?.grid[shared[0]][shared[1]]).toBe(7);
+  expect(await page.locator("#setter svg.board .fill.differ").count()).toBeGreaterThan(0);
+  await screenshot(page, "#setter", "setter-gattai");
+  expect(cols).toBeGreaterThan(9);
 });

@@ -97,6 +97,28 @@ describe("the setter's other tools", () => {
     expect(lineConstraint("germanWhispers", [[0, 0], [0, 1]])).toEqual({ type: "whispers", cells: [[0, 0], [0, 1]], difference: 5 });
   });
 
+  test("an outside clue: a drag inwards from an edge, then its number", () => {
+    const s = setter();
+    // Row 2 read from the left: a sandwich of 5.
+    expect(s.cluePath([4, 5, 6])).toBe(true);
+    s.typeClue(5, 0);
+    expect(s.draft?.constraints.at(-1)).toEqual({ type: "sandwich", cells: [[1, 0], [1, 1], [1, 2], [1, 3]], sum: 5, clue: [1, -1] });
+    // A column from below, two digits quickly: a skyscraper of 12 (the server judges its range).
+    s.clueKind = "skyscraper";
+    expect(s.cluePath([15, 11])).toBe(true);
+    s.typeClue(1, 0);
+    s.typeClue(2, 500);
+    expect(s.draft?.constraints.at(-1)).toEqual({ type: "skyscraper", cells: [[3, 3], [2, 3], [1, 3], [0, 3]], count: 12, clue: [4, 3] });
+    expect(s.awaitingClue).toBe(false);
+    // A little killer goes along a diagonal; not from the middle, not crooked.
+    s.clueKind = "littleKiller";
+    expect(s.cluePath([5, 10])).toBe(false);
+    expect(s.cluePath([0, 6])).toBe(false);
+    expect(s.cluePath([0, 5, 10])).toBe(true);
+    s.typeClue(9, 0);
+    expect(s.draft?.constraints.at(-1)).toEqual({ type: "littleKiller", cells: [[0, 0], [1, 1], [2, 2], [3, 3]], sum: 9, clue: [-1, -1] });
+  });
+
   test("a draft travels in a link and comes back the same", () => {
     const s = setter();
     s.cursor = 5;

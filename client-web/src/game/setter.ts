@@ -7,7 +7,7 @@ import type { Cage, Constraint, ParamValue, PuzzleV1, SetterDraft } from "../pro
 import type { Cell } from "./geometry";
 
 /** What a press on the board does. */
-export type Tool = "digits" | "cages" | "regions" | "lines" | "dots" | "cells" | "erase";
+export type Tool = "digits" | "cages" | "regions" | "lines" | "dots" | "cells" | "clues" | "erase";
 
 /** The lines a drag draws, in the order the setter offers them. */
 export const LINE_KINDS = {
@@ -33,6 +33,11 @@ export type DotKind = keyof typeof DOT_KINDS;
 export const CELL_KINDS = { even: "Even", odd: "Odd", minimum: "Minimum", maximum: "Maximum" } as const;
 export type CellKind = keyof typeof CELL_KINDS;
 
+/** Clues outside the grid: a drag from an edge cell inwards gives the row,
+ * column or diagonal; the number is typed next. */
+export const CLUE_KINDS = { sandwich: "Sandwich sum", xSum: "X-sum", skyscraper: "Skyscraper", littleKiller: "Little killer (diagonal)" } as const;
+export type ClueKind = keyof typeof CLUE_KINDS;
+
 /** Rules over the whole grid a setter may add. */
 export const GLOBAL_RULES = { nonConsecutive: "Non-consecutive", antiKing: "Anti-king", antiKnight: "Anti-knight", disjointGroups: "Disjoint groups" } as const;
 export type GlobalRule = keyof typeof GLOBAL_RULES;
@@ -54,6 +59,7 @@ export class SetterState {
   lineKind: LineKind = "thermometer";
   dotKind: DotKind = "white";
   cellKind: CellKind = "even";
+  clueKind: ClueKind = "sandwich";
   /** Where typing goes. */
   cursor?: Cell;
   /** The cells of the current drag, in the order they were met. */
@@ -62,6 +68,9 @@ export class SetterState {
   private future: string[] = [];
   /** A cage total being typed: its cage's first cell, and when its digit came. */
   private typing?: { cell: Cell; at: number };
+  /** An outside clue whose number is being typed: its cells and place, and
+   * the constraint made from its first digit (with when that came). */
+  private clue?: { cells: Array<[number, number]>; place: [number, number]; made?: { index: number; at: number } };
 
   /** Starts a new draft on `template` (empty), or keeps `saved` if it fits it. */
   start(template: PuzzleV1, variant: string, params: Record<string, ParamValue>, saved?: SetterDraft) {
@@ -322,6 +331,52 @@ export class SetterState {
     this.edit((d) => (d.constraints = d.constraints.filter((x) => !through(x))));
   }
 
+  /**
+   * A drag for an outside clue: from an edge cell (whose outside neighbour is
+   * off the layout) straight inwards — along its row or column, or along a
+   * diagonal for a little killer — to the drag's last cell. `false` (nothing
+   * kept) when the drag does not say a direction that way.
+   */
+  cluePath(cells: Cell[]): boolean {
+    const t = this.template;
+    this.clue = undefined;
+    if (!t || cells.length < 2) return false;
+    const [r0, c0] = this.rc(cells[0]);
+    const [r1, c1] = this.rc(cells[cells.length - 1]);
+    const [dr, dc] = [Math.sign(r1 - r0), Math.sign(c1 - c0)];
+    const diagonal = this.clueKind === "littleKiller";
+    const straight = diagonal ? dr !== 0 && dc !== 0 && Math.abs(r1 - r0) === Math.abs(c1 - c0) : (dr === 0) !== (dc === 0);
+    const inside = (r: number, c: number) => r >= 0 && c >= 0 && r < t.layout.rows && c < t.layout.cols && this.isActive(r, c);
+    if (!straight || inside(r0 - dr, c0 - dc)) return false;
+    const line: Array<[number, number]> = [];
+    for (let [r, c] = [r0, c0]; inside(r, c); r += dr, c += dc) line.push([r, c]);
+    this.clue = { cells: line, place: [r0 - dr, c0 - dc] };
+    return true;
+  }
+
+  /** Whether an outside clue waits for its number. */
+  get awaitingClue(): boolean {
+    return this.clue !== undefined;
+  }
+
+  /** A digit of the waiting outside clue's number (a second one soon after makes two digits). */
+  typeClue(digit: number, now: number) {
+    const clue = this.clue;
+    if (!clue || !this.draft) return;
+    const made = clue.made;
+    const continuing = made && now - made.at <= TOTAL_WINDOW_MS && this.draft.constraints[made.index] !== undefined;
+    const previous = continuing ? clueNumber(this.draft.constraints[made.index]) : 0;
+    const value = continuing && previous < 10 ? previous * 10 + digit : digit;
+    const constraint = outsideClue(this.clueKind, clue.cells, clue.place, value);
+    this.edit((d) => {
+      if (continuing && made) d.constraints[made.index] = constraint;
+      else d.constraints.push(constraint);
+    });
+    const index = continuing && made ? made.index : this.draft.constraints.length - 1;
+    clue.made = continuing ? undefined : { index, at: now };
+    if (continuing) this.clue = undefined;
+  }
+
   /** Turns a global rule on or off. */
   setRule(rule: GlobalRule, on: boolean) {
     if (this.hasRule(rule) === on) return;
@@ -376,6 +431,19 @@ export function dotConstraint(kind: DotKind, cells: [[number, number], [number, 
     case "v":
       return { type: "xv", cells, sum: 5 };
   }
+}
+
+/** The number an outside clue shows. */
+function clueNumber(c: Constraint): number {
+  if (c.type === "skyscraper") return c.count;
+  if (c.type === "sandwich" || c.type === "xSum" || c.type === "littleKiller") return c.sum;
+  return 0;
+}
+
+/** The constraint an outside clue of `kind` over `cells` (read from `place`) is. */
+export function outsideClue(kind: ClueKind, cells: Array<[number, number]>, clue: [number, number], value: number): Constraint {
+  if (kind === "skyscraper") return { type: "skyscraper", cells, count: value, clue };
+  return { type: kind, cells, sum: value, clue };
 }
 
 /** A draft as a link's fragment (`#set=…`): JSON, base64url. */

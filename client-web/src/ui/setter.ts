@@ -4,7 +4,7 @@
 // and grade; then share a link, analyse it, or open a room on it.
 
 import { geometryOf, valueOfSymbol, type Cell } from "../game/geometry";
-import { CELL_KINDS, DOT_KINDS, GLOBAL_RULES, LINE_KINDS, setterLink, type SetterState, type Tool } from "../game/setter";
+import { CELL_KINDS, CLUE_KINDS, DOT_KINDS, GLOBAL_RULES, LINE_KINDS, setterLink, type SetterState, type Tool } from "../game/setter";
 import { gradeSentence, offeredDifficulties } from "../game/tiers";
 import { variantTitle } from "../game/title";
 import type { Manifest, Mode, ParamValue, PuzzleCheck, RoomSettings } from "../protocol";
@@ -33,6 +33,7 @@ const TOOLS: Record<Tool, string> = {
   lines: "Lines",
   dots: "Dots",
   cells: "Cell marks",
+  clues: "Outside clues",
   erase: "Erase rules",
 };
 
@@ -43,6 +44,7 @@ const TOOL_HELP: Record<Tool, string> = {
   lines: "Drag along the cells of the line, from its start (a thermometer's bulb, an arrow's circle).",
   dots: "Drag from a cell to its neighbour to place the dot between them.",
   cells: "Click a cell to mark it (click again to take the mark off).",
+  clues: "Drag from an edge cell inwards along its row or column (a little killer: along a diagonal), then type the clue's number.",
   erase: "Click a cell to take off every line, dot and mark through it.",
 };
 
@@ -174,11 +176,13 @@ export class SetterScreen {
   private chooseTool(tool: Tool) {
     this.state.tool = tool;
     for (const b of this.tools.querySelectorAll<HTMLButtonElement>("button[data-tool]")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
-    const kinds: Record<string, string> | undefined = tool === "lines" ? LINE_KINDS : tool === "dots" ? DOT_KINDS : tool === "cells" ? CELL_KINDS : undefined;
+    const lists: Partial<Record<Tool, Record<string, string>>> = { lines: LINE_KINDS, dots: DOT_KINDS, cells: CELL_KINDS, clues: CLUE_KINDS };
+    const kinds = lists[tool];
     this.kind.hidden = !kinds;
     if (kinds) {
       replace(this.kind, ...Object.entries(kinds).map(([k, label]) => h("option", { value: k }, label)));
-      this.kind.value = tool === "lines" ? this.state.lineKind : tool === "dots" ? this.state.dotKind : this.state.cellKind;
+      const chosen: Partial<Record<Tool, string>> = { lines: this.state.lineKind, dots: this.state.dotKind, cells: this.state.cellKind, clues: this.state.clueKind };
+      this.kind.value = chosen[tool] ?? "";
     }
     this.help.textContent = TOOL_HELP[tool];
     this.state.path = [];
@@ -191,6 +195,7 @@ export class SetterScreen {
     if (this.state.tool === "lines") this.state.lineKind = v as SetterState["lineKind"];
     if (this.state.tool === "dots") this.state.dotKind = v as SetterState["dotKind"];
     if (this.state.tool === "cells") this.state.cellKind = v as SetterState["cellKind"];
+    if (this.state.tool === "clues") this.state.clueKind = v as SetterState["clueKind"];
   }
 
   private showRules() {
@@ -284,6 +289,11 @@ export class SetterScreen {
       case "cells":
         if (path.length === 1) s.toggleCellMark(path[0]);
         break;
+      case "clues":
+        // The number comes next, typed.
+        changed = false;
+        this.help.textContent = s.cluePath(path) ? `Now type the clue's number. ${TOOL_HELP.clues}` : `That drag does not start at an edge and go straight in. ${TOOL_HELP.clues}`;
+        break;
       case "erase":
         for (const c of path) s.eraseAt(c);
         break;
@@ -318,6 +328,9 @@ export class SetterScreen {
       else if (/^[lurdLURD]$/.test(e.key)) s.join(e.key);
       else if (erase) s.uncage();
       else return false;
+    } else if (s.tool === "clues") {
+      if (!/^[0-9]$/.test(e.key) || !s.awaitingClue) return false;
+      s.typeClue(Number(e.key), Date.now());
     } else if (s.tool === "regions") {
       const n = Number(e.key);
       if (!/^[0-9]$/.test(e.key) || n === 0) return false;
