@@ -94,6 +94,15 @@ describe("the setter's other tools", () => {
     expect(s.draft?.constraints.some((c) => c.type === "arrow")).toBe(false);
     s.setRule("antiKing", true);
     expect(s.hasRule("antiKing")).toBe(true);
+    // The two negative rules are one constraint.
+    s.setRule("negativeXv", true);
+    s.setRule("negativeRatio", true);
+    expect(s.draft?.constraints.filter((c) => c.type === "negative")).toEqual([{ type: "negative", ratio: true, xv: true }]);
+    s.setRule("negativeXv", false);
+    expect(s.hasRule("negativeXv")).toBe(false);
+    expect(s.hasRule("negativeRatio")).toBe(true);
+    s.setRule("negativeRatio", false);
+    expect(s.draft?.constraints.some((c) => c.type === "negative")).toBe(false);
     expect(lineConstraint("germanWhispers", [[0, 0], [0, 1]])).toEqual({ type: "whispers", cells: [[0, 0], [0, 1]], difference: 5 });
   });
 

@@ -39,7 +39,14 @@ export const CLUE_KINDS = { sandwich: "Sandwich sum", xSum: "X-sum", skyscraper:
 export type ClueKind = keyof typeof CLUE_KINDS;
 
 /** Rules over the whole grid a setter may add. */
-export const GLOBAL_RULES = { nonConsecutive: "Non-consecutive", antiKing: "Anti-king", antiKnight: "Anti-knight", disjointGroups: "Disjoint groups" } as const;
+export const GLOBAL_RULES = {
+  nonConsecutive: "Non-consecutive",
+  antiKing: "Anti-king",
+  antiKnight: "Anti-knight",
+  disjointGroups: "Disjoint groups",
+  negativeRatio: "All black dots given",
+  negativeXv: "All X and V given",
+} as const;
 export type GlobalRule = keyof typeof GLOBAL_RULES;
 
 /** How long a typed cage total waits for its second digit, ms. */
@@ -100,11 +107,12 @@ export class SetterState {
   /** Global rules the setter may toggle (the variant's own are left out). */
   offeredRules(): GlobalRule[] {
     const own = this.builtIn;
-    return (Object.keys(GLOBAL_RULES) as GlobalRule[]).filter((r) => !own.has(r));
+    return (Object.keys(GLOBAL_RULES) as GlobalRule[]).filter((r) => !own.has(negativePart(r) ? "negative" : r));
   }
 
   hasRule(rule: GlobalRule): boolean {
-    return this.draft?.constraints.some((c) => c.type === rule) ?? false;
+    const part = negativePart(rule);
+    return this.draft?.constraints.some((c) => (part ? c.type === "negative" && c[part] : c.type === rule)) ?? false;
   }
 
   /** The draft as the server takes it: cages without a total become plain cage constraints. */
@@ -377,14 +385,27 @@ export class SetterState {
     if (continuing) this.clue = undefined;
   }
 
-  /** Turns a global rule on or off. */
+  /** Turns a global rule on or off (the two negative rules share one constraint). */
   setRule(rule: GlobalRule, on: boolean) {
     if (this.hasRule(rule) === on) return;
+    const part = negativePart(rule);
     this.edit((d) => {
-      d.constraints = d.constraints.filter((c) => c.type !== rule);
-      if (on) d.constraints.push({ type: rule } as Constraint);
+      if (!part) {
+        d.constraints = d.constraints.filter((c) => c.type !== rule);
+        if (on) d.constraints.push({ type: rule } as Constraint);
+        return;
+      }
+      const old = d.constraints.find((c) => c.type === "negative");
+      const negative = { type: "negative" as const, ratio: false, xv: false, ...(old?.type === "negative" ? old : {}), [part]: on };
+      d.constraints = d.constraints.filter((c) => c.type !== "negative");
+      if (negative.ratio || negative.xv) d.constraints.push(negative);
     });
   }
+}
+
+/** The field of the negative constraint a rule toggles, if it is one of those. */
+function negativePart(rule: GlobalRule): "ratio" | "xv" | undefined {
+  return rule === "negativeRatio" ? "ratio" : rule === "negativeXv" ? "xv" : undefined;
 }
 
 function samePair(a: [number, number][], b: [number, number][]): boolean {
