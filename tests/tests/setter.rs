@@ -257,3 +257,50 @@ async fn a_racer_still_racing_cannot_analyse_but_one_who_finished_can() {
     assert!(mine.solved);
     assert_eq!(analysis(&mut b, None).await, Err(ErrorCode::WrongState));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killers_analysis_shows_the_cages_its_steps_read_the_45_rules_virtual_ones_too() {
+    let addr = server().await;
+    let mut a = Client::connect(addr, "Killer analyst").await;
+    // A real killer (krazydad's), drafted on the killer template: cages only.
+    let record = arena_tests::killer_records("killer/krazydad-intermediate.csv").remove(0);
+    let v1 = engine::v1::to_v1(&record.puzzle, None);
+    let draft = SetterDraft {
+        variant: "killer".into(),
+        grid: v1.grid.clone(),
+        cages: v1.cages.clone(),
+        ..SetterDraft::default()
+    };
+    let verdict = check(&mut a, draft.clone()).await;
+    assert_eq!(verdict.solutions, 1, "{verdict:?}");
+    let analysis = analysis(&mut a, Some(draft)).await.expect("analysed");
+    let caged: Vec<_> = analysis
+        .steps
+        .iter()
+        .filter(|s| !s.cage.is_empty())
+        .collect();
+    assert!(!caged.is_empty(), "killer steps name their cages");
+    // A cage no real cage equals: one the 45 rule derived.
+    let real: Vec<Vec<[u32; 2]>> = v1
+        .cages
+        .iter()
+        .map(|c| {
+            let mut cells = c.cells.clone();
+            cells.sort_unstable();
+            cells
+        })
+        .collect();
+    let is_virtual = |cells: &[[u32; 2]]| {
+        let mut sorted = cells.to_vec();
+        sorted.sort_unstable();
+        !real.contains(&sorted)
+    };
+    assert!(
+        caged.iter().any(|s| is_virtual(&s.cage) && s.cage_sum > 0),
+        "{:?}",
+        caged.iter().map(|s| &s.technique).collect::<Vec<_>>()
+    );
+    let expected: Vec<u32> = record.solution.iter().map(|&v| u32::from(v)).collect();
+    assert!(analysis.solved, "an intermediate killer solves logically");
+    assert_eq!(replayed(&analysis), expected);
+}
