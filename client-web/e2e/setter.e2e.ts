@@ -4,10 +4,12 @@
 // played solo and analysed after the game; a killer typed with totals and
 // L/U/R/D joins; jigsaw regions repainted; lines, dots, marks and rules drawn.
 
+import { execFileSync } from "node:child_process";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import { namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT, type Player } from "./harness";
-import type { PuzzleCheck } from "../src/protocol";
+import { setterLink } from "../src/game/setter";
+import type { PuzzleCheck, PuzzleV1 } from "../src/protocol";
 
 const arena = useArena();
 
@@ -34,12 +36,32 @@ function lastCheck(p: Player): PuzzleCheck {
   throw new Error("no count yet");
 }
 
+/** Waits until `selector` matches `test` of its count; a timeout says what the page had. */
+async function waitCount(p: Player, selector: string, test: (n: number) => boolean) {
+  const deadline = Date.now() + WAIT;
+  for (;;) {
+    const n = await p.page.locator(selector).count();
+    if (test(n)) return;
+    if (Date.now() > deadline) {
+      const status = await p.page.textContent("#setter-status");
+      const kinds = p.received.filter((m) => m.type === "puzzle_check").slice(-3).map((m) => (m.type === "puzzle_check" ? (m.check.puzzle?.constraints ?? []).map((c) => c.type).join(",") + ` / ${m.check.problem ?? ""}` : ""));
+      throw new Error(`${selector}: ${n} found; status "${status}"; the last counts' constraints: ${JSON.stringify(kinds)}`);
+    }
+    await p.page.waitForTimeout(100);
+  }
+}
+
 /** Drags over cells, aiming at each cell's own box (an outside clue widens the board). */
 async function drag(page: Page, cells: Array<[number, number]>) {
+  // The board is redrawn when a count comes back (never during a drag): a
+  // cell looked up just then is found again in the new board.
   const centre = async ([r, c]: [number, number]) => {
-    const box = await page.locator(`#setter #cell-${r}-${c}`).boundingBox();
-    if (!box) throw new Error(`no cell r${r + 1}c${c + 1}`);
-    return [box.x + box.width / 2, box.y + box.height / 2] as const;
+    for (let tries = 0; tries < 20; tries++) {
+      const box = await page.locator(`#setter #cell-${r}-${c}`).boundingBox();
+      if (box) return [box.x + box.width / 2, box.y + box.height / 2] as const;
+      await page.waitForSelector(`#setter #cell-${r}-${c}`, { state: "attached", timeout: WAIT });
+    }
+    throw new Error(`no cell r${r + 1}c${c + 1}`);
   };
   await page.mouse.move(...(await centre(cells[0])));
   await page.mouse.down();
@@ -185,9 +207,9 @@ test("lines, dots, cell marks, outside clues and a global rule drawn and sent as
   await drag(page, [[0, 6], [1, 7], [2, 8]]);
   await page.keyboard.press("2");
   await page.keyboard.press("0");
-  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-clue").length === 2, null, { timeout: WAIT });
-  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-line").length >= 2, null, { timeout: WAIT });
-  await page.waitForFunction(() => document.querySelectorAll("#setter svg.board .drawn-dot").length === 1, null, { timeout: WAIT });
+  await waitCount(ada, "#setter svg.board .drawn-clue", (n) => n === 2);
+  await waitCount(ada, "#setter svg.board .drawn-line", (n) => n >= 2);
+  await waitCount(ada, "#setter svg.board .drawn-dot", (n) => n === 1);
   await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
   const types = (lastCheck(ada).puzzle?.constraints ?? []).map((c) => c.type).sort();
   expect(types).toEqual(["antiKing", "even", "littleKiller", "ratio", "sandwich", "thermometer", "whispers"]);
@@ -227,4 +249,26 @@ test("a Gattai set on its overlapping grids", async () => {
   expect(await page.locator("#setter svg.board .fill.differ").count()).toBeGreaterThan(0);
   await screenshot(page, "#setter", "setter-gattai");
   expect(cols).toBeGreaterThan(9);
+});
+
+test("a killer shared as a setter link: its analysis outlines the cages its steps read", async () => {
+  // A generated killer (cages only), sent as a `#set=` link.
+  const out = execFileSync(arena.server.arena, ["--plugins", arena.server.plugins, "generate", "--variant", "killer", "--difficulty", "medium", "--seed", "setter-link"], { encoding: "utf8" });
+  const killer = JSON.parse(out.trim().split("\n")[0]) as PuzzleV1;
+  const link = setterLink(`${arena.server.url}/`, { variant: "killer", params: killer.params ?? {}, grid: killer.grid, cages: killer.cages ?? [], regions: [], constraints: [] });
+  const ada = await namedPlayer(arena, "Killer analyst");
+  const page = ada.page;
+  await page.goto(link);
+  await page.waitForSelector("#setter-status:has-text('Exactly one solution')", { timeout: WAIT });
+  expect(await page.locator("#setter svg.board .cage-sum").count()).toBe((killer.cages ?? []).length);
+  await page.click("#setter-analyse");
+  const told = await waitForMessage(ada, (m) => m.type === "analysis");
+  if (told.type !== "analysis") throw new Error("no analysis");
+  const caged = told.analysis.steps.findIndex((step) => step.cage.length > 0);
+  expect(caged).toBeGreaterThanOrEqual(0);
+  for (let i = 0; i < caged; i++) await page.keyboard.press("ArrowRight");
+  await page.waitForSelector(`#analysis-counter:has-text('Step ${caged + 1} of')`, { timeout: WAIT });
+  await page.waitForSelector("#analysis-cage", { timeout: WAIT });
+  expect(await page.locator("#analysis svg.board .step-cage-line").count()).toBeGreaterThan(0);
+  await screenshot(page, "#analysis", "analysis-killer-cage");
 });

@@ -158,6 +158,16 @@ class App {
     }
     this.session.pendingRoom = (shared === undefined && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
     window.addEventListener("hashchange", () => {
+      const shared = draftFromHash(location.hash);
+      if (shared) {
+        // A setter link opened in a page already here: the setter, on that draft.
+        history.replaceState(null, "", location.pathname);
+        this.setterSaved = shared;
+        this.overlay = "setter";
+        this.askTemplate();
+        this.render();
+        return;
+      }
       const puzzle = puzzleFromHash(location.hash);
       if (puzzle !== undefined) {
         this.session.sharedPuzzle = puzzle;

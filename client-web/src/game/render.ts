@@ -261,13 +261,16 @@ function candidateMarks(g: Geometry, c: Cell, p: BoardPaint, x: number, y: numbe
   const removed = p.removed?.get(c) ?? 0;
   const pattern = p.pattern?.get(c) ?? 0;
   const k = Math.ceil(Math.sqrt(g.size));
-  const font = (CELL / k) * 0.72;
+  // A cell carrying a cage sum keeps its top strip for the sum.
+  const inset = g.cages.some((cage) => cage.labelCell === c && cage.sum > 0) ? CELL * CAGE_SUM_SIZE : 0;
+  const [stepX, stepY] = [CELL / k, (CELL - inset) / k];
+  const font = Math.min(stepX, stepY) * 0.72;
   const out: string[] = [];
   for (let i = 0; i < g.size; i++) {
     const bit = 1 << i;
     if ((mask & bit) === 0) continue;
-    const cx = x + ((i % k) + 0.5) * (CELL / k);
-    const cy = y + (Math.floor(i / k) + 0.5) * (CELL / k);
+    const cx = x + ((i % k) + 0.5) * stepX;
+    const cy = y + inset + (Math.floor(i / k) + 0.5) * stepY;
     const cls = (removed & bit) !== 0 ? "cand removed" : (pattern & bit) !== 0 ? "cand pattern" : "cand";
     out.push(`<text class="${cls}" data-cell="${c}" data-value="${i + 1}" x="${cx}" y="${cy}" font-size="${font}">${escape(g.symbols[i])}</text>`);
     if ((removed & bit) !== 0) {

@@ -83,6 +83,11 @@ export class BoardView {
     this.svg.addEventListener("pointercancel", stop);
   }
 
+  /** Whether a press or drag is under way (a board redrawn now would lose it). */
+  get pressed(): boolean {
+    return this.dragging;
+  }
+
   /** Redraws values, marks, selection and highlights. */
   paint(p: BoardPaint) {
     this.fills.innerHTML = fillLayer(this.geometry, p);

@@ -231,7 +231,8 @@ export class SetterScreen {
       return;
     }
     const key = JSON.stringify(puzzle);
-    if (key !== this.drawn || !this.board) {
+    // Never under a drag: a new board would drop it (the release redraws).
+    if ((key !== this.drawn || !this.board) && !this.board?.pressed) {
       this.drawn = key;
       this.board = new BoardView(geometry, { select: (cell, how) => this.select(cell, how), release: () => this.release() });
       replace(this.boardBox, this.board.svg);
