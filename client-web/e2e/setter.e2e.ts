@@ -63,6 +63,8 @@ async function drag(page: Page, cells: Array<[number, number]>) {
     }
     throw new Error(`no cell r${r + 1}c${c + 1}`);
   };
+  // Every cell of the drag on screen first (pressing the board never scrolls it).
+  for (const [r, c] of [cells[0], cells[cells.length - 1]]) await page.locator(`#setter #cell-${r}-${c}`).scrollIntoViewIfNeeded();
   await page.mouse.move(...(await centre(cells[0])));
   await page.mouse.down();
   for (const cell of cells.slice(1)) await page.mouse.move(...(await centre(cell)), { steps: 3 });
@@ -207,12 +209,20 @@ test("lines, dots, cell marks, outside clues and a global rule drawn and sent as
   await drag(page, [[0, 6], [1, 7], [2, 8]]);
   await page.keyboard.press("2");
   await page.keyboard.press("0");
+  // A quadruple 1, 2 on the block r5c1-r6c2.
+  await page.selectOption("#setter-kind", "quadruple");
+  await page.click("#setter #cell-4-0");
+  await page.keyboard.press("1");
+  await page.keyboard.press("2");
+  await waitCount(ada, "#setter svg.board .drawn-corner", (n) => n === 1);
   await waitCount(ada, "#setter svg.board .drawn-clue", (n) => n === 2);
   await waitCount(ada, "#setter svg.board .drawn-line", (n) => n >= 2);
   await waitCount(ada, "#setter svg.board .drawn-dot", (n) => n === 1);
   await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
+  const thermometer = lastCheck(ada).puzzle?.constraints?.find((c) => c.type === "thermometer");
+  expect(thermometer && "cells" in thermometer ? thermometer.cells : []).toEqual([[0, 0], [0, 1], [0, 2], [1, 2]]);
   const types = (lastCheck(ada).puzzle?.constraints ?? []).map((c) => c.type).sort();
-  expect(types).toEqual(["antiKing", "even", "littleKiller", "ratio", "sandwich", "thermometer", "whispers"]);
+  expect(types).toEqual(["antiKing", "even", "littleKiller", "quadruple", "ratio", "sandwich", "thermometer", "whispers"]);
   const sandwich = lastCheck(ada).puzzle?.constraints?.find((c) => c.type === "sandwich");
   expect(sandwich && sandwich.type === "sandwich" ? [sandwich.sum, sandwich.cells.length] : []).toEqual([15, 9]);
   const diagonal = lastCheck(ada).puzzle?.constraints?.find((c) => c.type === "littleKiller");

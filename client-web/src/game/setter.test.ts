@@ -126,6 +126,12 @@ describe("the setter's other tools", () => {
     expect(s.cluePath([0, 5, 10])).toBe(true);
     s.typeClue(9, 0);
     expect(s.draft?.constraints.at(-1)).toEqual({ type: "littleKiller", cells: [[0, 0], [1, 1], [2, 2], [3, 3]], sum: 9, clue: [-1, -1] });
+    // A quadruple: one click on a 2x2's top-left cell, then its digits (four at most).
+    s.clueKind = "quadruple";
+    expect(s.cluePath([15])).toBe(false);
+    expect(s.cluePath([5])).toBe(true);
+    for (const d of [1, 3, 3, 4, 2]) s.typeClue(d, 0);
+    expect(s.draft?.constraints.filter((c) => c.type === "quadruple")).toEqual([{ type: "quadruple", cells: [[1, 1], [1, 2], [2, 1], [2, 2]], values: [1, 3, 3, 4] }]);
   });
 
   test("a draft travels in a link and comes back the same", () => {

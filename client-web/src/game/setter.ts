@@ -35,7 +35,13 @@ export type CellKind = keyof typeof CELL_KINDS;
 
 /** Clues outside the grid: a drag from an edge cell inwards gives the row,
  * column or diagonal; the number is typed next. */
-export const CLUE_KINDS = { sandwich: "Sandwich sum", xSum: "X-sum", skyscraper: "Skyscraper", littleKiller: "Little killer (diagonal)" } as const;
+export const CLUE_KINDS = {
+  sandwich: "Sandwich sum",
+  xSum: "X-sum",
+  skyscraper: "Skyscraper",
+  littleKiller: "Little killer (diagonal)",
+  quadruple: "Quadruple (click a 2x2's top-left cell, type its digits)",
+} as const;
 export type ClueKind = keyof typeof CLUE_KINDS;
 
 /** Rules over the whole grid a setter may add. */
@@ -348,6 +354,7 @@ export class SetterState {
   cluePath(cells: Cell[]): boolean {
     const t = this.template;
     this.clue = undefined;
+    if (t && this.clueKind === "quadruple") return this.quadrupleAt(cells[0]);
     if (!t || cells.length < 2) return false;
     const [r0, c0] = this.rc(cells[0]);
     const [r1, c1] = this.rc(cells[cells.length - 1]);
@@ -362,6 +369,17 @@ export class SetterState {
     return true;
   }
 
+  /** A quadruple on the 2x2 block whose top-left cell is `cell` (its digits typed next). */
+  private quadrupleAt(cell: Cell | undefined): boolean {
+    if (cell === undefined) return false;
+    const [r, c] = this.rc(cell);
+    const block: Array<[number, number]> = [[r, c], [r, c + 1], [r + 1, c], [r + 1, c + 1]];
+    const t = this.template as PuzzleV1;
+    if (!block.every(([br, bc]) => br < t.layout.rows && bc < t.layout.cols && this.isActive(br, bc))) return false;
+    this.clue = { cells: block, place: [r, c] };
+    return true;
+  }
+
   /** Whether an outside clue waits for its number. */
   get awaitingClue(): boolean {
     return this.clue !== undefined;
@@ -370,12 +388,14 @@ export class SetterState {
   /** A digit of the waiting outside clue's number (a second one soon after makes two digits). */
   typeClue(digit: number, now: number) {
     const clue = this.clue;
+    const kind = this.clueKind;
     if (!clue || !this.draft) return;
+    if (kind === "quadruple") return this.typeQuadruple(clue, digit);
     const made = clue.made;
     const continuing = made && now - made.at <= TOTAL_WINDOW_MS && this.draft.constraints[made.index] !== undefined;
     const previous = continuing ? clueNumber(this.draft.constraints[made.index]) : 0;
     const value = continuing && previous < 10 ? previous * 10 + digit : digit;
-    const constraint = outsideClue(this.clueKind, clue.cells, clue.place, value);
+    const constraint = outsideClue(kind, clue.cells, clue.place, value);
     this.edit((d) => {
       if (continuing && made) d.constraints[made.index] = constraint;
       else d.constraints.push(constraint);
@@ -383,6 +403,20 @@ export class SetterState {
     const index = continuing && made ? made.index : this.draft.constraints.length - 1;
     clue.made = continuing ? undefined : { index, at: now };
     if (continuing) this.clue = undefined;
+  }
+
+  /** A digit of a quadruple: added to the one on the block (up to four, repeats allowed). */
+  private typeQuadruple(clue: NonNullable<SetterState["clue"]>, digit: number) {
+    const t = this.template as PuzzleV1;
+    if (digit < 1 || digit > t.size) return;
+    const same = (x: Constraint) => x.type === "quadruple" && x.cells.length === 4 && x.cells[0][0] === clue.cells[0][0] && x.cells[0][1] === clue.cells[0][1];
+    const old = this.draft?.constraints.find(same);
+    const values = old?.type === "quadruple" ? old.values : [];
+    if (values.length >= 4) return;
+    this.edit((d) => {
+      d.constraints = d.constraints.filter((x) => !same(x));
+      d.constraints.push({ type: "quadruple", cells: clue.cells, values: [...values, digit] });
+    });
   }
 
   /** Turns a global rule on or off (the two negative rules share one constraint). */
@@ -462,7 +496,7 @@ function clueNumber(c: Constraint): number {
 }
 
 /** The constraint an outside clue of `kind` over `cells` (read from `place`) is. */
-export function outsideClue(kind: ClueKind, cells: Array<[number, number]>, clue: [number, number], value: number): Constraint {
+export function outsideClue(kind: Exclude<ClueKind, "quadruple">, cells: Array<[number, number]>, clue: [number, number], value: number): Constraint {
   if (kind === "skyscraper") return { type: "skyscraper", cells, count: value, clue };
   return { type: kind, cells, sum: value, clue };
 }

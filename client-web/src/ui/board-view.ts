@@ -64,7 +64,8 @@ export class BoardView {
       const cell = this.cellAt(e);
       if (cell === undefined) return;
       e.preventDefault();
-      this.svg.focus();
+      // No scroll: a board half below the fold would move under the pointer mid-drag.
+      this.svg.focus({ preventScroll: true });
       // Capture the pointer: the drag ends on this element wherever it is released.
       this.svg.setPointerCapture(e.pointerId);
       this.dragging = true;

@@ -44,7 +44,7 @@ const TOOL_HELP: Record<Tool, string> = {
   lines: "Drag along the cells of the line, from its start (a thermometer's bulb, an arrow's circle).",
   dots: "Drag from a cell to its neighbour to place the dot between them.",
   cells: "Click a cell to mark it (click again to take the mark off).",
-  clues: "Drag from an edge cell inwards along its row or column (a little killer: along a diagonal), then type the clue's number.",
+  clues: "Drag from an edge cell inwards along its row or column (a little killer: along a diagonal), then type the clue's number; a quadruple: click its 2x2's top-left cell, then type its digits.",
   erase: "Click a cell to take off every line, dot and mark through it.",
 };
 
@@ -291,7 +291,7 @@ export class SetterScreen {
         if (path.length === 1) s.toggleCellMark(path[0]);
         break;
       case "clues":
-        // The number comes next, typed.
+        // The number comes next, typed (a quadruple's block is a single click).
         changed = false;
         this.help.textContent = s.cluePath(path) ? `Now type the clue's number. ${TOOL_HELP.clues}` : `That drag does not start at an edge and go straight in. ${TOOL_HELP.clues}`;
         break;
