@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { House, PuzzleV1 } from "../src/protocol";
-import type { BoardPaint } from "../src/game/render";
+import { plainPaint } from "../src/game/render";
 
 type RC = [number, number];
 
@@ -135,18 +135,4 @@ export function samuraiFixture(): PuzzleV1 {
 }
 
 /** A board's changing layer showing `values` and nothing else, with `over` on top. */
-export function paintOf(values: number[], over: Partial<BoardPaint> = {}): BoardPaint {
-  return {
-    values,
-    corner: values.map(() => 0),
-    centre: values.map(() => 0),
-    selection: new Set(),
-    peers: new Set(),
-    highlight: 0,
-    conflicts: new Set(),
-    wrong: new Set(),
-    cursors: [],
-    editable: true,
-    ...over,
-  };
-}
+export const paintOf = plainPaint;

@@ -53,6 +53,23 @@ export interface BoardPaint {
   differ?: Set<Cell>;
 }
 
+/** A board's changing layer showing `values` and nothing else, with `over` on top. */
+export function plainPaint(values: number[], over: Partial<BoardPaint> = {}): BoardPaint {
+  return {
+    values,
+    corner: values.map(() => 0),
+    centre: values.map(() => 0),
+    selection: new Set(),
+    peers: new Set(),
+    highlight: 0,
+    conflicts: new Set(),
+    wrong: new Set(),
+    cursors: [],
+    editable: true,
+    ...over,
+  };
+}
+
 /** The `viewBox` of the board: a cell more on every side when clues stand outside the grid. */
 export function viewBox(g: Geometry): string {
   const m = MARGIN + (drawsOutside(g) ? CELL : 0);

@@ -5,6 +5,7 @@
 
 import type { AnalysisState } from "../game/analysis";
 import { geometryOf, type Geometry } from "../game/geometry";
+import { plainPaint } from "../game/render";
 import { gradeSentence } from "../game/tiers";
 import type { PuzzleV1 } from "../protocol";
 import { BoardView } from "./board-view";
@@ -64,28 +65,19 @@ export class AnalysisScreen {
 
   update() {
     const s = this.state;
-    const g = this.geometry;
-    const n = g.rows * g.cols;
     const marks = s.marks();
     const position = s.position;
-    this.board.paint({
-      values: position.values,
-      corner: new Array<number>(n).fill(0),
-      centre: new Array<number>(n).fill(0),
-      selection: new Set(),
-      peers: new Set(),
-      highlight: 0,
-      conflicts: new Set(),
-      wrong: new Set(),
-      cursors: [],
-      editable: false,
-      hint: marks.placed,
-      hintArea: marks.area,
-      candidates: position.candidates,
-      removed: marks.removed,
-      pattern: marks.pattern,
-      stepCage: marks.cage,
-    });
+    this.board.paint(
+      plainPaint(position.values, {
+        editable: false,
+        hint: marks.placed,
+        hintArea: marks.area,
+        candidates: position.candidates,
+        removed: marks.removed,
+        pattern: marks.pattern,
+        stepCage: marks.cage,
+      }),
+    );
     const total = s.steps.length;
     this.counter.textContent = `Step ${Math.min(s.at + 1, total)} of ${total}`;
     const step = s.current;

@@ -4,6 +4,7 @@
 // and grade; then share a link, analyse it, or open a room on it.
 
 import { geometryOf, valueOfSymbol, type Cell } from "../game/geometry";
+import { plainPaint } from "../game/render";
 import { CELL_KINDS, CLUE_KINDS, DOT_KINDS, GLOBAL_RULES, LINE_KINDS, setterLink, type SetterState, type Tool } from "../game/setter";
 import { gradeSentence, offeredDifficulties } from "../game/tiers";
 import { variantTitle } from "../game/title";
@@ -243,21 +244,7 @@ export class SetterScreen {
     if (colour && regionColours) geometry.cells.forEach((c, i) => (colour[c] = regionColours[i]));
     const differ = new Set((this.check && !this.pending ? this.check.differing : []).map(([r, c]) => r * geometry.cols + c));
     const selection = new Set<Cell>(this.state.path.length > 0 ? this.state.path : this.state.cursor !== undefined ? [this.state.cursor] : []);
-    this.board.paint({
-      values: geometry.givens,
-      corner: new Array<number>(n).fill(0),
-      centre: new Array<number>(n).fill(0),
-      colour,
-      selection,
-      cursor: this.state.cursor,
-      peers: new Set(),
-      highlight: 0,
-      conflicts: new Set(),
-      wrong: new Set(),
-      cursors: [],
-      editable: true,
-      differ,
-    });
+    this.board.paint(plainPaint(geometry.givens, { colour, selection, cursor: this.state.cursor, differ }));
   }
 
   private select(cell: Cell, how: "only" | "add" | "toggle") {
