@@ -212,13 +212,17 @@ async fn waiting_room(node: &Node, name: &str) -> (Client, String) {
 async fn a_node_that_joins_gets_new_rooms_and_a_dead_nodes_rooms_spread_over_the_survivors() {
     let pg = PgServer::start();
     let db = pg.database("spread");
-    let mut n1 = start_node(&db, "n1", LEASE_MS).await;
+    // The product's default lease is 4 s; this test's 1 s one let a survivor
+    // whose heartbeat came a second late under the full suite's load drop out
+    // of the live nodes, and the other took every room. 3 s rides that out.
+    const SPREAD_LEASE_MS: &str = "3000";
+    let mut n1 = start_node(&db, "n1", SPREAD_LEASE_MS).await;
     let mut hosts = Vec::new();
     for i in 0..4 {
         hosts.push(waiting_room(&n1, &format!("Host {i}")).await);
     }
-    let n2 = start_node(&db, "n2", LEASE_MS).await;
-    let n3 = start_node(&db, "n3", LEASE_MS).await;
+    let n2 = start_node(&db, "n2", SPREAD_LEASE_MS).await;
+    let n3 = start_node(&db, "n3", SPREAD_LEASE_MS).await;
 
     // n1 holds four rooms, n2 and n3 none: Dee's new room goes to one of them
     // (once n1's heartbeat has seen them), and she follows it there.
@@ -253,7 +257,9 @@ async fn a_node_that_joins_gets_new_rooms_and_a_dead_nodes_rooms_spread_over_the
     // that neither holds more than one room more than the other.
     n1.child.kill().await.expect("kill -9");
     drop(hosts);
-    let rooms = rooms_until(&[&n2, &n3], |r| r.iter().sum::<u64>() == 5).await;
+    // Five rooms at least: a room Dee left on n1 before her move may not have
+    // been closed in the database when n1 died, and comes back too.
+    let rooms = rooms_until(&[&n2, &n3], |r| r.iter().sum::<u64>() >= 5).await;
     assert!(
         rooms[0].abs_diff(rooms[1]) <= 1,
         "rooms spread within one: {rooms:?}"

@@ -328,8 +328,12 @@ pub fn less_loaded<'a>(mine: &NodeLoad, nodes: &'a [NodeLoad]) -> Option<&'a Nod
 /// The rooms whose leases ran out that node `me` takes over now: as many as
 /// bring it up to an even share of every room the live `nodes` hold and the
 /// expired ones (rounded up), so a dead node's rooms spread over the
-/// survivors; and every overdue one, whatever the share (a node that should
-/// have taken it did not).
+/// survivors; and its slice of the overdue ones (their node's lease ran out
+/// more than a lease ago: the nodes that should have shared them did not).
+/// Each overdue room is in exactly one live node's slice, by the node's place
+/// in the list, so survivors whose heartbeats came late still split them
+/// evenly (the first to look no longer takes them all); a slice of a node
+/// that stops renewing falls to the others once its own lease runs out.
 pub fn my_share(expired: &[Expired], nodes: &[NodeLoad], me: &str) -> Vec<String> {
     let Some(mine) = nodes.iter().find(|n| n.id == me) else {
         return Vec::new();
@@ -340,21 +344,19 @@ pub fn my_share(expired: &[Expired], nodes: &[NodeLoad], me: &str) -> Vec<String
     let even = (total + live - 1) / live;
     let share = usize::try_from(even - mine.rooms).unwrap_or(0);
     let (overdue, fresh): (Vec<&Expired>, Vec<&Expired>) = expired.iter().partition(|e| e.overdue);
-    // Nodes start at different places in the list, so they rarely race for the same room.
     let rank = nodes.iter().position(|n| n.id == me).unwrap_or(0);
-    let start = if fresh.is_empty() {
-        0
-    } else {
-        rank * fresh.len() / nodes.len()
-    };
+    let slice = |len: usize| rank * len / nodes.len()..(rank + 1) * len / nodes.len();
+    let overdue = &overdue[slice(overdue.len())];
+    // Nodes start at different places in the list, so they rarely race for the same room.
+    let start = slice(fresh.len()).start;
     let fresh = fresh
         .iter()
         .cycle()
         .skip(start)
-        .take(fresh.len().min(share));
+        .take(fresh.len().min(share.saturating_sub(overdue.len())));
     overdue
-        .into_iter()
-        .chain(fresh.copied())
+        .iter()
+        .chain(fresh)
         .map(|e| e.code.clone())
         .collect()
 }
@@ -471,9 +473,17 @@ mod tests {
         let dead = expired(&["r1", "r2", "r3", "r4"], false);
         assert_eq!(my_share(&dead, &nodes, "a").len(), 0);
         assert_eq!(my_share(&dead, &nodes, "b").len(), 4);
-        // Overdue rooms go to whoever sees them; a node not yet live takes none.
-        let late = expired(&["r9"], true);
-        assert_eq!(my_share(&late, &nodes, "a"), vec!["r9".to_string()]);
+        // Overdue rooms (their survivors came late) are split too, each to
+        // exactly one live node, whichever looks first; a node not yet live
+        // takes none.
+        let nodes = [node("a", 0, 1), node("b", 0, 0)];
+        let late = expired(&["r6", "r7", "r8", "r9"], true);
+        let (a, b) = (my_share(&late, &nodes, "a"), my_share(&late, &nodes, "b"));
+        assert_eq!((a.len(), b.len()), (2, 2));
+        assert!(a.iter().all(|r| !b.contains(r)));
+        let lone = expired(&["r9"], true);
+        let takers = ["a", "b"].map(|n| my_share(&lone, &nodes, n).len());
+        assert_eq!(takers.iter().sum::<usize>(), 1, "one node takes it");
         assert!(my_share(&dead, &nodes, "z").is_empty());
     }
 
