@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { expect, test } from "vitest";
 import type { Page } from "playwright-core";
 import { namedPlayer, screenshot, solve, typeSolution, useArena, waitForMessage, WAIT, type Player } from "./harness";
-import { setterLink } from "../src/game/setter";
+import { setterLink } from "../src/game/setter-link";
 import type { PuzzleCheck, PuzzleV1 } from "../src/protocol";
 
 const arena = useArena();
@@ -74,7 +74,13 @@ async function drag(page: Page, cells: Array<[number, number]>) {
 test("a classic set clue by clue: live count, grade, reload, analysis, then played and analysed", async () => {
   const ada = await namedPlayer(arena, "Setter");
   const page = ada.page;
+  // The setter's code is fetched when it opens, not with the first page.
+  const fetched: string[] = [];
+  page.on("request", (r) => fetched.push(r.url()));
+  const loaded = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+  expect(loaded.some((u) => u.includes("workshop"))).toBe(false);
   await openSetter(ada);
+  expect(fetched.some((u) => u.includes("/assets/workshop-"))).toBe(true);
   await page.waitForSelector("#setter-status:has-text('Several solutions')", { timeout: WAIT });
   const givens = [...LINE].map((ch, i) => [Math.floor(i / 9), i % 9, ch] as const).filter(([, , ch]) => ch !== ".");
   // (Wikipedia's puzzle stays unique without its last given, not without two.)

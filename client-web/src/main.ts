@@ -12,11 +12,9 @@ import { h, replace } from "./ui/dom";
 import { HomeScreen } from "./ui/home";
 import { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
-import { AnalysisState } from "./game/analysis";
-import { draftFromHash, readDraft, SetterState } from "./game/setter";
-import type { PuzzleV1, SetterDraft } from "./protocol";
-import { AnalysisScreen } from "./ui/analysis";
-import { SetterScreen } from "./ui/setter";
+import { draftFromHash } from "./game/setter-link";
+import type { SetterDraft } from "./protocol";
+import type { Workshop } from "./ui/workshop";
 import { Sounds } from "./ui/sound";
 import { throttled } from "./game/throttle";
 
@@ -26,9 +24,6 @@ const ROOM_KEY = "arena.room";
 const THEME_KEY = "arena.theme";
 const CLEAR_MARKS_KEY = "arena.clearMarks";
 const SOUND_KEY = "arena.sound";
-const SETTER_KEY = "arena.setter";
-/** How long the setter waits after an edit before asking for a count, ms. */
-const CHECK_AFTER_MS = 250;
 
 /** localStorage that tolerates being unavailable (private windows, quotas). */
 const storage = {
@@ -91,21 +86,9 @@ class App {
   private home?: HomeScreen;
   private roomScreen?: RoomScreen;
   private play?: PlayScreen;
-  /** The setter's draft (kept across reloads) and its screen. */
-  private readonly setter = new SetterState();
-  private setterScreen?: SetterScreen;
-  /** A draft waiting for its template (from a link or storage). */
-  private setterSaved?: SetterDraft;
-  private checkTimer?: ReturnType<typeof setTimeout>;
-  /** `check_puzzle` requests not answered yet. */
-  private checksOut = 0;
-  /** A screen over the lobby or the game: the setter, or an analysis. */
-  private overlay?: "setter" | "analysis";
-  /** Where an analysis goes back to. */
-  private analysisFrom?: "setter";
-  private analysisScreen?: AnalysisScreen;
-  /** The puzzle an analysis is of (drawn under it). */
-  private analysed?: PuzzleV1;
+  /** The setter and the analysis, once a player opened one (loaded then). */
+  private workshop?: Workshop;
+  private workshopLoading?: Promise<Workshop>;
   private toastTimer?: ReturnType<typeof setTimeout>;
   private leftRoom?: string;
   /** Why the connection was lost, for the banner. */
@@ -140,15 +123,8 @@ class App {
     const draft = draftFromHash(location.hash);
     if (draft) {
       // A shared draft opens the setter with it.
-      this.setterSaved = draft;
-      this.overlay = "setter";
       history.replaceState(null, "", location.pathname);
-    } else {
-      try {
-        this.setterSaved = readDraft(JSON.parse(storage.get(SETTER_KEY) ?? "null"));
-      } catch {
-        this.setterSaved = undefined;
-      }
+      this.openSetter(draft);
     }
     const shared = puzzleFromHash(location.hash);
     if (shared !== undefined) {
@@ -162,10 +138,7 @@ class App {
       if (shared) {
         // A setter link opened in a page already here: the setter, on that draft.
         history.replaceState(null, "", location.pathname);
-        this.setterSaved = shared;
-        this.overlay = "setter";
-        this.askTemplate();
-        this.render();
+        this.openSetter(shared);
         return;
       }
       const puzzle = puzzleFromHash(location.hash);
@@ -242,7 +215,7 @@ class App {
         storage.set(TOKEN_KEY, null);
       }
     }
-    this.onSetterMessage(m);
+    this.workshop?.onMessage(m);
     const replies = this.session.handle(m);
     const notice = this.session.takeNotice();
     if (notice) this.showToast(notice);
@@ -261,74 +234,23 @@ class App {
     this.playCues();
   }
 
-  /** The setter's and the analysis's answers. */
-  private onSetterMessage(m: ServerMessage) {
-    if (m.type === "welcome" && this.overlay === "setter" && !this.setter.template) this.askTemplate();
-    if (m.type === "setter_template") {
-      const saved = this.setterSaved;
-      this.setterSaved = undefined;
-      this.setter.start(m.puzzle, m.variant, m.params, saved?.variant === m.variant ? saved : undefined);
-      if (this.setterScreen) this.setterScreen.check = undefined;
-      this.setterChanged();
-    }
-    if (m.type === "puzzle_check" || (m.type === "error" && this.checksOut > 0 && this.overlay === "setter")) {
-      this.checksOut = Math.max(0, this.checksOut - 1);
-      if (this.setterScreen) {
-        // A draft the server refused (a region of the wrong size) is a problem to show.
-        this.setterScreen.check =
-          m.type === "puzzle_check" ? m.check : { solutions: 0, gave_up: false, differing: [], grade: null, puzzle: null, problem: m.message };
-        this.setterScreen.pending = this.checksOut > 0 || this.checkTimer !== undefined;
-      }
-    }
-    if (m.type === "analysis" && this.analysed) {
-      const g = this.analysed.layout;
-      this.analysisScreen = new AnalysisScreen(new AnalysisState(m.analysis, g.cols, g.rows * g.cols), this.analysed, () => this.closeAnalysis());
-      this.analysisFrom = this.overlay === "setter" ? "setter" : undefined;
-      this.overlay = "analysis";
-    }
-    if (m.type === "room" && this.overlay === "setter") this.overlay = undefined;
+  /** The setter and the analysis, loaded the first time one is opened. */
+  private loadWorkshop(): Promise<Workshop> {
+    this.workshopLoading ??= import("./ui/workshop").then(({ Workshop }) => {
+      this.workshop = new Workshop({ session: this.session, send: (ms) => this.send(ms), changed: () => this.render(), storage });
+      return this.workshop;
+    });
+    return this.workshopLoading;
   }
 
-  /** Opens the setter (its draft as it was left). */
-  private openSetter() {
-    this.overlay = "setter";
-    if (!this.setter.template) this.askTemplate();
-    this.render();
+  /** Opens the setter (on a link's draft, or as it was left). */
+  private openSetter(draft?: SetterDraft) {
+    void this.loadWorkshop().then((w) => w.openSetter(draft));
   }
 
-  /** Asks for the template of the draft kept (or of a classic grid). */
-  private askTemplate() {
-    this.setterSaved ??= this.setter.draft;
-    const d = this.setterSaved;
-    this.send([{ type: "setter_template", variant: d?.variant ?? "classic", params: d?.params ?? {} }]);
-  }
-
-  /** The draft changed: keep it, redraw, and ask for a count once edits pause. */
-  private setterChanged() {
-    const draft = this.setter.draft;
-    if (draft) storage.set(SETTER_KEY, JSON.stringify(draft));
-    clearTimeout(this.checkTimer);
-    this.checkTimer = setTimeout(() => {
-      this.checkTimer = undefined;
-      const d = this.setter.toDraft();
-      if (!d) return;
-      this.checksOut++;
-      this.send([{ type: "check_puzzle", draft: d }]);
-    }, CHECK_AFTER_MS);
-    if (this.setterScreen) this.setterScreen.pending = true;
-    this.render();
-  }
-
-  /** Asks for the analysis of the draft, or (no draft) of the room's puzzle. */
-  private analyse(draft?: SetterDraft) {
-    this.analysed = draft ? this.setter.display(this.setterScreen?.check?.puzzle?.drawings ?? []) : this.session.room?.puzzle ?? undefined;
-    this.send([{ type: "analyse", ...(draft ? { draft } : {}) }]);
-  }
-
-  private closeAnalysis() {
-    this.overlay = this.analysisFrom;
-    this.analysisScreen = undefined;
-    this.render();
+  /** Asks for the analysis of the room's puzzle (once my game there is over). */
+  private analyseRoom() {
+    void this.loadWorkshop().then((w) => w.analyseRoom());
   }
 
   /** Plays (or, with sound off, drops) the session's sound cues. */
@@ -406,11 +328,7 @@ class App {
   private onKey(e: KeyboardEvent) {
     const typing = e.target as HTMLElement | null;
     const inField = typing && (typing.tagName === "INPUT" || typing.tagName === "TEXTAREA" || typing.tagName === "SELECT");
-    if (this.kind === "setter" && !inField && !e.ctrlKey && !e.metaKey && this.setterScreen?.key(e)) {
-      e.preventDefault();
-      return;
-    }
-    if (this.kind === "analysis" && !inField && this.analysisScreen?.key(e)) {
+    if ((this.kind === "setter" || this.kind === "analysis") && !inField && this.workshop?.key(e)) {
       e.preventDefault();
       return;
     }
@@ -462,8 +380,8 @@ class App {
   private screenKind(): ScreenKind {
     const room = this.session.room;
     if (!storage.get(NAME_KEY)) return "name";
-    if (this.overlay === "analysis" && this.analysisScreen) return "analysis";
-    if (this.overlay === "setter" && (!room || room.state === "finished")) return "setter";
+    const workshop = this.workshop?.screen(room);
+    if (workshop) return workshop;
     if (!room) return "home";
     if (room.state === "waiting" || room.state === "countdown") return "room";
     return "play";
@@ -473,28 +391,9 @@ class App {
     const kind = this.screenKind();
     if (kind !== this.kind) {
       this.kind = kind;
-      this.home = this.roomScreen = this.play = this.setterScreen = undefined;
-      if (kind === "setter") {
-        this.setterScreen = new SetterScreen(this.setter, () => this.session.variants, {
-          template: (variant, params) => {
-            // A new grid: nothing of the old draft is kept.
-            this.setterSaved = undefined;
-            this.send([{ type: "setter_template", variant, params }]);
-          },
-          changed: () => this.setterChanged(),
-          analyse: () => this.analyse(this.setter.toDraft()),
-          play: (settings) => {
-            for (const m of this.session.createRoom(settings)) this.send([m]);
-          },
-          back: () => {
-            this.overlay = undefined;
-            this.render();
-          },
-        });
-        replace(this.content, this.setterScreen.el);
-        this.setterChanged();
-      }
-      if (kind === "analysis" && this.analysisScreen) replace(this.content, this.analysisScreen.el);
+      this.home = this.roomScreen = this.play = undefined;
+      this.workshop?.left();
+      if (kind === "setter" || kind === "analysis") replace(this.content, this.workshop?.element(kind) ?? null);
       if (kind === "name") replace(this.content, this.nameScreen());
       if (kind === "home") {
         this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n), openSetter: () => this.openSetter() });
@@ -511,7 +410,7 @@ class App {
           leave: () => this.leave(),
           serverNow: () => this.serverNow(),
           cursorMoved: () => this.sendCursor(),
-          analyse: () => this.analyse(),
+          analyse: () => this.analyseRoom(),
           setClearMarks: (on) => {
             this.session.clearMarks = on;
             storage.set(CLEAR_MARKS_KEY, on ? null : "off");
@@ -525,7 +424,7 @@ class App {
       window.scrollTo(0, 0);
     }
     this.home?.update();
-    this.setterScreen?.update();
+    this.workshop?.update();
     this.roomScreen?.update();
     this.play?.update();
     if (kind === "play" && (document.activeElement === document.body || document.activeElement === null)) {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { PuzzleV1 } from "../protocol";
-import { draftFromHash, lineConstraint, setterLink, SetterState } from "./setter";
+import { lineConstraint, SetterState } from "./setter";
+import { draftFromHash, setterLink } from "./setter-link";
 
 /** A 4x4 classic template: rows, columns, 2x2 boxes, nothing given. */
 function template4(): PuzzleV1 {

@@ -5,7 +5,8 @@
 
 import { geometryOf, valueOfSymbol, type Cell } from "../game/geometry";
 import { plainPaint } from "../game/render";
-import { CELL_KINDS, CLUE_KINDS, DOT_KINDS, GLOBAL_RULES, LINE_KINDS, setterLink, type SetterState, type Tool } from "../game/setter";
+import { CELL_KINDS, CLUE_KINDS, DOT_KINDS, GLOBAL_RULES, LINE_KINDS, type SetterState, type Tool } from "../game/setter";
+import { setterLink } from "../game/setter-link";
 import { gradeSentence, offeredDifficulties } from "../game/tiers";
 import { variantTitle } from "../game/title";
 import type { Manifest, Mode, ParamValue, PuzzleCheck, RoomSettings } from "../protocol";
