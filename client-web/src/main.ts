@@ -91,6 +91,8 @@ class App {
   private workshopLoading?: Promise<Workshop>;
   private toastTimer?: ReturnType<typeof setTimeout>;
   private leftRoom?: string;
+  /** Whether this page has reached the server yet (if not, a failure reads as offline). */
+  private reached = false;
   /** Why the connection was lost, for the banner. */
   private linkDetail?: string;
   /** Co-op: my cursor for teammates, at most ten times a second (a fast click or a drag
@@ -151,6 +153,12 @@ class App {
       if (code && code !== this.session.room?.code) this.send(this.session.joinLink(code));
     });
     document.addEventListener("keydown", (e) => this.onKey(e));
+    window.addEventListener("offline", () => this.showBanner());
+    window.addEventListener("online", () => {
+      // Back online: try at once rather than at the next backoff step.
+      if (this.connection?.status === "offline") this.connection.open();
+      this.showBanner();
+    });
     setInterval(() => {
       this.roomScreen?.tick();
       this.play?.tick();
@@ -193,7 +201,14 @@ class App {
     this.banner.hidden = status === "online";
     const retryAt = status === "offline" ? connection?.retryAt : undefined;
     this.retryButton.hidden = retryAt === undefined;
-    if (status === "connecting") this.bannerText.textContent = "Connecting to the server…";
+    if (status === "online") this.reached = true;
+    if (status !== "online" && (!navigator.onLine || (status === "offline" && !this.reached))) {
+      // The page itself came from the offline shell (or the network dropped).
+      const kept = this.session.unsentCount();
+      const waiting = kept > 0 ? ` ${kept} change${kept === 1 ? "" : "s"} will be sent then.` : "";
+      const countdown = retryAt === undefined ? "" : ` (next try in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s)`;
+      this.bannerText.textContent = `You are offline, or the server cannot be reached: Sudoku Arena connects when it can${countdown}.${waiting}`;
+    } else if (status === "connecting") this.bannerText.textContent = "Connecting to the server…";
     else if (status === "offline") {
       const countdown = retryAt === undefined ? "" : `; retrying in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s`;
       const kept = this.session.unsentCount();
@@ -467,3 +482,8 @@ class App {
 
 const root = document.getElementById("app");
 if (root) new App(root);
+
+// The offline shell (public/sw.js): the page opens without the network and says so.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+}
