@@ -31,6 +31,15 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   const adaColour = await ada.page.evaluate((c) => { const d = document.createElement("div"); d.style.color = c; document.body.append(d); const v = getComputedStyle(d).color; d.remove(); return v; }, seatColour(0));
   expect(await fillOf(bob)).toBe(adaColour);
   expect(await fillOf(ada)).toBe(adaColour);
+  // Not by colour alone: Ada's initial sits by her digit on both screens.
+  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board .author-mark:text-is('A')", { timeout: WAIT });
+  // Bob chooses the colour-blind-safe colours: Ada's digit and dot take the first.
+  await bob.page.click("#palette");
+  await bob.page.waitForSelector("#palette[aria-pressed=true]", { timeout: WAIT });
+  expect(await fillOf(bob)).toBe("rgb(0, 114, 178)");
+  await screenshot(bob.page, "main", "coop-safe-colours");
+  await bob.page.click("#palette");
+  expect(await fillOf(bob)).toBe(adaColour);
   // Bob's corner mark reaches Ada.
   await bob.page.click(`#cell-${b[0]}-${b[1]}`);
   await bob.page.keyboard.press("Shift+7");

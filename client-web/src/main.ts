@@ -12,6 +12,7 @@ import { h, replace } from "./ui/dom";
 import { HomeScreen } from "./ui/home";
 import { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
+import { safeColours, useSafeColours } from "./game/colours";
 import { draftFromHash } from "./game/setter-link";
 import type { SetterDraft } from "./protocol";
 import type { Workshop } from "./ui/workshop";
@@ -24,6 +25,7 @@ const ROOM_KEY = "arena.room";
 const THEME_KEY = "arena.theme";
 const CLEAR_MARKS_KEY = "arena.clearMarks";
 const SOUND_KEY = "arena.sound";
+const PALETTE_KEY = "arena.palette";
 
 /** localStorage that tolerates being unavailable (private windows, quotas). */
 const storage = {
@@ -82,6 +84,7 @@ class App {
   private readonly content = h("div", { class: "content" });
   private readonly sounds = new Sounds();
   private readonly soundButton = h("button", { type: "button", class: "small", id: "sound", onclick: () => this.toggleSound() });
+  private readonly paletteButton = h("button", { type: "button", class: "small", id: "palette", onclick: () => this.togglePalette() });
   private kind?: ScreenKind;
   private home?: HomeScreen;
   private roomScreen?: RoomScreen;
@@ -103,6 +106,8 @@ class App {
     this.session.clearMarks = storage.get(CLEAR_MARKS_KEY) !== "off";
     this.sounds.enabled = storage.get(SOUND_KEY) === "on";
     this.showSound();
+    useSafeColours(storage.get(PALETTE_KEY) === "safe");
+    this.showPalette();
     const theme = storage.get(THEME_KEY);
     if (theme) document.documentElement.dataset.theme = theme;
     replace(
@@ -115,6 +120,7 @@ class App {
           "div",
           { class: "row" },
           this.soundButton,
+          this.paletteButton,
           h("button", { type: "button", class: "small", id: "theme", "aria-label": "Switch light or dark mode", onclick: () => this.toggleTheme() }, "◐"),
         ),
       ),
@@ -278,6 +284,20 @@ class App {
     this.sounds.enabled = !this.sounds.enabled;
     storage.set(SOUND_KEY, this.sounds.enabled ? "on" : null);
     this.showSound();
+  }
+
+  /** Player colours from the colour-blind-safe set, or the wheel (remembered here). */
+  private togglePalette() {
+    useSafeColours(!safeColours());
+    storage.set(PALETTE_KEY, safeColours() ? "safe" : null);
+    this.showPalette();
+    this.render();
+  }
+
+  private showPalette() {
+    this.paletteButton.textContent = safeColours() ? "Colours: colour-blind safe" : "Colours: standard";
+    this.paletteButton.setAttribute("aria-pressed", String(safeColours()));
+    this.paletteButton.title = "Player colours told apart with any common colour-vision deficiency";
   }
 
   private showSound() {

@@ -36,6 +36,8 @@ export interface BoardPaint {
   hintArea?: Set<Cell>;
   /** Co-op: each entered value's author's colour. */
   authors?: Map<Cell, string>;
+  /** Co-op: each entered value's author's initials (colour is never the only sign). */
+  authorMarks?: Map<Cell, string>;
   /** Teammates' cursors (co-op). */
   cursors: Array<{ cell: Cell; colour: string; name: string }>;
   /** Whether the board takes input (false for spectators and finished games). */
@@ -156,6 +158,10 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
       texts.push(
         `<text class="${cls.join(" ")}"${style} x="${x + CELL / 2}" y="${y + CELL / 2}" font-size="${valueFont(g)}">${escape(g.symbols[v - 1] ?? "?")}</text>`,
       );
+      const mark = !given ? p.authorMarks?.get(c) : undefined;
+      if (mark) {
+        texts.push(`<text class="author-mark"${style} x="${x + CELL - 2}" y="${y + CELL - 2}" font-size="${CELL * 0.2}">${escape(mark)}</text>`);
+      }
     } else if (p.candidates) {
       texts.push(...candidateMarks(g, c, p, x, y));
     } else {

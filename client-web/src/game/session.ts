@@ -17,6 +17,7 @@ import type {
 } from "../protocol";
 import { Board, type Change, type EntryMode } from "./board";
 import { conflicts, peersOf } from "./conflicts";
+import { initialsIn } from "./colours";
 import { coordOf, geometryOf, type Cell, type Geometry } from "./geometry";
 import { Ledger } from "./ledger";
 import { livePlaces, ordinal } from "./race";
@@ -674,17 +675,28 @@ export class Session {
     return [{ type: "hint", marks }];
   }
 
-  /** Co-op: the colour of each filled cell's author (mine for a change still on its way). */
-  private authorColours(colourOf: (player: string) => string): Map<Cell, string> {
-    const out = new Map<Cell, string>();
+  /** Co-op: each filled cell's author (me for a change still on its way). */
+  private authored(): Array<[Cell, string]> {
     const game = this.game;
-    if (!game) return out;
+    if (!game) return [];
+    const out: Array<[Cell, string]> = [];
     for (const c of game.geometry.cells) {
       if (game.geometry.givens[c] !== 0 || game.board.values[c] === 0) continue;
       const author = game.ledger.pending(c) ? this.me?.id : game.authors[c];
-      if (author) out.set(c, colourOf(author));
+      if (author) out.push([c, author]);
     }
     return out;
+  }
+
+  /** Co-op: the colour of each filled cell's author. */
+  private authorColours(colourOf: (player: string) => string): Map<Cell, string> {
+    return new Map(this.authored().map(([c, author]) => [c, colourOf(author)]));
+  }
+
+  /** Co-op: the initials of each filled cell's author (colour is never the only sign). */
+  private authorMarks(): Map<Cell, string> {
+    const initials = initialsIn(this.room?.players ?? []);
+    return new Map(this.authored().map(([c, author]) => [c, initials.get(author) ?? "?"]));
   }
 
   /** Co-op: my cursor, for teammates. */
@@ -742,6 +754,7 @@ export class Session {
       hint: hintCell,
       hintArea,
       authors: this.room?.settings.mode === "coop" ? this.authorColours(colourOf) : undefined,
+      authorMarks: this.room?.settings.mode === "coop" ? this.authorMarks() : undefined,
       cursors: [...game.cursors.entries()].map(([player, cell]) => ({
         cell,
         colour: colourOf(player),
