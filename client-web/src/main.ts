@@ -191,8 +191,9 @@ class App {
     this.connection.open();
   }
 
-  private onStatus(_status: LinkStatus, detail?: string) {
+  private onStatus(status: LinkStatus, detail?: string) {
     this.linkDetail = detail;
+    if (status === "online") this.reached = true;
     // Typing on a board another tab plays would go nowhere: it takes no input.
     this.session.displaced = this.connection?.displaced ?? false;
     this.showBanner();
@@ -207,18 +208,16 @@ class App {
     this.banner.hidden = status === "online";
     const retryAt = status === "offline" ? connection?.retryAt : undefined;
     this.retryButton.hidden = retryAt === undefined;
-    if (status === "online") this.reached = true;
+    const seconds = retryAt === undefined ? undefined : Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+    const kept = this.session.unsentCount();
+    const waiting = kept > 0 ? ` ${kept} change${kept === 1 ? "" : "s"} will be sent when it is back.` : "";
     if (status !== "online" && (!navigator.onLine || (status === "offline" && !this.reached))) {
       // The page itself came from the offline shell (or the network dropped).
-      const kept = this.session.unsentCount();
-      const waiting = kept > 0 ? ` ${kept} change${kept === 1 ? "" : "s"} will be sent then.` : "";
-      const countdown = retryAt === undefined ? "" : ` (next try in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s)`;
+      const countdown = seconds === undefined ? "" : ` (next try in ${seconds} s)`;
       this.bannerText.textContent = `You are offline, or the server cannot be reached: Sudoku Arena connects when it can${countdown}.${waiting}`;
     } else if (status === "connecting") this.bannerText.textContent = "Connecting to the server…";
     else if (status === "offline") {
-      const countdown = retryAt === undefined ? "" : `; retrying in ${Math.max(0, Math.ceil((retryAt - Date.now()) / 1000))} s`;
-      const kept = this.session.unsentCount();
-      const waiting = kept > 0 ? ` ${kept} change${kept === 1 ? "" : "s"} will be sent when it is back.` : "";
+      const countdown = seconds === undefined ? "" : `; retrying in ${seconds} s`;
       this.bannerText.textContent = `Connection lost: ${this.linkDetail ?? ""}${countdown}.${waiting}`;
     }
   }

@@ -114,6 +114,20 @@ fn a_bad_date_is_refused() {
     assert!(err.contains("'2026-02-30' is not a date"), "{err}");
 }
 
+/// The canonical forms `arena canon` prints for two puzzle files.
+fn canonical_forms(a: &Path, b: &Path) -> (String, String) {
+    let (ok, out, err) = arena(&[
+        "canon",
+        a.to_str().expect("utf-8"),
+        b.to_str().expect("utf-8"),
+    ]);
+    assert!(ok, "{err}");
+    match out.lines().collect::<Vec<_>>()[..] {
+        [x, y] => (x.to_string(), y.to_string()),
+        _ => panic!("two forms expected: {out}"),
+    }
+}
+
 #[test]
 fn the_archive_never_takes_a_disguised_copy_of_a_puzzle_it_has() {
     let (a, b) = (temp("dup-a"), temp("dup-b"));
@@ -151,16 +165,9 @@ fn the_archive_never_takes_a_disguised_copy_of_a_puzzle_it_has() {
     let copy = b.join("puzzles/2027/easy/2027-02-28-001.json");
     std::fs::create_dir_all(copy.parent().expect("dir")).expect("mkdir");
     std::fs::write(&copy, file.to_string()).expect("write");
-    let (ok, out, _) = arena(&[
-        "canon",
-        made.to_str().expect("utf-8"),
-        copy.to_str().expect("utf-8"),
-    ]);
-    assert!(ok);
-    let forms: Vec<&str> = out.lines().collect();
-    assert_eq!(forms.len(), 2);
+    let (made_form, copy_form) = canonical_forms(&made, &copy);
     assert_eq!(
-        forms[0], forms[1],
+        made_form, copy_form,
         "the copy is a disguise of the day's puzzle"
     );
 
@@ -176,15 +183,9 @@ fn the_archive_never_takes_a_disguised_copy_of_a_puzzle_it_has() {
         "{line}"
     );
     let fresh = b.join("puzzles/2027/easy/2027-03-01-001.json");
-    let (ok, out, _) = arena(&[
-        "canon",
-        fresh.to_str().expect("utf-8"),
-        copy.to_str().expect("utf-8"),
-    ]);
-    assert!(ok);
-    let forms: Vec<&str> = out.lines().collect();
+    let (fresh_form, copy_form) = canonical_forms(&fresh, &copy);
     assert_ne!(
-        forms[0], forms[1],
+        fresh_form, copy_form,
         "the archive holds no two equivalent puzzles"
     );
     let (ok, out, _) = arena(&["validate", b.to_str().expect("utf-8")]);

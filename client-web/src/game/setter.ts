@@ -3,7 +3,7 @@
 // editing rules (a typed total starts a cage, L/U/R/D join it to a neighbour's,
 // a drag draws a line or a dot), undo, and the forms it is kept and shared in.
 
-import type { Cage, Constraint, ParamValue, PuzzleV1, SetterDraft } from "../protocol";
+import type { Constraint, ParamValue, PuzzleV1, SetterDraft } from "../protocol";
 import type { Cell } from "./geometry";
 
 /** What a press on the board does. */
@@ -58,11 +58,16 @@ export type GlobalRule = keyof typeof GLOBAL_RULES;
 /** How long a typed cage total waits for its second digit, ms. */
 export const TOTAL_WINDOW_MS = 1500;
 
+/**
+ * A typed digit on a number shown: with `continuing` (a second digit soon after
+ * the first) and a one-digit number, its second digit; else the number anew.
+ */
+function typed(shown: number, digit: number, continuing: boolean): number {
+  return continuing && shown < 10 ? shown * 10 + digit : digit;
+}
+
 /** Directions L/U/R/D join a cage towards. */
 const DIRECTIONS: Record<string, [number, number]> = { l: [0, -1], u: [-1, 0], r: [0, 1], d: [1, 0] };
-
-/** A draft cage: a sum of 0 is a cage whose total is not set (yet). */
-export type DraftCage = Cage;
 
 /** The setter's state. */
 export class SetterState {
@@ -208,10 +213,10 @@ export class SetterState {
     if (cell === undefined || !this.draft) return;
     const i = this.cageAt(cell);
     const typing = this.typing;
-    const continuing = typing && i >= 0 && this.cageAt(typing.cell) === i && now - typing.at <= TOTAL_WINDOW_MS && this.draft.cages[i].sum < 10;
+    const continuing = !!typing && i >= 0 && this.cageAt(typing.cell) === i && now - typing.at <= TOTAL_WINDOW_MS;
     this.edit((d) => {
       if (i < 0) d.cages.push({ cells: [this.rc(cell)], sum: digit });
-      else d.cages[i].sum = continuing ? d.cages[i].sum * 10 + digit : digit;
+      else d.cages[i].sum = typed(d.cages[i].sum, digit, continuing);
     });
     this.typing = continuing ? undefined : { cell, at: now };
   }
@@ -392,10 +397,9 @@ export class SetterState {
     if (!clue || !this.draft) return;
     if (kind === "quadruple") return this.typeQuadruple(clue, digit);
     const made = clue.made;
-    const continuing = made && now - made.at <= TOTAL_WINDOW_MS && this.draft.constraints[made.index] !== undefined;
-    const previous = continuing ? clueNumber(this.draft.constraints[made.index]) : 0;
-    const value = continuing && previous < 10 ? previous * 10 + digit : digit;
-    const constraint = outsideClue(kind, clue.cells, clue.place, value);
+    const continuing = !!made && now - made.at <= TOTAL_WINDOW_MS && this.draft.constraints[made.index] !== undefined;
+    const shown = made && continuing ? clueNumber(this.draft.constraints[made.index]) : 0;
+    const constraint = outsideClue(kind, clue.cells, clue.place, typed(shown, digit, continuing));
     this.edit((d) => {
       if (continuing && made) d.constraints[made.index] = constraint;
       else d.constraints.push(constraint);

@@ -532,9 +532,9 @@ async fn analyse(
             return Err((ErrorCode::NoRoom, "join a room first".into()));
         };
         let puzzle = room.analysable(me.id.clone()).await?;
-        return run_setter_work(shared, move || setter::analyse(&puzzle)).await;
+        return run_setter_work(shared, move || Ok(setter::analyse_room(&puzzle))).await;
     };
-    setter_work(shared, player, me, draft, |p| setter::analyse(&p)).await
+    setter_work(shared, player, me, draft, |p| setter::analyse_draft(&p)).await
 }
 
 /// Builds `draft` on its variant's template and runs `work` on it off the

@@ -3,7 +3,7 @@
 //! solution, graded where that is quick, and named by the variant it belongs to.
 
 use crate::input::{read_text, Form};
-use engine::logic::{format_rating, grade_without_nested_chains, Options};
+use engine::logic::{grade_without_nested_chains, Options};
 use engine::v1::to_v1;
 use engine::Model;
 use protocol::{ParamValue, PuzzleGrade, PuzzleV1};
@@ -42,12 +42,7 @@ pub fn quick_grade(model: &Model, givens: &[u8]) -> Option<Option<PuzzleGrade>> 
     if model.cell_count() > GRADED_CELLS || model.size() > 9 {
         return None;
     }
-    let g = grade_without_nested_chains(model, givens, Options { uniqueness: true });
-    Some(g.tier.zip(g.hardest).map(|(tier, hardest)| PuzzleGrade {
-        tier: tier.as_str().to_string(),
-        rating: format_rating(g.rating),
-        hardest: hardest.name().to_string(),
-    }))
+    Some(grade_without_nested_chains(model, givens, Options { uniqueness: true }).puzzle_grade())
 }
 
 /// Reads and checks a pasted puzzle; `Err` says, for people, what is wrong.

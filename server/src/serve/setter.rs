@@ -152,10 +152,10 @@ pub fn check(mut puzzle: PuzzleV1) -> PuzzleCheck {
     verdict
 }
 
-/// A logical solution of `puzzle` to step through; `Err` when it cannot be
+/// A logical solution of a draft to step through; `Err` when it cannot be
 /// read or has not exactly one solution (a walkthrough of an ambiguous
 /// puzzle would have to guess).
-pub fn analyse(puzzle: &PuzzleV1) -> Result<Analysis, String> {
+pub fn analyse_draft(puzzle: &PuzzleV1) -> Result<Analysis, String> {
     let loaded = engine::v1::from_v1(puzzle).map_err(|e| e.to_string())?;
     let p = &loaded.puzzle;
     let count = p.count_within(2, COUNT_BUDGET);
@@ -166,16 +166,17 @@ pub fn analyse(puzzle: &PuzzleV1) -> Result<Analysis, String> {
             _ => "the puzzle has more than one solution; set more clues first".to_string(),
         });
     }
+    Ok(analysis_of(p))
+}
+
+/// A logical solution of a room's puzzle (unique: no count again).
+pub fn analyse_room(puzzle: &engine::Puzzle) -> Analysis {
+    analysis_of(puzzle)
+}
+
+/// The walkthrough of a unique puzzle, as the protocol carries it.
+fn analysis_of(p: &engine::Puzzle) -> Analysis {
     let w = walkthrough(p.model(), p.givens(), true);
-    let grade = w
-        .grade
-        .tier
-        .zip(w.grade.hardest)
-        .map(|(tier, hardest)| protocol::PuzzleGrade {
-            tier: tier.as_str().to_string(),
-            rating: format_rating(w.grade.rating),
-            hardest: hardest.name().to_string(),
-        });
     let steps = w
         .steps
         .into_iter()
@@ -195,12 +196,12 @@ pub fn analyse(puzzle: &PuzzleV1) -> Result<Analysis, String> {
             }
         })
         .collect();
-    Ok(Analysis {
+    Analysis {
         start: w.start,
         steps,
         solved: w.solved,
-        grade,
-    })
+        grade: w.grade.puzzle_grade(),
+    }
 }
 
 #[cfg(test)]
@@ -239,7 +240,7 @@ mod tests {
         let verdict = check(built.clone());
         assert_eq!((verdict.solutions, verdict.gave_up), (1, false));
         assert!(verdict.grade.is_some(), "{verdict:?}");
-        let analysis = analyse(&built).expect("analysed");
+        let analysis = analyse_draft(&built).expect("analysed");
         assert!(analysis.solved && !analysis.steps.is_empty());
     }
 

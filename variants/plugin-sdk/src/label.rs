@@ -58,16 +58,8 @@ pub(crate) fn verdict(puzzle: &Puzzle, kept: Option<Grade>) -> Verdict {
 }
 
 fn from_grade(g: &Grade) -> Verdict {
-    let grade = match (g.tier, g.hardest) {
-        (Some(tier), Some(hardest)) => Some(PuzzleGrade {
-            tier: tier.to_string(),
-            rating: logic::format_rating(g.rating),
-            hardest: hardest.name().to_string(),
-        }),
-        _ => None,
-    };
     Verdict {
         tier: g.tier,
-        grade,
+        grade: g.puzzle_grade(),
     }
 }

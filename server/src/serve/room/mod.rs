@@ -246,8 +246,8 @@ pub enum Command {
     Analysable {
         /// Player id.
         player: String,
-        /// The puzzle (its solution included), or why not.
-        reply: oneshot::Sender<Result<Box<PuzzleV1>, Failure>>,
+        /// The puzzle as the engine reads it, or why not.
+        reply: oneshot::Sender<Result<Puzzle, Failure>>,
     },
     /// Another node took the room over: every member is sent there and the room
     /// closes here (nothing is written: the room lives on, on that node).
@@ -286,7 +286,7 @@ impl RoomHandle {
 
     /// The room's puzzle for the step-through solver, if `player` may see its
     /// solution now ([`Command::Analysable`]).
-    pub async fn analysable(&self, player: String) -> Result<Box<PuzzleV1>, Failure> {
+    pub async fn analysable(&self, player: String) -> Result<Puzzle, Failure> {
         let closed = || (ErrorCode::NoRoom, "the room has closed".to_string());
         let (reply, answer) = oneshot::channel();
         self.tx

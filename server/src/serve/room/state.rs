@@ -231,9 +231,9 @@ impl Room {
         }
     }
 
-    /// The puzzle, with its solution, if `player`'s game is over: the room's
-    /// game has finished, or (in a race) their own board is done.
-    fn analysable(&self, player: &str) -> Result<Box<PuzzleV1>, Failure> {
+    /// The puzzle, if `player`'s game is over: the room's game has finished,
+    /// or (in a race) their own board is done.
+    fn analysable(&self, player: &str) -> Result<engine::Puzzle, Failure> {
         let over = self.play.phase == RoomState::Finished;
         let mine_done = match self.member(player) {
             None => return Err((ErrorCode::NoRoom, "you are not in this room".into())),
@@ -241,7 +241,7 @@ impl Room {
             Some(Member::Watcher(_)) => false,
         };
         if over || (mine_done && self.settings.mode != Mode::Coop) {
-            Ok(Box::new(self.game.full.clone()))
+            Ok(self.game.puzzle.clone())
         } else {
             Err((
                 ErrorCode::WrongState,

@@ -78,6 +78,20 @@ pub struct Grade {
     pub tier: Option<Difficulty>,
 }
 
+impl Grade {
+    /// The verdict as the puzzle format writes it (tier, rating, hardest
+    /// technique); `None` when the steps did not solve the puzzle.
+    pub fn puzzle_grade(&self) -> Option<protocol::PuzzleGrade> {
+        self.tier
+            .zip(self.hardest)
+            .map(|(tier, hardest)| protocol::PuzzleGrade {
+                tier: tier.as_str().to_string(),
+                rating: format_rating(self.rating),
+                hardest: hardest.name().to_string(),
+            })
+    }
+}
+
 /// What one technique finder sees.
 pub(crate) struct Ctx<'a> {
     pub layout: &'a Layout,
