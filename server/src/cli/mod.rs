@@ -1,5 +1,6 @@
 //! The `arena` command line: one module per subcommand, dispatched from [`main`].
 
+mod backup;
 mod canon;
 mod config;
 mod count;
@@ -121,6 +122,16 @@ pub enum Command {
     Variants,
     /// Run the multiplayer server (HTTP + WebSocket on one port).
     Serve(Box<serve::ServeArgs>),
+    /// Copy the embedded database to FILE while the server runs (one
+    /// consistent snapshot, checked after); restore by stopping the server
+    /// and putting the copy in place of DATA/arena.db.
+    Backup {
+        /// The server's `--data` directory.
+        #[arg(long, default_value = "data")]
+        data: PathBuf,
+        /// The copy to write (must not exist).
+        out: PathBuf,
+    },
     /// Serve one plugin library's calls over standard input and output: what
     /// `arena serve` starts for each plugin (not for people).
     #[command(hide = true)]
@@ -160,6 +171,7 @@ pub fn main() -> ExitCode {
         Command::Variants => variants::run(&load_plugins(&cli)),
         Command::Search(args) => search::run(args, &load_plugins(&cli)),
         Command::Serve(args) => serve::run(args, &cli),
+        Command::Backup { data, out } => backup::run(data, out),
         Command::PluginHost { memory_mb, library } => {
             let limits = crate::plugins::host_main::Limits {
                 memory_mb: *memory_mb,

@@ -9,6 +9,7 @@
 //! sessions are read one at a time when their token comes back
 //! ([`Store::session`]).
 
+pub mod backup;
 pub mod coordination;
 pub mod error;
 pub mod postgres;
