@@ -7,7 +7,7 @@
 
 import { expect, test } from "vitest";
 import type { ServerMessage } from "../src/protocol";
-import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, useArena, waitForMessage, WAIT, type Player } from "./harness";
+import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, startServer, useArena, waitForMessage, WAIT, type Arena, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -127,4 +127,32 @@ test("a sync code moves the identity to another device, once", async () => {
   expect(refused.type === "error" && refused.message).toBeTruthy();
   await third.page.waitForSelector("#toast:not([hidden])", { timeout: WAIT });
   expect(lastWelcome(third)).not.toBe(adaId);
+});
+
+test("a finish faster than anyone can solve the puzzle is kept off the boards, and its player is told why", async () => {
+  // A floor no scripted click-through can beat (5 s per empty cell).
+  const strict: Arena = { browser: arena.browser, server: await startServer({ extra: ["--fastest-cell-ms", "5000"] }) };
+  try {
+    const dee = await namedPlayer(strict, "Dee");
+    await dee.page.waitForSelector("#daily-classic-easy", { timeout: WAIT });
+    await dee.page.click("#daily-classic-easy");
+    await dee.page.waitForSelector("svg.board", { timeout: WAIT });
+    const puzzle = lastPuzzle(dee);
+    await fillByClicks(dee, puzzle, solve(strict.server, puzzle));
+    await dee.page.waitForSelector("#daily-place:has-text('not ranked')", { timeout: WAIT });
+    expect(await dee.page.textContent("#daily-place")).toMatch(
+      /^Your \d+:\d\d is not ranked: faster than anyone can solve this puzzle \(\d+:\d\d at the least\)\.$/,
+    );
+    expect(await dee.page.locator("#daily-board tbody tr").count()).toBe(0);
+    await screenshot(dee.page, "#results", "daily-results-not-ranked");
+    await dee.page.click("button:text('Back to the lobby')");
+    await dee.page.selectOption("#board-kind", "all_time");
+    await dee.page.selectOption("#board-variant", "classic");
+    await dee.page.selectOption("#board-difficulty", "easy");
+    await dee.page.click("#show-board");
+    await dee.page.waitForSelector("#board-flagged", { timeout: WAIT });
+    expect(await dee.page.textContent("#board-view")).toContain("all time — 0 players");
+  } finally {
+    await strict.server.stop();
+  }
 });

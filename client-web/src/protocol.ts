@@ -976,6 +976,16 @@ penalty_ms: number,
  */
 me: boolean, };
 
+export type FlaggedTime = { 
+/**
+ * The solving time the server measured, penalties aside, ms.
+ */
+time_ms: number, 
+/**
+ * The puzzle's fastest plausible time, ms.
+ */
+plausible_ms: number, };
+
 export type GhostRun = { 
 /**
  * The player's display name.
@@ -1410,7 +1420,12 @@ around: Array<BoardRow>,
 /**
  * The share of the other players on the board I was faster than, %.
  */
-faster_than_pct: number | null, } | { "type": "sync_code", 
+faster_than_pct: number | null, 
+/**
+ * My finish that counts here but was faster than the puzzle's
+ * fastest plausible time: kept, not ranked.
+ */
+flagged: FlaggedTime | null, } | { "type": "sync_code", 
 /**
  * The code.
  */

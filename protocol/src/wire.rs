@@ -556,6 +556,18 @@ pub struct BoardRow {
     pub me: bool,
 }
 
+/// A finish faster than anyone can solve the puzzle: not on the boards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct FlaggedTime {
+    /// The solving time the server measured, penalties aside, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub time_ms: u64,
+    /// The puzzle's fastest plausible time, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub plausible_ms: u64,
+}
+
 /// One cell's pencil marks (bit `v-1` = candidate `v`; 0 clears them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -796,6 +808,10 @@ pub enum ServerMessage {
         /// The share of the other players on the board I was faster than, %.
         #[serde(default)]
         faster_than_pct: Option<u32>,
+        /// My finish that counts here but was faster than the puzzle's
+        /// fastest plausible time: kept, not ranked.
+        #[serde(default)]
+        flagged: Option<FlaggedTime>,
     },
     /// Answer to `sync_code`: enter it on the other device within
     /// `expires_in_ms`.

@@ -41,6 +41,7 @@ fn main() {
         let day = rng.gen_range(0..DAYS);
         let player = rng.gen_range(0..PLAYERS);
         boards.add(&GameRecord {
+            plausible_ms: 0,
             player: format!("p{player}"),
             name: format!("Player {player}"),
             variant: variant.into(),

@@ -80,6 +80,12 @@ pub async fn spawn_arena_serve_with_lines(data: &Path, extra: &[&str]) -> (Child
         } else {
             &["--pool-size", "0"][..]
         })
+        // Scripted players solve in milliseconds: rank them (the floor has its own tests).
+        .args(if extra.contains(&"--fastest-cell-ms") {
+            &[][..]
+        } else {
+            &["--fastest-cell-ms", "0"][..]
+        })
         .arg("--data")
         .arg(data)
         .args(extra)

@@ -12,7 +12,7 @@ use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, seated_room, started_room, Client};
 use protocol::plugin::{GenerateRequest, Params};
 use protocol::wire::{
-    BoardKind, ClientMessage, ErrorCode, Mode, RoomSettings, RoomState, ServerMessage,
+    BoardKind, ClientMessage, ErrorCode, FlaggedTime, Mode, RoomSettings, RoomState, ServerMessage,
 };
 use protocol::{Constraint, ParamValue};
 use server::daily::{daily_seed, Date};
@@ -209,6 +209,115 @@ async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
     assert_eq!(d.error().await, ErrorCode::Invalid);
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Today's classic easy `board` as `c` sees it: (players on it, my finish
+/// flagged as faster than plausible, if any).
+async fn flagged_on(c: &mut Client, board: BoardKind) -> (u32, Option<FlaggedTime>) {
+    c.send(&ClientMessage::Leaderboard {
+        board,
+        variant: "classic".into(),
+        params: Params::new(),
+        difficulty: "easy".into(),
+        date: None,
+    })
+    .await;
+    c.until(|m| match m {
+        ServerMessage::Leaderboard { total, flagged, .. } => Some((total, flagged)),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finish_faster_than_anyone_can_solve_is_kept_but_ranked_nowhere() {
+    let data = std::env::temp_dir().join(format!("arena-daily-flag-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    // The server's own floor (300 ms per empty cell of an easy puzzle); this
+    // script solves in milliseconds.
+    let floor = server::serve::DEFAULT_FASTEST_CELL_MS.to_string();
+    let args = ["--fastest-cell-ms", floor.as_str()];
+    let (mut server, addr) = spawn_arena_serve(&data, &args).await;
+    let mut a = Client::connect(&addr, "Ada").await;
+    let (_, puzzle) = started_room(&mut a, &mut [], daily("classic", Params::new(), "easy")).await;
+    let empty = puzzle.grid.iter().flatten().filter(|&&v| v == 0).count() as u64;
+    for m in solving_moves(&puzzle) {
+        a.play(&m).await;
+    }
+    a.until(|m| matches!(m, ServerMessage::Finished { .. }).then_some(()))
+        .await;
+    let mut a = Client::resume(&addr, a.token.clone()).await;
+    for board in [BoardKind::Daily, BoardKind::Weekly, BoardKind::AllTime] {
+        let (total, flagged) = flagged_on(&mut a, board).await;
+        assert_eq!(total, 0, "{board:?}: a scripted solve is on no board");
+        let flagged = flagged.unwrap_or_else(|| panic!("{board:?}: Ada is told why"));
+        assert_eq!(flagged.plausible_ms, empty * 300, "{board:?}");
+        assert!(flagged.time_ms < flagged.plausible_ms, "{flagged:?}");
+    }
+
+    // Kept through a restart (read back from the stored record), still
+    // unranked, and never anyone's ghost.
+    server.kill().await.expect("kill -9");
+    let (mut server, addr) = spawn_arena_serve(&data, &args).await;
+    let mut a = Client::resume(&addr, a.token.clone()).await;
+    let (total, flagged) = flagged_on(&mut a, BoardKind::Daily).await;
+    assert_eq!((total, flagged.is_some()), (0, true));
+    let mut b = Client::connect(&addr, "Bob").await;
+    assert_eq!(flagged_on(&mut b, BoardKind::Daily).await, (0, None));
+    let ghosts = RoomSettings {
+        ghosts: true,
+        ..daily("classic", Params::new(), "easy")
+    };
+    let view = seated_room(&mut b, &mut [], ghosts).await;
+    assert!(view.ghosts.is_empty(), "{:?}", view.ghosts);
+    server.kill().await.expect("stop");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_online_backup_taken_while_serving_restores_every_finished_game() {
+    let data = arena_tests::temp_dir("backup-live");
+    let (mut server, addr) = spawn_arena_serve(&data, &[]).await;
+    let mut a = Client::connect(&addr, "Ada").await;
+    finish_daily(&addr, &mut a).await;
+    // The server keeps running (and Bob keeps a room open) while the copy is made.
+    let mut b = Client::connect(&addr, "Bob").await;
+    started_room(&mut b, &mut [], daily("classic", Params::new(), "easy")).await;
+    let copy = data.join("copy.db");
+    let out = std::process::Command::new(arena_tests::built_arena())
+        .args(["backup", "--data"])
+        .arg(&data)
+        .arg(&copy)
+        .output()
+        .expect("run arena backup");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains("finished games: 1); checked"), "{said}");
+    // A second backup to the same file is refused, the first kept.
+    let again = std::process::Command::new(arena_tests::built_arena())
+        .args(["backup", "--data"])
+        .arg(&data)
+        .arg(&copy)
+        .output()
+        .expect("run arena backup");
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("never overwrites"));
+    server.kill().await.expect("stop");
+
+    // Restored: the copy alone, as arena.db of a new data directory.
+    let restored = arena_tests::temp_dir("backup-restored");
+    std::fs::copy(&copy, restored.join("arena.db")).expect("restore");
+    let (mut server, addr) = spawn_arena_serve(&restored, &[]).await;
+    let mut c = Client::connect(&addr, "Cy").await;
+    let (total, _, _, top) = my_place(&mut c).await;
+    assert_eq!((total, top), (1, vec!["Ada".to_string()]));
+    server.kill().await.expect("stop");
+    let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_dir_all(&restored);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -41,6 +41,7 @@ fn ada() -> Identity {
 
 fn record(player: &str, daily: Option<&str>) -> GameRecord {
     GameRecord {
+        plausible_ms: 0,
         player: player.into(),
         name: "Ada".into(),
         variant: "classic".into(),

@@ -6,9 +6,9 @@
 use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::setter::{Analysis, AnalysisStep, PuzzleCheck, SetterDraft};
 use protocol::wire::{
-    BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode, GhostRun,
-    HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank, RoomSettings, RoomState,
-    RoomSummary, RoomView, ServerMessage, ShareLink, StatRow,
+    BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode,
+    FlaggedTime, GhostRun, HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank,
+    RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage, ShareLink, StatRow,
 };
 use protocol::{
     Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
@@ -52,6 +52,7 @@ fn generate() -> String {
         RoomView::decl(&cfg),
         Rank::decl(&cfg),
         BoardRow::decl(&cfg),
+        FlaggedTime::decl(&cfg),
         GhostRun::decl(&cfg),
         ShareLink::decl(&cfg),
         BoardKind::decl(&cfg),

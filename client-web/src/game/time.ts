@@ -8,3 +8,9 @@ export function clock(ms: number): string {
   return hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
+
+/** Why a finish of mine is on no leaderboard: the server found it faster
+ * than the puzzle's fastest plausible solve. */
+export function notRankedNote(flag: { time_ms: number; plausible_ms: number }): string {
+  return `Your ${clock(flag.time_ms)} is not ranked: faster than anyone can solve this puzzle (${clock(flag.plausible_ms)} at the least).`;
+}

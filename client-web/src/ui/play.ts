@@ -9,7 +9,7 @@ import type { ClientMessage, ShareLink } from "../protocol";
 import { BoardView } from "./board-view";
 import { colourIn } from "../game/colours";
 import { h, replace } from "./dom";
-import { clock } from "../game/time";
+import { clock, notRankedNote } from "../game/time";
 import { gameTitle, variantTitle } from "../game/title";
 import { ghostProgress, rankAmongGhosts } from "../game/ghosts";
 import { cageOf, cageSets } from "../game/combos";
@@ -600,13 +600,15 @@ export class PlayScreen {
     rows.sort((a, b) => a.rank - b.rank);
     const place = board.mine
       ? `You are #${board.mine.rank} of ${board.total}` + (board.faster_than_pct ? ` — faster than ${board.faster_than_pct}% of today's players.` : ".")
-      : `${board.total} players on today's board.`;
+      : board.flagged
+        ? notRankedNote(board.flagged)
+        : `${board.total} players on today's board.`;
     return h(
       "section",
       { id: "daily-board" },
       h("h3", {}, `Leaderboard · ${date}`),
       h("p", { id: "daily-place" }, place),
-      h(
+      rows.length === 0 ? null : h(
         "table",
         { class: "ranks" },
         h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Time"), h("th", {}, "Penalties"))),

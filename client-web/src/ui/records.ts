@@ -5,7 +5,7 @@
 import type { Session } from "../game/session";
 import type { BoardKind, ClientMessage, Manifest, StatRow } from "../protocol";
 import { h, replace } from "./dom";
-import { clock } from "../game/time";
+import { clock, notRankedNote } from "../game/time";
 
 /** The card; `update` redraws it from the session. */
 export class RecordsCard {
@@ -82,6 +82,7 @@ export class RecordsCard {
     replace(
       this.boardView,
       h("p", { class: "muted" }, `${names.get(b.variant) ?? b.variant} · ${b.difficulty} · ${which} — ${b.total} ${b.total === 1 ? "player" : "players"}`),
+      b.flagged ? h("p", { id: "board-flagged" }, notRankedNote(b.flagged)) : null,
       rows.length === 0
         ? null
         : h(

@@ -40,6 +40,11 @@ pub struct ServeArgs {
     /// the address the host's browser shows).
     #[arg(long, value_name = "URL")]
     pub site_url: Option<String>,
+    /// The fastest plausible solving time per empty cell of an easy puzzle,
+    /// ms (medium 1.5x, hard 2x, extreme 3x): a finish under its puzzle's
+    /// floor is kept but ranked on no leaderboard. 0 ranks every finish.
+    #[arg(long, default_value_t = crate::serve::DEFAULT_FASTEST_CELL_MS)]
+    pub fastest_cell_ms: u64,
     /// How long a room's lease lasts without renewal, in ms: when a node dies,
     /// another takes its rooms over after this.
     #[arg(long, default_value_t = 4000)]
@@ -161,6 +166,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             node_id: args.node_id.clone(),
             public_url: args.public_url.clone(),
             site_url: args.site_url.clone(),
+            fastest_cell_ms: args.fastest_cell_ms,
             lease: Duration::from_millis(args.lease_ms.max(300)),
             synchronous: match args.synchronous {
                 SyncArg::Full => Synchronous::Full,

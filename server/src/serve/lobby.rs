@@ -152,12 +152,12 @@ impl Lobby {
     ) -> Lobby {
         Lobby {
             games,
+            boards: Arc::new(Boards::new(config.fastest_cell_ms)),
             config,
             rooms: Arc::new(DashMap::new()),
             metrics,
             store,
             created: DashMap::new(),
-            boards: Arc::new(Boards::default()),
             remote_rooms: std::sync::Mutex::new(Vec::new()),
         }
     }

@@ -124,6 +124,10 @@ pub struct Config {
     /// Where players open the game (`--site-url`), for invite links; `None`:
     /// the page's own address.
     pub site_url: Option<String>,
+    /// The fastest plausible solving time per empty cell of an easy puzzle,
+    /// ms: a finish faster than the puzzle's floor is recorded but ranked
+    /// nowhere (`records::fastest_plausible_ms`). 0 ranks every finish.
+    pub fastest_cell_ms: u64,
     /// How long a room's lease lasts without renewal: a dead node's rooms are
     /// taken over by another node after this.
     pub lease: Duration,
@@ -135,6 +139,10 @@ pub struct Config {
     /// before the connection is dropped.
     pub write_timeout: Duration,
 }
+
+/// The default plausibility floor per empty cell of an easy puzzle, ms: 13.5 s
+/// for a 9x9 easy with 45 cells to fill.
+pub const DEFAULT_FASTEST_CELL_MS: u64 = 300;
 
 impl Default for Config {
     fn default() -> Self {
@@ -171,6 +179,7 @@ impl Default for Config {
             node_id: "1".into(),
             public_url: None,
             site_url: None,
+            fastest_cell_ms: DEFAULT_FASTEST_CELL_MS,
             lease: Duration::from_secs(4),
             edge: edge::Edge::default(),
             hello_timeout: Duration::from_secs(10),

@@ -16,7 +16,7 @@
 
 use dashmap::DashMap;
 use protocol::plugin::Params;
-use protocol::wire::{BoardKind, BoardRow, GhostRun, Mode, ServerMessage, StatRow};
+use protocol::wire::{BoardKind, BoardRow, FlaggedTime, GhostRun, Mode, ServerMessage, StatRow};
 use serde::{Deserialize, Serialize};
 
 /// One move of a recorded game: when (ms from the start) and what.
@@ -63,9 +63,20 @@ pub struct GameRecord {
     pub room: String,
     /// Every value the player put, in order.
     pub moves: Vec<RecordedMove>,
+    /// The fastest plausible solving time of this puzzle, ms (penalties
+    /// aside): a finish faster than it is kept but ranked nowhere. 0 in
+    /// records written before there was a floor.
+    #[serde(default)]
+    pub plausible_ms: u64,
 }
 
 impl GameRecord {
+    /// Whether the solving time (penalties aside) is under the puzzle's
+    /// fastest plausible time: a scripted solve, flagged and not ranked.
+    pub fn flagged(&self) -> bool {
+        self.time_ms.saturating_sub(self.penalty_ms) < self.plausible_ms
+    }
+
     /// The key of the daily board this record belongs to, if any.
     pub fn daily_key(&self) -> Option<String> {
         let date = self.daily.as_ref()?;
@@ -81,6 +92,21 @@ impl GameRecord {
     pub fn kind_key(&self) -> String {
         kind_key(&self.variant, &self.params, &self.difficulty)
     }
+}
+
+/// The fastest plausible time to solve a puzzle with `empty_cells` to fill at
+/// `difficulty`: `cell_ms` per empty cell on an easy puzzle, half as much
+/// again per tier above it (medium 1.5x, hard 2x, extreme 3x). With the
+/// server's default of 300 ms a 9x9 easy of 45 empty cells is 13.5 s — well
+/// under the fastest human solves known, far over a script's milliseconds.
+pub fn fastest_plausible_ms(empty_cells: usize, difficulty: &str, cell_ms: u64) -> u64 {
+    let per_tier = match difficulty {
+        "medium" => 1.5,
+        "hard" => 2.0,
+        "extreme" => 3.0,
+        _ => 1.0,
+    };
+    (empty_cells as f64 * cell_ms as f64 * per_tier) as u64
 }
 
 /// The key of the daily board of (date, variant, resolved parameters, difficulty).
@@ -250,14 +276,51 @@ pub struct Boards {
     all_time_best: DashMap<(String, String), (u64, u64)>,
     /// Each player's profile, summed up.
     players: DashMap<String, Played>,
+    /// Finishes faster than plausible, by (board key, player): the daily
+    /// board's and the kind's, each player's last. Never ranked.
+    flagged: DashMap<(String, String), FlaggedTime>,
     /// Players who hide from public boards: others see them unnamed.
     hidden: dashmap::DashSet<String>,
     arrivals: std::sync::atomic::AtomicU64,
+    /// The fastest plausible time per empty cell of an easy puzzle, ms
+    /// ([`fastest_plausible_ms`]); 0 ranks every finish.
+    fastest_cell_ms: u64,
 }
 
 impl Boards {
-    /// Adds a record to the boards it belongs to and to its player's profile.
+    /// Empty boards that flag finishes faster than `fastest_cell_ms` per
+    /// empty cell (see [`fastest_plausible_ms`]).
+    pub fn new(fastest_cell_ms: u64) -> Boards {
+        Boards {
+            fastest_cell_ms,
+            ..Boards::default()
+        }
+    }
+
+    /// The fastest plausible time of a puzzle with `empty_cells` at
+    /// `difficulty`, by these boards' floor.
+    pub fn plausible_ms(&self, empty_cells: usize, difficulty: &str) -> u64 {
+        fastest_plausible_ms(empty_cells, difficulty, self.fastest_cell_ms)
+    }
+
+    /// Adds a record to the boards it belongs to and to its player's profile;
+    /// a flagged one ([`GameRecord::flagged`]) to neither: it is only shown
+    /// to its player as not ranked (and a puzzle of the day's first try it
+    /// was, so a later one does not count).
     pub fn add(&self, record: &GameRecord) {
+        let kind = record.kind_key();
+        let daily = record.daily_key();
+        if record.flagged() {
+            let flag = FlaggedTime {
+                time_ms: record.time_ms.saturating_sub(record.penalty_ms),
+                plausible_ms: record.plausible_ms,
+            };
+            for key in std::iter::once(kind).chain(daily) {
+                self.flagged
+                    .insert((key, record.player.clone()), flag.clone());
+            }
+            return;
+        }
         let order = self
             .arrivals
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -273,12 +336,14 @@ impl Boards {
             .entry(record.player.clone())
             .or_default()
             .add(record);
-        let kind = record.kind_key();
         self.add_best(&kind, &entry);
         self.weeks.entry(kind).or_default().add(&entry);
-        if let Some(key) = record.daily_key() {
+        if let Some(key) = daily {
+            let tried = self
+                .flagged
+                .contains_key(&(key.clone(), record.player.clone()));
             let mut board = self.daily.entry(key).or_default();
-            if !board.iter().any(|e| e.player == record.player) {
+            if !tried && !board.iter().any(|e| e.player == record.player) {
                 let at = board.partition_point(|e| e.sort_key() <= entry.sort_key());
                 board.insert(at, entry);
             }
@@ -316,35 +381,40 @@ impl Boards {
     /// A board as `q.me` sees it: the top rows, my row and the rows around it,
     /// and how many I beat.
     pub fn view(&self, q: &BoardQuery) -> ServerMessage {
+        let kind = kind_key(q.variant, q.params, q.difficulty);
+        let flagged_on = |key: &str| {
+            let mine = self.flagged.get(&(key.to_string(), q.me.to_string()));
+            mine.map(|f| f.clone())
+        };
         match q.board {
             BoardKind::Daily => {
                 let key = daily_key(&q.date.to_string(), q.variant, q.params, q.difficulty);
                 let board = self.daily.get(&key);
+                let entries = board.as_deref().map_or(&[][..], Vec::as_slice);
                 render(
                     q,
                     &self.hidden,
                     q.date.to_string(),
-                    board.as_deref().map_or(&[], Vec::as_slice),
+                    entries,
+                    flagged_on(&key),
                 )
             }
             BoardKind::Weekly => {
                 let monday = week_start(q.now_ms);
-                let entries = self
-                    .weeks
-                    .get(&kind_key(q.variant, q.params, q.difficulty))
-                    .map(|w| w.board(monday_ms(monday)))
-                    .unwrap_or_default();
-                render(q, &self.hidden, monday.to_string(), &entries)
-            }
-            BoardKind::AllTime => {
-                let key = kind_key(q.variant, q.params, q.difficulty);
-                let board = self.all_time.get(&key);
+                let entries = (self.weeks.get(&kind)).map(|w| w.board(monday_ms(monday)));
+                let entries = entries.unwrap_or_default();
                 render(
                     q,
                     &self.hidden,
-                    String::new(),
-                    board.as_deref().map_or(&[], Vec::as_slice),
+                    monday.to_string(),
+                    &entries,
+                    flagged_on(&kind),
                 )
+            }
+            BoardKind::AllTime => {
+                let board = self.all_time.get(&kind);
+                let entries = board.as_deref().map_or(&[][..], Vec::as_slice);
+                render(q, &self.hidden, String::new(), entries, flagged_on(&kind))
             }
         }
     }
@@ -399,6 +469,7 @@ fn render(
     hidden: &dashmap::DashSet<String>,
     date: String,
     entries: &[Entry],
+    flagged: Option<FlaggedTime>,
 ) -> ServerMessage {
     let row = |i: usize| {
         let e = &entries[i];
@@ -437,6 +508,7 @@ fn render(
         mine: mine.map(row),
         around,
         faster_than_pct,
+        flagged,
     }
 }
 
@@ -444,7 +516,7 @@ fn render(
 /// spread evenly from the fastest to the slowest.
 pub fn pick_ghosts(records: Vec<GameRecord>, n: usize) -> Vec<GameRecord> {
     let mut firsts: Vec<GameRecord> = Vec::new();
-    for r in records {
+    for r in records.into_iter().filter(|r| !r.flagged()) {
         if !firsts.iter().any(|f| f.player == r.player) {
             firsts.push(r);
         }
@@ -560,6 +632,7 @@ mod tests {
 
     fn record(player: &str, time_ms: u64) -> GameRecord {
         GameRecord {
+            plausible_ms: 0,
             player: player.into(),
             name: player.to_uppercase(),
             variant: "classic".into(),
@@ -575,6 +648,59 @@ mod tests {
             room: "r".into(),
             moves: Vec::new(),
         }
+    }
+
+    #[test]
+    fn the_plausible_floor_grows_with_the_cells_and_the_tier() {
+        assert_eq!(fastest_plausible_ms(45, "easy", 300), 13_500);
+        assert_eq!(fastest_plausible_ms(45, "medium", 300), 20_250);
+        assert_eq!(fastest_plausible_ms(45, "hard", 300), 27_000);
+        assert_eq!(fastest_plausible_ms(45, "extreme", 300), 40_500);
+        assert_eq!(fastest_plausible_ms(45, "easy", 0), 0);
+    }
+
+    #[test]
+    fn a_finish_under_the_floor_is_ranked_nowhere_and_uses_up_the_first_try() {
+        let boards = Boards::new(300);
+        let floor = boards.plausible_ms(10, "easy");
+        let at = |player: &str, time_ms, penalty_ms| GameRecord {
+            plausible_ms: floor,
+            penalty_ms,
+            ..record(player, time_ms)
+        };
+        // Penalties do not lift a scripted solve over the floor.
+        boards.add(&at("bot", floor - 1 + 60_000, 60_000));
+        boards.add(&at("ada", floor, 0));
+        // The bot's second try, slower, is not its first of the day.
+        boards.add(&at("bot", floor * 2, 0));
+        let params = Params::new();
+        let query = |me, board| BoardQuery {
+            board,
+            variant: "classic",
+            params: &params,
+            difficulty: "easy",
+            date: "2026-11-24".parse().expect("date"),
+            now_ms: 0.0,
+            me,
+        };
+        let view = |me, board| match boards.view(&query(me, board)) {
+            ServerMessage::Leaderboard { total, flagged, .. } => (total, flagged),
+            _ => panic!("a leaderboard"),
+        };
+        let bot = Some(FlaggedTime {
+            time_ms: floor - 1,
+            plausible_ms: floor,
+        });
+        assert_eq!(view("bot", BoardKind::Daily), (1, bot.clone()));
+        assert_eq!(view("ada", BoardKind::Daily), (1, None));
+        // On the kind's boards its honest later game counts.
+        assert_eq!(view("bot", BoardKind::AllTime), (2, bot));
+        assert!(!boards
+            .players
+            .get("bot")
+            .expect("a profile")
+            .stats
+            .is_empty());
     }
 
     #[test]

@@ -504,6 +504,15 @@ impl Room {
             at_ms: now_ms(),
             room: self.code.clone(),
             moves,
+            plausible_ms: self.boards.plausible_ms(
+                self.game
+                    .puzzle
+                    .givens()
+                    .iter()
+                    .filter(|&&g| g == 0)
+                    .count(),
+                &self.settings.difficulty,
+            ),
         })
     }
 
