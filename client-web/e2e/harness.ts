@@ -168,9 +168,15 @@ export interface Player {
   listeners: Set<(m: ServerMessage) => void>;
 }
 
-/** A new browser context (own storage) opened on the server, with its frames recorded. */
-export async function openPlayer(browser: Browser, url: string, viewport = { width: 1200, height: 900 }): Promise<Player> {
-  const context = await browser.newContext({ viewport });
+/** A new browser context (own storage) opened on the server, with its frames recorded
+ * (`ignoreHTTPSErrors` for a test's own TLS proxy and its local certificate). */
+export async function openPlayer(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1200, height: 900 },
+  options: { ignoreHTTPSErrors?: boolean } = {},
+): Promise<Player> {
+  const context = await browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const player: Player = { context, page, received: [], sent: [], listeners: new Set() };
   page.on("websocket", (ws) => {
