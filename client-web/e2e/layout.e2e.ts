@@ -56,6 +56,43 @@ test("phone: a hint's words show without scrolling", async () => {
   await screenshotScreen(ada.page, "layout-hint-phone");
 });
 
+/** Whether everything a player needs is in view: the clock, Leave, the board's box and the whole pad. */
+async function needsInView(p: Player, values: number): Promise<Record<string, boolean>> {
+  const out: Record<string, boolean> = {};
+  for (const part of ["#timer", "#leave", ".board-box", ".pad button[aria-label='Redo']", `.pad button.digit[data-value='${values}']`]) out[part] = await inView(p, part);
+  return out;
+}
+
+const BIG: Array<{ name: string; variant: string; params: Record<string, string>; values: number; opensZoomed: boolean }> = [
+  { name: "16x16", variant: "classic", params: { box: "4x4" }, values: 16, opensZoomed: false },
+  { name: "25x25", variant: "classic", params: { box: "5x5" }, values: 25, opensZoomed: true },
+  { name: "Samurai", variant: "gattai", params: { mode: "samurai" }, values: 9, opensZoomed: false },
+];
+for (const big of BIG) {
+  test(`phone: a ${big.name} fits with its whole pad, zoomed in or out`, async () => {
+    const ada = await namedPlayer(arena, "Ada", { width: 390, height: 844 });
+    await createRoom(ada, { variant: big.variant, params: big.params, mode: "solo" });
+    await startGame(arena, ada);
+    const cellWidth = () => ada.page.evaluate(() => document.querySelector("#cell-0-0")?.getBoundingClientRect().width ?? 0);
+    const digitSize = () => ada.page.evaluate(() => Math.max(...[...document.querySelectorAll(".board .value")].map((t) => (t as SVGGraphicsElement).getBoundingClientRect().height)));
+    // A board whose cells would be unreadable (a 25x25's 15 px) opens zoomed in.
+    await ada.page.waitForSelector(`#zoom[aria-pressed='${big.opensZoomed}']`, { timeout: WAIT });
+    for (const zoomed of [big.opensZoomed, !big.opensZoomed]) {
+      if (zoomed !== big.opensZoomed) await ada.page.click("#zoom");
+      await ada.page.waitForSelector(`#zoom[aria-pressed='${zoomed}']`, { timeout: WAIT });
+      await ada.page.evaluate(() => window.scrollTo(0, 0));
+      expect(await overflowX(ada)).toBeLessThanOrEqual(0);
+      const shown = await needsInView(ada, big.values);
+      expect(shown, `${zoomed ? "zoomed" : "unzoomed"}: ${JSON.stringify(shown)}`).toEqual(Object.fromEntries(Object.keys(shown).map((k) => [k, true])));
+      // Zoomed in, cells are finger-sized; the state a board opens in is readable.
+      if (zoomed) expect(await cellWidth()).toBeGreaterThanOrEqual(36);
+      if (zoomed === big.opensZoomed) expect(await cellWidth()).toBeGreaterThanOrEqual(17);
+      if (zoomed === big.opensZoomed) expect(await digitSize()).toBeGreaterThanOrEqual(zoomed ? 20 : 12);
+      await screenshotScreen(ada.page, `layout-${big.name}-phone-${zoomed ? "zoomed" : "unzoomed"}`);
+    }
+  });
+}
+
 test("phone: a 16x16 grid zooms in to readable cells that follow the selection", async () => {
   const ada = await namedPlayer(arena, "Ada", { width: 390, height: 844 });
   await createRoom(ada, { variant: "classic", params: { box: "4x4" }, mode: "solo" });

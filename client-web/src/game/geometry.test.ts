@@ -37,6 +37,17 @@ describe("lines", () => {
     expect(g.thickLines).toContainEqual({ x1: 10, y1: 6, x2: 11, y2: 6 });
     // The shared corner box (6..8, 6..8) is one area: no thick line inside it.
     expect(g.thinLines).toContainEqual({ x1: 7, y1: 6, x2: 7, y2: 7 });
+    // The outer edge follows the shape: the hole's border is on it, a box
+    // border inside a grid is not, and nothing runs along the holes' far sides.
+    expect(g.edgeLines).toContainEqual({ x1: 10, y1: 6, x2: 11, y2: 6 });
+    expect(g.edgeLines).not.toContainEqual({ x1: 3, y1: 0, x2: 3, y2: 1 });
+    expect(g.edgeLines.every((e) => g.thickLines.includes(e))).toBe(true);
+    expect(g.edgeLines.some((e) => e.x1 === 0 && e.x2 === 0 && e.y1 === 10)).toBe(false);
+  });
+
+  test("a 9x9's outer edge is its 36 border segments", () => {
+    const g = geometryOf(classic(3, 3));
+    expect(g.edgeLines).toHaveLength(36);
   });
 
   test("diagonal houses are drawn corner to corner", () => {

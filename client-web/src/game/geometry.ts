@@ -52,6 +52,10 @@ export interface Geometry {
   thinLines: Segment[];
   /** Thick lines: the outer edge and box/region borders. */
   thickLines: Segment[];
+  /** The outer edge alone (a subset of `thickLines`): where an active cell
+   * meets the layout's border or a hole. It follows the board's shape — a
+   * Samurai's or a twin Gattai's, not their bounding box. */
+  edgeLines: Segment[];
   /** One line per `diagonal` house, corner to corner. */
   diagonals: Segment[];
   /** Cells shaded because they belong to a `window` or an `extra` house (an
@@ -117,7 +121,7 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
     if (h.kind === "box" || h.kind === "region") for (const c of h.cells) areaSets[c].push(i);
   });
   const area = areaSets.map((s) => s.join(","));
-  const { thin, thick } = cellLines(active, area, rows, cols);
+  const { thin, thick, edge } = cellLines(active, area, rows, cols);
 
   const shaded = new Set<Cell>();
   for (const h of houses) if (h.kind === "window") h.cells.forEach((c) => shaded.add(c));
@@ -147,6 +151,7 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
     different,
     thinLines: thin,
     thickLines: thick,
+    edgeLines: edge,
     diagonals,
     shaded,
     groupsOf,
@@ -157,10 +162,11 @@ export function geometryOf(puzzle: PuzzleV1): Geometry {
   };
 }
 
-/** The thin and thick cell edges, each drawn once. */
+/** The thin and thick cell edges, each drawn once, and the outer ones among the thick. */
 function cellLines(active: boolean[], area: string[], rows: number, cols: number) {
   const thin: Segment[] = [];
   const thick: Segment[] = [];
+  const edge: Segment[] = [];
   const at = (r: number, c: number) => r >= 0 && r < rows && c >= 0 && c < cols && active[r * cols + c];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -178,10 +184,11 @@ function cellLines(active: boolean[], area: string[], rows: number, cols: number
         if (inside && side >= 2) return;
         const border = !inside || area[nr * cols + nc] !== me;
         (border ? thick : thin).push(seg);
+        if (!inside) edge.push(seg);
       });
     }
   }
-  return { thin, thick };
+  return { thin, thick, edge };
 }
 
 /** A diagonal house's line, from the outer corner of its first cell to that of its last. */

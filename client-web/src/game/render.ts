@@ -136,7 +136,8 @@ export function lineLayer(g: Geometry): string {
     for (const s of cage.outline) parts.push(line(s, "cage-line"));
     parts.push("</g>");
   }
-  for (const s of g.thickLines) parts.push(line(s, "thick"));
+  const edges = new Set(g.edgeLines);
+  for (const s of g.thickLines) parts.push(line(s, edges.has(s) ? "thick edge" : "thick"));
   return parts.join("");
 }
 

@@ -127,6 +127,12 @@ export class BoardView {
     if (this.zoom > 1 && cursor) this.svg.querySelector(`#${cursor}`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
+  /** A cell's width on screen now, in CSS pixels. */
+  cellWidth(): number {
+    const units = this.svg.viewBox.baseVal.width;
+    return units > 0 ? (this.svg.getBoundingClientRect().width * CELL) / units : 0;
+  }
+
   /** Whether the board is zoomed in. */
   get zoomed(): boolean {
     return this.zoom > 1;

@@ -19,6 +19,12 @@ import { remainingDigits } from "../game/digits";
 import { livePlaces, ordinal } from "../game/race";
 import { isDarkColour, PALETTE } from "../game/palette";
 
+/** Below this many CSS pixels a cell is too small to read: the board opens zoomed in. */
+const MIN_CELL_PX = 17;
+
+/** A zoomed board's box is never shorter than this (a landscape phone). */
+const MIN_ZOOMED_BOX_PX = 200;
+
 /** What the game screen asks the app to do. */
 export interface PlayActions {
   send(messages: ClientMessage[]): void;
@@ -111,6 +117,7 @@ export class PlayScreen {
     private readonly session: Session,
     private readonly actions: PlayActions,
   ) {
+    window.addEventListener("resize", () => this.fitZoomedBox());
     this.el = h(
       "main",
       { class: "play" },
@@ -224,6 +231,10 @@ export class PlayScreen {
         : undefined;
       replace(this.boardBox, this.boardView?.svg ?? null);
       if (game) this.buildPad(game);
+      this.fitZoomedBox();
+      // A board whose cells would be too small to read (a 25x25 on a phone) opens zoomed in.
+      const view = this.boardView;
+      if (view?.zoomable) requestAnimationFrame(() => view === this.boardView && view.cellWidth() < MIN_CELL_PX && this.setZoom(view, true));
     }
     if (room.paused) {
       replace(this.boardBox, h("div", { class: "paused", id: "paused" }, "Paused — the board is hidden. Resume to go on."));
@@ -244,6 +255,27 @@ export class PlayScreen {
     this.updateChat();
     this.updateResults();
     this.tick();
+  }
+
+  /** Zooms the board in or out, fits its box to the screen and says so on the button. */
+  private setZoom(view: BoardView, on: boolean) {
+    view.setZoomed(on);
+    this.fitZoomedBox();
+    this.updateTools();
+  }
+
+  /** A zoomed board's box takes the height the screen has left once the
+   * controls under it (on a phone) are in view too; it scrolls inside. */
+  fitZoomedBox() {
+    const box = this.boardBox;
+    if (!box.classList.contains("zoomed")) {
+      box.style.maxHeight = "";
+      return;
+    }
+    const top = box.getBoundingClientRect().top + window.scrollY;
+    const controls = box.nextElementSibling?.getBoundingClientRect();
+    const under = controls && controls.top > box.getBoundingClientRect().top + 8 ? controls.height : 0;
+    box.style.maxHeight = `${Math.max(MIN_ZOOMED_BOX_PX, Math.floor(window.innerHeight - top - under - 8))}px`;
   }
 
   /** Updates the clock (called several times a second). */
@@ -291,7 +323,10 @@ export class PlayScreen {
   private buildPad(game: Game) {
     const g = game.geometry;
     const s = this.session;
-    const columns = g.size <= 9 ? Math.min(g.size, 9) : Math.ceil(Math.sqrt(g.size));
+    // Under the board: nine values and the three tools in two rows; more values
+    // with the tools in as few rows of up to ten as they fill (16: two, 25: three).
+    const keys = g.size + 3;
+    const columns = g.size <= 9 ? g.size : Math.ceil(keys / Math.ceil(keys / 10));
     this.pad.style.setProperty("--columns", String(Math.max(columns, 3)));
     // Beside the board: a square keypad (3x3 for nine values, 4x4 for sixteen…).
     this.pad.style.setProperty("--side-columns", String(Math.max(3, Math.ceil(Math.sqrt(g.size)))));
@@ -404,8 +439,7 @@ export class PlayScreen {
               "aria-pressed": String(view.zoomed),
               title: "Zoom the board in or out (the view follows the selected cell)",
               onclick: () => {
-                view.setZoomed(!view.zoomed);
-                this.updateTools();
+                this.setZoom(view, !view.zoomed);
                 this.focusBoard();
               },
             },
