@@ -4,7 +4,7 @@
 // zoom in to readable cells and follow the selection.
 
 import { expect, test } from "vitest";
-import { createRoom, namedPlayer, screenshotScreen, startGame, useArena, WAIT, type Player } from "./harness";
+import { createRoom, fillByClicks, meetByLink, namedPlayer, screenshotScreen, startGame, useArena, WAIT, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -54,6 +54,26 @@ test("phone: a hint's words show without scrolling", async () => {
   expect(await inView(ada, "svg.board"), "and the board").toBe(true);
   expect(await inView(ada, ".pad button[aria-label='Redo']"), "and the whole pad").toBe(true);
   await screenshotScreen(ada.page, "layout-hint-phone");
+});
+
+test("desktop: a finished race's results sit beside the board, the whole board still in view; each racer's row is one line", async () => {
+  const [ada, bob] = await meetByLink(arena, { mode: "race" });
+  for (const p of [ada, bob]) await p.page.setViewportSize({ width: 1280, height: 800 });
+  const { puzzle, solution } = await startGame(arena, ada, [bob]);
+  // The race's header is one line.
+  const headHeight = () => ada.page.evaluate(() => document.querySelector(".game-head")?.getBoundingClientRect().height ?? 0);
+  expect(await headHeight()).toBeLessThan(56);
+  await fillByClicks(ada, puzzle, solution);
+  await fillByClicks(bob, puzzle, solution);
+  await ada.page.waitForSelector("#results:not([hidden])", { timeout: WAIT });
+  await ada.page.evaluate(() => window.scrollTo(0, 0));
+  for (const part of ["svg.board", "#results", "#rematch", "#timer"]) expect(await inView(ada, part), `${part} in view`).toBe(true);
+  expect(await headHeight()).toBeLessThan(56);
+  // Every racer's row (place, dot, name, bar, time) on one line.
+  const rowHeights = await ada.page.evaluate(() => [...document.querySelectorAll(".progress-list li")].map((li) => li.getBoundingClientRect().height));
+  expect(rowHeights).toHaveLength(2);
+  for (const height of rowHeights) expect(height).toBeLessThan(36);
+  await screenshotScreen(ada.page, "layout-race-results-desktop");
 });
 
 /** Whether everything a player needs is in view: the clock, Leave, the board's box and the whole pad. */

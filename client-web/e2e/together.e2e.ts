@@ -51,6 +51,13 @@ test("co-op players see each other's entries, marks and cursors, and finish toge
   // The cursor carries its teammate's name where everyone can read it.
   expect(await ada.page.textContent("svg.board .cursor-name")).toBe("Bob");
   expect(await bob.page.textContent("svg.board .cursor-name")).toBe("Ada");
+  // The name tab sits inside Bob's own cell: over the next one it hid its marks.
+  const within = await ada.page.evaluate(([r, c]) => {
+    const tab = document.querySelector("svg.board .cursor-tab")?.getBoundingClientRect();
+    const cell = document.querySelector(`#cell-${r}-${c}`)?.getBoundingClientRect();
+    return !!tab && !!cell && tab.left >= cell.left - 0.5 && tab.top >= cell.top - 0.5 && tab.right <= cell.right + 0.5 && tab.bottom <= cell.bottom + 0.5;
+  }, b);
+  expect(within).toBe(true);
   await screenshot(ada.page, "main", "coop-game");
 
   await ada.page.click(`#cell-${a[0]}-${a[1]}`);

@@ -101,6 +101,18 @@ test("co-op: an entered value takes its author's colour; a teammate's cursor car
   expect(svg).toContain('class="value entered" style="fill:#123456"');
   expect(svg).toContain('class="cursor-tab"');
   expect(svg).toMatch(/class="cursor-name"[^>]*>Bob<\/text>/);
+  // The tab stays inside the teammate's own cell (r2c2): over a neighbour it hid its marks.
+  const tab = /class="cursor-tab" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/.exec(svg);
+  const [x, y, w, hgt] = (tab ?? []).slice(1).map(Number);
+  expect(tab).not.toBeNull();
+  expect(x).toBeGreaterThanOrEqual(2 * CELL);
+  expect(y).toBeGreaterThanOrEqual(2 * CELL);
+  expect(x + w).toBeLessThanOrEqual(3 * CELL);
+  expect(y + hgt).toBeLessThanOrEqual(3 * CELL);
+  // A long name is cut to fit, whole in the cursor's title.
+  const long = boardSvg(g, paintOf(values, { cursors: [{ cell: 20, colour: "#abcdef", name: "Bartholomew" }] }));
+  expect(long).toMatch(/class="cursor-name"[^>]*>Bartho…<\/text>/);
+  expect(long).toContain("<title>Bartholomew</title>");
 });
 
 test("colours fill their cells (several as stripes) under the lines", () => {

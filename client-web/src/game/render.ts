@@ -190,14 +190,15 @@ export function contentLayer(g: Geometry, p: BoardPaint): string {
   }
   const cursors = p.cursors.map(({ cell, colour, name }) => {
     const [x, y] = topLeft(g, cell);
-    // The teammate's name on a tab above the cell (below it on the top row).
-    const short = name.length > 10 ? `${name.slice(0, 9)}…` : name;
-    const tabY = y >= CELL * 0.3 ? y - CELL * 0.3 : y + CELL;
-    const width = Math.max(CELL * 0.5, short.length * CELL * 0.16 + 4);
+    // The teammate's name on a tab along the top of their own cell: over the
+    // next cell it hid that cell's marks and cage sum. Cut to the cell's width.
+    const short = name.length > 7 ? `${name.slice(0, 6)}…` : name;
+    const width = Math.min(CELL - 4, Math.max(CELL * 0.4, short.length * CELL * 0.13 + 4));
+    const tabHeight = CELL * 0.24;
     return (
       `<rect class="team-cursor" x="${x + 2}" y="${y + 2}" width="${CELL - 4}" height="${CELL - 4}" style="stroke:${colour}"><title>${escape(name)}</title></rect>` +
-      `<rect class="cursor-tab" x="${x}" y="${tabY}" width="${width}" height="${CELL * 0.3}" style="fill:${colour}"/>` +
-      `<text class="cursor-name" x="${x + 2}" y="${tabY + CELL * 0.15}" font-size="${CELL * 0.22}">${escape(short)}</text>`
+      `<rect class="cursor-tab" x="${x + 2}" y="${y + 2}" width="${width}" height="${tabHeight}" style="fill:${colour}"/>` +
+      `<text class="cursor-name" x="${x + 4}" y="${y + 2 + tabHeight / 2}" font-size="${CELL * 0.18}">${escape(short)}</text>`
     );
   });
   const selection = [...p.selection].map((c) => {

@@ -22,6 +22,9 @@ import { isDarkColour, PALETTE } from "../game/palette";
 /** Below this many CSS pixels a cell is too small to read: the board opens zoomed in. */
 const MIN_CELL_PX = 17;
 
+/** Where the pad goes beside the board (style.css says the same). */
+const WIDE_SCREEN = "(min-width: 60rem)";
+
 /** A zoomed board's box is never shorter than this (a landscape phone). */
 const MIN_ZOOMED_BOX_PX = 200;
 
@@ -112,12 +115,17 @@ export class PlayScreen {
     ),
   );
   private shownChat = -1;
+  /** The pad's column: beside the board on a wide screen, under it on a phone. */
+  private readonly controls = h("div", { class: "controls" }, this.banner, this.hintBox, this.modes, this.pad, this.padOptions);
 
   constructor(
     private readonly session: Session,
     private readonly actions: PlayActions,
   ) {
-    window.addEventListener("resize", () => this.fitZoomedBox());
+    window.addEventListener("resize", () => {
+      this.fitZoomedBox();
+      this.placeResults();
+    });
     this.el = h(
       "main",
       { class: "play" },
@@ -133,7 +141,7 @@ export class PlayScreen {
           // Wide screens: the controls beside the board, so both fit one screen.
           // The hint right under the board on a phone (beside it on a wide
           // screen): in the side column it sat below the fold.
-          h("div", { class: "board-and-controls" }, this.boardBox, h("div", { class: "controls" }, this.banner, this.hintBox, this.modes, this.pad, this.padOptions)),
+          h("div", { class: "board-and-controls" }, this.boardBox, this.controls),
         ),
         h(
           "aside",
@@ -276,6 +284,16 @@ export class PlayScreen {
     const controls = box.nextElementSibling?.getBoundingClientRect();
     const under = controls && controls.top > box.getBoundingClientRect().top + 8 ? controls.height : 0;
     box.style.maxHeight = `${Math.max(MIN_ZOOMED_BOX_PX, Math.floor(window.innerHeight - top - under - 8))}px`;
+  }
+
+  /** Shown results sit where the pad was, beside the board, on a wide
+   * screen (above it they pushed the board below the fold at 1280x800);
+   * on a phone, above the board, where the game's header leaves off. */
+  private placeResults() {
+    const beside = !this.results.hidden && window.matchMedia(WIDE_SCREEN).matches;
+    if (beside && this.results.parentElement !== this.controls) this.controls.prepend(this.results);
+    if (!beside && this.results.parentElement === this.controls) this.el.insertBefore(this.results, this.el.querySelector(".game-body"));
+    this.el.classList.toggle("results-beside", beside);
   }
 
   /** Updates the clock (called several times a second). */
@@ -531,7 +549,7 @@ export class PlayScreen {
                   },
                   p.name,
                 )
-              : h("span", { class: "name" }, p.name + (p.id === s.me?.id ? " (you)" : "")),
+              : h("span", { class: "name", title: p.name }, p.name + (p.id === s.me?.id ? " (you)" : "")),
             room.settings.mode === "coop"
               ? null
               : h("progress", {
@@ -713,6 +731,7 @@ export class PlayScreen {
       this.banner.textContent = "";
     }
     this.results.hidden = !results;
+    this.placeResults();
     if (!results || !room) return;
     const mine = results.ranks.find((r) => r.player === s.me?.id);
     const mode = room.settings.mode;
