@@ -10,7 +10,7 @@ import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
 import { HomeScreen } from "./ui/home";
-import { PlayScreen } from "./ui/play";
+import type { PlayScreen } from "./ui/play";
 import { RoomScreen } from "./ui/room";
 import { safeColours, useSafeColours } from "./game/colours";
 import { draftFromHash } from "./game/setter-link";
@@ -60,7 +60,8 @@ const marks: MarkStore = {
   },
 };
 
-type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis";
+/** Which screen is up; "loading" while the game's module is still on its way. */
+type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis" | "loading";
 
 /** The shortest time between two co-op cursor messages. */
 const CURSOR_EVERY_MS = 100;
@@ -102,7 +103,15 @@ class App {
    * would otherwise spend the connection's rate limit, which moves share). */
   private readonly sendCursor = throttled(() => this.send(this.session.cursorMessage()), CURSOR_EVERY_MS);
 
+  /** What a newcomer typed in the page's own welcome form before this script ran. */
+  private earlyName?: { typed: string; sent: boolean };
+
   constructor(root: HTMLElement) {
+    const early = root.querySelector("#name-form");
+    const typed = root.querySelector("input#name");
+    if (early instanceof HTMLFormElement && typed instanceof HTMLInputElement) {
+      this.earlyName = { typed: typed.value, sent: early.dataset.sent === "1" };
+    }
     this.session.clearMarks = storage.get(CLEAR_MARKS_KEY) !== "off";
     this.sounds.enabled = storage.get(SOUND_KEY) === "on";
     this.showSound();
@@ -252,6 +261,26 @@ class App {
     this.send(replies);
     this.render();
     this.playCues();
+  }
+
+  /** The game screen's module (the board, its drawing, the pad): not in the
+   * first page's script, fetched once the first screen is up, so the first
+   * load stays small and a game still opens at once. */
+  private playModule?: typeof import("./ui/play");
+  private playLoading?: Promise<void>;
+
+  private loadPlay(): Promise<void> {
+    this.playLoading ??= import("./ui/play").then(
+      (module) => {
+        this.playModule = module;
+        this.render();
+      },
+      () => {
+        // Offline before it came: the next render asks again.
+        this.playLoading = undefined;
+      },
+    );
+    return this.playLoading;
   }
 
   /** The setter and the analysis, loaded the first time one is opened. */
@@ -423,6 +452,13 @@ class App {
 
   private render() {
     const kind = this.screenKind();
+    if (kind === "play" && !this.playModule) {
+      // Only if it has not come yet (it is fetched right after the first screen).
+      if (this.kind !== "loading") replace(this.content, h("p", { class: "muted", id: "loading-game" }, "Loading the game…"));
+      this.kind = "loading";
+      void this.loadPlay();
+      return;
+    }
     if (kind !== this.kind) {
       this.kind = kind;
       this.home = this.roomScreen = this.play = undefined;
@@ -437,8 +473,8 @@ class App {
         this.roomScreen = new RoomScreen(this.session, (m) => this.send([m]), () => this.serverNow());
         replace(this.content, this.roomScreen.el);
       }
-      if (kind === "play") {
-        this.play = new PlayScreen(this.session, {
+      if (kind === "play" && this.playModule) {
+        this.play = new this.playModule.PlayScreen(this.session, {
           send: (ms) => this.send(ms),
           changed: () => this.render(),
           leave: () => this.leave(),
@@ -456,6 +492,8 @@ class App {
       // A new screen starts at its top (the lobby may have been scrolled down
       // to its form: the game's title, clock and buttons would be off-screen).
       window.scrollTo(0, 0);
+      // The game's module, once the first screen is drawn.
+      if (!this.playLoading) setTimeout(() => void this.loadPlay(), 0);
     }
     this.home?.update();
     this.workshop?.update();
@@ -470,32 +508,28 @@ class App {
     return this.connection?.serverNow() ?? Date.now();
   }
 
+  /** The welcome screen, from index.html's template (the page shows the same
+   * before this script arrives); a name typed there early is kept, and sent if
+   * Play was pressed. */
   private nameScreen(): HTMLElement {
-    const input = h("input", { id: "name", maxlength: 24, required: true, autofocus: true, "aria-label": "Your name" });
-    return h(
-      "main",
-      { class: "home" },
-      h(
-        "section",
-        { class: "card" },
-        h("h2", {}, "Welcome"),
-        h("p", {}, "Race friends on the same puzzle, or solve one grid together. Every variant, in the browser."),
-        h(
-          "form",
-          {
-            class: "row",
-            id: "name-form",
-            onsubmit: (e) => {
-              e.preventDefault();
-              this.rename(input.value.trim());
-            },
-          },
-          h("label", { for: "name" }, "Your name"),
-          input,
-          h("button", { type: "submit", class: "primary", id: "enter" }, "Play"),
-        ),
-      ),
-    );
+    const template = document.getElementById("welcome");
+    const screen = template instanceof HTMLTemplateElement ? template.content.firstElementChild?.cloneNode(true) : null;
+    if (!(screen instanceof HTMLElement)) throw new Error("index.html has no welcome template");
+    const form = screen.querySelector("form");
+    const input = screen.querySelector("input");
+    if (!form || !input) throw new Error("the welcome template has no name form");
+    form.removeAttribute("onsubmit");
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.rename(input.value.trim());
+    });
+    const early = this.earlyName;
+    this.earlyName = undefined;
+    if (early) {
+      input.value = early.typed;
+      if (early.sent && early.typed.trim()) queueMicrotask(() => this.rename(early.typed.trim()));
+    }
+    return screen;
   }
 }
 
