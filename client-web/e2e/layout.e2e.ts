@@ -110,6 +110,15 @@ for (const big of BIG) {
       if (zoomed === big.opensZoomed) expect(await digitSize()).toBeGreaterThanOrEqual(zoomed ? 20 : 12);
       await screenshotScreen(ada.page, `layout-${big.name}-phone-${zoomed ? "zoomed" : "unzoomed"}`);
     }
+    // Focused from the keyboard, the board shows it along its own edge (a
+    // Samurai's shape), never as a rectangle around its holes.
+    await ada.page.focus("svg.board");
+    const focus = await ada.page.evaluate(() => {
+      const svg = document.querySelector("svg.board");
+      return { outline: svg ? getComputedStyle(svg).outlineStyle : "", edges: document.querySelectorAll("svg.board .thick.edge").length };
+    });
+    expect(focus.outline).toBe("none");
+    expect(focus.edges).toBeGreaterThan(0);
   });
 }
 
