@@ -38,6 +38,7 @@ function race(variant: string): RoomSettings {
     daily: null,
     ghosts: false,
     own_best: false,
+    quick: false,
   };
 }
 

@@ -778,7 +778,13 @@ puzzle?: string | null,
  * A puzzle set in the browser, played like a pasted one (never in a
  * room view).
  */
-draft?: SetterDraft | null, };
+draft?: SetterDraft | null, 
+/**
+ * A quick race: opened by `quick_race` (never by `create_room`), public,
+ * it starts by itself when full or a short wait after its second player,
+ * and has no rematch (the next quick race is one click).
+ */
+quick: boolean, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 
@@ -895,6 +901,11 @@ board: Array<Array<number>> | null,
  * The start instant on the server clock (ms since the Unix epoch).
  */
 start_at: number | null, 
+/**
+ * A quick race waiting for players: when it starts by itself (ms since
+ * the Unix epoch; the countdown follows), once it has two players.
+ */
+auto_start_at: number | null, 
 /**
  * Whether this view is a spectator's.
  */
@@ -1122,7 +1133,19 @@ ready: boolean, } | { "type": "leave_room" } | { "type": "create_room",
 /**
  * The room's settings.
  */
-settings: RoomSettings, } | { "type": "join_room", 
+settings: RoomSettings, } | { "type": "quick_race", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, } | { "type": "join_room", 
 /**
  * The room code (from a link or the lobby).
  */

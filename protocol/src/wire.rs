@@ -58,6 +58,17 @@ pub enum ClientMessage {
         /// The room's settings.
         settings: RoomSettings,
     },
+    /// Race whoever else wants to now: join the open quick race of this
+    /// variant, parameters and difficulty, or open one. Answered by `room`.
+    QuickRace {
+        /// Variant id.
+        variant: String,
+        /// Variant parameters (missing ones take their defaults).
+        #[serde(default)]
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+    },
     /// Join a room by its code, as a player or as a spectator (read-only).
     JoinRoom {
         /// The room code (from a link or the lobby).
@@ -268,6 +279,11 @@ pub struct RoomSettings {
     /// room view).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draft: Option<Box<SetterDraft>>,
+    /// A quick race: opened by `quick_race` (never by `create_room`), public,
+    /// it starts by itself when full or a short wait after its second player,
+    /// and has no rematch (the next quick race is one click).
+    #[serde(default)]
+    pub quick: bool,
 }
 
 /// Whether a room offers hints.
@@ -414,6 +430,10 @@ pub struct RoomView {
     /// The start instant on the server clock (ms since the Unix epoch).
     #[serde(default)]
     pub start_at: Option<f64>,
+    /// A quick race waiting for players: when it starts by itself (ms since
+    /// the Unix epoch; the countdown follows), once it has two players.
+    #[serde(default)]
+    pub auto_start_at: Option<f64>,
     /// Whether this view is a spectator's.
     #[serde(default)]
     pub spectator: bool,

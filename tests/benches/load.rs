@@ -123,6 +123,7 @@ async fn room(mut seats: Vec<(Ws, String)>) -> (Vec<(Ws, String)>, Vec<ClientMes
         own_best: false,
         puzzle: None,
         draft: None,
+        quick: false,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

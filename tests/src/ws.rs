@@ -35,6 +35,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         own_best: false,
         puzzle: None,
         draft: None,
+        quick: false,
     }
 }
 

@@ -18,6 +18,7 @@ export function dailySettings(variant: string, difficulty: string, ghosts = fals
     daily: "today",
     ghosts,
     own_best: ownBest,
+    quick: false,
   };
 }
 

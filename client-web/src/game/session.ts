@@ -8,6 +8,7 @@ import type {
   Contribution,
   Hint,
   Manifest,
+  ParamValue,
   PlayerView,
   Rank,
   RoomSettings,
@@ -195,6 +196,13 @@ export class Session {
     this.creatingRoom = true;
     this.createFailed = undefined;
     return [{ type: "create_room", settings }];
+  }
+
+  /** Joins the open quick race of a kind, or opens one (answered like a new room). */
+  quickRace(variant: string, params: Record<string, ParamValue>, difficulty: string): ClientMessage[] {
+    this.creatingRoom = true;
+    this.createFailed = undefined;
+    return [{ type: "quick_race", variant, params, difficulty }];
   }
 
   /**

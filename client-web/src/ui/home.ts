@@ -25,6 +25,7 @@ function quickSolo(): RoomSettings {
     hints: { type: "penalty", seconds: 30 },
     ghosts: false,
     own_best: false,
+    quick: false,
   };
 }
 
@@ -134,8 +135,9 @@ export class HomeScreen {
           h("button", { type: "button", class: "big", id: "play-now", onclick: () => this.quick(quickSolo()) }, "Play now"),
           h("button", { type: "button", class: "big", id: "race-friend", onclick: () => this.quick(quickRace()) }, "Race a friend"),
           h("button", { type: "button", class: "big", id: "today", onclick: () => this.quick(dailySettings("classic", "medium")) }, "Today's puzzle"),
+          h("button", { type: "button", class: "big", id: "quick-race", onclick: () => this.quickRace("classic", {}, "easy") }, "Quick race"),
         ),
-        h("p", { class: "muted" }, "Classic Sudoku: alone, against a friend you send a link to, or the puzzle everyone plays today. Everything else is below."),
+        h("p", { class: "muted" }, "Classic Sudoku: alone, against a friend you send a link to, the puzzle everyone plays today, or a race with whoever is racing now. Everything else is below."),
       ),
       h(
         "section",
@@ -171,6 +173,16 @@ export class HomeScreen {
           this.hints,
           this.ownPuzzle,
           this.createButton,
+          h(
+            "button",
+            {
+              type: "button",
+              id: "quick-race-kind",
+              title: "Join whoever is racing this variant and difficulty now, or open a race others join",
+              onclick: () => this.quickRace(this.variant.value, this.chosenParams(), this.difficulty.value),
+            },
+            "Quick race of this kind",
+          ),
           this.createStatus,
         ),
         h(
@@ -462,6 +474,7 @@ export class HomeScreen {
       hints: this.hints.value === "off" ? { type: "off" } : { type: "penalty", seconds: 30 },
       ghosts: false,
       own_best: false,
+      quick: false,
       puzzle: this.puzzleText.value.trim() || undefined,
     };
   }
@@ -470,6 +483,13 @@ export class HomeScreen {
   private quick(settings: RoomSettings) {
     if (this.session.creatingRoom) return;
     for (const m of this.session.createRoom(settings)) this.actions.send(m);
+    this.update();
+  }
+
+  /** Joins the open quick race of a kind, or opens one (nothing if a room is being made). */
+  private quickRace(variant: string, params: Record<string, ParamValue>, difficulty: string) {
+    if (this.session.creatingRoom) return;
+    for (const m of this.session.quickRace(variant, params, difficulty)) this.actions.send(m);
     this.update();
   }
 

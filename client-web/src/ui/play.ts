@@ -786,7 +786,20 @@ export class PlayScreen {
       h(
         "div",
         { class: "row" },
-        room.settings.daily || room.spectator ? null : this.rematchButton(),
+        room.settings.quick && !room.spectator
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "primary",
+                id: "next-quick-race",
+                onclick: () => this.actions.send(this.session.quickRace(room.settings.variant, room.settings.params, room.settings.difficulty)),
+              },
+              "Next quick race",
+            )
+          : room.settings.daily || room.spectator
+            ? null
+            : this.rematchButton(),
         h("button", { type: "button", id: "analyse", title: "Step through a logical solution", onclick: () => this.actions.analyse() }, "Analyse"),
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),

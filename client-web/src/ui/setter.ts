@@ -372,6 +372,7 @@ export class SetterScreen {
       hints: { type: "penalty", seconds: 30 },
       ghosts: false,
       own_best: false,
+      quick: false,
       draft,
     });
   }

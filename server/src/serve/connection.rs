@@ -388,6 +388,28 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 Err((code, message)) => Some(error(code, message)),
             }
         }
+        ClientMessage::QuickRace {
+            variant,
+            params,
+            difficulty,
+        } => {
+            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
+            let link = Link {
+                conn: player.conn,
+                out: tx,
+            };
+            let current = player.room.as_ref();
+            let matched = (shared.lobby)
+                .quick_race(me.clone(), variant, params, difficulty, link, current)
+                .await;
+            match matched {
+                Ok(room) => {
+                    move_to(player, &me, room, rx).await;
+                    None
+                }
+                Err((code, message)) => Some(error(code, message)),
+            }
+        }
         ClientMessage::JoinRoom { code, spectator } => {
             let now = Instant::now();
             // Both limits are charged: one identity cannot spread its guesses over

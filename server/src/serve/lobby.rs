@@ -10,7 +10,7 @@ use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
 use super::Config;
 use dashmap::DashMap;
-use protocol::plugin::Manifest;
+use protocol::plugin::{Manifest, Params};
 use protocol::wire::{
     ErrorCode, GhostRun, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomSummary,
 };
@@ -63,6 +63,33 @@ pub struct Lobby {
     boards: Arc<Boards>,
     /// The public rooms of the other nodes, as they last published them.
     remote_rooms: std::sync::Mutex<Vec<RoomSummary>>,
+    /// Held while a quick race is matched, so two players asking together
+    /// meet in one race rather than open two.
+    quick_matching: tokio::sync::Mutex<()>,
+}
+
+/// The most players of a quick race: it starts at once when this many are in.
+pub const QUICK_RACE_PLAYERS: u32 = 10;
+
+/// A quick race's settings: public, up to [`QUICK_RACE_PLAYERS`], a wrong
+/// digit costs 10 s and a hint 30 s (as the lobby's race defaults).
+pub fn quick_settings(variant: String, params: Params, difficulty: String) -> RoomSettings {
+    RoomSettings {
+        variant,
+        params,
+        difficulty,
+        mode: Mode::Race,
+        public: true,
+        max_players: QUICK_RACE_PLAYERS,
+        mistakes: MistakePolicy::Penalty { seconds: 10 },
+        hints: HintPolicy::Penalty { seconds: 30 },
+        daily: None,
+        ghosts: false,
+        own_best: false,
+        puzzle: None,
+        draft: None,
+        quick: true,
+    }
 }
 
 fn new_code() -> String {
@@ -106,6 +133,11 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
 pub fn check_limits(settings: &RoomSettings) -> Result<(), String> {
     if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
         return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
+    }
+    if settings.quick
+        && (settings.mode != Mode::Race || !settings.public || settings.daily.is_some())
+    {
+        return Err("a quick race is a public race of a generated puzzle".into());
     }
     if (settings.ghosts || settings.own_best)
         && (settings.daily.is_none() || settings.mode != Mode::Solo)
@@ -159,6 +191,7 @@ impl Lobby {
             store,
             created: DashMap::new(),
             remote_rooms: std::sync::Mutex::new(Vec::new()),
+            quick_matching: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -297,6 +330,58 @@ impl Lobby {
     /// is in now: if leaving it will close it, it does not count against their
     /// limit of open rooms. A refused request changes nothing.
     pub async fn create(
+        &self,
+        who: Identity,
+        settings: RoomSettings,
+        link: Link,
+        leaving: Option<&RoomHandle>,
+    ) -> Result<RoomHandle, Failure> {
+        if settings.quick {
+            return Err(invalid("quick races are opened by quick_race"));
+        }
+        self.open(who, settings, link, leaving).await
+    }
+
+    /// Joins the open quick race of the kind (the fullest first, so races fill
+    /// and start), or opens one and seats `who` in it. One matching at a time
+    /// (two players asking together meet in one race). Races of other nodes
+    /// are not looked at: a node's quick races are its own players'.
+    pub async fn quick_race(
+        &self,
+        who: Identity,
+        variant: String,
+        params: Params,
+        difficulty: String,
+        link: Link,
+        leaving: Option<&RoomHandle>,
+    ) -> Result<RoomHandle, Failure> {
+        let settings = quick_settings(variant, params, difficulty);
+        let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
+            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
+        };
+        check_settings(&settings, manifest).map_err(invalid)?;
+        let kind = Kind::of(&settings, manifest).key();
+        let _one_at_a_time = self.quick_matching.lock().await;
+        let mut open: Vec<(RoomSummary, RoomHandle)> = (self.rooms.iter())
+            .map(|r| (r.value().summary(), r.value().clone()))
+            .filter(|(s, h)| s.settings.quick && joinable(s) && !h.is_closed())
+            .filter(|(s, _)| {
+                let manifest = self.games.plugins().manifest(&s.settings.variant);
+                manifest.is_some_and(|m| Kind::of(&s.settings, m).key() == kind)
+            })
+            .collect();
+        open.sort_by(|a, b| b.0.players.cmp(&a.0.players).then(a.0.code.cmp(&b.0.code)));
+        for (_, room) in open {
+            // It may have started or filled since its summary: then the next.
+            if room.join(who.clone(), false, link.clone()).await.is_ok() {
+                return Ok(room);
+            }
+        }
+        self.open(who, settings, link, leaving).await
+    }
+
+    /// Opens a room on checked-or-internal settings (see [`Lobby::create`]).
+    async fn open(
         &self,
         who: Identity,
         mut settings: RoomSettings,

@@ -128,6 +128,9 @@ pub struct Config {
     /// ms: a finish faster than the puzzle's floor is recorded but ranked
     /// nowhere (`records::fastest_plausible_ms`). 0 ranks every finish.
     pub fastest_cell_ms: u64,
+    /// How long a quick race waits for more players once it has two (it
+    /// starts at once when full).
+    pub quick_wait: Duration,
     /// How long a room's lease lasts without renewal: a dead node's rooms are
     /// taken over by another node after this.
     pub lease: Duration,
@@ -180,6 +183,7 @@ impl Default for Config {
             public_url: None,
             site_url: None,
             fastest_cell_ms: DEFAULT_FASTEST_CELL_MS,
+            quick_wait: Duration::from_secs(10),
             lease: Duration::from_secs(4),
             edge: edge::Edge::default(),
             hello_timeout: Duration::from_secs(10),

@@ -14,6 +14,7 @@
 mod core;
 pub mod models;
 mod play;
+mod quick;
 mod state;
 mod view;
 
@@ -339,6 +340,25 @@ pub struct Services {
     pub boards: Arc<super::records::Boards>,
 }
 
+/// A room's clocks from the server's configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Between the start and the first move (not in solo games).
+    pub countdown: Duration,
+    /// A quick race's wait for more players once it has two.
+    pub quick_wait: Duration,
+}
+
+impl Timing {
+    /// The clocks `config` sets.
+    pub fn of(config: &Config) -> Timing {
+        Timing {
+            countdown: config.countdown,
+            quick_wait: config.quick_wait,
+        }
+    }
+}
+
 /// Commands a room queues before senders wait.
 const ROOM_QUEUE: usize = 1024;
 
@@ -350,7 +370,7 @@ pub fn spawn(
     config: &Config,
     services: Services,
 ) -> RoomHandle {
-    let room = Room::new(code, settings, game, config.countdown, services);
+    let room = Room::new(code, settings, game, Timing::of(config), services);
     launch(room, config.reconnect_grace)
 }
 
@@ -361,7 +381,7 @@ pub fn restore(saved: SavedRoom, game: Game, config: &Config, services: Services
         saved.code.clone(),
         saved.settings.clone(),
         game,
-        config.countdown,
+        Timing::of(config),
         services,
     );
     room.replay(&saved);
@@ -389,6 +409,7 @@ async fn run(
         let begin = room.countdown_ends();
         let expire = empty_since.map(|t| t + grace);
         let forfeit = room.next_forfeit(grace);
+        let quick = room.quick_start_due();
         tokio::select! {
             command = rx.recv() => match command {
                 Some(c) => room.handle(c).await,
@@ -402,6 +423,11 @@ async fn run(
             }
             _ = tokio::time::sleep_until(forfeit.unwrap_or_else(Instant::now)), if forfeit.is_some() => {
                 room.forfeit_the_absent(grace).await;
+            }
+            _ = tokio::time::sleep_until(quick.unwrap_or_else(Instant::now)), if quick.is_some() => {
+                if !room.start_quick().await {
+                    room.send_snapshots();
+                }
             }
         }
         *summary.lock().unwrap_or_else(|p| p.into_inner()) = room.summary();

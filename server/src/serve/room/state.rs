@@ -83,6 +83,10 @@ pub(super) struct Room {
     pub seats: Vec<Seat>,
     pub watchers: Vec<Watcher>,
     pub countdown: Duration,
+    /// A quick race's wait for more players after its second arrives.
+    pub quick_wait: Duration,
+    /// When an armed quick race starts by itself (see `quick.rs`).
+    pub quick_start: Option<super::quick::QuickStart>,
     pub had_players: bool,
     /// Nobody can use the room again (a solo player left; everyone left a
     /// finished room, or a waiting one): the room closes.
@@ -127,7 +131,7 @@ impl Room {
         code: String,
         settings: RoomSettings,
         game: Game,
-        countdown: Duration,
+        timing: super::Timing,
         services: Services,
     ) -> Room {
         let play = Play::new(&settings, game.puzzle.givens(), &game.solution);
@@ -138,7 +142,9 @@ impl Room {
             play,
             seats: Vec::new(),
             watchers: Vec::new(),
-            countdown,
+            countdown: timing.countdown,
+            quick_wait: timing.quick_wait,
+            quick_start: None,
             had_players: false,
             abandoned: false,
             closing_ack: None,
@@ -313,8 +319,14 @@ impl Room {
         self.had_players = true;
         let id = who.id.clone();
         self.add_seat(Seat::new(who, Some(link)));
-        // A solo game waits for nobody: it starts as its player sits down.
-        if !(self.starts_itself() && self.start(&id).await) {
+        // A solo game waits for nobody: it starts as its player sits down; a
+        // quick race starts when full, or is armed with its second player.
+        let started = if self.starts_itself() {
+            self.start(&id).await
+        } else {
+            self.arm_quick_start().await
+        };
+        if !started {
             self.send_snapshots();
         }
         Ok(())
@@ -394,7 +406,10 @@ impl Room {
                 if let Some(host) = new_host {
                     self.store_host(host).await;
                 }
-                self.send_snapshots();
+                // A quick race down to one player waits for a second again.
+                if !self.arm_quick_start().await {
+                    self.send_snapshots();
+                }
             }
             Some(Member::Seat(i)) => {
                 self.seats[i].link = None;
@@ -455,7 +470,7 @@ impl Room {
 
     /// The host starts the game (a countdown, except in solo); whether it
     /// started (everyone has a snapshot then).
-    async fn start(&mut self, player: &str) -> bool {
+    pub(super) async fn start(&mut self, player: &str) -> bool {
         let Some(member) = self.member(player) else {
             return false;
         };
@@ -511,6 +526,13 @@ impl Room {
                 member,
                 ErrorCode::WrongState,
                 "the puzzle of the day has no rematch: start a new game",
+            );
+        }
+        if self.settings.quick {
+            return self.send_error(
+                member,
+                ErrorCode::WrongState,
+                "a quick race has no rematch: take the next quick race",
             );
         }
         if self.rematch_pending {
@@ -689,6 +711,9 @@ impl Room {
             }
             self.play.seq = e.seq;
         }
+        // A waiting quick race read back starts its wait again (a full one
+        // had started before it was stored).
+        self.arm_quick_timer();
     }
 
     /// Seats a player: their connection side (`seats`) and their game

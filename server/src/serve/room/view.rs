@@ -88,6 +88,7 @@ impl Room {
             puzzle: playing.then(|| self.game.public.clone()),
             board,
             start_at: self.play.start_ms,
+            auto_start_at: self.quick_start.map(|q| q.at_ms),
             spectator,
             boards,
             seq: self.play.seq,

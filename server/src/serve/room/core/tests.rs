@@ -36,6 +36,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         own_best: false,
         puzzle: None,
         draft: None,
+        quick: false,
     }
 }
 

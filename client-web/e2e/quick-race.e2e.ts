@@ -1,0 +1,57 @@
+// Racing beyond friends: "Quick race" joins whoever is racing classic easy
+// now, or opens a race others join. Nobody presses Start: with a second racer
+// in, both are told when it starts, and it does; a third racer who comes late
+// is put in the next race.
+
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, solve, startServer, WAIT, type Arena } from "./harness";
+
+const arena = {} as Arena;
+
+beforeAll(async () => {
+  // A short wait for more racers once two are in (10 s by default).
+  arena.server = await startServer({ extra: ["--quick-race-wait-ms", "1500"] });
+  arena.browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await arena.browser?.close();
+  await arena.server?.stop();
+});
+
+test("one click races whoever is racing now; the race starts by itself; a late comer gets the next", async () => {
+  const ada = await namedPlayer(arena, "Ada");
+  const bob = await namedPlayer(arena, "Bob", { width: 390, height: 844 });
+  await ada.page.click("#quick-race");
+  await ada.page.waitForSelector("#quick-start:has-text('once a second racer is in')", { timeout: WAIT });
+  // Nobody hosts a quick race's start.
+  expect(await ada.page.locator("#start").count()).toBe(0);
+  await bob.page.click("#quick-race");
+  for (const p of [ada, bob]) await p.page.waitForSelector("#quick-start:has-text('it starts in')", { timeout: WAIT });
+  await screenshotScreen(bob.page, "quick-race-waiting-phone");
+  expect(await ada.page.textContent("#waiting-players")).toMatch(/Ada.*Bob/s);
+  expect(await ada.page.textContent("#waiting-players")).not.toContain("host");
+  // No Start pressed: the board comes for both.
+  for (const p of [ada, bob]) await p.page.waitForSelector("svg.board", { timeout: WAIT });
+  const puzzle = lastPuzzle(ada);
+  expect(lastPuzzle(bob).grid).toEqual(puzzle.grid);
+
+  // Cy, late, opens the next race of the kind and waits in it.
+  const cy = await namedPlayer(arena, "Cy");
+  await cy.page.click("#quick-race");
+  await cy.page.waitForSelector("#quick-start:has-text('once a second racer is in')", { timeout: WAIT });
+  expect(await cy.page.textContent("#waiting-players")).not.toContain("Ada");
+
+  // The race ends like any race; a quick race offers the next one, not a rematch.
+  const solution = solve(arena.server, puzzle);
+  await fillByClicks(ada, puzzle, solution);
+  await fillByClicks(bob, puzzle, solution);
+  await ada.page.waitForSelector("#results:not([hidden])", { timeout: WAIT });
+  expect(await ada.page.locator("#rematch").count()).toBe(0);
+  await screenshot(ada.page, "main", "quick-race-results");
+  await ada.page.click("#next-quick-race");
+  await ada.page.waitForSelector("#quick-start", { timeout: WAIT });
+  // Ada joins Cy's waiting race: two racers, so it is armed.
+  await ada.page.waitForSelector("#quick-start:has-text('it starts in')", { timeout: WAIT });
+  expect(await ada.page.textContent("#waiting-players")).toMatch(/Cy.*Ada/s);
+});

@@ -1,0 +1,137 @@
+//! Quick races over real sockets: one request joins the open public race of a
+//! kind or opens one; it is armed to start with its second player (everyone
+//! told when), starts by itself, and at once when full; late comers get the
+//! next race; other kinds race apart; no rematch; `create_room` cannot open one.
+
+use arena_tests::serve::start_server_with;
+use arena_tests::ws::{race_settings, Client};
+use protocol::plugin::Params;
+use protocol::wire::{ClientMessage, ErrorCode, RoomSettings, RoomState, RoomView, ServerMessage};
+use protocol::ParamValue;
+use server::serve::Config;
+use std::time::Duration;
+
+fn quick(box_: &str, difficulty: &str) -> ClientMessage {
+    ClientMessage::QuickRace {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text(box_.into()))]),
+        difficulty: difficulty.into(),
+    }
+}
+
+/// The next room view `c` is sent that satisfies `pick`.
+async fn view_where(c: &mut Client, pick: impl Fn(&RoomView) -> bool) -> RoomView {
+    c.until(|m| match m {
+        ServerMessage::Room { room } if pick(&room) => Some(*room),
+        _ => None,
+    })
+    .await
+}
+
+fn config(quick_wait: Duration) -> Config {
+    Config {
+        countdown: Duration::ZERO,
+        quick_wait,
+        fastest_cell_ms: 0,
+        ..Config::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_races_fill_start_by_themselves_and_send_late_comers_to_the_next() {
+    let addr = start_server_with(config(Duration::from_millis(400))).await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    let mut bob = Client::connect(addr, "Bob").await;
+    ada.send(&quick("2x2", "easy")).await;
+    let first = view_where(&mut ada, |_| true).await;
+    assert!(first.settings.quick && first.settings.public);
+    assert_eq!((first.state, first.players.len()), (RoomState::Waiting, 1));
+    assert_eq!(first.auto_start_at, None, "one player waits for a second");
+
+    // Bob's one request finds Ada's race; both are told when it starts.
+    let asked = std::time::Instant::now();
+    bob.send(&quick("2x2", "easy")).await;
+    let armed = view_where(&mut bob, |r| r.auto_start_at.is_some()).await;
+    assert!(asked.elapsed() < Duration::from_secs(1), "armed at once");
+    assert_eq!(armed.code, first.code);
+    let at = armed.auto_start_at.unwrap_or_default();
+    assert_eq!(
+        view_where(&mut ada, |r| r.players.len() == 2)
+            .await
+            .auto_start_at,
+        Some(at)
+    );
+
+    // It starts by itself (no Start from anyone).
+    let racing = view_where(&mut ada, |r| r.state == RoomState::Playing).await;
+    let puzzle = racing.puzzle.clone().expect("puzzle");
+    view_where(&mut bob, |r| r.state == RoomState::Playing).await;
+
+    // A late comer gets the next race of the kind; another kind races apart.
+    let mut cy = Client::connect(addr, "Cy").await;
+    cy.send(&quick("2x2", "easy")).await;
+    let next = view_where(&mut cy, |_| true).await;
+    assert_ne!(next.code, first.code);
+    assert_eq!((next.state, next.players.len()), (RoomState::Waiting, 1));
+    let mut dee = Client::connect(addr, "Dee").await;
+    dee.send(&quick("2x3", "easy")).await;
+    let other = view_where(&mut dee, |_| true).await;
+    assert_ne!(other.code, next.code);
+    assert_eq!(other.players.len(), 1);
+
+    // Cy leaves her race before a second player came: the next asker opens
+    // a new one, never a closed room.
+    cy.send(&ClientMessage::LeaveRoom).await;
+    let mut eve = Client::connect(addr, "Eve").await;
+    eve.send(&quick("2x2", "easy")).await;
+    let eves = view_where(&mut eve, |_| true).await;
+    assert_eq!(eves.players.len(), 1);
+
+    // The first race ends like any race, and has no rematch.
+    ada.solve(&puzzle).await;
+    bob.solve(&puzzle).await;
+    ada.finished().await;
+    ada.send(&ClientMessage::Rematch).await;
+    let (code, why) = ada.error_message().await;
+    assert_eq!(code, ErrorCode::WrongState);
+    assert!(why.contains("quick race"), "{why}");
+
+    // A quick race is never opened by create_room.
+    let mut fay = Client::connect(addr, "Fay").await;
+    fay.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            quick: true,
+            ..race_settings(4)
+        },
+    })
+    .await;
+    assert_eq!(fay.error().await, ErrorCode::Invalid);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_quick_race_starts_at_once() {
+    // A wait no test would sit out: only filling the race can start it.
+    let addr = start_server_with(config(Duration::from_secs(600))).await;
+    let mut racers = Vec::new();
+    for i in 0..10 {
+        let mut c = Client::connect(addr, &format!("Racer {i}")).await;
+        c.send(&quick("2x2", "easy")).await;
+        let first = view_where(&mut c, |_| true).await;
+        assert_eq!(first.players.len(), i + 1, "all in one race");
+        racers.push((c, first));
+    }
+    // The tenth's own first view is the race under way.
+    for (c, first) in &mut racers {
+        let view = if first.state == RoomState::Playing {
+            first.clone()
+        } else {
+            view_where(c, |r| r.state == RoomState::Playing).await
+        };
+        assert_eq!(view.players.len(), 10);
+        assert_eq!(view.auto_start_at, None);
+    }
+    // The eleventh opens the next race.
+    let mut late = Client::connect(addr, "Late").await;
+    late.send(&quick("2x2", "easy")).await;
+    assert_eq!(view_where(&mut late, |_| true).await.players.len(), 1);
+}
