@@ -1,7 +1,7 @@
 // Racing beyond friends: "Quick race" joins whoever is racing classic easy
 // now, or opens a race others join. Nobody presses Start: with a second racer
 // in, both are told when it starts, and it does; a third racer who comes late
-// is put in the next race.
+// is put in the next race. The race is rated: each racer sees their rating move.
 
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, solve, startServer, WAIT, type Arena } from "./harness";
@@ -48,6 +48,11 @@ test("one click races whoever is racing now; the race starts by itself; a late c
   await fillByClicks(bob, puzzle, solution);
   await ada.page.waitForSelector("#results:not([hidden])", { timeout: WAIT });
   expect(await ada.page.locator("#rematch").count()).toBe(0);
+  // A quick race is rated: Ada won her first, Bob lost his.
+  await ada.page.waitForSelector("#rating-change", { timeout: WAIT });
+  expect(await ada.page.textContent("#rating-change")).toMatch(/^Rating 1500 → 1[5-9]\d\d \(\+\d+\), provisional\.$/);
+  await bob.page.waitForSelector("#rating-change", { timeout: WAIT });
+  expect(await bob.page.textContent("#rating-change")).toMatch(/^Rating 1500 → 1[0-4]\d\d \(−\d+\), provisional\.$/);
   await screenshot(ada.page, "main", "quick-race-results");
   await ada.page.click("#next-quick-race");
   await ada.page.waitForSelector("#quick-start", { timeout: WAIT });

@@ -997,6 +997,50 @@ time_ms: number,
  */
 plausible_ms: number, };
 
+export type RatingChange = { 
+/**
+ * Player id.
+ */
+player: string, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * The rating before the race (1500 for a first race).
+ */
+before: number, 
+/**
+ * The rating after it.
+ */
+after: number, 
+/**
+ * Fewer than 5 rated races of this kind so far.
+ */
+provisional: boolean, };
+
+export type RatingRow = { 
+/**
+ * 1 for the highest.
+ */
+rank: number, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * The rating.
+ */
+rating: number, 
+/**
+ * Rated races of this kind.
+ */
+games: number, 
+/**
+ * Whether this row is the asking player's.
+ */
+me: boolean, };
+
 export type GhostRun = { 
 /**
  * The player's display name.
@@ -1134,6 +1178,18 @@ ready: boolean, } | { "type": "leave_room" } | { "type": "create_room",
  * The room's settings.
  */
 settings: RoomSettings, } | { "type": "quick_race", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, } | { "type": "ratings", 
 /**
  * Variant id.
  */
@@ -1448,7 +1504,47 @@ faster_than_pct: number | null,
  * My finish that counts here but was faster than the puzzle's
  * fastest plausible time: kept, not ranked.
  */
-flagged: FlaggedTime | null, } | { "type": "sync_code", 
+flagged: FlaggedTime | null, } | { "type": "rated", 
+/**
+ * One per rated racer, in their places' order.
+ */
+changes: Array<RatingChange>, } | { "type": "ratings", 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * Players with an established (not provisional) rating.
+ */
+total: number, 
+/**
+ * The highest established ratings (up to 10).
+ */
+top: Array<RatingRow>, 
+/**
+ * My rating, if I have raced this kind rated.
+ */
+rating: number | null, 
+/**
+ * Whether mine is still provisional (fewer than 5 rated races).
+ */
+provisional: boolean, 
+/**
+ * My rated races of this kind.
+ */
+games: number, 
+/**
+ * My rating after each of my last rated races (up to 30), oldest first.
+ */
+history: Array<number>, } | { "type": "sync_code", 
 /**
  * The code.
  */

@@ -69,6 +69,17 @@ pub enum ClientMessage {
         /// Difficulty.
         difficulty: String,
     },
+    /// The race ratings of a variant, parameters and difficulty: the top
+    /// established ratings and mine. Answered by `ratings`.
+    Ratings {
+        /// Variant id.
+        variant: String,
+        /// Variant parameters (missing ones take their defaults).
+        #[serde(default)]
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+    },
     /// Join a room by its code, as a player or as a spectator (read-only).
     JoinRoom {
         /// The room code (from a link or the lobby).
@@ -576,6 +587,38 @@ pub struct BoardRow {
     pub me: bool,
 }
 
+/// One racer's rating moved by a rated race.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RatingChange {
+    /// Player id.
+    pub player: String,
+    /// Display name.
+    pub name: String,
+    /// The rating before the race (1500 for a first race).
+    pub before: i32,
+    /// The rating after it.
+    pub after: i32,
+    /// Fewer than 5 rated races of this kind so far.
+    pub provisional: bool,
+}
+
+/// One row of a ratings board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RatingRow {
+    /// 1 for the highest.
+    pub rank: u32,
+    /// Display name.
+    pub name: String,
+    /// The rating.
+    pub rating: i32,
+    /// Rated races of this kind.
+    pub games: u32,
+    /// Whether this row is the asking player's.
+    pub me: bool,
+}
+
 /// A finish faster than anyone can solve the puzzle: not on the boards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -832,6 +875,35 @@ pub enum ServerMessage {
         /// fastest plausible time: kept, not ranked.
         #[serde(default)]
         flagged: Option<FlaggedTime>,
+    },
+    /// A rated race ended: each rated racer's rating before and after (to
+    /// everyone in the room, after `finished`).
+    Rated {
+        /// One per rated racer, in their places' order.
+        changes: Vec<RatingChange>,
+    },
+    /// Answer to `ratings`.
+    Ratings {
+        /// Variant id.
+        variant: String,
+        /// Every parameter, defaults filled in.
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+        /// Players with an established (not provisional) rating.
+        total: u32,
+        /// The highest established ratings (up to 10).
+        top: Vec<RatingRow>,
+        /// My rating, if I have raced this kind rated.
+        #[serde(default)]
+        rating: Option<i32>,
+        /// Whether mine is still provisional (fewer than 5 rated races).
+        provisional: bool,
+        /// My rated races of this kind.
+        games: u32,
+        /// My rating after each of my last rated races (up to 30), oldest first.
+        #[serde(default)]
+        history: Vec<i32>,
     },
     /// Answer to `sync_code`: enter it on the other device within
     /// `expires_in_ms`.

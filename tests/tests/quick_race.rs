@@ -135,3 +135,93 @@ async fn a_full_quick_race_starts_at_once() {
     late.send(&quick("2x2", "easy")).await;
     assert_eq!(view_where(&mut late, |_| true).await.players.len(), 1);
 }
+
+/// Classic 2x2 easy's ratings as `c` sees them: (my rating, games, provisional).
+async fn my_rating(c: &mut Client) -> (Option<i32>, u32, bool) {
+    c.send(&ClientMessage::Ratings {
+        variant: "classic".into(),
+        params: Params::from([("box".to_string(), ParamValue::Text("2x2".into()))]),
+        difficulty: "easy".into(),
+    })
+    .await;
+    c.until(|m| match m {
+        ServerMessage::Ratings {
+            rating,
+            games,
+            provisional,
+            ..
+        } => Some((rating, games, provisional)),
+        _ => None,
+    })
+    .await
+}
+
+/// Ada and Bob race one quick race; Ada finishes first, Bob second.
+async fn race_once(ada: &mut Client, bob: &mut Client) {
+    ada.send(&quick("2x2", "easy")).await;
+    view_where(ada, |_| true).await;
+    bob.send(&quick("2x2", "easy")).await;
+    let view = view_where(bob, |r| r.state == RoomState::Playing).await;
+    let puzzle = view.puzzle.expect("puzzle");
+    ada.solve(&puzzle).await;
+    // Bob hears Ada finish before he plays.
+    bob.until(|m| match m {
+        ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(()),
+        _ => None,
+    })
+    .await;
+    bob.solve(&puzzle).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_race_moves_ratings_which_survive_a_restart() {
+    let data = arena_tests::temp_dir("quick-ratings");
+    let args = ["--quick-race-wait-ms", "0"];
+    let (mut server, addr) = arena_tests::process::spawn_arena_serve(&data, &args).await;
+    let mut ada = Client::connect(&addr, "Ada").await;
+    let mut bob = Client::connect(&addr, "Bob").await;
+    assert_eq!(my_rating(&mut ada).await, (None, 0, true));
+    race_once(&mut ada, &mut bob).await;
+    let changes = bob
+        .until(|m| match m {
+            ServerMessage::Rated { changes } => Some(changes),
+            _ => None,
+        })
+        .await;
+    assert_eq!(changes.len(), 2);
+    assert_eq!(
+        (changes[0].name.as_str(), changes[1].name.as_str()),
+        ("Ada", "Bob")
+    );
+    assert!(changes.iter().all(|c| c.before == 1500 && c.provisional));
+    assert!(
+        changes[0].after > 1500 && changes[1].after < 1500,
+        "{changes:?}"
+    );
+    let ada_after = changes[0].after;
+
+    // Kept: a restart folds the stored race back in.
+    server.kill().await.expect("kill -9");
+    let (mut server, addr) = arena_tests::process::spawn_arena_serve(&data, &args).await;
+    let mut ada = Client::resume(&addr, ada.token.clone()).await;
+    assert_eq!(my_rating(&mut ada).await, (Some(ada_after), 1, true));
+    server.kill().await.expect("stop");
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finishes_faster_than_plausible_are_never_rated() {
+    // The server's own floor: this script's solves are far under it.
+    let addr = start_server_with(Config {
+        fastest_cell_ms: server::serve::DEFAULT_FASTEST_CELL_MS,
+        ..config(Duration::ZERO)
+    })
+    .await
+    .to_string();
+    let mut ada = Client::connect(&addr, "Ada").await;
+    let mut bob = Client::connect(&addr, "Bob").await;
+    race_once(&mut ada, &mut bob).await;
+    bob.finished().await;
+    assert_eq!(my_rating(&mut ada).await, (None, 0, true));
+    assert_eq!(my_rating(&mut bob).await, (None, 0, true));
+}

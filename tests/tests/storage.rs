@@ -39,6 +39,24 @@ fn ada() -> Identity {
     }
 }
 
+/// A rated race of two.
+fn rated_race() -> server::serve::ratings::RatedRace {
+    use server::serve::ratings::{RacePlace, RatedRace};
+    let place = |player: &str, place| RacePlace {
+        player: player.into(),
+        name: player.to_uppercase(),
+        place,
+    };
+    RatedRace {
+        variant: "classic".into(),
+        params: protocol::plugin::Params::new(),
+        difficulty: "easy".into(),
+        room: "r1".into(),
+        at_ms: 1.0,
+        places: vec![place("p1", 1), place("p2", 2)],
+    }
+}
+
 fn record(player: &str, daily: Option<&str>) -> GameRecord {
     GameRecord {
         plausible_ms: 0,
@@ -127,6 +145,7 @@ fn the_suite(open: &dyn Fn() -> Store) {
         Write::PoolTake { seed: "s1".into() },
         Write::Record(Box::new(record("p1", Some("2026-11-25")))),
         Write::Record(Box::new(record("p2", None))),
+        Write::RatedRace(Box::new(rated_race())),
         Write::Hidden {
             player: "p2".into(),
             hidden: true,
@@ -160,6 +179,7 @@ fn the_suite(open: &dyn Fn() -> Store) {
     let pool: Vec<&str> = saved.pool.iter().map(|(seed, ..)| seed.as_str()).collect();
     assert_eq!(pool, vec!["s2"], "a taken pool puzzle is gone");
     assert_eq!(saved.records.len(), 2);
+    assert_eq!(saved.rated_races, vec![rated_race()]);
     assert_eq!(saved.hidden, vec!["p2".to_string()]);
     let key = record("p1", Some("2026-11-25"))
         .daily_key()

@@ -8,7 +8,8 @@ use protocol::setter::{Analysis, AnalysisStep, PuzzleCheck, SetterDraft};
 use protocol::wire::{
     BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode,
     FlaggedTime, GhostRun, HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank,
-    RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage, ShareLink, StatRow,
+    RatingChange, RatingRow, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
+    ShareLink, StatRow,
 };
 use protocol::{
     Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
@@ -53,6 +54,8 @@ fn generate() -> String {
         Rank::decl(&cfg),
         BoardRow::decl(&cfg),
         FlaggedTime::decl(&cfg),
+        RatingChange::decl(&cfg),
+        RatingRow::decl(&cfg),
         GhostRun::decl(&cfg),
         ShareLink::decl(&cfg),
         BoardKind::decl(&cfg),

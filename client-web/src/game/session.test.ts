@@ -163,6 +163,22 @@ test("wrong digits are flagged only while the error check is on; results arrive"
   expect(s.results?.ranks).toHaveLength(1);
 });
 
+test("a rated race's changes come after the ranks and read as my rating's move", () => {
+  const s = session(room("race"));
+  s.handle({ type: "finished", ranks: [{ rank: 1, player: "me", name: "Ada", time_ms: 5000 }], team_ms: null, contributions: [] });
+  expect(s.ratingNote()).toBeUndefined();
+  s.handle({
+    type: "rated",
+    changes: [
+      { player: "me", name: "Ada", before: 1500, after: 1532, provisional: true },
+      { player: "mate", name: "Bob", before: 1500, after: 1468, provisional: true },
+    ],
+  });
+  expect(s.ratingNote()).toBe("Rating 1500 → 1532 (+32), provisional.");
+  s.results!.ratings![0] = { player: "me", name: "Ada", before: 1610, after: 1597, provisional: false };
+  expect(s.ratingNote()).toBe("Rating 1610 → 1597 (−13).");
+});
+
 test("race and solo hints carry my centre marks; co-op hints do not", () => {
   const s = session(room("race"));
   expect(s.hintMessage()).toEqual([{ type: "hint" }]);

@@ -11,6 +11,7 @@ import type {
   ParamValue,
   PlayerView,
   Rank,
+  RatingChange,
   RoomSettings,
   RoomSummary,
   RoomView,
@@ -38,6 +39,8 @@ export interface Results {
   ranks: Rank[];
   teamMs: number | null;
   contributions: Contribution[];
+  /** A rated race: each rated racer's rating before and after (comes just after the ranks). */
+  ratings?: RatingChange[];
 }
 
 /** A board's own notes, kept in the browser: pencil marks and (when set) colours. */
@@ -342,6 +345,9 @@ export class Session {
         if (!settings?.daily) return [];
         return [{ type: "leaderboard", board: "daily", variant: settings.variant, params: settings.params, difficulty: settings.difficulty, date: settings.daily }];
       }
+      case "rated":
+        if (this.results) this.results.ratings = m.changes;
+        return [];
       case "leaderboard":
         if (m.board === "daily" && this.room?.settings.daily) this.leaderboard = m;
         else this.browsedBoard = m;
@@ -398,6 +404,15 @@ export class Session {
     const notice = this.notice;
     this.notice = undefined;
     return notice;
+  }
+
+  /** My rating change in the race just finished, as a sentence (undefined when unrated). */
+  ratingNote(): string | undefined {
+    const mine = this.results?.ratings?.find((c) => c.player === this.me?.id);
+    if (!mine) return undefined;
+    const moved = mine.after - mine.before;
+    const sign = moved > 0 ? "+" : moved < 0 ? "−" : "±";
+    return `Rating ${mine.before} → ${mine.after} (${sign}${Math.abs(moved)})${mine.provisional ? ", provisional" : ""}.`;
   }
 
   /** Forgets the room (the page goes back to the lobby). */

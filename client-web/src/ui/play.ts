@@ -770,6 +770,7 @@ export class PlayScreen {
         ? h("ul", { class: "contributions" }, ...results.contributions.map((c) => h("li", {}, `${c.name}: ${c.cells} cells`)))
         : null,
       this.shareLinks(room.links ?? []),
+      s.ratingNote() ? h("p", { id: "rating-change" }, s.ratingNote()) : null,
       room.settings.daily ? this.dailyBoard(room.settings.daily) : null,
       room.settings.daily && mine
         ? h(

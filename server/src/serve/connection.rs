@@ -318,6 +318,17 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             &difficulty,
             date,
         )),
+        ClientMessage::Ratings {
+            variant,
+            params,
+            difficulty,
+        } => Some(match shared.lobby.manifest(&variant) {
+            Some(manifest) => {
+                let params = manifest.with_defaults(&params);
+                (shared.lobby.ratings()).view(&variant, &params, &difficulty, &me.id)
+            }
+            None => error(ErrorCode::Invalid, format!("unknown variant '{variant}'")),
+        }),
         ClientMessage::Profile { utc_offset_min } => {
             player.utc_offset_min = utc_offset_min;
             Some(shared.lobby.boards().profile(

@@ -61,6 +61,8 @@ pub struct Lobby {
     created: DashMap<String, Vec<String>>,
     /// The leaderboards.
     boards: Arc<Boards>,
+    /// The race ratings.
+    ratings: Arc<super::ratings::Ratings>,
     /// The public rooms of the other nodes, as they last published them.
     remote_rooms: std::sync::Mutex<Vec<RoomSummary>>,
     /// Held while a quick race is matched, so two players asking together
@@ -185,6 +187,7 @@ impl Lobby {
         Lobby {
             games,
             boards: Arc::new(Boards::new(config.fastest_cell_ms)),
+            ratings: Arc::new(super::ratings::Ratings::default()),
             config,
             rooms: Arc::new(DashMap::new()),
             metrics,
@@ -203,6 +206,11 @@ impl Lobby {
     /// The leaderboards (rooms add their finished games to them).
     pub fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// The race ratings (rated races move them).
+    pub fn ratings(&self) -> &Arc<super::ratings::Ratings> {
+        &self.ratings
     }
 
     /// Up to [`GHOSTS`] recorded first finishes of the room's puzzle of the day,
@@ -305,6 +313,7 @@ impl Lobby {
             store: self.store.clone(),
             games: self.games.clone(),
             boards: Arc::clone(&self.boards),
+            ratings: Arc::clone(&self.ratings),
         }
     }
 

@@ -49,6 +49,7 @@ pub mod pasted;
 pub mod plugin_health;
 pub mod pool;
 pub mod proxy;
+pub mod ratings;
 pub mod readiness;
 pub mod records;
 pub mod room;
@@ -272,6 +273,9 @@ impl Server {
             pool.restore(saved.pool);
             for record in &saved.records {
                 lobby.boards().add(record);
+            }
+            for race in &saved.rated_races {
+                lobby.ratings().apply(race);
             }
             for player in &saved.hidden {
                 lobby.boards().set_hidden(player, true);

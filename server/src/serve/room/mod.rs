@@ -15,6 +15,7 @@ mod core;
 pub mod models;
 mod play;
 mod quick;
+mod rating;
 mod state;
 mod view;
 
@@ -338,6 +339,8 @@ pub struct Services {
     pub games: super::games::Games,
     /// The leaderboards finished games go on.
     pub boards: Arc<super::records::Boards>,
+    /// The race ratings rated races move.
+    pub ratings: Arc<super::ratings::Ratings>,
 }
 
 /// A room's clocks from the server's configuration.

@@ -165,6 +165,7 @@ impl Room {
             }
         };
         self.broadcast(&encode(&finished));
+        self.rate_race().await;
         // Everyone's view turns to finished (co-op players heard of the last move
         // only as an event, so their clocks stop here); spectators may now see
         // every board.

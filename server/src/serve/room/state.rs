@@ -108,6 +108,8 @@ pub(super) struct Room {
     pub log: Vec<Logged>,
     /// The leaderboards finished games go on.
     pub boards: Arc<crate::serve::records::Boards>,
+    /// The race ratings a rated race moves.
+    pub ratings: Arc<crate::serve::ratings::Ratings>,
 }
 
 /// One event of the current game, as it was committed.
@@ -155,6 +157,7 @@ impl Room {
             rematch_pending: false,
             log: Vec::new(),
             boards: services.boards,
+            ratings: services.ratings,
         }
     }
 

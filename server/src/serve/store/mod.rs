@@ -121,6 +121,8 @@ pub enum Write {
     },
     /// A player's finished game, verified by replay (see `records`).
     Record(Box<GameRecord>),
+    /// A finished rated race: who raced and their places (see `ratings`).
+    RatedRace(Box<crate::serve::ratings::RatedRace>),
     /// A player hides from public leaderboards, or shows again.
     Hidden {
         /// Player id.
@@ -147,6 +149,7 @@ impl Write {
             | Write::PoolAdd { .. }
             | Write::PoolTake { .. }
             | Write::Record(_)
+            | Write::RatedRace(_)
             | Write::Hidden { .. } => None,
         }
     }
@@ -228,6 +231,8 @@ pub struct Saved {
     pub pool: Vec<(String, String, PuzzleV1)>,
     /// Every recorded game, oldest first.
     pub records: Vec<GameRecord>,
+    /// Every rated race, oldest first.
+    pub rated_races: Vec<crate::serve::ratings::RatedRace>,
     /// Players hidden from public leaderboards.
     pub hidden: Vec<String>,
 }
@@ -361,15 +366,26 @@ pub fn plausible_ms(ms: f64) -> bool {
 /// Stored game records read back, oldest first; unreadable ones are skipped
 /// with a warning.
 fn saved_records(rows: Vec<(i64, String)>) -> Vec<GameRecord> {
+    saved_rows(rows, "game record")
+}
+
+/// Stored rows of JSON read back in order; an unreadable one is skipped with a
+/// log line naming its table's kind and id.
+fn saved_rows<T: serde::de::DeserializeOwned>(rows: Vec<(i64, String)>, what: &str) -> Vec<T> {
     rows.into_iter()
-        .filter_map(|(id, record)| match serde_json::from_str(&record) {
-            Ok(record) => Some(record),
+        .filter_map(|(id, json)| match serde_json::from_str(&json) {
+            Ok(value) => Some(value),
             Err(e) => {
-                tracing::warn!(id, error = %e, "unreadable game record; skipped");
+                tracing::warn!(id, error = %e, "unreadable {what}; skipped");
                 None
             }
         })
         .collect()
+}
+
+/// Stored rated races read back, oldest first; unreadable ones are skipped.
+fn saved_rated_races(rows: Vec<(i64, String)>) -> Vec<crate::serve::ratings::RatedRace> {
+    saved_rows(rows, "rated race")
 }
 
 struct Job {

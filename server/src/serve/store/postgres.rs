@@ -23,8 +23,8 @@ use super::coordination::{
     RECORDS_CHANNEL,
 };
 use super::{
-    past_round, saved_records, saved_room, to_json, Backend, PastRound, Saved, SavedRoom,
-    StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_room, to_json, Backend, PastRound, Saved,
+    SavedRoom, StoreError, Write,
 };
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -74,6 +74,12 @@ ALTER TABLE events ADD PRIMARY KEY (room, round, seq);
 CREATE TABLE rounds (
     room TEXT NOT NULL, round BIGINT NOT NULL, puzzle TEXT NOT NULL,
     start_ms DOUBLE PRECISION, PRIMARY KEY (room, round));
+",
+    // 3: the finished rated races ratings are folded from.
+    "
+CREATE TABLE rated_races (
+    id BIGSERIAL PRIMARY KEY, at_ms DOUBLE PRECISION NOT NULL, race TEXT NOT NULL,
+    node TEXT NOT NULL);
 ",
 ];
 
@@ -404,6 +410,16 @@ impl Postgres {
             } => {
                 tx.execute("DELETE FROM hidden_players WHERE player = $1", &[player])?;
                 tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
+            }
+            Write::RatedRace(race) => {
+                let json = match to_json(race.as_ref()) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(Applied::Refused(e)),
+                };
+                tx.execute(
+                    "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
+                    &[&race.at_ms, &json, node],
+                )?
             }
             Write::Record(record) => {
                 let json = match to_json(record.as_ref()) {
@@ -1212,7 +1228,7 @@ impl Backend for Postgres {
 
     fn load(&self) -> Result<Saved, StoreError> {
         let mut saved = Saved::default();
-        let (pool, own, records, hidden) = self.read(|c| {
+        let (pool, own, records, rated, hidden) = self.read(|c| {
             // Reading everything at start-up may take longer than a statement
             // may in play: no statement limit for this one transaction.
             let mut tx = c.transaction()?;
@@ -1223,9 +1239,10 @@ impl Backend for Postgres {
                 &[&self.node.id],
             )?;
             let records = tx.query("SELECT id, record FROM records ORDER BY id", &[])?;
+            let rated = tx.query("SELECT id, race FROM rated_races ORDER BY id", &[])?;
             let hidden = tx.query("SELECT player FROM hidden_players", &[])?;
             tx.commit()?;
-            Ok((pool, own, records, hidden))
+            Ok((pool, own, records, rated, hidden))
         })?;
         for r in &pool {
             let (seed, key, puzzle): (String, String, String) = (
@@ -1242,6 +1259,7 @@ impl Backend for Postgres {
             saved.rooms.extend(self.claim(&code)?);
         }
         saved.records = saved_records(record_rows(&records)?);
+        saved.rated_races = saved_rated_races(record_rows(&rated)?);
         saved.hidden = hidden
             .iter()
             .map(|r| r.try_get(0))

@@ -4,8 +4,8 @@
 //! too. A background thread folds the write-ahead log into the file.
 
 use super::{
-    past_round, saved_records, saved_room, to_json, Backend, MemoryCodes, PastRound, Saved,
-    StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_room, to_json, Backend, MemoryCodes,
+    PastRound, Saved, StoreError, Write,
 };
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
@@ -78,6 +78,8 @@ CREATE TABLE IF NOT EXISTS records (
     at_ms REAL NOT NULL, record TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS records_by_daily ON records (daily_key);
 CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS rated_races (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms REAL NOT NULL, race TEXT NOT NULL);
 ";
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
@@ -90,8 +92,10 @@ CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 /// candidates, counted as a hint); no change to older rows. 6: rooms play
 /// numbered rounds (`rooms.round`); a rematch keeps the round before — its
 /// puzzle and start in `rounds`, its events under their round — as the room's
-/// history, where it deleted them.
-pub const SCHEMA_VERSION: i64 = 6;
+/// history, where it deleted them. 7: `rated_races`, the finished rated races
+/// ratings are folded from (created where missing; an older server would not
+/// keep them).
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.
@@ -337,6 +341,12 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                 params![player],
             )
             .map(drop),
+        Write::RatedRace(race) => conn
+            .execute(
+                "INSERT INTO rated_races (at_ms, race) VALUES (?1, ?2)",
+                params![race.at_ms, to_json(race.as_ref())?],
+            )
+            .map(drop),
         Write::Record(record) => conn
             .execute(
                 "INSERT INTO records (player, daily_key, at_ms, record) VALUES (?1, ?2, ?3, ?4)",
@@ -567,6 +577,15 @@ impl Backend for Sqlite {
             .collect::<Result<_, _>>()
             .map_err(err)?;
         saved.records = saved_records(rows);
+        let mut st = conn
+            .prepare("SELECT id, race FROM rated_races ORDER BY id")
+            .map_err(err)?;
+        let rows: Vec<(i64, String)> = st
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(err)?
+            .collect::<Result<_, _>>()
+            .map_err(err)?;
+        saved.rated_races = saved_rated_races(rows);
         let mut st = conn
             .prepare("SELECT player FROM hidden_players")
             .map_err(err)?;

@@ -1,0 +1,75 @@
+//! A finished quick race moves its racers' ratings (see `serve::ratings`):
+//! finishers placed by time, the rest sharing the last place; a finish faster
+//! than the puzzle's plausible floor takes its racer out of the race (never
+//! rated on a scripted solve), and a race of a pasted puzzle is not rated.
+//! Every racer in the room hears the changes (`rated`, after `finished`).
+
+use super::state::Room;
+use crate::serve::ratings::{RacePlace, RatedRace};
+use crate::serve::store::Write;
+use protocol::wire::ServerMessage;
+
+impl Room {
+    /// Rates the race that just ended, if it is a rated one.
+    pub(super) async fn rate_race(&mut self) {
+        let Some(race) = self.rated_race() else {
+            return;
+        };
+        if let Err(e) = self.persist(Write::RatedRace(Box::new(race.clone()))).await {
+            tracing::error!(room = %self.code, error = %e, "cannot save a rated race; ratings unchanged");
+            return;
+        }
+        let changes = self.ratings.apply(&race);
+        self.broadcast(&super::encode(&ServerMessage::Rated { changes }));
+    }
+
+    /// The race's places, when it is rated: a quick race of a generated
+    /// puzzle with two or more racers left once implausible finishes are out.
+    fn rated_race(&self) -> Option<RatedRace> {
+        if !self.settings.quick || self.game.full.seed.is_none() {
+            return None;
+        }
+        let empty = self
+            .game
+            .puzzle
+            .givens()
+            .iter()
+            .filter(|&&g| g == 0)
+            .count();
+        let floor = self.boards.plausible_ms(empty, &self.settings.difficulty);
+        let finishers = self.play.finishers();
+        let plausible = |i: usize| {
+            let time = self.play.players[i].finished_ms.unwrap_or_default();
+            time.saturating_sub(self.play.penalty_ms(i)) >= floor
+        };
+        let mut places: Vec<RacePlace> = Vec::new();
+        for &i in finishers.iter().filter(|&&i| plausible(i)) {
+            places.push(self.place(i, places.len() as u32 + 1));
+        }
+        let last = places.len() as u32 + 1;
+        for i in (0..self.seats.len()).filter(|i| !finishers.contains(i)) {
+            places.push(self.place(i, last));
+        }
+        if places.len() < 2 {
+            return None;
+        }
+        let params = (self.games.kind(&self.settings))
+            .map_or_else(|| self.settings.params.clone(), |k| k.params);
+        Some(RatedRace {
+            variant: self.settings.variant.clone(),
+            params,
+            difficulty: self.settings.difficulty.clone(),
+            room: self.code.clone(),
+            at_ms: crate::serve::clock::now_ms(),
+            places,
+        })
+    }
+
+    fn place(&self, seat: usize, place: u32) -> RacePlace {
+        RacePlace {
+            player: self.seats[seat].who.id.clone(),
+            name: self.seats[seat].who.name.clone(),
+            place,
+        }
+    }
+}
