@@ -812,7 +812,12 @@ host: string,
 /**
  * Players connected right now (the lobby lists only rooms with someone in).
  */
-connected: number, };
+connected: number, 
+/**
+ * A quick race: its racers' mean rating of its kind (a newcomer counts
+ * 1500); null for other rooms.
+ */
+rating: number | null, };
 
 export type PlayerView = { 
 /**

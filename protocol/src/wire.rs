@@ -370,6 +370,10 @@ pub struct RoomSummary {
     /// Players connected right now (the lobby lists only rooms with someone in).
     #[serde(default)]
     pub connected: u32,
+    /// A quick race: its racers' mean rating of its kind (a newcomer counts
+    /// 1500); null for other rooms.
+    #[serde(default)]
+    pub rating: Option<i32>,
 }
 
 /// A player as others see them: never their digits.

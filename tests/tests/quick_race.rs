@@ -205,6 +205,25 @@ async fn a_quick_race_moves_ratings_which_survive_a_restart() {
     let (mut server, addr) = arena_tests::process::spawn_arena_serve(&data, &args).await;
     let mut ada = Client::resume(&addr, ada.token.clone()).await;
     assert_eq!(my_rating(&mut ada).await, (Some(ada_after), 1, true));
+    // Her next quick race shows the lobby its racers' mean rating (matching
+    // reads it: see lobby::quick_race_order).
+    ada.send(&quick("2x2", "easy")).await;
+    let code = view_where(&mut ada, |_| true).await.code;
+    let mut cy = Client::connect(&addr, "Cy").await;
+    cy.send(&ClientMessage::ListRooms {
+        offset: 0,
+        variant: None,
+        joinable: false,
+    })
+    .await;
+    let listed = cy
+        .until(|m| match m {
+            ServerMessage::Rooms { rooms, .. } => Some(rooms),
+            _ => None,
+        })
+        .await;
+    let hers = listed.iter().find(|r| r.code == code).expect("listed");
+    assert_eq!(hers.rating, Some(ada_after));
     server.kill().await.expect("stop");
     let _ = std::fs::remove_dir_all(&data);
 }

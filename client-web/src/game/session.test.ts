@@ -369,7 +369,7 @@ test("a room being made shows as such until the room or the reason it failed", (
 
 test("the lobby keeps how many public rooms there are beside the ones listed", () => {
   const s = new Session(marks);
-  const summary = { code: "abc", settings: settings("race"), players: 1, state: "waiting" as const, host: "Ada", connected: 1 };
+  const summary = { code: "abc", settings: settings("race"), players: 1, state: "waiting" as const, host: "Ada", connected: 1, rating: null };
   s.handle({ type: "rooms", rooms: [summary], total: 240, offset: 50 });
   expect(s.rooms.length).toBe(1);
   expect(s.roomsTotal).toBe(240);

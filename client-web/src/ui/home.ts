@@ -332,8 +332,8 @@ export class HomeScreen {
               "tr",
               { "data-code": r.code },
               h("td", {}, `${variantTitle(byId.get(r.settings.variant), r.settings)} · ${r.settings.difficulty}`),
-              h("td", {}, r.settings.mode),
-              h("td", { class: "host" }, r.host),
+              h("td", {}, r.settings.quick ? `quick race${r.rating !== null ? ` · ~${r.rating}` : ""}` : r.settings.mode),
+              h("td", { class: "host" }, r.settings.quick ? "—" : r.host),
               h("td", {}, `${r.players}/${r.settings.max_players}`),
               h("td", {}, r.state),
               h(

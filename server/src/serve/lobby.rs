@@ -70,6 +70,28 @@ pub struct Lobby {
     quick_matching: tokio::sync::Mutex<()>,
 }
 
+/// Racers a quick race holds before it may be passed over for a player far
+/// from its mean rating: a smaller race takes anyone (it has to fill to start).
+pub const SPREAD_FROM: u32 = 4;
+
+/// How far (shown rating points) a race of [`SPREAD_FROM`] or more racers may
+/// be from a player's rating before that player is given a race of their own.
+pub const SPREAD: i32 = 300;
+
+/// The open quick races (racers, mean rating) a player rated `mine` may join,
+/// best first: nearest in rating, then the fullest. A race of
+/// [`SPREAD_FROM`] or more racers more than [`SPREAD`] away is left out, so
+/// when enough are waiting the strong and the new race apart; when none is
+/// left, the player opens a race.
+pub fn quick_race_order(open: &[(u32, Option<i32>)], mine: i32) -> Vec<usize> {
+    let gap = |i: usize| open[i].1.map_or(0, |r| (r - mine).abs());
+    let mut order: Vec<usize> = (0..open.len())
+        .filter(|&i| open[i].0 < SPREAD_FROM || gap(i) <= SPREAD)
+        .collect();
+    order.sort_by_key(|&i| (gap(i), std::cmp::Reverse(open[i].0)));
+    order
+}
+
 /// The most players of a quick race: it starts at once when this many are in.
 pub const QUICK_RACE_PLAYERS: u32 = 10;
 
@@ -351,8 +373,9 @@ impl Lobby {
         self.open(who, settings, link, leaving).await
     }
 
-    /// Joins the open quick race of the kind (the fullest first, so races fill
-    /// and start), or opens one and seats `who` in it. One matching at a time
+    /// Joins an open quick race of the kind (see [`quick_race_order`]: the
+    /// nearest in rating, the fullest first, so races fill and start), or opens
+    /// one and seats `who` in it. One matching at a time
     /// (two players asking together meet in one race). Races of other nodes
     /// are not looked at: a node's quick races are its own players'.
     pub async fn quick_race(
@@ -371,7 +394,7 @@ impl Lobby {
         check_settings(&settings, manifest).map_err(invalid)?;
         let kind = Kind::of(&settings, manifest).key();
         let _one_at_a_time = self.quick_matching.lock().await;
-        let mut open: Vec<(RoomSummary, RoomHandle)> = (self.rooms.iter())
+        let open: Vec<(RoomSummary, RoomHandle)> = (self.rooms.iter())
             .map(|r| (r.value().summary(), r.value().clone()))
             .filter(|(s, h)| s.settings.quick && joinable(s) && !h.is_closed())
             .filter(|(s, _)| {
@@ -379,11 +402,14 @@ impl Lobby {
                 manifest.is_some_and(|m| Kind::of(&s.settings, m).key() == kind)
             })
             .collect();
-        open.sort_by(|a, b| b.0.players.cmp(&a.0.players).then(a.0.code.cmp(&b.0.code)));
-        for (_, room) in open {
+        let mine = self.ratings.shown_of(&kind, &who.id);
+        let shape: Vec<(u32, Option<i32>)> =
+            open.iter().map(|(s, _)| (s.players, s.rating)).collect();
+        for i in quick_race_order(&shape, mine) {
             // It may have started or filled since its summary: then the next.
+            let room = &open[i].1;
             if room.join(who.clone(), false, link.clone()).await.is_ok() {
-                return Ok(room);
+                return Ok(room.clone());
             }
         }
         self.open(who, settings, link, leaving).await
@@ -627,5 +653,39 @@ impl Lobby {
     /// redirects to its node.
     pub fn set_remote_rooms(&self, rooms: Vec<RoomSummary>) {
         *self.remote_rooms.lock().unwrap_or_else(|p| p.into_inner()) = rooms;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_races_fill_the_fullest_among_the_nearest_in_rating() {
+        // Newcomers all: the fullest first.
+        assert_eq!(
+            quick_race_order(&[(1, Some(1500)), (3, Some(1500))], 1500),
+            [1, 0]
+        );
+        // Nearer in rating wins over fuller.
+        assert_eq!(
+            quick_race_order(&[(3, Some(1900)), (2, Some(1520))], 1500),
+            [1, 0]
+        );
+    }
+
+    #[test]
+    fn a_big_race_far_from_my_rating_is_left_to_others_a_small_one_never() {
+        // Four or more racers 301+ away: not mine; a new race opens for me.
+        assert!(quick_race_order(&[(SPREAD_FROM, Some(1500 + SPREAD + 1))], 1500).is_empty());
+        assert_eq!(
+            quick_race_order(&[(SPREAD_FROM, Some(1500 + SPREAD))], 1500),
+            [0]
+        );
+        // A smaller race takes anyone: it has to fill to start.
+        assert_eq!(
+            quick_race_order(&[(SPREAD_FROM - 1, Some(2400))], 1500),
+            [0]
+        );
     }
 }

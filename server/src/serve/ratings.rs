@@ -123,6 +123,11 @@ impl Ratings {
         changes
     }
 
+    /// A player's shown rating of a kind (1500 before their first rated race).
+    pub fn shown_of(&self, kind: &str, player: &str) -> i32 {
+        shown(&self.rating(kind, player))
+    }
+
     fn rating(&self, kind: &str, player: &str) -> WengLinRating {
         (self.by.get(&(kind.to_string(), player.to_string())))
             .map_or_else(WengLinRating::new, |s| s.rating)

@@ -65,6 +65,25 @@ impl Room {
         })
     }
 
+    /// A quick race's racers' mean rating of its kind (for matching), else none.
+    pub(super) fn mean_rating(&self) -> Option<i32> {
+        if !self.settings.quick || self.seats.is_empty() {
+            return None;
+        }
+        let kind = self.rating_kind();
+        let sum: i64 = (self.seats.iter())
+            .map(|s| i64::from(self.ratings.shown_of(&kind, &s.who.id)))
+            .sum();
+        Some((sum / self.seats.len() as i64) as i32)
+    }
+
+    /// The key of the ratings this room's races move.
+    fn rating_kind(&self) -> String {
+        let params = (self.games.kind(&self.settings))
+            .map_or_else(|| self.settings.params.clone(), |k| k.params);
+        crate::serve::records::kind_key(&self.settings.variant, &params, &self.settings.difficulty)
+    }
+
     fn place(&self, seat: usize, place: u32) -> RacePlace {
         RacePlace {
             player: self.seats[seat].who.id.clone(),

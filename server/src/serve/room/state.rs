@@ -175,6 +175,7 @@ impl Room {
                 .map(|s| s.who.name.clone())
                 .unwrap_or_default(),
             connected: self.seats.iter().filter(|s| s.link.is_some()).count() as u32,
+            rating: self.mean_rating(),
         }
     }
 
