@@ -59,4 +59,15 @@ test("one click races whoever is racing now; the race starts by itself; a late c
   // Ada joins Cy's waiting race: two racers, so it is armed.
   await ada.page.waitForSelector("#quick-start:has-text('it starts in')", { timeout: WAIT });
   expect(await ada.page.textContent("#waiting-players")).toMatch(/Cy.*Ada/s);
+
+  // Bob looks his rating up in the lobby's boards: provisional after one race.
+  await bob.page.click("button:text('Back to the lobby')");
+  await bob.page.selectOption("#board-kind", "ratings");
+  await bob.page.selectOption("#board-variant", "classic");
+  await bob.page.selectOption("#board-difficulty", "easy");
+  await bob.page.click("#show-board");
+  await bob.page.waitForSelector("#my-rating", { timeout: WAIT });
+  expect(await bob.page.textContent("#my-rating")).toMatch(/^Your rating: 1[0-4]\d\d \(provisional\) after 1 race\.$/);
+  expect(await bob.page.textContent("#board-view")).toContain("race ratings — 0 rated players");
+  await screenshot(bob.page, "#records", "race-ratings-phone");
 });

@@ -156,6 +156,8 @@ export class Session {
   leaderboard?: Extract<ServerMessage, { type: "leaderboard" }>;
   /** The last leaderboard asked for from the lobby. */
   browsedBoard?: Extract<ServerMessage, { type: "leaderboard" }>;
+  /** The last race ratings board asked for from the lobby (instead of a leaderboard). */
+  browsedRatings?: Extract<ServerMessage, { type: "ratings" }>;
   /** My streak and stats. */
   profile?: Extract<ServerMessage, { type: "profile" }>;
   /** The sync code I asked for, to enter on another device. */
@@ -350,7 +352,14 @@ export class Session {
         return [];
       case "leaderboard":
         if (m.board === "daily" && this.room?.settings.daily) this.leaderboard = m;
-        else this.browsedBoard = m;
+        else {
+          this.browsedBoard = m;
+          this.browsedRatings = undefined;
+        }
+        return [];
+      case "ratings":
+        this.browsedRatings = m;
+        this.browsedBoard = undefined;
         return [];
       case "profile":
         this.profile = m;

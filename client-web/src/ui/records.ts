@@ -3,7 +3,7 @@
 // all time) for any variant and difficulty.
 
 import type { Session } from "../game/session";
-import type { BoardKind, ClientMessage, Manifest, StatRow } from "../protocol";
+import type { BoardKind, ClientMessage, Manifest, ServerMessage, StatRow } from "../protocol";
 import { h, replace } from "./dom";
 import { clock, notRankedNote } from "../game/time";
 
@@ -17,6 +17,7 @@ export class RecordsCard {
     h("option", { value: "daily" }, "Today's puzzle"),
     h("option", { value: "weekly" }, "This week"),
     h("option", { value: "all_time" }, "All time"),
+    h("option", { value: "ratings" }, "Race ratings"),
   );
   private readonly boardVariant = h("select", { id: "board-variant", "aria-label": "Board variant" });
   private readonly boardDifficulty = h("select", { id: "board-difficulty", "aria-label": "Board difficulty" });
@@ -35,6 +36,10 @@ export class RecordsCard {
           class: "row",
           onsubmit: (e) => {
             e.preventDefault();
+            if (this.boardKind.value === "ratings") {
+              send({ type: "ratings", variant: this.boardVariant.value, params: {}, difficulty: this.boardDifficulty.value });
+              return;
+            }
             send({
               type: "leaderboard",
               board: this.boardKind.value as BoardKind,
@@ -75,6 +80,8 @@ export class RecordsCard {
         : null,
       p && p.stats.length > 0 ? h("div", { class: "scroll-x" }, statsTable(p.stats, names)) : h("p", { class: "muted" }, "No finished games yet."),
     );
+    const ratings = session.browsedRatings;
+    if (ratings) return replace(this.boardView, ...ratingsView(ratings, names));
     const b = session.browsedBoard;
     if (!b) return replace(this.boardView);
     const which = b.board === "all_time" ? "all time" : b.board === "weekly" ? `week of ${b.date}` : b.date;
@@ -96,6 +103,32 @@ export class RecordsCard {
           ),
     );
   }
+}
+
+/** A kind's race ratings: mine (with its history) and the highest established ones. */
+function ratingsView(r: Extract<ServerMessage, { type: "ratings" }>, names: Map<string, string>): HTMLElement[] {
+  const mine =
+    r.rating === null
+      ? "You have no rating here yet: race a quick race of this kind."
+      : `Your rating: ${r.rating}${r.provisional ? " (provisional)" : ""} after ${r.games} ${r.games === 1 ? "race" : "races"}` +
+        (r.history.length > 1 ? ` — ${r.history.join(" → ")}` : "") +
+        ".";
+  return [
+    h("p", { class: "muted" }, `${names.get(r.variant) ?? r.variant} · ${r.difficulty} · race ratings — ${r.total} rated ${r.total === 1 ? "player" : "players"}`),
+    h("p", { id: "my-rating" }, mine),
+    r.top.length === 0
+      ? h("p", { class: "muted" }, "Nobody has an established rating yet (five rated races).")
+      : h(
+          "table",
+          { class: "ranks", id: "rating-rows" },
+          h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Player"), h("th", {}, "Rating"), h("th", {}, "Races"))),
+          h(
+            "tbody",
+            {},
+            ...r.top.map((row) => h("tr", { class: row.me ? "me" : "" }, h("td", {}, String(row.rank)), h("td", {}, row.name), h("td", {}, String(row.rating)), h("td", {}, String(row.games)))),
+          ),
+        ),
+  ];
 }
 
 /** My games per variant and difficulty: solved, best, average, and the recent times. */
