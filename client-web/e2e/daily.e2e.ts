@@ -7,7 +7,7 @@
 
 import { expect, test } from "vitest";
 import type { ServerMessage } from "../src/protocol";
-import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, startServer, useArena, waitForMessage, WAIT, type Arena, type Player } from "./harness";
+import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startServer, useArena, waitForMessage, WAIT, type Arena, type Player } from "./harness";
 
 const arena = useArena();
 
@@ -51,10 +51,7 @@ test("one click plays today's puzzle; everyone gets the same one", async () => {
   await bob.page.click("button:text('Back to the lobby')");
   await bob.page.waitForSelector("#streak:has-text('Streak: 1 day (best 1)')", { timeout: WAIT });
   expect(await bob.page.textContent("#stats")).toContain("Classic Sudoku");
-  await bob.page.selectOption("#board-kind", "all_time");
-  await bob.page.selectOption("#board-variant", "classic");
-  await bob.page.selectOption("#board-difficulty", "easy");
-  await bob.page.click("#show-board");
+  await showBoard(bob, "all_time");
   await bob.page.waitForSelector("#board-rows tr:nth-child(2)", { timeout: WAIT });
   expect(await bob.page.textContent("#board-view")).toContain("all time — 2 players");
   await screenshotScreen(bob.page, "daily-records-phone");
@@ -146,10 +143,7 @@ test("a finish faster than anyone can solve the puzzle is kept off the boards, a
     expect(await dee.page.locator("#daily-board tbody tr").count()).toBe(0);
     await screenshot(dee.page, "#results", "daily-results-not-ranked");
     await dee.page.click("button:text('Back to the lobby')");
-    await dee.page.selectOption("#board-kind", "all_time");
-    await dee.page.selectOption("#board-variant", "classic");
-    await dee.page.selectOption("#board-difficulty", "easy");
-    await dee.page.click("#show-board");
+    await showBoard(dee, "all_time");
     await dee.page.waitForSelector("#board-flagged", { timeout: WAIT });
     expect(await dee.page.textContent("#board-view")).toContain("all time — 0 players");
   } finally {

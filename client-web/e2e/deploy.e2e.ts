@@ -8,25 +8,13 @@
 import { expect, test } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "./postgres";
 import { clientDir, createRoom, emptyCells, enterName, leaveGame, openPlayer, screenshotScreen, solve, startServer, useArena, waitForLabel, waitForMessage, WAIT } from "./harness";
 
 const arena = useArena();
 const CADDY = process.env.CADDY ?? "/usr/bin/caddy";
-
-/** A TCP port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? ok(address.port) : fail(new Error("no port"))));
-    });
-  });
-}
 
 /** Starts Caddy on the documented Caddyfile, for `site` in front of `upstream`. */
 async function startCaddy(site: string, upstream: string, httpPort: number): Promise<{ child: ChildProcess; dir: string }> {

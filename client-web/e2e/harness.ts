@@ -223,6 +223,15 @@ export async function enterName(p: Player, name: string) {
   await p.page.waitForSelector("#variant option", { state: "attached", timeout: WAIT });
 }
 
+/** Shows a board of the lobby's records card: `kind` is a leaderboard's
+ * (daily, weekly, all_time) or "ratings". */
+export async function showBoard(p: Player, kind: string, variant = "classic", difficulty = "easy") {
+  await p.page.selectOption("#board-kind", kind);
+  await p.page.selectOption("#board-variant", variant);
+  await p.page.selectOption("#board-difficulty", difficulty);
+  await p.page.click("#show-board");
+}
+
 /** The settings form's fields. */
 export interface CreateOptions {
   variant?: string;

@@ -29,7 +29,7 @@ function binDir(): string {
 }
 
 /** A loopback port nobody listens on now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.once("error", fail);

@@ -4,7 +4,7 @@
 // is put in the next race. The race is rated: each racer sees their rating move.
 
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, solve, startServer, WAIT, type Arena } from "./harness";
+import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startServer, WAIT, type Arena } from "./harness";
 
 const arena = {} as Arena;
 
@@ -62,10 +62,7 @@ test("one click races whoever is racing now; the race starts by itself; a late c
 
   // Bob looks his rating up in the lobby's boards: provisional after one race.
   await bob.page.click("button:text('Back to the lobby')");
-  await bob.page.selectOption("#board-kind", "ratings");
-  await bob.page.selectOption("#board-variant", "classic");
-  await bob.page.selectOption("#board-difficulty", "easy");
-  await bob.page.click("#show-board");
+  await showBoard(bob, "ratings");
   await bob.page.waitForSelector("#my-rating", { timeout: WAIT });
   expect(await bob.page.textContent("#my-rating")).toMatch(/^Your rating: 1[0-4]\d\d \(provisional\) after 1 race\.$/);
   expect(await bob.page.textContent("#board-view")).toContain("race ratings — 0 rated players");

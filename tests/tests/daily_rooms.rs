@@ -82,16 +82,21 @@ async fn everyone_gets_the_same_puzzle_of_the_day_and_no_rematch() {
     assert_eq!(a.error().await, ErrorCode::WrongState);
 }
 
-/// Asks for today's classic easy board; the answer's (total, my rank, faster than %).
-async fn my_place(c: &mut Client) -> (u32, Option<u32>, Option<u32>, Vec<String>) {
+/// Asks for a classic easy `board` (today's, for a daily one).
+async fn ask_classic_easy(c: &mut Client, board: BoardKind) {
     c.send(&ClientMessage::Leaderboard {
-        board: BoardKind::Daily,
+        board,
         variant: "classic".into(),
         params: Params::new(),
         difficulty: "easy".into(),
         date: None,
     })
     .await;
+}
+
+/// Asks for today's classic easy board; the answer's (total, my rank, faster than %).
+async fn my_place(c: &mut Client) -> (u32, Option<u32>, Option<u32>, Vec<String>) {
+    ask_classic_easy(c, BoardKind::Daily).await;
     c.until(|m| match m {
         ServerMessage::Leaderboard {
             total,
@@ -214,14 +219,7 @@ async fn finished_dailies_rank_on_the_days_board_and_survive_a_restart() {
 /// Today's classic easy `board` as `c` sees it: (players on it, my finish
 /// flagged as faster than plausible, if any).
 async fn flagged_on(c: &mut Client, board: BoardKind) -> (u32, Option<FlaggedTime>) {
-    c.send(&ClientMessage::Leaderboard {
-        board,
-        variant: "classic".into(),
-        params: Params::new(),
-        difficulty: "easy".into(),
-        date: None,
-    })
-    .await;
+    ask_classic_easy(c, board).await;
     c.until(|m| match m {
         ServerMessage::Leaderboard { total, flagged, .. } => Some((total, flagged)),
         _ => None,

@@ -630,6 +630,19 @@ mod tests {
         assert_eq!(row.recent_ms.last(), Some(&100_000));
     }
 
+    /// A query of the classic easy boards of 2026-11-24 (week of time 0).
+    fn classic_easy<'a>(params: &'a Params, me: &'a str, board: BoardKind) -> BoardQuery<'a> {
+        BoardQuery {
+            board,
+            variant: "classic",
+            params,
+            difficulty: "easy",
+            date: "2026-11-24".parse().expect("date"),
+            now_ms: 0.0,
+            me,
+        }
+    }
+
     fn record(player: &str, time_ms: u64) -> GameRecord {
         GameRecord {
             plausible_ms: 0,
@@ -674,15 +687,7 @@ mod tests {
         // The bot's second try, slower, is not its first of the day.
         boards.add(&at("bot", floor * 2, 0));
         let params = Params::new();
-        let query = |me, board| BoardQuery {
-            board,
-            variant: "classic",
-            params: &params,
-            difficulty: "easy",
-            date: "2026-11-24".parse().expect("date"),
-            now_ms: 0.0,
-            me,
-        };
+        let query = |me, board| classic_easy(&params, me, board);
         let view = |me, board| match boards.view(&query(me, board)) {
             ServerMessage::Leaderboard { total, flagged, .. } => (total, flagged),
             _ => panic!("a leaderboard"),
@@ -719,15 +724,7 @@ mod tests {
         // A second, faster try does not count.
         boards.add(&record("c", 50));
         let params = Params::new();
-        let query = |me, board| BoardQuery {
-            board,
-            variant: "classic",
-            params: &params,
-            difficulty: "easy",
-            date: "2026-11-24".parse().expect("date"),
-            now_ms: 0.0,
-            me,
-        };
+        let query = |me, board| classic_easy(&params, me, board);
         let view = boards.view(&query("e", BoardKind::Daily));
         let ServerMessage::Leaderboard {
             total,

@@ -3,19 +3,9 @@
 //! it is full; below two players again it waits for a second. Nobody is host
 //! of the start.
 
-use super::state::Room;
+use super::state::{QuickStart, Room};
 use protocol::wire::RoomState;
 use tokio::time::Instant;
-
-/// When an armed quick race starts: the instant for the room's timer and the
-/// wall clock (ms since the Unix epoch) its players are told.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct QuickStart {
-    /// On the room task's clock.
-    pub at: Instant,
-    /// On the wall clock, for the room view.
-    pub at_ms: f64,
-}
 
 impl Room {
     /// Arms, starts or disarms a waiting quick race after its seats changed:

@@ -73,6 +73,16 @@ pub(super) enum Member {
     Watcher(usize),
 }
 
+/// When an armed quick race starts: the instant for the room's timer and the
+/// wall clock (ms since the Unix epoch) its players are told.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct QuickStart {
+    /// On the room task's clock.
+    pub at: Instant,
+    /// On the wall clock, for the room view.
+    pub at_ms: f64,
+}
+
 /// Everything a room task owns.
 pub(super) struct Room {
     pub code: String,
@@ -86,7 +96,7 @@ pub(super) struct Room {
     /// A quick race's wait for more players after its second arrives.
     pub quick_wait: Duration,
     /// When an armed quick race starts by itself (see `quick.rs`).
-    pub quick_start: Option<super::quick::QuickStart>,
+    pub quick_start: Option<QuickStart>,
     pub had_players: bool,
     /// Nobody can use the room again (a solo player left; everyone left a
     /// finished room, or a waiting one): the room closes.

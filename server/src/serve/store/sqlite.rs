@@ -201,6 +201,13 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// The `(id, json)` rows `sql` selects, in its order.
+fn json_rows(conn: &Connection, sql: &str) -> Result<Vec<(i64, String)>, StoreError> {
+    let mut st = conn.prepare(sql)?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
 /// Folds the write-ahead log into the database file without blocking the writer
 /// (PASSIVE); returns the frames in the log.
 fn passive_checkpoint(conn: &Connection) -> rusqlite::Result<i64> {
@@ -568,24 +575,14 @@ impl Backend for Sqlite {
                 code, &settings, &puzzle, host, start_ms, seats, events,
             ));
         }
-        let mut st = conn
-            .prepare("SELECT id, record FROM records ORDER BY id")
-            .map_err(err)?;
-        let rows: Vec<(i64, String)> = st
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(err)?
-            .collect::<Result<_, _>>()
-            .map_err(err)?;
-        saved.records = saved_records(rows);
-        let mut st = conn
-            .prepare("SELECT id, race FROM rated_races ORDER BY id")
-            .map_err(err)?;
-        let rows: Vec<(i64, String)> = st
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(err)?
-            .collect::<Result<_, _>>()
-            .map_err(err)?;
-        saved.rated_races = saved_rated_races(rows);
+        saved.records = saved_records(json_rows(
+            &conn,
+            "SELECT id, record FROM records ORDER BY id",
+        )?);
+        saved.rated_races = saved_rated_races(json_rows(
+            &conn,
+            "SELECT id, race FROM rated_races ORDER BY id",
+        )?);
         let mut st = conn
             .prepare("SELECT player FROM hidden_players")
             .map_err(err)?;
