@@ -39,6 +39,7 @@ function race(variant: string): RoomSettings {
     ghosts: false,
     own_best: false,
     quick: false,
+    rated: false,
   };
 }
 

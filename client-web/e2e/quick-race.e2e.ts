@@ -4,7 +4,7 @@
 // is put in the next race. The race is rated: each racer sees their rating move.
 
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startServer, WAIT, type Arena } from "./harness";
+import { createRoom, fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startGame, startServer, WAIT, type Arena } from "./harness";
 
 const arena = {} as Arena;
 
@@ -67,4 +67,20 @@ test("one click races whoever is racing now; the race starts by itself; a late c
   expect(await bob.page.textContent("#my-rating")).toMatch(/^Your rating: 1[0-4]\d\d \(provisional\) after 1 race\.$/);
   expect(await bob.page.textContent("#board-view")).toContain("race ratings — 0 rated players");
   await screenshot(bob.page, "#records", "race-ratings-phone");
+});
+
+test("a race its host marks rated moves the racers' ratings, as a quick race does", async () => {
+  const dee = await namedPlayer(arena, "Dee");
+  const eve = await namedPlayer(arena, "Eve");
+  await dee.page.check("#rated");
+  const code = await createRoom(dee, { mode: "race", publicRoom: false });
+  await eve.page.goto(`${arena.server.url}/#${code}`);
+  await eve.page.waitForSelector("#waiting-for-host", { timeout: WAIT });
+  const { puzzle, solution } = await startGame(arena, dee, [eve]);
+  await fillByClicks(dee, puzzle, solution);
+  await fillByClicks(eve, puzzle, solution);
+  await dee.page.waitForSelector("#rating-change", { timeout: WAIT });
+  expect(await dee.page.textContent("#rating-change")).toMatch(/^Rating 1500 → 1[5-9]\d\d \(\+\d+\), provisional\.$/);
+  // A rated private race keeps its rematch.
+  expect(await dee.page.locator("#rematch").count()).toBe(1);
 });

@@ -784,7 +784,12 @@ draft?: SetterDraft | null,
  * it starts by itself when full or a short wait after its second player,
  * and has no rematch (the next quick race is one click).
  */
-quick: boolean, };
+quick: boolean, 
+/**
+ * A race whose result moves its racers' ratings (as a quick race's
+ * does), marked so by its host when it is made. Races only.
+ */
+rated: boolean, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 

@@ -295,6 +295,10 @@ pub struct RoomSettings {
     /// and has no rematch (the next quick race is one click).
     #[serde(default)]
     pub quick: bool,
+    /// A race whose result moves its racers' ratings (as a quick race's
+    /// does), marked so by its host when it is made. Races only.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// Whether a room offers hints.

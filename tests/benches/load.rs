@@ -124,6 +124,7 @@ async fn room(mut seats: Vec<(Ws, String)>) -> (Vec<(Ws, String)>, Vec<ClientMes
         puzzle: None,
         draft: None,
         quick: false,
+        rated: false,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

@@ -36,6 +36,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         puzzle: None,
         draft: None,
         quick: false,
+        rated: false,
     }
 }
 

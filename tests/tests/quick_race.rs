@@ -244,3 +244,48 @@ async fn finishes_faster_than_plausible_are_never_rated() {
     assert_eq!(my_rating(&mut ada).await, (None, 0, true));
     assert_eq!(my_rating(&mut bob).await, (None, 0, true));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_race_its_host_marks_rated_moves_ratings_and_only_races_are_rated() {
+    let addr = start_server_with(config(Duration::ZERO)).await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    let mut bob = Client::connect(addr, "Bob").await;
+    let rated = RoomSettings {
+        public: false,
+        rated: true,
+        ..race_settings(2)
+    };
+    let (_, puzzle) = arena_tests::ws::started_room(&mut ada, &mut [&mut bob], rated).await;
+    ada.solve(&puzzle).await;
+    bob.until(|m| match m {
+        ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(()),
+        _ => None,
+    })
+    .await;
+    bob.solve(&puzzle).await;
+    let changes = ada
+        .until(|m| match m {
+            ServerMessage::Rated { changes } => Some(changes),
+            _ => None,
+        })
+        .await;
+    let names: Vec<&str> = changes.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["Ada", "Bob"]);
+    assert!(changes[0].after > changes[0].before && changes[1].after < changes[1].before);
+
+    // A solo game is never rated.
+    let mut cy = Client::connect(addr, "Cy").await;
+    cy.send(&ClientMessage::CreateRoom {
+        settings: RoomSettings {
+            mode: protocol::wire::Mode::Solo,
+            public: false,
+            max_players: 1,
+            rated: true,
+            ..race_settings(1)
+        },
+    })
+    .await;
+    let (code, why) = cy.error_message().await;
+    assert_eq!(code, ErrorCode::Invalid);
+    assert!(why.contains("only races are rated"), "{why}");
+}

@@ -19,6 +19,7 @@ export function dailySettings(variant: string, difficulty: string, ghosts = fals
     ghosts,
     own_best: ownBest,
     quick: false,
+    rated: false,
   };
 }
 

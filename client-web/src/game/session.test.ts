@@ -7,7 +7,7 @@ const me: PlayerView = { id: "me", name: "Ada", filled: 0, finished_ms: null, mi
 const mate: PlayerView = { ...me, id: "mate", name: "Bob" };
 
 function settings(mode: RoomSettings["mode"]): RoomSettings {
-  return { variant: "classic", params: {}, difficulty: "easy", mode, public: false, max_players: 2, mistakes: { type: "none" }, hints: { type: "off" }, ghosts: false, own_best: false, quick: false };
+  return { variant: "classic", params: {}, difficulty: "easy", mode, public: false, max_players: 2, mistakes: { type: "none" }, hints: { type: "off" }, ghosts: false, own_best: false, quick: false, rated: false };
 }
 
 function room(mode: RoomSettings["mode"], over: Partial<RoomView> = {}): RoomView {

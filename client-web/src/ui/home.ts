@@ -26,6 +26,7 @@ function quickSolo(): RoomSettings {
     ghosts: false,
     own_best: false,
     quick: false,
+    rated: false,
   };
 }
 
@@ -60,6 +61,8 @@ export class HomeScreen {
     h("option", { value: "coop" }, "Co-op"),
   );
   private readonly isPublic = h("input", { type: "checkbox", id: "public", checked: true });
+  /** A race whose result moves the racers' ratings (races only). */
+  private readonly isRated = h("input", { type: "checkbox", id: "rated" });
   private readonly puzzleText = h("textarea", {
     id: "puzzle-text",
     rows: 3,
@@ -166,6 +169,7 @@ export class HomeScreen {
             h("label", { for: "max-players" }, "Players"),
             this.maxPlayers,
             h("label", { class: "check" }, this.isPublic, " Public (listed below)"),
+            h("label", { class: "check competitive" }, this.isRated, " Rated (races)"),
           ),
           h("label", { for: "mistakes", class: "competitive" }, "Mistakes"),
           this.mistakes,
@@ -475,6 +479,7 @@ export class HomeScreen {
       ghosts: false,
       own_best: false,
       quick: false,
+      rated: mode === "race" && this.isRated.checked,
       puzzle: this.puzzleText.value.trim() || undefined,
     };
   }

@@ -373,6 +373,7 @@ export class SetterScreen {
       ghosts: false,
       own_best: false,
       quick: false,
+      rated: false,
       draft,
     });
   }

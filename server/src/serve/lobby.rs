@@ -113,6 +113,7 @@ pub fn quick_settings(variant: String, params: Params, difficulty: String) -> Ro
         puzzle: None,
         draft: None,
         quick: true,
+        rated: true,
     }
 }
 
@@ -162,6 +163,9 @@ pub fn check_limits(settings: &RoomSettings) -> Result<(), String> {
         && (settings.mode != Mode::Race || !settings.public || settings.daily.is_some())
     {
         return Err("a quick race is a public race of a generated puzzle".into());
+    }
+    if settings.rated && settings.mode != Mode::Race {
+        return Err("only races are rated".into());
     }
     if (settings.ghosts || settings.own_best)
         && (settings.daily.is_none() || settings.mode != Mode::Solo)

@@ -1,4 +1,5 @@
-//! A finished quick race moves its racers' ratings (see `serve::ratings`):
+//! A finished rated race (a quick race, or a race its host marked rated)
+//! moves its racers' ratings (see `serve::ratings`):
 //! finishers placed by time, the rest sharing the last place; a finish faster
 //! than the puzzle's plausible floor takes its racer out of the race (never
 //! rated on a scripted solve), and a race of a pasted puzzle is not rated.
@@ -23,10 +24,10 @@ impl Room {
         self.broadcast(&super::encode(&ServerMessage::Rated { changes }));
     }
 
-    /// The race's places, when it is rated: a quick race of a generated
+    /// The race's places, when it is rated: a rated race of a generated
     /// puzzle with two or more racers left once implausible finishes are out.
     fn rated_race(&self) -> Option<RatedRace> {
-        if !self.settings.quick || self.game.full.seed.is_none() {
+        if !self.settings.rated || self.game.full.seed.is_none() {
             return None;
         }
         let empty = self

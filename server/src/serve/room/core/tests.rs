@@ -37,6 +37,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         puzzle: None,
         draft: None,
         quick: false,
+        rated: false,
     }
 }
 
