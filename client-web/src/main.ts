@@ -119,6 +119,8 @@ class App {
     this.showPalette();
     const theme = storage.get(THEME_KEY);
     if (theme) document.documentElement.dataset.theme = theme;
+    // One listener for the life of the page (a game screen is made per game).
+    window.addEventListener("resize", () => this.play?.fitToScreen());
     replace(
       root,
       h(

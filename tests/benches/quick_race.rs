@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 
 /// What one simulated player saw.
 struct Seen {
-    id: String,
     /// From `quick_race` to the `room` that seats them.
     to_seat: Duration,
     /// From `quick_race` to their race's start, if it started in time.
@@ -29,6 +28,13 @@ struct Seen {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// A table row: p50, p90, p99 and max of `sorted`.
+fn row(label: &str, sorted: &[f64]) {
+    let [p50, p90, p99] = [0.5, 0.9, 0.99].map(|p| percentile(sorted, p));
+    let max = sorted.last().copied().unwrap_or(0.0);
+    println!("| {label} | {p50:.1} | {p90:.1} | {p99:.1} | {max:.1} |");
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -50,7 +56,6 @@ async fn player(addr: String, n: usize, at: Instant, give_up: Instant) -> Seen {
     })
     .await;
     let mut seen = Seen {
-        id: c.id.clone(),
         to_seat: Duration::ZERO,
         to_start: None,
         rooms: Vec::new(),
@@ -133,27 +138,13 @@ fn main() {
             + seen.iter().filter(|s| s.rooms.len() > 1).count();
         let races: HashSet<&str> = seen.iter().flat_map(|s| s.rooms.iter().map(|(c, _)| c.as_str())).collect();
         let seated = seen.iter().filter(|s| !s.rooms.is_empty()).count();
-        let unseen: usize = seen.iter().filter(|s| s.id.is_empty()).count();
         println!("quick races: {players} players over {seconds} s, wait {wait_ms} ms");
         println!("| | p50 | p90 | p99 | max |");
         println!("|---|---:|---:|---:|---:|");
+        row("request -> seat in a race (ms)", &seat);
+        row(&format!("request -> the race starts (ms; {} of {players} started)", begun.len()), &begun);
         println!(
-            "| request -> seat in a race (ms) | {:.1} | {:.1} | {:.1} | {:.1} |",
-            percentile(&seat, 0.5),
-            percentile(&seat, 0.9),
-            percentile(&seat, 0.99),
-            seat.last().copied().unwrap_or(0.0)
-        );
-        println!(
-            "| request -> the race starts (ms; {} of {players} started) | {:.0} | {:.0} | {:.0} | {:.0} |",
-            begun.len(),
-            percentile(&begun, 0.5),
-            percentile(&begun, 0.9),
-            percentile(&begun, 0.99),
-            begun.last().copied().unwrap_or(0.0)
-        );
-        println!(
-            "races: {}, seated: {seated}/{players}, mean racers per race: {:.1}, players in two races: {twice}, without an id: {unseen}",
+            "races: {}, seated: {seated}/{players}, mean racers per race: {:.1}, players in two races: {twice}",
             races.len(),
             seated as f64 / races.len().max(1) as f64
         );

@@ -282,12 +282,15 @@ async fn an_online_backup_taken_while_serving_restores_every_finished_game() {
     let mut b = Client::connect(&addr, "Bob").await;
     started_room(&mut b, &mut [], daily("classic", Params::new(), "easy")).await;
     let copy = data.join("copy.db");
-    let out = std::process::Command::new(arena_tests::built_arena())
-        .args(["backup", "--data"])
-        .arg(&data)
-        .arg(&copy)
-        .output()
-        .expect("run arena backup");
+    let backup = || {
+        std::process::Command::new(arena_tests::built_arena())
+            .args(["backup", "--data"])
+            .arg(&data)
+            .arg(&copy)
+            .output()
+            .expect("run arena backup")
+    };
+    let out = backup();
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -296,12 +299,7 @@ async fn an_online_backup_taken_while_serving_restores_every_finished_game() {
     );
     assert!(said.contains("finished games: 1); checked"), "{said}");
     // A second backup to the same file is refused, the first kept.
-    let again = std::process::Command::new(arena_tests::built_arena())
-        .args(["backup", "--data"])
-        .arg(&data)
-        .arg(&copy)
-        .output()
-        .expect("run arena backup");
+    let again = backup();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("never overwrites"));
     server.kill().await.expect("stop");

@@ -163,14 +163,18 @@ async fn race_once(ada: &mut Client, bob: &mut Client) {
     bob.send(&quick("2x2", "easy")).await;
     let view = view_where(bob, |r| r.state == RoomState::Playing).await;
     let puzzle = view.puzzle.expect("puzzle");
-    ada.solve(&puzzle).await;
-    // Bob hears Ada finish before he plays.
+    ada_then_bob(ada, bob, &puzzle).await;
+}
+
+/// Ada solves `puzzle`; once Bob has heard her finish, he solves it too.
+async fn ada_then_bob(ada: &mut Client, bob: &mut Client, puzzle: &protocol::PuzzleV1) {
+    ada.solve(puzzle).await;
     bob.until(|m| match m {
         ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(()),
         _ => None,
     })
     .await;
-    bob.solve(&puzzle).await;
+    bob.solve(puzzle).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -256,13 +260,7 @@ async fn a_private_race_its_host_marks_rated_moves_ratings_and_only_races_are_ra
         ..race_settings(2)
     };
     let (_, puzzle) = arena_tests::ws::started_room(&mut ada, &mut [&mut bob], rated).await;
-    ada.solve(&puzzle).await;
-    bob.until(|m| match m {
-        ServerMessage::Progress { player } if player.finished_ms.is_some() => Some(()),
-        _ => None,
-    })
-    .await;
-    bob.solve(&puzzle).await;
+    ada_then_bob(&mut ada, &mut bob, &puzzle).await;
     let changes = ada
         .until(|m| match m {
             ServerMessage::Rated { changes } => Some(changes),

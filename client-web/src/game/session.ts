@@ -198,16 +198,19 @@ export class Session {
 
   /** Asks for a new room: the form shows progress until the room or an error comes. */
   createRoom(settings: RoomSettings): ClientMessage[] {
-    this.creatingRoom = true;
-    this.createFailed = undefined;
-    return [{ type: "create_room", settings }];
+    return this.askForRoom({ type: "create_room", settings });
   }
 
   /** Joins the open quick race of a kind, or opens one (answered like a new room). */
   quickRace(variant: string, params: Record<string, ParamValue>, difficulty: string): ClientMessage[] {
+    return this.askForRoom({ type: "quick_race", variant, params, difficulty });
+  }
+
+  /** A request answered by a new room: until it comes (or fails), another waits. */
+  private askForRoom(m: ClientMessage): ClientMessage[] {
     this.creatingRoom = true;
     this.createFailed = undefined;
-    return [{ type: "quick_race", variant, params, difficulty }];
+    return [m];
   }
 
   /**

@@ -152,9 +152,7 @@ export class HomeScreen {
             id: "create",
             onsubmit: (e) => {
               e.preventDefault();
-              if (this.session.creatingRoom) return;
-              for (const m of this.session.createRoom(this.settings())) send(m);
-              this.update();
+              this.askForRoom(() => this.session.createRoom(this.settings()));
             },
           },
           h("label", { for: "variant" }, "Variant"),
@@ -486,15 +484,18 @@ export class HomeScreen {
 
   /** Starts one of the first card's games (nothing if one is being made). */
   private quick(settings: RoomSettings) {
-    if (this.session.creatingRoom) return;
-    for (const m of this.session.createRoom(settings)) this.actions.send(m);
-    this.update();
+    this.askForRoom(() => this.session.createRoom(settings));
   }
 
   /** Joins the open quick race of a kind, or opens one (nothing if a room is being made). */
   private quickRace(variant: string, params: Record<string, ParamValue>, difficulty: string) {
+    this.askForRoom(() => this.session.quickRace(variant, params, difficulty));
+  }
+
+  /** Sends a request for a room, unless one is already on its way. */
+  private askForRoom(request: () => ClientMessage[]) {
     if (this.session.creatingRoom) return;
-    for (const m of this.session.quickRace(variant, params, difficulty)) this.actions.send(m);
+    for (const m of request()) this.actions.send(m);
     this.update();
   }
 

@@ -115,6 +115,8 @@ export class PlayScreen {
     ),
   );
   private shownChat = -1;
+  /** Whether the pad sits beside the board (a wide screen). */
+  private readonly wide = window.matchMedia(WIDE_SCREEN);
   /** The pad's column: beside the board on a wide screen, under it on a phone. */
   private readonly controls = h("div", { class: "controls" }, this.banner, this.hintBox, this.modes, this.pad, this.padOptions);
 
@@ -122,10 +124,6 @@ export class PlayScreen {
     private readonly session: Session,
     private readonly actions: PlayActions,
   ) {
-    window.addEventListener("resize", () => {
-      this.fitZoomedBox();
-      this.placeResults();
-    });
     this.el = h(
       "main",
       { class: "play" },
@@ -272,9 +270,16 @@ export class PlayScreen {
     this.updateTools();
   }
 
+  /** The screen changed size: the zoomed box and the results fit it again
+   * (the app calls this from its one resize listener). */
+  fitToScreen() {
+    this.fitZoomedBox();
+    this.placeResults();
+  }
+
   /** A zoomed board's box takes the height the screen has left once the
    * controls under it (on a phone) are in view too; it scrolls inside. */
-  fitZoomedBox() {
+  private fitZoomedBox() {
     const box = this.boardBox;
     if (!box.classList.contains("zoomed")) {
       box.style.maxHeight = "";
@@ -290,7 +295,7 @@ export class PlayScreen {
    * screen (above it they pushed the board below the fold at 1280x800);
    * on a phone, above the board, where the game's header leaves off. */
   private placeResults() {
-    const beside = !this.results.hidden && window.matchMedia(WIDE_SCREEN).matches;
+    const beside = !this.results.hidden && this.wide.matches;
     if (beside && this.results.parentElement !== this.controls) this.controls.prepend(this.results);
     if (!beside && this.results.parentElement === this.controls) this.el.insertBefore(this.results, this.el.querySelector(".game-body"));
     this.el.classList.toggle("results-beside", beside);

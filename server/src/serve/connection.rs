@@ -376,11 +376,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             Some(shared.lobby.rooms_message(&RoomQuery::default()))
         }
         ClientMessage::CreateRoom { settings } => {
-            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            let link = Link {
-                conn: player.conn,
-                out: tx,
-            };
+            let (link, rx) = new_link(shared, player);
             let current = player.room.as_ref();
             match shared
                 .lobby
@@ -404,11 +400,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             params,
             difficulty,
         } => {
-            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            let link = Link {
-                conn: player.conn,
-                out: tx,
-            };
+            let (link, rx) = new_link(shared, player);
             let current = player.room.as_ref();
             let matched = (shared.lobby)
                 .quick_race(me.clone(), variant, params, difficulty, link, current)
@@ -452,11 +444,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                     return Some(refusal);
                 }
             };
-            let (tx, rx) = mpsc::channel(shared.config.outbox_frames);
-            let link = Link {
-                conn: player.conn,
-                out: tx,
-            };
+            let (link, rx) = new_link(shared, player);
             match room.join(me.clone(), spectator, link).await {
                 Ok(()) => {
                     move_to(player, &me, room, rx).await;
@@ -660,6 +648,17 @@ async fn hello(
         server_time: now_ms(),
         site_url: shared.config.site_url.clone(),
     }
+}
+
+/// A new outbox for the player's next room: the link the room sends to, and
+/// the receiving end `move_to` installs once the room has them.
+fn new_link(shared: &Shared, player: &Player) -> (Link, mpsc::Receiver<Outgoing>) {
+    let (out, rx) = mpsc::channel(shared.config.outbox_frames);
+    let link = Link {
+        conn: player.conn,
+        out,
+    };
+    (link, rx)
 }
 
 /// The player is now in `room` with the outbox `rx`: the room they were in

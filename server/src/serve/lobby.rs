@@ -401,6 +401,11 @@ impl Lobby {
         let open: Vec<(RoomSummary, RoomHandle)> = (self.rooms.iter())
             .map(|r| (r.value().summary(), r.value().clone()))
             .filter(|(s, h)| s.settings.quick && joinable(s) && !h.is_closed())
+            // Cheap before the resolved key: the same variant and difficulty.
+            .filter(|(s, _)| {
+                s.settings.variant == settings.variant
+                    && s.settings.difficulty == settings.difficulty
+            })
             .filter(|(s, _)| {
                 let manifest = self.games.plugins().manifest(&s.settings.variant);
                 manifest.is_some_and(|m| Kind::of(&s.settings, m).key() == kind)

@@ -44,6 +44,30 @@ pub struct RatedRace {
 }
 
 impl RatedRace {
+    /// Whether a stored race is one a room could have written: 2 to
+    /// [`MAX_PLAYERS`](crate::serve::lobby::MAX_PLAYERS) racers, each once,
+    /// places from 1 up to their number. A row that is not is refused.
+    pub fn check(&self) -> Result<(), String> {
+        let n = self.places.len();
+        if !(2..=crate::serve::lobby::MAX_PLAYERS as usize).contains(&n) {
+            return Err(format!("{n} racers"));
+        }
+        let mut players: Vec<&str> = self.places.iter().map(|p| p.player.as_str()).collect();
+        players.sort_unstable();
+        players.dedup();
+        if players.len() != n {
+            return Err("a racer listed twice".into());
+        }
+        if let Some(p) = self
+            .places
+            .iter()
+            .find(|p| p.place == 0 || p.place as usize > n)
+        {
+            return Err(format!("place {} of {n}", p.place));
+        }
+        Ok(())
+    }
+
     /// The key of the ratings it moves.
     pub fn kind_key(&self) -> String {
         super::records::kind_key(&self.variant, &self.params, &self.difficulty)
@@ -208,6 +232,19 @@ mod tests {
                 })
                 .collect(),
         }
+    }
+
+    #[test]
+    fn a_stored_race_no_room_could_write_is_refused() {
+        assert_eq!(race(&[("a", 1), ("b", 2)]).check(), Ok(()));
+        assert_eq!(race(&[("a", 1), ("b", 2), ("c", 2)]).check(), Ok(()));
+        assert!(race(&[("a", 1)]).check().is_err(), "one racer");
+        assert!(race(&[("a", 1), ("a", 2)]).check().is_err(), "twice");
+        assert!(race(&[("a", 0), ("b", 1)]).check().is_err(), "place 0");
+        assert!(
+            race(&[("a", 1), ("b", 3)]).check().is_err(),
+            "place past the racers"
+        );
     }
 
     #[test]

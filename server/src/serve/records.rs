@@ -74,7 +74,7 @@ impl GameRecord {
     /// Whether the solving time (penalties aside) is under the puzzle's
     /// fastest plausible time: a scripted solve, flagged and not ranked.
     pub fn flagged(&self) -> bool {
-        self.time_ms.saturating_sub(self.penalty_ms) < self.plausible_ms
+        under_floor(self.time_ms, self.penalty_ms, self.plausible_ms)
     }
 
     /// The key of the daily board this record belongs to, if any.
@@ -107,6 +107,13 @@ pub fn fastest_plausible_ms(empty_cells: usize, difficulty: &str, cell_ms: u64) 
         _ => 1.0,
     };
     (empty_cells as f64 * cell_ms as f64 * per_tier) as u64
+}
+
+/// Whether a finish of `time_ms` with `penalty_ms` of penalties in it was
+/// solved faster than the puzzle's floor `plausible_ms` (penalties do not lift
+/// a scripted solve over it).
+pub fn under_floor(time_ms: u64, penalty_ms: u64, plausible_ms: u64) -> bool {
+    time_ms.saturating_sub(penalty_ms) < plausible_ms
 }
 
 /// The key of the daily board of (date, variant, resolved parameters, difficulty).

@@ -486,15 +486,11 @@ impl Room {
                 _ => None,
             })
             .collect();
-        let manifest_params = self
-            .games
-            .kind(&self.settings)
-            .map_or_else(|| self.settings.params.clone(), |k| k.params);
         Some(GameRecord {
             player: self.seats[i].who.id.clone(),
             name: self.seats[i].who.name.clone(),
             variant: self.settings.variant.clone(),
-            params: manifest_params,
+            params: self.resolved_params(),
             difficulty: self.settings.difficulty.clone(),
             daily: self.settings.daily.clone(),
             mode: self.settings.mode,
@@ -505,15 +501,7 @@ impl Room {
             at_ms: now_ms(),
             room: self.code.clone(),
             moves,
-            plausible_ms: self.boards.plausible_ms(
-                self.game
-                    .puzzle
-                    .givens()
-                    .iter()
-                    .filter(|&&g| g == 0)
-                    .count(),
-                &self.settings.difficulty,
-            ),
+            plausible_ms: self.plausible_ms(),
         })
     }
 

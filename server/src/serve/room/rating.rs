@@ -7,8 +7,9 @@
 
 use super::state::Room;
 use crate::serve::ratings::{RacePlace, RatedRace};
+use crate::serve::records::under_floor;
 use crate::serve::store::Write;
-use protocol::wire::ServerMessage;
+use protocol::wire::{RoomState, ServerMessage};
 
 impl Room {
     /// Rates the race that just ended, if it is a rated one.
@@ -30,18 +31,11 @@ impl Room {
         if !self.settings.rated || self.game.full.seed.is_none() {
             return None;
         }
-        let empty = self
-            .game
-            .puzzle
-            .givens()
-            .iter()
-            .filter(|&&g| g == 0)
-            .count();
-        let floor = self.boards.plausible_ms(empty, &self.settings.difficulty);
+        let floor = self.plausible_ms();
         let finishers = self.play.finishers();
         let plausible = |i: usize| {
             let time = self.play.players[i].finished_ms.unwrap_or_default();
-            time.saturating_sub(self.play.penalty_ms(i)) >= floor
+            !under_floor(time, self.play.penalty_ms(i), floor)
         };
         let mut places: Vec<RacePlace> = Vec::new();
         for &i in finishers.iter().filter(|&&i| plausible(i)) {
@@ -54,11 +48,9 @@ impl Room {
         if places.len() < 2 {
             return None;
         }
-        let params = (self.games.kind(&self.settings))
-            .map_or_else(|| self.settings.params.clone(), |k| k.params);
         Some(RatedRace {
             variant: self.settings.variant.clone(),
-            params,
+            params: self.resolved_params(),
             difficulty: self.settings.difficulty.clone(),
             room: self.code.clone(),
             at_ms: crate::serve::clock::now_ms(),
@@ -66,23 +58,22 @@ impl Room {
         })
     }
 
-    /// A quick race's racers' mean rating of its kind (for matching), else none.
+    /// A waiting quick race's racers' mean rating of its kind (what matching
+    /// reads), else none: once under way nobody joins it, and the summary this
+    /// feeds is taken after every command, moves included.
     pub(super) fn mean_rating(&self) -> Option<i32> {
-        if !self.settings.quick || self.seats.is_empty() {
+        if !self.settings.quick || self.play.phase != RoomState::Waiting || self.seats.is_empty() {
             return None;
         }
-        let kind = self.rating_kind();
+        let kind = crate::serve::records::kind_key(
+            &self.settings.variant,
+            &self.resolved_params(),
+            &self.settings.difficulty,
+        );
         let sum: i64 = (self.seats.iter())
             .map(|s| i64::from(self.ratings.shown_of(&kind, &s.who.id)))
             .sum();
         Some((sum / self.seats.len() as i64) as i32)
-    }
-
-    /// The key of the ratings this room's races move.
-    fn rating_kind(&self) -> String {
-        let params = (self.games.kind(&self.settings))
-            .map_or_else(|| self.settings.params.clone(), |k| k.params);
-        crate::serve::records::kind_key(&self.settings.variant, &params, &self.settings.difficulty)
     }
 
     fn place(&self, seat: usize, place: u32) -> RacePlace {

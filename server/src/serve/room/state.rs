@@ -171,6 +171,24 @@ impl Room {
         }
     }
 
+    /// The room's parameters with the variant's defaults filled in (as the
+    /// leaderboards and ratings key them).
+    pub(super) fn resolved_params(&self) -> protocol::plugin::Params {
+        (self.games.kind(&self.settings)).map_or_else(|| self.settings.params.clone(), |k| k.params)
+    }
+
+    /// The puzzle's fastest plausible solving time (see `records`).
+    pub(super) fn plausible_ms(&self) -> u64 {
+        let empty = self
+            .game
+            .puzzle
+            .givens()
+            .iter()
+            .filter(|&&g| g == 0)
+            .count();
+        self.boards.plausible_ms(empty, &self.settings.difficulty)
+    }
+
     /// The lobby's view of the room.
     pub fn summary(&self) -> RoomSummary {
         RoomSummary {
