@@ -287,3 +287,37 @@ async fn a_private_race_its_host_marks_rated_moves_ratings_and_only_races_are_ra
     assert_eq!(code, ErrorCode::Invalid);
     assert!(why.contains("only races are rated"), "{why}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_quick_race_and_ratings_requests_get_clear_errors_and_the_server_goes_on() {
+    let addr = start_server_with(config(Duration::ZERO)).await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    for (request, says) in [
+        (
+            ClientMessage::QuickRace {
+                variant: "no-such".into(),
+                params: Params::new(),
+                difficulty: "easy".into(),
+            },
+            "unknown variant",
+        ),
+        (quick("2x2", "extreme"), "difficulties"),
+        (quick("7x7", "easy"), "box"),
+        (
+            ClientMessage::Ratings {
+                variant: "no-such".into(),
+                params: Params::new(),
+                difficulty: "easy".into(),
+            },
+            "unknown variant",
+        ),
+    ] {
+        ada.send(&request).await;
+        let (code, why) = ada.error_message().await;
+        assert_eq!(code, ErrorCode::Invalid, "{why}");
+        assert!(why.contains(says), "{why}");
+    }
+    // Nothing was opened, and the same connection still races.
+    ada.send(&quick("2x2", "easy")).await;
+    assert_eq!(view_where(&mut ada, |_| true).await.players.len(), 1);
+}

@@ -142,6 +142,9 @@ pub const MAX_LIVES: u32 = 99;
 /// Checks room settings against their ranges and the variant's manifest.
 pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<(), String> {
     check_limits(settings)?;
+    // The parameters first: with one the variant does not have, no
+    // difficulty is offered and the message would name none.
+    super::kind::check_params(&settings.params, manifest)?;
     if !manifest.offers(&settings.params, &settings.difficulty) {
         return Err(format!(
             "'{}' offers the difficulties {} here, not '{}'",
@@ -150,7 +153,7 @@ pub fn check_settings(settings: &RoomSettings, manifest: &Manifest) -> Result<()
             settings.difficulty
         ));
     }
-    super::kind::check_params(&settings.params, manifest)
+    Ok(())
 }
 
 /// The rules settings keep whatever the variant: players, modes, policies in
