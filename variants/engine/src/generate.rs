@@ -386,8 +386,9 @@ pub fn generate_for_difficulty(
 pub enum GenerateError {
     /// The model has no solution at all.
     NoSolution,
-    /// The deadline passed (checked between removals; never changes the result
-    /// of a run that finishes in time).
+    /// The deadline passed (checked between removals and between a tier
+    /// check's searches; never changes the result of a run that finishes in
+    /// time).
     Deadline,
 }
 
@@ -494,9 +495,15 @@ pub fn reduce_to_tier(
     let easier = difficulty.easier();
     // Whether the puzzle needs its tier (something easier cannot solve it), and
     // whether the tier's techniques solve it; both hold untested when untiered.
-    let needs_tier =
-        |g: &[u8]| !tiered || easier.is_none_or(|e| !crate::logic::solves_within(model, g, e));
-    let within = |g: &[u8]| !tiered || crate::logic::solves_within(model, g, difficulty);
+    // A tier check the deadline cuts short proves nothing: the try ends.
+    let solves = |g: &[u8], cap| {
+        crate::logic::solves_within_until(model, g, cap, deadline).ok_or(GenerateError::Deadline)
+    };
+    let needs_tier = |g: &[u8]| -> Result<bool, GenerateError> {
+        Ok(!tiered || easier.map_or(Ok(true), |e| solves(g, e).map(|s| !s))?)
+    };
+    let within =
+        |g: &[u8]| -> Result<bool, GenerateError> { Ok(!tiered || solves(g, difficulty)?) };
     // Untiered, aim at the middle of the band.
     let stop_at = if tiered { hi } else { (lo + hi) / 2 };
     let expired = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
@@ -519,8 +526,8 @@ pub fn reduce_to_tier(
             clues -= 1;
             continue;
         }
-        let needs = needs_tier(&givens);
-        if needs && !within(&givens) {
+        let needs = needs_tier(&givens)?;
+        if needs && !within(&givens)? {
             givens[cell] = value;
             continue;
         }
@@ -545,7 +552,7 @@ pub fn reduce_to_tier(
                 continue;
             }
             givens[cell] = solution[cell];
-            if needs_tier(&givens) {
+            if needs_tier(&givens)? {
                 clues += 1;
             } else {
                 givens[cell] = 0;

@@ -127,8 +127,7 @@ impl Variant for Gattai {
             if tiering == Tiering::BandOnly {
                 // Graded here: an extreme Samurai needs chains, never dynamic
                 // forcing chains (seconds a step on 369 cells).
-                let options = logic::Options { uniqueness: true };
-                let grade = logic::grade_without_dynamic_chains(&model, g.puzzle.givens(), options);
+                let grade = ctx.grade(&model, g.puzzle.givens(), logic::Chains::Static)?;
                 if grade.tier != Some(Difficulty::Extreme) {
                     continue;
                 }

@@ -126,6 +126,21 @@ impl GenerateContext {
         }
     }
 
+    /// `givens`' grade ([`engine::logic::grade`] with uniqueness allowed,
+    /// forcing chains as deep as `chains`), within the deadline: a variant
+    /// that grades its own candidates calls this, so that a long grade does
+    /// not outlast the host's patience.
+    pub fn grade(
+        &self,
+        model: &Model,
+        givens: &[u8],
+        chains: engine::logic::Chains,
+    ) -> Result<engine::logic::Grade, GenerateError> {
+        let options = engine::logic::Options { uniqueness: true };
+        engine::logic::grade_until(model, givens, options, chains, self.deadline)
+            .ok_or(GenerateError::Deadline)
+    }
+
     /// The clue range (inclusive) the manifest declares for this request.
     pub fn clue_range(&self) -> (usize, usize) {
         self.clues

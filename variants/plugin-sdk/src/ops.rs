@@ -128,16 +128,14 @@ pub fn generate(
             (lo as usize, hi as usize),
         );
         let g = plugin.variant().generate(&ctx).map_err(|e| match e {
-            GenerateError::Deadline => Failure {
-                status: status::DEADLINE,
-                message: "deadline passed while generating".into(),
-            },
+            GenerateError::Deadline => expired(label::Expired),
             GenerateError::Failed(message) => Failure::error(message),
         })?;
-        let mut verdict = label::verdict(&g.puzzle, ctx.kept_grade(g.puzzle.givens()));
+        let kept = ctx.kept_grade(g.puzzle.givens());
+        let mut verdict = label::verdict(&g.puzzle, kept, deadline).map_err(expired)?;
         let mut made = g.puzzle;
         if verdict.tier == Some(difficulty) && req.minimal {
-            match minimal_at_tier(&made, difficulty) {
+            match minimal_at_tier(&made, difficulty, deadline).map_err(expired)? {
                 Some((minimal, minimal_verdict)) => (made, verdict) = (minimal, minimal_verdict),
                 None => verdict.tier = None,
             }
@@ -172,21 +170,43 @@ pub fn generate(
     )))
 }
 
+/// What a generation the deadline cut short answers.
+fn expired(_: label::Expired) -> Failure {
+    Failure {
+        status: status::DEADLINE,
+        message: "deadline passed while generating".into(),
+    }
+}
+
 /// `puzzle` made minimal at `tier` (every given needed for uniqueness, the
 /// tier kept), with its verdict; `None` if no clue order keeps the tier.
+/// Gives up once `until` has passed.
 fn minimal_at_tier(
     puzzle: &engine::Puzzle,
     tier: Difficulty,
-) -> Option<(engine::Puzzle, label::Verdict)> {
+    until: Option<Instant>,
+) -> Result<Option<(engine::Puzzle, label::Verdict)>, label::Expired> {
     let model = puzzle.model_arc();
     let of = |givens: &[u8]| {
         let p = engine::Puzzle::new(std::sync::Arc::clone(model), givens.to_vec()).ok()?;
-        let v = label::verdict(&p, None);
-        Some((p, v))
+        Some(label::verdict(&p, None, until).map(|v| (p, v)))
     };
-    let keeps = |givens: &[u8]| of(givens).is_some_and(|(_, v)| v.tier == Some(tier));
-    let givens = engine::generate::minimal_keeping(model, puzzle.givens(), keeps)?;
-    of(&givens)
+    // A verdict the deadline cut short keeps the clue, and the whole answer
+    // is then thrown away.
+    let cut_short = std::cell::Cell::new(false);
+    let keeps = |givens: &[u8]| match of(givens) {
+        Some(Ok((_, v))) => v.tier == Some(tier),
+        Some(Err(label::Expired)) => {
+            cut_short.set(true);
+            false
+        }
+        None => false,
+    };
+    let givens = engine::generate::minimal_keeping(model, puzzle.givens(), keeps);
+    if cut_short.get() {
+        return Err(label::Expired);
+    }
+    givens.and_then(|g| of(&g)).transpose()
 }
 
 /// Reads the puzzle and the player's grid; the player's values never override givens.

@@ -36,6 +36,7 @@ pub fn differential(model: &Model, givens: &[u8], options: Options) -> Different
         chains: Chains::Static,
         first: false,
         exhausted: None,
+        until: None,
     };
     let tier = Climb {
         options: Options { uniqueness: false },

@@ -298,6 +298,9 @@ pub(crate) fn easiest(
     let passes = if climb.first { 3 } else { 1 };
     for pass in 0..passes {
         for r in allowed().filter(|r| climb.pass(r.tier, r.when) == pass) {
+            if climb.expired() {
+                return None;
+            }
             let found = (r.find)(&cx);
             watch(r, &cx, found.as_ref());
             if found.is_some() {

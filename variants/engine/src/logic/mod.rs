@@ -47,9 +47,11 @@ use crate::model::Model;
 pub use differential::{differential, Differential};
 use grid::{Grid, Layout};
 use ladder::{easiest, Watch, LADDER};
-use schedule::{Chains, Climb};
+pub use schedule::Chains;
+use schedule::Climb;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Instant;
 pub use step::{format_rating, CageFacts, Candidate, Rating, Step, Technique};
 use Difficulty::{Easy, Extreme, Hard, Medium};
 
@@ -300,7 +302,7 @@ fn apply(model: &Model, grid: &mut Grid, step: &Step) {
 /// steps Sudoku Explainer's order takes (for the rating and the explanation),
 /// and the tier ([`tier`]).
 pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
-    grade_by(model, givens, options, Chains::Nested)
+    grade_by(model, givens, options, Chains::Nested, None)
 }
 
 /// [`grade`] without dynamic forcing chains, the ladder's last rungs, whose
@@ -310,7 +312,7 @@ pub fn grade(model: &Model, givens: &[u8], options: Options) -> Grade {
 /// solve, the grade is [`grade`]'s (the chains come last, so they were never
 /// reached).
 pub fn grade_without_dynamic_chains(model: &Model, givens: &[u8], options: Options) -> Grade {
-    grade_by(model, givens, options, Chains::Static)
+    grade_by(model, givens, options, Chains::Static, None)
 }
 
 /// [`grade`] without nested forcing chains, whose search takes up to seconds
@@ -318,11 +320,38 @@ pub fn grade_without_dynamic_chains(model: &Model, givens: &[u8], options: Optio
 /// and again (a pasted puzzle). The puzzle is unsolved where only those
 /// chains would go on; when it does solve, the grade is [`grade`]'s.
 pub fn grade_without_nested_chains(model: &Model, givens: &[u8], options: Options) -> Grade {
-    grade_by(model, givens, options, Chains::Dynamic)
+    grade_by(model, givens, options, Chains::Dynamic, None)
 }
 
-/// [`grade`], with forcing chains as deep as `chains`.
-fn grade_by(model: &Model, givens: &[u8], options: Options, chains: Chains) -> Grade {
+/// [`grade`] with forcing chains as deep as `chains` (what
+/// [`grade_without_dynamic_chains`] and [`grade_without_nested_chains`]
+/// climb), giving up at `until`: `None` once it has passed (a solve cut
+/// short proves no grade). A plugin that must answer by a deadline grades
+/// with it.
+pub fn grade_until(
+    model: &Model,
+    givens: &[u8],
+    options: Options,
+    chains: Chains,
+    until: Option<Instant>,
+) -> Option<Grade> {
+    let grade = grade_by(model, givens, options, chains, until);
+    (!passed(until)).then_some(grade)
+}
+
+/// Whether `until` has passed.
+pub(crate) fn passed(until: Option<Instant>) -> bool {
+    until.is_some_and(|d| Instant::now() >= d)
+}
+
+/// [`grade`], with forcing chains as deep as `chains`, giving up at `until`.
+fn grade_by(
+    model: &Model,
+    givens: &[u8],
+    options: Options,
+    chains: Chains,
+    until: Option<Instant>,
+) -> Grade {
     let (steps, solved) = solve(
         model,
         givens,
@@ -333,6 +362,7 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, chains: Chains) -> G
             chains,
             first: false,
             exhausted: None,
+            until,
         },
     );
     let hardest = steps.iter().max_by_key(|s| s.rating);
@@ -364,7 +394,11 @@ fn grade_by(model: &Model, givens: &[u8], options: Options, chains: Chains) -> G
                 .iter()
                 .take_while(|s| s.technique.tier() <= t && !s.technique.needs_uniqueness())
                 .count();
-            let (lower, ok) = solve_after(model, givens, &steps[..known], tier_climb(t));
+            let climb = Climb {
+                until,
+                ..tier_climb(t)
+            };
+            let (lower, ok) = solve_after(model, givens, &steps[..known], climb);
             if ok {
                 if t < used {
                     hardest = steps[..known]
@@ -402,6 +436,21 @@ pub fn solves_within(model: &Model, givens: &[u8], cap: Difficulty) -> bool {
     solve_within(model, givens, cap).1
 }
 
+/// [`solves_within`] that gives up at `until`: `None` once it has passed.
+pub fn solves_within_until(
+    model: &Model,
+    givens: &[u8],
+    cap: Difficulty,
+    until: Option<Instant>,
+) -> Option<bool> {
+    let climb = Climb {
+        until,
+        ..tier_climb(cap)
+    };
+    let solved = solve(model, givens, climb).1;
+    (!passed(until)).then_some(solved)
+}
+
 /// The steps the techniques of tiers up to `cap` take on `givens` (no
 /// uniqueness; named techniques such as finned fish included, unlike
 /// [`grade`]'s steps), and whether they solve it. A forcing chain step is
@@ -422,6 +471,7 @@ fn tier_climb(cap: Difficulty) -> Climb {
         rated_only: false,
         first: true,
         exhausted: None,
+        until: None,
     }
 }
 

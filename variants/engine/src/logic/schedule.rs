@@ -41,7 +41,7 @@ impl When {
 
 /// How deep into forcing chains a solve may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Chains {
+pub enum Chains {
     /// No dynamic forcing chains (a large grid's grade that must stay quick).
     Static,
     /// Dynamic forcing chains, not nested ones (tier checks, grades on request).
@@ -66,9 +66,17 @@ pub(crate) struct Climb {
     /// searched: a solve that goes on where one capped at that tier stopped
     /// skips them in its first search (`solves_after`).
     pub exhausted: Option<Difficulty>,
+    /// When the solve gives up: no rung is searched after it (the solve
+    /// stops unsolved; a caller with a deadline asks [`Climb::expired`]).
+    pub until: Option<std::time::Instant>,
 }
 
 impl Climb {
+    /// Whether the solve's deadline has passed.
+    pub fn expired(&self) -> bool {
+        super::passed(self.until)
+    }
+
     /// Whether a rung of `tier` (relying on uniqueness, rated by Sudoku
     /// Explainer) that runs `when` is climbed.
     pub fn allows(&self, tier: Difficulty, unique: bool, rated: bool, when: When) -> bool {

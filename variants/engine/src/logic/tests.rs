@@ -202,6 +202,37 @@ fn shallower_grades_are_the_full_grade_or_unsolved() {
     }
 }
 
+/// A grade or tier check with a deadline answers what the unbounded one
+/// does while there is time, and nothing (never a wrong tier) once it has
+/// passed: the hardest puzzles' searches are cut short between rungs.
+#[test]
+fn a_deadline_cuts_a_solve_short_without_a_wrong_answer() {
+    let model = classic9();
+    let later = Some(std::time::Instant::now() + std::time::Duration::from_secs(600));
+    let passed = Some(std::time::Instant::now());
+    for line in TIERED.iter().chain(&HARD_PUZZLES) {
+        let g = givens(line);
+        let options = Options { uniqueness: true };
+        assert_eq!(
+            grade_until(&model, &g, options, Chains::Dynamic, later),
+            Some(grade_without_nested_chains(&model, &g, options)),
+            "{line}"
+        );
+        assert_eq!(
+            grade_until(&model, &g, options, Chains::Dynamic, passed),
+            None
+        );
+        for cap in [Easy, Hard, Extreme] {
+            assert_eq!(
+                solves_within_until(&model, &g, cap, later),
+                Some(solves_within(&model, &g, cap)),
+                "{line} {cap:?}"
+            );
+            assert_eq!(solves_within_until(&model, &g, cap, passed), None);
+        }
+    }
+}
+
 /// A grid with two equal givens in a row stops at once: no steps, unsolved.
 #[test]
 fn a_broken_grid_gives_no_steps() {
