@@ -1029,6 +1029,127 @@ after: number,
  */
 provisional: boolean, };
 
+export type RaceReview = { 
+/**
+ * Its id (the share link's `#review-<id>`).
+ */
+id: string, 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * When the race ended (ms since the Unix epoch).
+ */
+at_ms: number, 
+/**
+ * The puzzle raced, solution included.
+ */
+puzzle: PuzzleV1, 
+/**
+ * The racers, winner first, then those who did not finish.
+ */
+racers: Array<ReviewRacer>, };
+
+export type ReviewAct = "placed" | "mistake" | "erased" | "hint" | "candidates";
+
+export type ReviewRacer = { 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * 1 for the winner; none for a racer who did not finish.
+ */
+place: number | null, 
+/**
+ * Finish time from the start, penalties included, ms.
+ */
+time_ms: number | null, 
+/**
+ * Of which penalties (mistakes and hints), ms.
+ */
+penalty_ms: number, 
+/**
+ * Wrong digits.
+ */
+mistakes: number, 
+/**
+ * Hints taken.
+ */
+hints: number, 
+/**
+ * Left the race.
+ */
+forfeited: boolean, 
+/**
+ * Everything they did, in order.
+ */
+steps: Array<ReviewStep>, 
+/**
+ * Their right digits' time by tier, easiest first.
+ */
+by_tier: Array<TierTime>, };
+
+export type ReviewStep = { 
+/**
+ * Milliseconds from the start.
+ */
+at_ms: number, 
+/**
+ * Milliseconds since the racer's previous step (or the start).
+ */
+took_ms: number, 
+/**
+ * What it was.
+ */
+act: ReviewAct, 
+/**
+ * Row (layout coordinates); 0 for `candidates`.
+ */
+row: number, 
+/**
+ * Column; 0 for `candidates`.
+ */
+col: number, 
+/**
+ * The digit put (`placed`, `mistake`); 0 otherwise.
+ */
+value: number, 
+/**
+ * For a right digit: the easiest technique that placed it from the
+ * racer's board at that moment ("Hidden Single", "X-Wing", …); none
+ * where the techniques here do not reach it (a guess, or a digit
+ * the analysis had no time for).
+ */
+technique: string | null, 
+/**
+ * That technique's tier (`easy` … `extreme`).
+ */
+tier: string | null, };
+
+export type TierTime = { 
+/**
+ * `easy` … `extreme`, or empty for digits no technique here reaches.
+ */
+tier: string, 
+/**
+ * Right digits of that tier.
+ */
+digits: number, 
+/**
+ * The time they took (each digit's `took_ms`), ms.
+ */
+ms: number, };
+
 export type RatingRow = { 
 /**
  * 1 for the highest.
@@ -1211,7 +1332,11 @@ params: { [key in string]: ParamValue },
 /**
  * Difficulty.
  */
-difficulty: string, } | { "type": "join_room", 
+difficulty: string, } | { "type": "race_review", 
+/**
+ * The review's id.
+ */
+id: string, } | { "type": "join_room", 
 /**
  * The room code (from a link or the lobby).
  */
@@ -1518,7 +1643,15 @@ flagged: FlaggedTime | null, } | { "type": "rated",
 /**
  * One per rated racer, in their places' order.
  */
-changes: Array<RatingChange>, } | { "type": "ratings", 
+changes: Array<RatingChange>, } | { "type": "review_ready", 
+/**
+ * The review's id.
+ */
+id: string, } | { "type": "race_review", 
+/**
+ * The review.
+ */
+review: RaceReview, } | { "type": "ratings", 
 /**
  * Variant id.
  */

@@ -80,6 +80,12 @@ pub enum ClientMessage {
         /// Difficulty.
         difficulty: String,
     },
+    /// A finished race's review, by the id `review_ready` gave (or a shared
+    /// link's). Answered by `race_review`.
+    RaceReview {
+        /// The review's id.
+        id: String,
+    },
     /// Join a room by its code, as a player or as a spectator (read-only).
     JoinRoom {
         /// The room code (from a link or the lobby).
@@ -611,6 +617,113 @@ pub struct RatingChange {
     pub provisional: bool,
 }
 
+/// What a racer did at one moment of a race, as its review shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ReviewAct {
+    /// A right digit.
+    Placed,
+    /// A wrong digit.
+    Mistake,
+    /// A digit taken out.
+    Erased,
+    /// A hint about a cell.
+    Hint,
+    /// Every candidate filled in (it costs a hint).
+    Candidates,
+}
+
+/// One thing a racer did, with what it took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ReviewStep {
+    /// Milliseconds from the start.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub at_ms: u64,
+    /// Milliseconds since the racer's previous step (or the start).
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub took_ms: u64,
+    /// What it was.
+    pub act: ReviewAct,
+    /// Row (layout coordinates); 0 for `candidates`.
+    pub row: u32,
+    /// Column; 0 for `candidates`.
+    pub col: u32,
+    /// The digit put (`placed`, `mistake`); 0 otherwise.
+    pub value: u32,
+    /// For a right digit: the easiest technique that placed it from the
+    /// racer's board at that moment ("Hidden Single", "X-Wing", …); none
+    /// where the techniques here do not reach it (a guess, or a digit
+    /// the analysis had no time for).
+    #[serde(default)]
+    pub technique: Option<String>,
+    /// That technique's tier (`easy` … `extreme`).
+    #[serde(default)]
+    pub tier: Option<String>,
+}
+
+/// Where a racer's time went: the right digits of one tier (or, without a
+/// tier, those no technique here reaches) and the time they took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TierTime {
+    /// `easy` … `extreme`, or empty for digits no technique here reaches.
+    pub tier: String,
+    /// Right digits of that tier.
+    pub digits: u32,
+    /// The time they took (each digit's `took_ms`), ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub ms: u64,
+}
+
+/// One racer of a reviewed race.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ReviewRacer {
+    /// Display name.
+    pub name: String,
+    /// 1 for the winner; none for a racer who did not finish.
+    pub place: Option<u32>,
+    /// Finish time from the start, penalties included, ms.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub time_ms: Option<u64>,
+    /// Of which penalties (mistakes and hints), ms.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub penalty_ms: u64,
+    /// Wrong digits.
+    pub mistakes: u32,
+    /// Hints taken.
+    pub hints: u32,
+    /// Left the race.
+    pub forfeited: bool,
+    /// Everything they did, in order.
+    pub steps: Vec<ReviewStep>,
+    /// Their right digits' time by tier, easiest first.
+    pub by_tier: Vec<TierTime>,
+}
+
+/// A finished race looked back on: the puzzle (with its solution: the race
+/// is over) and every racer's timeline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RaceReview {
+    /// Its id (the share link's `#review-<id>`).
+    pub id: String,
+    /// Variant id.
+    pub variant: String,
+    /// Every parameter, defaults filled in.
+    pub params: Params,
+    /// Difficulty.
+    pub difficulty: String,
+    /// When the race ended (ms since the Unix epoch).
+    pub at_ms: f64,
+    /// The puzzle raced, solution included.
+    pub puzzle: PuzzleV1,
+    /// The racers, winner first, then those who did not finish.
+    pub racers: Vec<ReviewRacer>,
+}
+
 /// One row of a ratings board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -889,6 +1002,17 @@ pub enum ServerMessage {
     Rated {
         /// One per rated racer, in their places' order.
         changes: Vec<RatingChange>,
+    },
+    /// A race in this room ended and its review is ready (to everyone in the
+    /// room, after `finished`): ask for it with `race_review`.
+    ReviewReady {
+        /// The review's id.
+        id: String,
+    },
+    /// Answer to `race_review`.
+    RaceReview {
+        /// The review.
+        review: Box<RaceReview>,
     },
     /// Answer to `ratings`.
     Ratings {

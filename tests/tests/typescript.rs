@@ -7,9 +7,9 @@ use protocol::plugin::{ClueRange, Hint, HintKind, Manifest, ParamSpec};
 use protocol::setter::{Analysis, AnalysisStep, PuzzleCheck, SetterDraft};
 use protocol::wire::{
     BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode,
-    FlaggedTime, GhostRun, HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, Rank,
-    RatingChange, RatingRow, RoomSettings, RoomState, RoomSummary, RoomView, ServerMessage,
-    ShareLink, StatRow,
+    FlaggedTime, GhostRun, HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, RaceReview,
+    Rank, RatingChange, RatingRow, ReviewAct, ReviewRacer, ReviewStep, RoomSettings, RoomState,
+    RoomSummary, RoomView, ServerMessage, ShareLink, StatRow, TierTime,
 };
 use protocol::{
     Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
@@ -55,6 +55,11 @@ fn generate() -> String {
         BoardRow::decl(&cfg),
         FlaggedTime::decl(&cfg),
         RatingChange::decl(&cfg),
+        RaceReview::decl(&cfg),
+        ReviewAct::decl(&cfg),
+        ReviewRacer::decl(&cfg),
+        ReviewStep::decl(&cfg),
+        TierTime::decl(&cfg),
         RatingRow::decl(&cfg),
         GhostRun::decl(&cfg),
         ShareLink::decl(&cfg),

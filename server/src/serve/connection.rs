@@ -329,6 +329,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             }
             None => error(ErrorCode::Invalid, format!("unknown variant '{variant}'")),
         }),
+        ClientMessage::RaceReview { id } => Some(race_review(shared, &me.id, &id).await),
         ClientMessage::Profile { utc_offset_min } => {
             player.utc_offset_min = utc_offset_min;
             Some(shared.lobby.boards().profile(
@@ -556,6 +557,46 @@ async fn analyse(
         return run_setter_work(shared, move || Ok(setter::analyse_room(&puzzle))).await;
     };
     setter_work(shared, player, me, draft, |p| setter::analyse_draft(&p)).await
+}
+
+/// A race review by id, from the recent ones or the store; a daily race's
+/// only to its racers until its day is over.
+async fn race_review(shared: &Shared, me: &str, id: &str) -> ServerMessage {
+    let missing = || {
+        error(
+            ErrorCode::Invalid,
+            format!("there is no race review '{id}'"),
+        )
+    };
+    if !super::review::well_formed(id) {
+        return missing();
+    }
+    let stored = match (shared.lobby.reviews().get(id), &shared.store) {
+        (Some(kept), _) => Some(kept),
+        (None, None) => None,
+        (None, Some(store)) => {
+            let (store, key) = (Arc::clone(store), id.to_string());
+            match tokio::task::spawn_blocking(move || store.race_review(&key)).await {
+                Ok(Ok(found)) => found.map(Arc::new),
+                Ok(Err(e)) => {
+                    tracing::error!(review = %id, error = %e, "cannot read a race review");
+                    return error(ErrorCode::Unavailable, "the review cannot be read now");
+                }
+                Err(_) => return error(ErrorCode::Unavailable, "the server is busy; try again"),
+            }
+        }
+    };
+    let today = crate::daily::Date::today_utc().to_string();
+    match stored {
+        Some(s) if s.open_to(me, &today) => ServerMessage::RaceReview {
+            review: Box::new(s.review.clone()),
+        },
+        Some(_) => error(
+            ErrorCode::WrongState,
+            "this race was on today's puzzle of the day: its review opens to everyone tomorrow",
+        ),
+        None => missing(),
+    }
 }
 
 /// Builds `draft` on its variant's template and runs `work` on it off the

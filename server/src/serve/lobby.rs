@@ -63,6 +63,8 @@ pub struct Lobby {
     boards: Arc<Boards>,
     /// The race ratings.
     ratings: Arc<super::ratings::Ratings>,
+    /// The most recent race reviews.
+    reviews: Arc<super::review::Reviews>,
     /// The public rooms of the other nodes, as they last published them.
     remote_rooms: std::sync::Mutex<Vec<RoomSummary>>,
     /// Held while a quick race is matched, so two players asking together
@@ -217,6 +219,7 @@ impl Lobby {
             games,
             boards: Arc::new(Boards::new(config.fastest_cell_ms)),
             ratings: Arc::new(super::ratings::Ratings::default()),
+            reviews: Arc::new(super::review::Reviews::default()),
             config,
             rooms: Arc::new(DashMap::new()),
             metrics,
@@ -235,6 +238,11 @@ impl Lobby {
     /// The leaderboards (rooms add their finished games to them).
     pub fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// The most recent race reviews (older ones are in the store).
+    pub fn reviews(&self) -> &Arc<super::review::Reviews> {
+        &self.reviews
     }
 
     /// The race ratings (rated races move them).
@@ -343,6 +351,7 @@ impl Lobby {
             games: self.games.clone(),
             boards: Arc::clone(&self.boards),
             ratings: Arc::clone(&self.ratings),
+            reviews: Arc::clone(&self.reviews),
         }
     }
 

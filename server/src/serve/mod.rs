@@ -52,6 +52,7 @@ pub mod proxy;
 pub mod ratings;
 pub mod readiness;
 pub mod records;
+pub mod review;
 pub mod room;
 pub mod session;
 pub mod setter;

@@ -16,6 +16,7 @@ pub mod models;
 mod play;
 mod quick;
 mod rating;
+mod review;
 mod state;
 mod view;
 
@@ -232,6 +233,13 @@ pub enum Command {
         /// The puzzle, or why there is none.
         puzzle: Result<Box<PuzzleV1>, String>,
     },
+    /// A finished race's review is stored (from the room's own task).
+    ReviewReady {
+        /// The game it reviews.
+        game: u64,
+        /// The review's id, or why it was not stored.
+        id: Result<String, String>,
+    },
     /// Solo: stop the clock.
     Pause {
         /// Player id.
@@ -341,6 +349,8 @@ pub struct Services {
     pub boards: Arc<super::records::Boards>,
     /// The race ratings rated races move.
     pub ratings: Arc<super::ratings::Ratings>,
+    /// The recent race reviews finished races add to.
+    pub reviews: Arc<super::review::Reviews>,
 }
 
 /// A room's clocks from the server's configuration.

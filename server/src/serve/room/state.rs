@@ -120,6 +120,8 @@ pub(super) struct Room {
     pub boards: Arc<crate::serve::records::Boards>,
     /// The race ratings a rated race moves.
     pub ratings: Arc<crate::serve::ratings::Ratings>,
+    /// The recent race reviews a finished race adds to.
+    pub reviews: Arc<crate::serve::review::Reviews>,
 }
 
 /// One event of the current game, as it was committed.
@@ -168,6 +170,7 @@ impl Room {
             log: Vec::new(),
             boards: services.boards,
             ratings: services.ratings,
+            reviews: services.reviews,
         }
     }
 
@@ -260,6 +263,7 @@ impl Room {
             Command::RematchGenerated { game, puzzle } => {
                 self.rematch_generated(game, puzzle).await
             }
+            Command::ReviewReady { game, id } => self.review_ready(game, id),
             Command::Pause { player } => self.pause(&player, true).await,
             Command::Resume { player } => self.pause(&player, false).await,
             Command::Analysable { player, reply } => {

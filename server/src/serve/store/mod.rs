@@ -123,6 +123,8 @@ pub enum Write {
     Record(Box<GameRecord>),
     /// A finished rated race: who raced and their places (see `ratings`).
     RatedRace(Box<crate::serve::ratings::RatedRace>),
+    /// A finished race's review (see `review`).
+    RaceReview(Box<crate::serve::review::StoredReview>),
     /// A player hides from public leaderboards, or shows again.
     Hidden {
         /// Player id.
@@ -150,6 +152,7 @@ impl Write {
             | Write::PoolTake { .. }
             | Write::Record(_)
             | Write::RatedRace(_)
+            | Write::RaceReview(_)
             | Write::Hidden { .. } => None,
         }
     }
@@ -198,6 +201,11 @@ pub struct PastRound {
     pub start_ms: Option<f64>,
     /// Its events, in order.
     pub events: Vec<SavedEvent>,
+}
+
+/// A stored review read back: a row that does not read is corrupt.
+fn saved_review(id: &str, json: &str) -> Result<crate::serve::review::StoredReview, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::corrupt(format!("race review {id}"), e))
 }
 
 /// A stored past round read back: its puzzle and every event must read.
@@ -259,6 +267,11 @@ pub trait Backend: Send + Sync + 'static {
     /// Keeps a sync code for `who`, valid for `life`; any code `who` had is
     /// replaced.
     fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError>;
+    /// A stored race review by id (`None`: no such review).
+    fn race_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError>;
     /// Spends sync code `code`: the identity it was made for and whether it was
     /// still valid; `None` if there is no such code (a code works once).
     fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError>;
@@ -529,6 +542,15 @@ impl Store {
     /// point read: call it off the async workers).
     pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
         self.backend.session(token_hash)
+    }
+
+    /// A stored race review by id (a blocking point read: call it off the
+    /// async workers).
+    pub fn race_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError> {
+        self.backend.race_review(id)
     }
 
     /// The rounds room `code` played before its current one, oldest first (a

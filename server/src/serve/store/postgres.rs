@@ -23,8 +23,8 @@ use super::coordination::{
     RECORDS_CHANNEL,
 };
 use super::{
-    past_round, saved_rated_races, saved_records, saved_room, to_json, Backend, PastRound, Saved,
-    SavedRoom, StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_review, saved_room, to_json, Backend,
+    PastRound, Saved, SavedRoom, StoreError, Write,
 };
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -80,6 +80,11 @@ CREATE TABLE rounds (
 CREATE TABLE rated_races (
     id BIGSERIAL PRIMARY KEY, at_ms DOUBLE PRECISION NOT NULL, race TEXT NOT NULL,
     node TEXT NOT NULL);
+",
+    // 4: finished races' reviews.
+    "
+CREATE TABLE race_reviews (
+    id TEXT PRIMARY KEY, at_ms DOUBLE PRECISION NOT NULL, review TEXT NOT NULL);
 ",
 ];
 
@@ -419,6 +424,17 @@ impl Postgres {
                 tx.execute(
                     "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
                     &[&race.at_ms, &json, node],
+                )?
+            }
+            Write::RaceReview(stored) => {
+                let json = match to_json(stored.as_ref()) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(Applied::Refused(e)),
+                };
+                tx.execute(
+                    "INSERT INTO race_reviews (id, at_ms, review) VALUES ($1, $2, $3)
+                     ON CONFLICT (id) DO UPDATE SET review = EXCLUDED.review",
+                    &[&stored.review.id, &stored.review.at_ms, &json],
                 )?
             }
             Write::Record(record) => {
@@ -1140,6 +1156,19 @@ impl Backend for Postgres {
                 id: r.try_get(0).map_err(StoreError::from)?,
                 name: r.try_get(1).map_err(StoreError::from)?,
             })
+        })
+        .transpose()
+    }
+
+    fn race_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError> {
+        let row =
+            self.read(|c| c.query_opt("SELECT review FROM race_reviews WHERE id = $1", &[&id]))?;
+        row.map(|r| {
+            let json: String = r.try_get(0).map_err(StoreError::from)?;
+            saved_review(id, &json)
         })
         .transpose()
     }

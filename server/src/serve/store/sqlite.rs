@@ -4,13 +4,13 @@
 //! too. A background thread folds the write-ahead log into the file.
 
 use super::{
-    past_round, saved_rated_races, saved_records, saved_room, to_json, Backend, MemoryCodes,
-    PastRound, Saved, StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_review, saved_room, to_json, Backend,
+    MemoryCodes, PastRound, Saved, StoreError, Write,
 };
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -80,6 +80,8 @@ CREATE INDEX IF NOT EXISTS records_by_daily ON records (daily_key);
 CREATE TABLE IF NOT EXISTS hidden_players (player TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS rated_races (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms REAL NOT NULL, race TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS race_reviews (
+    id TEXT PRIMARY KEY, at_ms REAL NOT NULL, review TEXT NOT NULL);
 ";
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
@@ -94,8 +96,9 @@ CREATE TABLE IF NOT EXISTS rated_races (
 /// puzzle and start in `rounds`, its events under their round — as the room's
 /// history, where it deleted them. 7: `rated_races`, the finished rated races
 /// ratings are folded from (created where missing; an older server would not
-/// keep them).
-pub const SCHEMA_VERSION: i64 = 7;
+/// keep them). 8: `race_reviews`, finished races' reviews (created where
+/// missing).
+pub const SCHEMA_VERSION: i64 = 8;
 
 /// Brings a database to [`SCHEMA_VERSION`] (in one transaction), or refuses one
 /// written by a newer server.
@@ -354,6 +357,16 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                 params![race.at_ms, to_json(race.as_ref())?],
             )
             .map(drop),
+        Write::RaceReview(stored) => conn
+            .execute(
+                "INSERT OR REPLACE INTO race_reviews (id, at_ms, review) VALUES (?1, ?2, ?3)",
+                params![
+                    stored.review.id,
+                    stored.review.at_ms,
+                    to_json(stored.as_ref())?
+                ],
+            )
+            .map(drop),
         Write::Record(record) => conn
             .execute(
                 "INSERT INTO records (player, daily_key, at_ms, record) VALUES (?1, ?2, ?3, ?4)",
@@ -452,6 +465,19 @@ impl Backend for Sqlite {
             .query_map([daily_key], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         Ok(saved_records(rows))
+    }
+
+    fn race_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError> {
+        let conn = self.reader.lock().unwrap_or_else(|p| p.into_inner());
+        let json: Option<String> = conn
+            .query_row("SELECT review FROM race_reviews WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        json.map(|j: String| saved_review(id, &j)).transpose()
     }
 
     fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {

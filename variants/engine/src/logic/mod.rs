@@ -29,6 +29,7 @@ mod killer;
 mod ladder;
 mod links;
 mod memo;
+pub mod placing;
 mod reach;
 mod reference;
 mod schedule;
