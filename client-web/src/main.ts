@@ -6,6 +6,7 @@ import "./style.css";
 import { keyAction, nextMode } from "./game/keys";
 import { profileRequest, Session, type MarkStore, type SavedMarks } from "./game/session";
 import { puzzleFromHash } from "./game/puzzle-link";
+import { reviewFromHash } from "./game/review";
 import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
@@ -61,7 +62,7 @@ const marks: MarkStore = {
 };
 
 /** Which screen is up; "loading" while the game's module is still on its way. */
-type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis" | "loading";
+type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis" | "review" | "loading";
 
 /** The shortest time between two co-op cursor messages. */
 const CURSOR_EVERY_MS = 100;
@@ -145,13 +146,15 @@ class App {
       history.replaceState(null, "", location.pathname);
       this.openSetter(draft);
     }
+    const review = reviewFromHash(location.hash);
+    if (review) this.openReview(review);
     const shared = puzzleFromHash(location.hash);
     if (shared !== undefined) {
       // A shared puzzle opens the lobby with it filled in (the fragment is not a room).
       this.session.sharedPuzzle = shared;
       history.replaceState(null, "", location.pathname);
     }
-    this.session.pendingRoom = (shared === undefined && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
+    this.session.pendingRoom = (shared === undefined && !review && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
     window.addEventListener("hashchange", () => {
       const shared = draftFromHash(location.hash);
       if (shared) {
@@ -166,6 +169,8 @@ class App {
         this.render();
         return;
       }
+      const review = reviewFromHash(location.hash);
+      if (review) return this.openReview(review);
       const code = location.hash.slice(1);
       if (code && code !== this.session.room?.code) this.send(this.session.joinLink(code));
     });
@@ -299,6 +304,11 @@ class App {
     void this.loadWorkshop().then((w) => w.openSetter(draft));
   }
 
+  /** Opens a race's review (from the results, or a shared link). */
+  private openReview(id: string) {
+    void this.loadWorkshop().then((w) => w.openReview(id));
+  }
+
   /** Asks for the analysis of the room's puzzle (once my game there is over). */
   private analyseRoom() {
     void this.loadWorkshop().then((w) => w.analyseRoom());
@@ -393,7 +403,7 @@ class App {
   private onKey(e: KeyboardEvent) {
     const typing = e.target as HTMLElement | null;
     const inField = typing && (typing.tagName === "INPUT" || typing.tagName === "TEXTAREA" || typing.tagName === "SELECT");
-    if ((this.kind === "setter" || this.kind === "analysis") && !inField && this.workshop?.key(e)) {
+    if ((this.kind === "setter" || this.kind === "analysis" || this.kind === "review") && !inField && this.workshop?.key(e)) {
       e.preventDefault();
       return;
     }
@@ -465,7 +475,7 @@ class App {
       this.kind = kind;
       this.home = this.roomScreen = this.play = undefined;
       this.workshop?.left();
-      if (kind === "setter" || kind === "analysis") replace(this.content, this.workshop?.element(kind) ?? null);
+      if (kind === "setter" || kind === "analysis" || kind === "review") replace(this.content, this.workshop?.element(kind) ?? null);
       if (kind === "name") replace(this.content, this.nameScreen());
       if (kind === "home") {
         this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n), openSetter: () => this.openSetter() });
@@ -483,6 +493,7 @@ class App {
           serverNow: () => this.serverNow(),
           cursorMoved: () => this.sendCursor(),
           analyse: () => this.analyseRoom(),
+          review: (id) => this.openReview(id),
           setClearMarks: (on) => {
             this.session.clearMarks = on;
             storage.set(CLEAR_MARKS_KEY, on ? null : "off");

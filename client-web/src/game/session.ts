@@ -41,6 +41,8 @@ export interface Results {
   contributions: Contribution[];
   /** A rated race: each rated racer's rating before and after (comes just after the ranks). */
   ratings?: RatingChange[];
+  /** A race: its review's id, once it is ready (comes just after the ranks). */
+  review?: string;
 }
 
 /** A board's own notes, kept in the browser: pencil marks and (when set) colours. */
@@ -352,6 +354,9 @@ export class Session {
       }
       case "rated":
         if (this.results) this.results.ratings = m.changes;
+        return [];
+      case "review_ready":
+        if (this.results) this.results.review = m.id;
         return [];
       case "leaderboard":
         if (m.board === "daily" && this.room?.settings.daily) this.leaderboard = m;

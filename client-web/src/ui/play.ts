@@ -41,6 +41,8 @@ export interface PlayActions {
   cursorMoved(): void;
   /** Step through the puzzle's logical solution (once my game is over). */
   analyse(): void;
+  /** Open a race's review. */
+  review(id: string): void;
 }
 
 /** The game and results. */
@@ -806,6 +808,9 @@ export class PlayScreen {
           : room.settings.daily || room.spectator
             ? null
             : this.rematchButton(),
+        results.review
+          ? h("button", { type: "button", id: "review-open", title: "Every racer's digits, mistakes and hints, replayed", onclick: () => this.actions.review(results.review ?? "") }, "Review the race")
+          : null,
         h("button", { type: "button", id: "analyse", title: "Step through a logical solution", onclick: () => this.actions.analyse() }, "Analyse"),
         h("button", { type: "button", onclick: () => this.actions.leave() }, "Back to the lobby"),
       ),

@@ -1,14 +1,16 @@
-// The setter and the step-through solver, loaded only when a player opens one
-// (the first page stays small): their state, their screens, and what the page
-// does for them — templates and counts asked for, the draft kept in the
-// browser, analyses shown and closed.
+// The setter, the step-through solver and race reviews, loaded only when a
+// player opens one (the first page stays small): their state, their screens,
+// and what the page does for them — templates and counts asked for, the
+// draft kept in the browser, analyses and reviews shown and closed.
 
 import { AnalysisState } from "../game/analysis";
 import { SetterState } from "../game/setter";
 import { readDraft } from "../game/setter-link";
+import { variantTitle } from "../game/title";
 import type { Session } from "../game/session";
 import type { ClientMessage, PuzzleV1, ServerMessage, SetterDraft } from "../protocol";
 import { AnalysisScreen } from "./analysis";
+import { ReviewScreen } from "./review";
 import { SetterScreen } from "./setter";
 
 /** Where the draft is kept in the browser. */
@@ -26,7 +28,7 @@ export interface WorkshopHost {
 }
 
 /** The screens the workshop shows over the lobby or a finished game. */
-export type WorkshopScreen = "setter" | "analysis";
+export type WorkshopScreen = "setter" | "analysis" | "review";
 
 /** The setter and the analysis, as the page sees them. */
 export class Workshop {
@@ -44,6 +46,9 @@ export class Workshop {
   private analysisScreen?: AnalysisScreen;
   /** The puzzle an analysis is of (drawn under it). */
   private analysed?: PuzzleV1;
+  /** The race review asked for and not yet come (sent again once connected). */
+  private reviewWanted?: string;
+  private reviewScreen?: ReviewScreen;
 
   constructor(private readonly host: WorkshopHost) {
     try {
@@ -55,6 +60,7 @@ export class Workshop {
 
   /** The screen to show now, if any (the setter only outside a game in progress). */
   screen(room: { state: string } | null | undefined): WorkshopScreen | undefined {
+    if (this.showing === "review" && this.reviewScreen) return "review";
     if (this.showing === "analysis" && this.analysisScreen) return "analysis";
     if (this.showing === "setter" && (!room || room.state === "finished")) return "setter";
     return undefined;
@@ -63,6 +69,7 @@ export class Workshop {
   /** The element of a screen, made anew. */
   element(kind: WorkshopScreen): HTMLElement | undefined {
     if (kind === "analysis") return this.analysisScreen?.el;
+    if (kind === "review") return this.reviewScreen?.el;
     this.setterScreen = new SetterScreen(this.setter, () => this.host.session.variants, {
       template: (variant, params) => {
         // A new grid: nothing of the old draft is kept.
@@ -94,6 +101,7 @@ export class Workshop {
   /** A key on a workshop screen; `true` if it was used. */
   key(e: KeyboardEvent): boolean {
     if (this.showing === "analysis") return this.analysisScreen?.key(e) ?? false;
+    if (this.showing === "review") return false;
     return !e.ctrlKey && !e.metaKey && (this.setterScreen?.key(e) ?? false);
   }
 
@@ -105,6 +113,12 @@ export class Workshop {
     this.host.changed();
   }
 
+  /** Asks for race review `id` (shown when it comes; asked again on reconnecting until then). */
+  openReview(id: string) {
+    this.reviewWanted = id;
+    this.host.send([{ type: "race_review", id }]);
+  }
+
   /** Asks for the analysis of the room's puzzle (the server checks my game is over). */
   analyseRoom() {
     this.analyse(undefined);
@@ -113,6 +127,15 @@ export class Workshop {
   /** The server's answers for the setter and the analysis. */
   onMessage(m: ServerMessage) {
     if (m.type === "welcome" && this.showing === "setter" && !this.setter.template) this.askTemplate();
+    if (m.type === "welcome" && this.reviewWanted) this.host.send([{ type: "race_review", id: this.reviewWanted }]);
+    if (m.type === "race_review" && m.review.id === this.reviewWanted) {
+      this.reviewWanted = undefined;
+      const manifest = this.host.session.variants.find((v) => v.id === m.review.variant);
+      this.reviewScreen = new ReviewScreen(m.review, variantTitle(manifest, m.review), () => this.closeReview());
+      this.showing = "review";
+    }
+    // A review refused (unknown, or a daily's before its day is over): the page shows why.
+    if (m.type === "error" && this.reviewWanted && m.message.includes("review")) this.reviewWanted = undefined;
     if (m.type === "setter_template") {
       const saved = this.saved;
       this.saved = undefined;
@@ -165,6 +188,13 @@ export class Workshop {
   private analyse(draft?: SetterDraft) {
     this.analysed = draft ? this.setter.display(this.setterScreen?.check?.puzzle?.drawings ?? []) : (this.host.session.room?.puzzle ?? undefined);
     this.host.send([{ type: "analyse", ...(draft ? { draft } : {}) }]);
+  }
+
+  private closeReview() {
+    this.showing = undefined;
+    this.reviewScreen = undefined;
+    if (location.hash.startsWith("#review-")) history.replaceState(null, "", location.pathname);
+    this.host.changed();
   }
 
   private closeAnalysis() {
