@@ -789,7 +789,12 @@ quick: boolean,
  * A race whose result moves its racers' ratings (as a quick race's
  * does), marked so by its host when it is made. Races only.
  */
-rated: boolean, };
+rated: boolean, 
+/**
+ * The arena tournament this race belongs to (its id): set by the server
+ * on the races a tournament pairs, never by a client.
+ */
+tournament?: string | null, };
 
 export type RoomState = "waiting" | "countdown" | "playing" | "finished";
 
@@ -1150,6 +1155,135 @@ digits: number,
  */
 ms: number, };
 
+export type StandingRow = { 
+/**
+ * 1 for the leader (ties share a rank).
+ */
+rank: number, 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * Points: by place (1st 4, 2nd 2, any other finish 1), doubled while on
+ * a streak.
+ */
+points: number, 
+/**
+ * Races finished or not.
+ */
+races: number, 
+/**
+ * Races won.
+ */
+wins: number, 
+/**
+ * Two wins in a row: the next race's points count double.
+ */
+on_fire: boolean, 
+/**
+ * Their last places, newest last (0: did not finish).
+ */
+recent: Array<number>, 
+/**
+ * Whether this row is the asking player's.
+ */
+me: boolean, };
+
+export type TournamentState = "scheduled" | "running" | "finished";
+
+export type TournamentSummary = { 
+/**
+ * Its id.
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * When it starts and ends (ms since the Unix epoch).
+ */
+starts_at_ms: number, 
+/**
+ * When no new race starts.
+ */
+ends_at_ms: number, 
+/**
+ * Where it is now.
+ */
+state: TournamentState, 
+/**
+ * Players in it.
+ */
+players: number, 
+/**
+ * The leader's name, once someone scored.
+ */
+leader: string | null, };
+
+export type TournamentView = { 
+/**
+ * Its id (the link's `#tournament-<id>`).
+ */
+id: string, 
+/**
+ * Its name.
+ */
+name: string, 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Every parameter, defaults filled in.
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * Who created it.
+ */
+host: string, 
+/**
+ * When it starts and ends (ms since the Unix epoch).
+ */
+starts_at_ms: number, 
+/**
+ * When no new race starts.
+ */
+ends_at_ms: number, 
+/**
+ * Where it is now.
+ */
+state: TournamentState, 
+/**
+ * Races played so far.
+ */
+races: number, 
+/**
+ * The standings, leader first (the top 50 and my own row).
+ */
+standings: Array<StandingRow>, 
+/**
+ * Players in it.
+ */
+players: number, };
+
 export type RatingRow = { 
 /**
  * 1 for the highest.
@@ -1332,7 +1466,39 @@ params: { [key in string]: ParamValue },
 /**
  * Difficulty.
  */
-difficulty: string, } | { "type": "race_review", 
+difficulty: string, } | { "type": "create_tournament", 
+/**
+ * Its name (1-40 characters).
+ */
+name: string, 
+/**
+ * Variant id.
+ */
+variant: string, 
+/**
+ * Variant parameters (missing ones take their defaults).
+ */
+params: { [key in string]: ParamValue }, 
+/**
+ * Difficulty.
+ */
+difficulty: string, 
+/**
+ * How long it runs: 10 to 60 minutes.
+ */
+minutes: number, 
+/**
+ * When it starts: 0 (now) to 1440 minutes from now.
+ */
+starts_in_minutes: number, } | { "type": "list_tournaments" } | { "type": "watch_tournament", 
+/**
+ * Its id.
+ */
+id: string, } | { "type": "tournament_race", 
+/**
+ * Its id.
+ */
+id: string, } | { "type": "race_review", 
 /**
  * The review's id.
  */
@@ -1643,7 +1809,15 @@ flagged: FlaggedTime | null, } | { "type": "rated",
 /**
  * One per rated racer, in their places' order.
  */
-changes: Array<RatingChange>, } | { "type": "review_ready", 
+changes: Array<RatingChange>, } | { "type": "tournament", 
+/**
+ * The tournament.
+ */
+tournament: TournamentView, } | { "type": "tournaments", 
+/**
+ * Running first, then scheduled (soonest first), then just over.
+ */
+tournaments: Array<TournamentSummary>, } | { "type": "review_ready", 
 /**
  * The review's id.
  */

@@ -80,6 +80,41 @@ pub enum ClientMessage {
         /// Difficulty.
         difficulty: String,
     },
+    /// Create an arena tournament: players race back-to-back quick races of
+    /// one kind for its length, scoring points by place. Answered by
+    /// `tournament` (and I watch it).
+    CreateTournament {
+        /// Its name (1-40 characters).
+        name: String,
+        /// Variant id.
+        variant: String,
+        /// Variant parameters (missing ones take their defaults).
+        #[serde(default)]
+        params: Params,
+        /// Difficulty.
+        difficulty: String,
+        /// How long it runs: 10 to 60 minutes.
+        minutes: u32,
+        /// When it starts: 0 (now) to 1440 minutes from now.
+        #[serde(default)]
+        starts_in_minutes: u32,
+    },
+    /// The tournaments not over (and those over in the last hour). Answered
+    /// by `tournaments`.
+    ListTournaments,
+    /// Watch a tournament's standings: answered by `tournament` now and
+    /// again at every change (until I watch another).
+    WatchTournament {
+        /// Its id.
+        id: String,
+    },
+    /// Race in a running tournament: join its open race or open one (as a
+    /// quick race does); I join its standings the first time. Answered by
+    /// `room`.
+    TournamentRace {
+        /// Its id.
+        id: String,
+    },
     /// A finished race's review, by the id `review_ready` gave (or a shared
     /// link's). Answered by `race_review`.
     RaceReview {
@@ -305,6 +340,10 @@ pub struct RoomSettings {
     /// does), marked so by its host when it is made. Races only.
     #[serde(default)]
     pub rated: bool,
+    /// The arena tournament this race belongs to (its id): set by the server
+    /// on the races a tournament pairs, never by a client.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// Whether a room offers hints.
@@ -724,6 +763,98 @@ pub struct RaceReview {
     pub racers: Vec<ReviewRacer>,
 }
 
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum TournamentState {
+    /// Not started: players may join and wait.
+    Scheduled,
+    /// Races are being paired.
+    Running,
+    /// Over: no new race (races under way when it ended still count).
+    Finished,
+}
+
+/// One player's line of a tournament's standings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct StandingRow {
+    /// 1 for the leader (ties share a rank).
+    pub rank: u32,
+    /// Display name.
+    pub name: String,
+    /// Points: by place (1st 4, 2nd 2, any other finish 1), doubled while on
+    /// a streak.
+    pub points: u32,
+    /// Races finished or not.
+    pub races: u32,
+    /// Races won.
+    pub wins: u32,
+    /// Two wins in a row: the next race's points count double.
+    pub on_fire: bool,
+    /// Their last places, newest last (0: did not finish).
+    pub recent: Vec<u32>,
+    /// Whether this row is the asking player's.
+    pub me: bool,
+}
+
+/// A tournament as its players and spectators see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TournamentView {
+    /// Its id (the link's `#tournament-<id>`).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Variant id.
+    pub variant: String,
+    /// Every parameter, defaults filled in.
+    pub params: Params,
+    /// Difficulty.
+    pub difficulty: String,
+    /// Who created it.
+    pub host: String,
+    /// When it starts and ends (ms since the Unix epoch).
+    pub starts_at_ms: f64,
+    /// When no new race starts.
+    pub ends_at_ms: f64,
+    /// Where it is now.
+    pub state: TournamentState,
+    /// Races played so far.
+    pub races: u32,
+    /// The standings, leader first (the top 50 and my own row).
+    pub standings: Vec<StandingRow>,
+    /// Players in it.
+    pub players: u32,
+}
+
+/// One row of the tournament list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TournamentSummary {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Variant id.
+    pub variant: String,
+    /// Every parameter, defaults filled in.
+    pub params: Params,
+    /// Difficulty.
+    pub difficulty: String,
+    /// When it starts and ends (ms since the Unix epoch).
+    pub starts_at_ms: f64,
+    /// When no new race starts.
+    pub ends_at_ms: f64,
+    /// Where it is now.
+    pub state: TournamentState,
+    /// Players in it.
+    pub players: u32,
+    /// The leader's name, once someone scored.
+    pub leader: Option<String>,
+}
+
 /// One row of a ratings board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -1002,6 +1133,16 @@ pub enum ServerMessage {
     Rated {
         /// One per rated racer, in their places' order.
         changes: Vec<RatingChange>,
+    },
+    /// A tournament's standings (to its watchers, at every change).
+    Tournament {
+        /// The tournament.
+        tournament: Box<TournamentView>,
+    },
+    /// Answer to `list_tournaments`.
+    Tournaments {
+        /// Running first, then scheduled (soonest first), then just over.
+        tournaments: Vec<TournamentSummary>,
     },
     /// A race in this room ended and its review is ready (to everyone in the
     /// room, after `finished`): ask for it with `race_review`.

@@ -125,6 +125,7 @@ async fn room(mut seats: Vec<(Ws, String)>) -> (Vec<(Ws, String)>, Vec<ClientMes
         draft: None,
         quick: false,
         rated: false,
+        tournament: None,
     };
     send(&mut seats[0].0, &ClientMessage::CreateRoom { settings }).await;
     let code = loop {

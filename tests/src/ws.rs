@@ -37,6 +37,7 @@ pub fn race_settings(max_players: u32) -> RoomSettings {
         draft: None,
         quick: false,
         rated: false,
+        tournament: None,
     }
 }
 

@@ -9,7 +9,8 @@ use protocol::wire::{
     BoardKind, BoardRow, CellMarks, ClientMessage, Contribution, CoopChange, ErrorCode,
     FlaggedTime, GhostRun, HintPolicy, MistakePolicy, Mode, PlayerBoard, PlayerView, RaceReview,
     Rank, RatingChange, RatingRow, ReviewAct, ReviewRacer, ReviewStep, RoomSettings, RoomState,
-    RoomSummary, RoomView, ServerMessage, ShareLink, StatRow, TierTime,
+    RoomSummary, RoomView, ServerMessage, ShareLink, StandingRow, StatRow, TierTime,
+    TournamentState, TournamentSummary, TournamentView,
 };
 use protocol::{
     Axis, Cage, Constraint, Drawing, House, HouseKind, Layout, ParamValue, PuzzleGrade, PuzzleV1,
@@ -60,6 +61,10 @@ fn generate() -> String {
         ReviewRacer::decl(&cfg),
         ReviewStep::decl(&cfg),
         TierTime::decl(&cfg),
+        StandingRow::decl(&cfg),
+        TournamentState::decl(&cfg),
+        TournamentSummary::decl(&cfg),
+        TournamentView::decl(&cfg),
         RatingRow::decl(&cfg),
         GhostRun::decl(&cfg),
         ShareLink::decl(&cfg),

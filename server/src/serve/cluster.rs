@@ -22,6 +22,7 @@
 use super::room::RoomHandle;
 use super::store::coordination::{
     Coordination, Expired, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL,
+    TOURNAMENTS_CHANNEL,
 };
 use super::store::StoreError;
 use super::Shared;
@@ -53,6 +54,8 @@ pub struct Cluster {
     takeovers: tokio::sync::Mutex<()>,
     /// The newest game record this node has on its boards.
     last_record: AtomicI64,
+    /// The newest tournament result this node has counted.
+    last_tournament_result: AtomicI64,
     /// The live nodes and their loads, as of the last heartbeat (rooms placed
     /// since are counted in).
     nodes: Mutex<Vec<NodeLoad>>,
@@ -60,12 +63,18 @@ pub struct Cluster {
 
 impl Cluster {
     /// The cluster over `db`, whose records up to `last_record` are on the
-    /// boards already.
-    pub fn new(db: Arc<dyn Coordination>, last_record: i64) -> Cluster {
+    /// boards already, and tournament results up to `last_tournament_result`
+    /// counted.
+    pub fn new(
+        db: Arc<dyn Coordination>,
+        last_record: i64,
+        last_tournament_result: i64,
+    ) -> Cluster {
         Cluster {
             db,
             takeovers: tokio::sync::Mutex::new(()),
             last_record: AtomicI64::new(last_record),
+            last_tournament_result: AtomicI64::new(last_tournament_result),
             nodes: Mutex::new(Vec::new()),
         }
     }
@@ -293,6 +302,20 @@ impl Cluster {
                     shared.lobby.boards().add(record);
                 }
                 self.last_record.fetch_max(newest, Ordering::Relaxed);
+            }
+            TOURNAMENTS_CHANNEL => {
+                // Every node's, this one's too: a result counts once per room.
+                let after = self.last_tournament_result.load(Ordering::Relaxed);
+                let rows = self.blocking(move |db| db.tournaments_after(after)).await?;
+                let tournaments = shared.lobby.tournaments();
+                for spec in rows.specs.into_iter().filter(|s| s.check().is_ok()) {
+                    tournaments.add(spec);
+                }
+                for result in &rows.results {
+                    tournaments.count(result);
+                }
+                self.last_tournament_result
+                    .fetch_max(rows.newest, Ordering::Relaxed);
             }
             HIDDEN_CHANNEL => {
                 let player = notice.payload.clone();

@@ -39,6 +39,9 @@ struct Player {
     outbox: Option<mpsc::Receiver<Outgoing>>,
     /// The UTC offset the client last declared with `profile` (its local dates).
     utc_offset_min: i32,
+    /// Where what this connection watches outside a room (a tournament's
+    /// standings) is pushed.
+    pushes: super::tournaments::Pushes,
 }
 
 /// The next connection's id.
@@ -78,6 +81,7 @@ async fn next_frame(outbox: &mut Option<mpsc::Receiver<Outgoing>>) -> Option<Out
 /// the close can connect again at once.
 pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpSlot) {
     let (mut sink, mut stream) = socket.split();
+    let (pushes, mut pushed) = tokio::sync::watch::channel(None);
     let mut player = Player {
         conn: NEXT_CONNECTION.fetch_add(1, Ordering::Relaxed),
         ip,
@@ -85,6 +89,7 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpS
         room: None,
         outbox: None,
         utc_offset_min: 0,
+        pushes: Arc::new(pushes),
     };
     let config = &shared.config;
     let metrics = Arc::clone(&shared.metrics);
@@ -149,6 +154,14 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>, ip: IpAddr, slot: IpS
                 };
                 if let Some(reply) = reply {
                     if !send(&mut sink, encode(&reply).to_vec(), config.write_timeout).await {
+                        break;
+                    }
+                }
+            }
+            Ok(()) = pushed.changed() => {
+                let frame = pushed.borrow_and_update().clone();
+                if let Some(frame) = frame {
+                    if !send(&mut sink, frame.to_vec(), config.write_timeout).await {
                         break;
                     }
                 }
@@ -414,6 +427,46 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 Err((code, message)) => Some(error(code, message)),
             }
         }
+        ClientMessage::TournamentRace { id } => {
+            let (link, rx) = new_link(shared, player);
+            let current = player.room.as_ref();
+            let matched = (shared.lobby)
+                .tournament_race(me.clone(), &id, link, current)
+                .await;
+            match matched {
+                Ok(room) => {
+                    move_to(player, &me, room, rx).await;
+                    None
+                }
+                Err((code, message)) => Some(error(code, message)),
+            }
+        }
+        ClientMessage::CreateTournament {
+            name,
+            variant,
+            params,
+            difficulty,
+            minutes,
+            starts_in_minutes,
+        } => {
+            let asked = super::tournament::NewTournament {
+                name,
+                variant,
+                params,
+                difficulty,
+                minutes,
+                starts_in_minutes,
+            };
+            let made = shared.lobby.create_tournament(&me, asked).await;
+            Some(match made {
+                Ok(spec) => watch_tournament(shared, player, &me, &spec.id),
+                Err((code, message)) => error(code, message),
+            })
+        }
+        ClientMessage::ListTournaments => Some(ServerMessage::Tournaments {
+            tournaments: shared.lobby.tournaments().list(),
+        }),
+        ClientMessage::WatchTournament { id } => Some(watch_tournament(shared, player, &me, &id)),
         ClientMessage::JoinRoom { code, spectator } => {
             let now = Instant::now();
             // Both limits are charged: one identity cannot spread its guesses over
@@ -559,6 +612,16 @@ async fn analyse(
     setter_work(shared, player, me, draft, |p| setter::analyse_draft(&p)).await
 }
 
+/// Watches tournament `id` (its standings come again at every change).
+fn watch_tournament(shared: &Shared, player: &Player, me: &Identity, id: &str) -> ServerMessage {
+    match (shared.lobby.tournaments()).watch(id, &me.id, player.conn, &player.pushes) {
+        Some(view) => ServerMessage::Tournament {
+            tournament: Box::new(view),
+        },
+        None => error(ErrorCode::Invalid, format!("there is no tournament '{id}'")),
+    }
+}
+
 /// A race review by id, from the recent ones or the store; a daily race's
 /// only to its racers until its day is over.
 async fn race_review(shared: &Shared, me: &str, id: &str) -> ServerMessage {
@@ -568,7 +631,7 @@ async fn race_review(shared: &Shared, me: &str, id: &str) -> ServerMessage {
             format!("there is no race review '{id}'"),
         )
     };
-    if !super::review::well_formed(id) {
+    if !super::identity::is_link_id(id) {
         return missing();
     }
     let stored = match (shared.lobby.reviews().get(id), &shared.store) {

@@ -8,11 +8,13 @@ use super::records::Boards;
 use super::room::{self, Failure, Game, Link, RoomHandle};
 use super::session::Identity;
 use super::store::{SavedRoom, Store, Write};
+use super::tournament::{NewTournament, TournamentSpec};
 use super::Config;
 use dashmap::DashMap;
 use protocol::plugin::{Manifest, Params};
 use protocol::wire::{
     ErrorCode, GhostRun, HintPolicy, MistakePolicy, Mode, RoomSettings, RoomSummary,
+    TournamentState,
 };
 use rand::rngs::OsRng;
 use rand::Rng;
@@ -65,6 +67,8 @@ pub struct Lobby {
     ratings: Arc<super::ratings::Ratings>,
     /// The most recent race reviews.
     reviews: Arc<super::review::Reviews>,
+    /// The arena tournaments.
+    tournaments: Arc<super::tournaments::Tournaments>,
     /// The public rooms of the other nodes, as they last published them.
     remote_rooms: std::sync::Mutex<Vec<RoomSummary>>,
     /// Held while a quick race is matched, so two players asking together
@@ -116,6 +120,7 @@ pub fn quick_settings(variant: String, params: Params, difficulty: String) -> Ro
         draft: None,
         quick: true,
         rated: true,
+        tournament: None,
     }
 }
 
@@ -164,10 +169,13 @@ pub fn check_limits(settings: &RoomSettings) -> Result<(), String> {
     if settings.max_players == 0 || settings.max_players > MAX_PLAYERS {
         return Err(format!("max_players must be 1..={MAX_PLAYERS}"));
     }
-    if settings.quick
-        && (settings.mode != Mode::Race || !settings.public || settings.daily.is_some())
-    {
+    // A tournament's races are quick races only its players are sent to.
+    let listed = settings.public || settings.tournament.is_some();
+    if settings.quick && (settings.mode != Mode::Race || !listed || settings.daily.is_some()) {
         return Err("a quick race is a public race of a generated puzzle".into());
+    }
+    if settings.tournament.is_some() && !settings.quick {
+        return Err("a tournament's races are quick races".into());
     }
     if settings.rated && settings.mode != Mode::Race {
         return Err("only races are rated".into());
@@ -220,6 +228,7 @@ impl Lobby {
             boards: Arc::new(Boards::new(config.fastest_cell_ms)),
             ratings: Arc::new(super::ratings::Ratings::default()),
             reviews: Arc::new(super::review::Reviews::default()),
+            tournaments: Arc::new(super::tournaments::Tournaments::default()),
             config,
             rooms: Arc::new(DashMap::new()),
             metrics,
@@ -238,6 +247,11 @@ impl Lobby {
     /// The leaderboards (rooms add their finished games to them).
     pub fn boards(&self) -> &Arc<Boards> {
         &self.boards
+    }
+
+    /// The arena tournaments.
+    pub fn tournaments(&self) -> &Arc<super::tournaments::Tournaments> {
+        &self.tournaments
     }
 
     /// The most recent race reviews (older ones are in the store).
@@ -352,6 +366,7 @@ impl Lobby {
             boards: Arc::clone(&self.boards),
             ratings: Arc::clone(&self.ratings),
             reviews: Arc::clone(&self.reviews),
+            tournaments: Arc::clone(&self.tournaments),
         }
     }
 
@@ -386,6 +401,9 @@ impl Lobby {
         if settings.quick {
             return Err(invalid("quick races are opened by quick_race"));
         }
+        if settings.tournament.is_some() {
+            return Err(invalid("tournament races are opened by tournament_race"));
+        }
         self.open(who, settings, link, leaving).await
     }
 
@@ -404,6 +422,111 @@ impl Lobby {
         leaving: Option<&RoomHandle>,
     ) -> Result<RoomHandle, Failure> {
         let settings = quick_settings(variant, params, difficulty);
+        self.match_quick(who, settings, link, leaving).await
+    }
+
+    /// Races in tournament `id`: its open race, or a new one (as a quick race,
+    /// among its own races only); `who` joins its standings. Only while it
+    /// runs.
+    pub async fn tournament_race(
+        &self,
+        who: Identity,
+        id: &str,
+        link: Link,
+        leaving: Option<&RoomHandle>,
+    ) -> Result<RoomHandle, Failure> {
+        let Some(spec) = self.tournaments.spec(id) else {
+            return Err(invalid(format!("there is no tournament '{id}'")));
+        };
+        let now = super::clock::now_ms();
+        match spec.state(now) {
+            TournamentState::Scheduled => {
+                let minutes = ((spec.starts_at_ms - now) / 60_000.0).ceil();
+                return Err((
+                    ErrorCode::WrongState,
+                    format!("the tournament starts in {minutes} min"),
+                ));
+            }
+            TournamentState::Finished => {
+                return Err((ErrorCode::Closed, "the tournament is over".to_string()));
+            }
+            TournamentState::Running => {}
+        }
+        let settings = RoomSettings {
+            public: false,
+            tournament: Some(spec.id.clone()),
+            ..quick_settings(spec.variant, spec.params, spec.difficulty)
+        };
+        let room = self
+            .match_quick(who.clone(), settings, link, leaving)
+            .await?;
+        self.tournaments.join(id, &who);
+        Ok(room)
+    }
+
+    /// A new tournament hosted by `who`, checked (its kind as a quick race's,
+    /// its name, length and start); stored before it is known.
+    pub async fn create_tournament(
+        &self,
+        who: &Identity,
+        asked: NewTournament,
+    ) -> Result<TournamentSpec, Failure> {
+        let NewTournament {
+            name,
+            variant,
+            params,
+            difficulty,
+            minutes,
+            starts_in_minutes,
+        } = asked;
+        let name = super::text::clean_title(&name).map_err(invalid)?;
+        if !super::tournament::MINUTES.contains(&minutes) {
+            return Err(invalid(format!(
+                "a tournament lasts 10 to 60 minutes, not {minutes}"
+            )));
+        }
+        if starts_in_minutes > super::tournament::LATEST_START_MINUTES {
+            return Err(invalid("a tournament starts within a day"));
+        }
+        let settings = quick_settings(variant, params, difficulty);
+        let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
+            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
+        };
+        check_settings(&settings, manifest).map_err(invalid)?;
+        let spec = TournamentSpec {
+            id: super::identity::link_id(),
+            name,
+            params: manifest.with_defaults(&settings.params),
+            variant: settings.variant,
+            difficulty: settings.difficulty,
+            host: who.id.clone(),
+            host_name: who.name.clone(),
+            starts_at_ms: super::clock::now_ms() + f64::from(starts_in_minutes) * 60_000.0,
+            minutes,
+        };
+        if let Some(store) = &self.store {
+            let write = super::store::Write::Tournament(Box::new(spec.clone()));
+            store.write(write).await.map_err(|e| {
+                tracing::error!(error = %e, "cannot save a tournament");
+                (
+                    ErrorCode::Unavailable,
+                    "the server cannot save tournaments right now".to_string(),
+                )
+            })?;
+        }
+        self.tournaments.add(spec.clone());
+        Ok(spec)
+    }
+
+    /// Joins an open quick race with `settings`' kind (and tournament), or
+    /// opens one (see [`Lobby::quick_race`]).
+    async fn match_quick(
+        &self,
+        who: Identity,
+        settings: RoomSettings,
+        link: Link,
+        leaving: Option<&RoomHandle>,
+    ) -> Result<RoomHandle, Failure> {
         let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
             return Err(invalid(format!("unknown variant '{}'", settings.variant)));
         };
@@ -417,6 +540,7 @@ impl Lobby {
             .filter(|(s, _)| {
                 s.settings.variant == settings.variant
                     && s.settings.difficulty == settings.difficulty
+                    && s.settings.tournament == settings.tournament
             })
             .filter(|(s, _)| {
                 let manifest = self.games.plugins().manifest(&s.settings.variant);

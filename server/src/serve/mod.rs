@@ -58,6 +58,8 @@ pub mod session;
 pub mod setter;
 pub mod store;
 pub mod text;
+pub mod tournament;
+pub mod tournaments;
 
 use crate::plugins::PluginHost;
 use axum::extract::ws::WebSocketUpgrade;
@@ -255,7 +257,9 @@ impl Server {
         let cluster = match pg {
             Some(pg) => {
                 let last = off_runtime(|| pg.last_record()).map_err(std::io::Error::other)?;
-                Some(Arc::new(cluster::Cluster::new(pg, last)))
+                let last_result =
+                    off_runtime(|| pg.last_tournament_result()).map_err(std::io::Error::other)?;
+                Some(Arc::new(cluster::Cluster::new(pg, last, last_result)))
             }
             None => None,
         };
@@ -288,6 +292,7 @@ impl Server {
             for player in &saved.hidden {
                 lobby.boards().set_hidden(player, true);
             }
+            (lobby.tournaments()).load(saved.tournaments, saved.tournament_results);
             let restored = lobby.restore(saved.rooms);
             tracing::info!(
                 rooms = restored,

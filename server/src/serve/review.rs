@@ -97,19 +97,6 @@ impl StoredReview {
     }
 }
 
-/// A new review id: 12 letters and digits, unguessable (the link is the
-/// permission to read it).
-pub fn new_id() -> String {
-    use rand::distributions::{Alphanumeric, DistString};
-    Alphanumeric.sample_string(&mut rand::rngs::OsRng, 12)
-}
-
-/// Whether `id` could be a review id (what a client sends is checked before
-/// it reaches the store).
-pub fn well_formed(id: &str) -> bool {
-    id.len() == 12 && id.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
 /// The most recent reviews, kept in memory for the racers who open them
 /// right after the race (older ones are read from the store).
 #[derive(Debug, Default)]

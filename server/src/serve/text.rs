@@ -81,19 +81,31 @@ fn check(text: &str, newlines: bool, joined_emoji: bool) -> Result<(), String> {
 /// A display name as others will see it: NFC, trimmed, inner runs of spaces
 /// made one; 1-24 characters, something visible, nothing hidden.
 pub fn clean_name(name: &str) -> Result<String, String> {
-    let name: String = name.nfc().collect();
-    check(&name, false, false)?;
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    let len = name.chars().count();
-    if len == 0 || len > MAX_NAME_CHARS {
-        return Err(format!(
-            "a name has 1-{MAX_NAME_CHARS} characters, not {len}"
-        ));
+    clean_line(name, "name", MAX_NAME_CHARS)
+}
+
+/// The longest tournament name, in characters.
+pub const MAX_TITLE_CHARS: usize = 40;
+
+/// A tournament's name, as [`clean_name`] but up to 40 characters.
+pub fn clean_title(title: &str) -> Result<String, String> {
+    clean_line(title, "tournament name", MAX_TITLE_CHARS)
+}
+
+/// One line of `what` others will see: NFC, trimmed, inner runs of spaces
+/// made one; 1 to `max` characters, something visible, nothing hidden.
+fn clean_line(line: &str, what: &str, max: usize) -> Result<String, String> {
+    let line: String = line.nfc().collect();
+    check(&line, false, false)?;
+    let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let len = line.chars().count();
+    if len == 0 || len > max {
+        return Err(format!("a {what} has 1-{max} characters, not {len}"));
     }
-    if name.chars().all(is_combining_mark) {
-        return Err("a name needs a visible character".into());
+    if line.chars().all(is_combining_mark) {
+        return Err(format!("a {what} needs a visible character"));
     }
-    Ok(name)
+    Ok(line)
 }
 
 /// A chat line as others will see it: NFC, trimmed; 1-300 characters, line

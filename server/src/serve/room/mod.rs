@@ -18,6 +18,7 @@ mod quick;
 mod rating;
 mod review;
 mod state;
+mod tournament;
 mod view;
 
 use state::Room;
@@ -351,6 +352,8 @@ pub struct Services {
     pub ratings: Arc<super::ratings::Ratings>,
     /// The recent race reviews finished races add to.
     pub reviews: Arc<super::review::Reviews>,
+    /// The arena tournaments whose races end here.
+    pub tournaments: Arc<super::tournaments::Tournaments>,
 }
 
 /// A room's clocks from the server's configuration.

@@ -166,6 +166,7 @@ impl Room {
         };
         self.broadcast(&encode(&finished));
         self.rate_race().await;
+        self.count_in_tournament().await;
         self.review_race();
         // Everyone's view turns to finished (co-op players heard of the last move
         // only as an event, so their clocks stop here); spectators may now see

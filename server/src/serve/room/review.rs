@@ -78,7 +78,7 @@ impl Room {
             })
             .collect();
         Some(Race {
-            id: review::new_id(),
+            id: crate::serve::identity::link_id(),
             variant: self.settings.variant.clone(),
             params: self.resolved_params(),
             difficulty: self.settings.difficulty.clone(),

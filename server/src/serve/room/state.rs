@@ -122,6 +122,8 @@ pub(super) struct Room {
     pub ratings: Arc<crate::serve::ratings::Ratings>,
     /// The recent race reviews a finished race adds to.
     pub reviews: Arc<crate::serve::review::Reviews>,
+    /// The arena tournaments a tournament race counts in.
+    pub tournaments: Arc<crate::serve::tournaments::Tournaments>,
 }
 
 /// One event of the current game, as it was committed.
@@ -171,6 +173,7 @@ impl Room {
             boards: services.boards,
             ratings: services.ratings,
             reviews: services.reviews,
+            tournaments: services.tournaments,
         }
     }
 

@@ -18,6 +18,21 @@ pub const RECORDS_CHANNEL: &str = "arena_records";
 /// (payload: the player id).
 pub const HIDDEN_CHANNEL: &str = "arena_hidden";
 
+/// The channel a node notifies when it stored a tournament or a tournament
+/// race's result (payload: its id).
+pub const TOURNAMENTS_CHANNEL: &str = "arena_tournaments";
+
+/// What [`Coordination::tournaments_after`] reads.
+#[derive(Debug, Default)]
+pub struct TournamentRows {
+    /// Every tournament.
+    pub specs: Vec<crate::serve::tournament::TournamentSpec>,
+    /// The results after the id asked for, oldest first.
+    pub results: Vec<crate::serve::tournament::RaceResult>,
+    /// The newest result id read.
+    pub newest: i64,
+}
+
 /// A notification from another node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Notice {
@@ -138,6 +153,13 @@ pub trait Coordination: Send + Sync + std::fmt::Debug + 'static {
     /// The game records other nodes stored after record `after`, oldest first,
     /// with the newest id read.
     fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError>;
+
+    /// The newest tournament result's id (0 if none).
+    fn last_tournament_result(&self) -> Result<i64, StoreError>;
+
+    /// Every tournament, and the results stored after result `after` (any
+    /// node's: counting one twice counts it once).
+    fn tournaments_after(&self, after: i64) -> Result<TournamentRows, StoreError>;
 
     /// Whether `player` is hidden from public boards now.
     fn is_hidden(&self, player: &str) -> Result<bool, StoreError>;

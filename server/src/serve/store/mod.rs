@@ -125,6 +125,10 @@ pub enum Write {
     RatedRace(Box<crate::serve::ratings::RatedRace>),
     /// A finished race's review (see `review`).
     RaceReview(Box<crate::serve::review::StoredReview>),
+    /// A new arena tournament (see `tournament`).
+    Tournament(Box<crate::serve::tournament::TournamentSpec>),
+    /// A finished race of a tournament: who raced and their places.
+    TournamentResult(Box<crate::serve::tournament::RaceResult>),
     /// A player hides from public leaderboards, or shows again.
     Hidden {
         /// Player id.
@@ -153,6 +157,8 @@ impl Write {
             | Write::Record(_)
             | Write::RatedRace(_)
             | Write::RaceReview(_)
+            | Write::Tournament(_)
+            | Write::TournamentResult(_)
             | Write::Hidden { .. } => None,
         }
     }
@@ -241,6 +247,10 @@ pub struct Saved {
     pub records: Vec<GameRecord>,
     /// Every rated race, oldest first.
     pub rated_races: Vec<crate::serve::ratings::RatedRace>,
+    /// Every arena tournament, oldest first.
+    pub tournaments: Vec<crate::serve::tournament::TournamentSpec>,
+    /// Every tournament race's result, oldest first.
+    pub tournament_results: Vec<crate::serve::tournament::RaceResult>,
     /// Players hidden from public leaderboards.
     pub hidden: Vec<String>,
 }

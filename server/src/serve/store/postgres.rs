@@ -19,12 +19,12 @@
 //! call them on the store's writer thread or through `spawn_blocking`.
 
 use super::coordination::{
-    Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL,
-    RECORDS_CHANNEL,
+    Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentRows,
+    HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
 };
 use super::{
-    past_round, saved_rated_races, saved_records, saved_review, saved_room, to_json, Backend,
-    PastRound, Saved, SavedRoom, StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
+    Backend, PastRound, Saved, SavedRoom, StoreError, Write,
 };
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
@@ -81,10 +81,15 @@ CREATE TABLE rated_races (
     id BIGSERIAL PRIMARY KEY, at_ms DOUBLE PRECISION NOT NULL, race TEXT NOT NULL,
     node TEXT NOT NULL);
 ",
-    // 4: finished races' reviews.
+    // 4: finished races' reviews; arena tournaments and their races' results.
     "
 CREATE TABLE race_reviews (
     id TEXT PRIMARY KEY, at_ms DOUBLE PRECISION NOT NULL, review TEXT NOT NULL);
+CREATE TABLE tournaments (
+    n BIGSERIAL PRIMARY KEY, id TEXT NOT NULL UNIQUE, spec TEXT NOT NULL, node TEXT NOT NULL);
+CREATE TABLE tournament_results (
+    id BIGSERIAL PRIMARY KEY, tournament TEXT NOT NULL, result TEXT NOT NULL,
+    node TEXT NOT NULL);
 ",
 ];
 
@@ -437,6 +442,29 @@ impl Postgres {
                     &[&stored.review.id, &stored.review.at_ms, &json],
                 )?
             }
+            Write::Tournament(spec) => {
+                let json = match to_json(spec.as_ref()) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(Applied::Refused(e)),
+                };
+                tx.execute(
+                    "INSERT INTO tournaments (id, spec, node) VALUES ($1, $2, $3)
+                     ON CONFLICT (id) DO NOTHING",
+                    &[&spec.id, &json, node],
+                )?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
+            }
+            Write::TournamentResult(result) => {
+                let json = match to_json(result.as_ref()) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(Applied::Refused(e)),
+                };
+                tx.execute(
+                    "INSERT INTO tournament_results (tournament, result, node) VALUES ($1, $2, $3)",
+                    &[&result.tournament, &json, node],
+                )?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
+            }
             Write::Record(record) => {
                 let json = match to_json(record.as_ref()) {
                     Ok(r) => r,
@@ -730,12 +758,12 @@ fn listen_once(
     let mut client = connect(url)?;
     client
         .batch_execute(&format!(
-            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL};"
+            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL}; LISTEN {TOURNAMENTS_CHANNEL};"
         ))
         .map_err(StoreError::from)?;
     // Whatever was notified while no one listened: read the room lists and the
     // records again.
-    for channel in [LOBBY_CHANNEL, RECORDS_CHANNEL] {
+    for channel in [LOBBY_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL] {
         let missed = Notice {
             channel: channel.into(),
             payload: String::new(),
@@ -1077,6 +1105,31 @@ impl Coordination for Postgres {
         Ok((saved_records(rows), newest))
     }
 
+    fn last_tournament_result(&self) -> Result<i64, StoreError> {
+        self.read(|c| {
+            c.query_one("SELECT COALESCE(MAX(id), 0) FROM tournament_results", &[])
+                .and_then(|r| r.try_get(0))
+        })
+    }
+
+    fn tournaments_after(&self, after: i64) -> Result<TournamentRows, StoreError> {
+        let (specs, results) = self.read(|c| {
+            let specs = c.query("SELECT n, spec FROM tournaments ORDER BY n", &[])?;
+            let results = c.query(
+                "SELECT id, result FROM tournament_results WHERE id > $1 ORDER BY id",
+                &[&after],
+            )?;
+            Ok((specs, results))
+        })?;
+        let results = record_rows(&results)?;
+        let newest = results.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        Ok(TournamentRows {
+            specs: saved_rows(record_rows(&specs)?, "tournament"),
+            results: saved_rows(results, "tournament result"),
+            newest,
+        })
+    }
+
     fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
         self.read(|c| {
             c.query_one(
@@ -1257,7 +1310,7 @@ impl Backend for Postgres {
 
     fn load(&self) -> Result<Saved, StoreError> {
         let mut saved = Saved::default();
-        let (pool, own, records, rated, hidden) = self.read(|c| {
+        let (pool, own, records, rated, hidden, tournaments) = self.read(|c| {
             // Reading everything at start-up may take longer than a statement
             // may in play: no statement limit for this one transaction.
             let mut tx = c.transaction()?;
@@ -1270,8 +1323,10 @@ impl Backend for Postgres {
             let records = tx.query("SELECT id, record FROM records ORDER BY id", &[])?;
             let rated = tx.query("SELECT id, race FROM rated_races ORDER BY id", &[])?;
             let hidden = tx.query("SELECT player FROM hidden_players", &[])?;
+            let specs = tx.query("SELECT n, spec FROM tournaments ORDER BY n", &[])?;
+            let results = tx.query("SELECT id, result FROM tournament_results ORDER BY id", &[])?;
             tx.commit()?;
-            Ok((pool, own, records, rated, hidden))
+            Ok((pool, own, records, rated, hidden, (specs, results)))
         })?;
         for r in &pool {
             let (seed, key, puzzle): (String, String, String) = (
@@ -1289,6 +1344,8 @@ impl Backend for Postgres {
         }
         saved.records = saved_records(record_rows(&records)?);
         saved.rated_races = saved_rated_races(record_rows(&rated)?);
+        saved.tournaments = saved_rows(record_rows(&tournaments.0)?, "tournament");
+        saved.tournament_results = saved_rows(record_rows(&tournaments.1)?, "tournament result");
         saved.hidden = hidden
             .iter()
             .map(|r| r.try_get(0))

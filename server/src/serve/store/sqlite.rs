@@ -4,8 +4,8 @@
 //! too. A background thread folds the write-ahead log into the file.
 
 use super::{
-    past_round, saved_rated_races, saved_records, saved_review, saved_room, to_json, Backend,
-    MemoryCodes, PastRound, Saved, StoreError, Write,
+    past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
+    Backend, MemoryCodes, PastRound, Saved, StoreError, Write,
 };
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
@@ -82,6 +82,10 @@ CREATE TABLE IF NOT EXISTS rated_races (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms REAL NOT NULL, race TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS race_reviews (
     id TEXT PRIMARY KEY, at_ms REAL NOT NULL, review TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    n INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, spec TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournament_results (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, tournament TEXT NOT NULL, result TEXT NOT NULL);
 ";
 
 /// The schema this build writes (`PRAGMA user_version`). 1 (or 0, before the
@@ -96,7 +100,8 @@ CREATE TABLE IF NOT EXISTS race_reviews (
 /// puzzle and start in `rounds`, its events under their round — as the room's
 /// history, where it deleted them. 7: `rated_races`, the finished rated races
 /// ratings are folded from (created where missing; an older server would not
-/// keep them). 8: `race_reviews`, finished races' reviews (created where
+/// keep them). 8: `race_reviews`, finished races' reviews, and
+/// `tournaments` with their races' `tournament_results` (created where
 /// missing).
 pub const SCHEMA_VERSION: i64 = 8;
 
@@ -367,6 +372,18 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
                 ],
             )
             .map(drop),
+        Write::Tournament(spec) => conn
+            .execute(
+                "INSERT OR IGNORE INTO tournaments (id, spec) VALUES (?1, ?2)",
+                params![spec.id, to_json(spec.as_ref())?],
+            )
+            .map(drop),
+        Write::TournamentResult(result) => conn
+            .execute(
+                "INSERT INTO tournament_results (tournament, result) VALUES (?1, ?2)",
+                params![result.tournament, to_json(result.as_ref())?],
+            )
+            .map(drop),
         Write::Record(record) => conn
             .execute(
                 "INSERT INTO records (player, daily_key, at_ms, record) VALUES (?1, ?2, ?3, ?4)",
@@ -609,6 +626,13 @@ impl Backend for Sqlite {
             &conn,
             "SELECT id, race FROM rated_races ORDER BY id",
         )?);
+        let tournaments = json_rows(&conn, "SELECT n, spec FROM tournaments ORDER BY n")?;
+        saved.tournaments = saved_rows(tournaments, "tournament");
+        let results = json_rows(
+            &conn,
+            "SELECT id, result FROM tournament_results ORDER BY id",
+        )?;
+        saved.tournament_results = saved_rows(results, "tournament result");
         let mut st = conn
             .prepare("SELECT player FROM hidden_players")
             .map_err(err)?;

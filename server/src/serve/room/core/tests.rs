@@ -38,6 +38,7 @@ fn settings(mode: Mode, mistakes: MistakePolicy, hints: HintPolicy) -> RoomSetti
         draft: None,
         quick: false,
         rated: false,
+        tournament: None,
     }
 }
 
