@@ -3,7 +3,9 @@
 //! (a client that reaches the wrong node is redirected to the room's node),
 //! `kill -9` of a room's node mid-race (another node takes the room over and
 //! every acknowledged move is still there), and a node frozen past its lease
-//! (`SIGSTOP`) whose writes are refused once it wakes, its players sent on.
+//! (`SIGSTOP`) whose writes are refused once it wakes, its players sent on;
+//! an arena tournament whose race's node is killed loses no result, and a
+//! rated race moves the ratings every node shows.
 
 use arena_tests::cluster::{join_via, resume_at, start_node, start_node_with, Node, RETRY};
 use arena_tests::postgres::PgServer;
@@ -591,4 +593,126 @@ fn bad_cluster_settings_are_refused_at_start_with_a_clear_error() {
         !unreachable.stderr.contains("secret"),
         "the password never reaches a message"
     );
+}
+
+/// The next tournament view `c` is sent that satisfies `pick`.
+async fn standings_where(
+    c: &mut Client,
+    pick: impl Fn(&protocol::wire::TournamentView) -> bool,
+) -> protocol::wire::TournamentView {
+    c.until(|m| match m {
+        ServerMessage::Tournament { tournament } if pick(&tournament) => Some(*tournament),
+        _ => None,
+    })
+    .await
+}
+
+/// `c` asks for tournament `id`'s next race and waits until it plays.
+async fn tournament_race(c: &mut Client, id: &str, state: RoomState) -> protocol::wire::RoomView {
+    c.send(&ClientMessage::TournamentRace { id: id.into() })
+        .await;
+    c.until(|m| match m {
+        ServerMessage::Room { room } if room.state == state => Some(*room),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_loses_no_result_when_the_node_of_its_race_is_killed() {
+    let pg = PgServer::start();
+    let db = pg.database("tournament");
+    let quick = ["--quick-race-wait-ms", "0"];
+    let mut n1 = start_node_with(&db, "n1", LEASE_MS, &quick).await;
+    let n2 = start_node_with(&db, "n2", LEASE_MS, &quick).await;
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    let mut bob = Client::connect(&n1.addr, "Bob").await;
+    let mut cy = Client::connect(&n2.addr, "Cy").await;
+    ada.send(&ClientMessage::CreateTournament {
+        name: "Cluster cup".into(),
+        variant: "classic".into(),
+        params: race_settings(2).params,
+        difficulty: "easy".into(),
+        minutes: 10,
+        starts_in_minutes: 0,
+    })
+    .await;
+    let id = standings_where(&mut ada, |_| true).await.id;
+    // Cy, on the other node, watches it once n2 has heard of it.
+    let watch = ClientMessage::WatchTournament { id: id.clone() };
+    ask_until(&mut cy, &watch, |m| match m {
+        ServerMessage::Tournament { .. } => Some(Some(())),
+        ServerMessage::Error { .. } => Some(None),
+        _ => None,
+    })
+    .await;
+
+    // Race 1 on n1: Ada wins. Cy, on n2, sees it.
+    let first = tournament_race(&mut ada, &id, RoomState::Waiting).await;
+    let racing = tournament_race(&mut bob, &id, RoomState::Playing).await;
+    assert_eq!(racing.code, first.code, "paired on n1");
+    let puzzle = racing.puzzle.expect("puzzle");
+    ada.solve(&puzzle).await;
+    bob.solve(&puzzle).await;
+    let one = standings_where(&mut cy, |v| v.races == 1).await;
+    let points = |v: &protocol::wire::TournamentView| -> Vec<(String, u32)> {
+        (v.standings.iter())
+            .map(|r| (r.name.clone(), r.points))
+            .collect()
+    };
+    assert_eq!(
+        points(&one),
+        [("Ada".to_string(), 4), ("Bob".to_string(), 2)]
+    );
+    // The race was rated on n1: Bob's rating moved on n2 too, live.
+    let n2_url = format!("ws://{}/ws", n2.addr);
+    let mut bob_on_n2 = resume_at(&n2_url, &bob.token).await.expect("resumed on n2");
+    assert_eq!(rated_races(&mut bob_on_n2, 1).await, 1);
+
+    // Race 2 on n1, half played; n1 dies; both come back through n2, which
+    // takes the race over; Ada wins it there.
+    let second = tournament_race(&mut ada, &id, RoomState::Waiting).await;
+    let puzzle = (tournament_race(&mut bob, &id, RoomState::Playing).await)
+        .puzzle
+        .expect("puzzle");
+    let moves = solving_moves(&puzzle);
+    let half = moves.len() / 2;
+    for m in &moves[..half] {
+        ada.play(m).await;
+    }
+    let (ada_token, bob_token) = (ada.token.clone(), bob.token.clone());
+    n1.child.kill().await.expect("kill -9");
+    drop((ada, bob));
+    let (mut ada, _) = join_via(&n2.addr, &ada_token, &second.code, false).await;
+    let (mut bob, _) = join_via(&n2.addr, &bob_token, &second.code, false).await;
+    for m in &moves[half..] {
+        ada.play(m).await;
+    }
+    for m in &moves {
+        bob.play(m).await;
+    }
+    let two = standings_where(&mut cy, |v| v.races == 2).await;
+    assert_eq!(
+        points(&two),
+        [("Ada".to_string(), 8), ("Bob".to_string(), 4)]
+    );
+    assert!(two.standings[0].on_fire, "two wins, across the failover");
+    // Ada's rating on n2: the race n1 rated, and the one n2 finished.
+    assert_eq!(rated_races(&mut ada, 2).await, 2);
+    drop(n2);
+}
+
+/// `c`'s rated races of classic 4x4 easy, asked until there are `at_least`
+/// (another node's rated race arrives by notification).
+async fn rated_races(c: &mut Client, at_least: u32) -> u32 {
+    let ask = ClientMessage::Ratings {
+        variant: "classic".into(),
+        params: race_settings(2).params,
+        difficulty: "easy".into(),
+    };
+    ask_until(c, &ask, |m| match m {
+        ServerMessage::Ratings { games, .. } => Some((games >= at_least).then_some(games)),
+        _ => None,
+    })
+    .await
 }

@@ -21,8 +21,8 @@
 
 use super::room::RoomHandle;
 use super::store::coordination::{
-    Coordination, Expired, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL,
-    TOURNAMENTS_CHANNEL,
+    Coordination, Expired, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL, RATINGS_CHANNEL,
+    RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
 };
 use super::store::StoreError;
 use super::Shared;
@@ -45,6 +45,28 @@ pub enum Found {
 /// Rooms taken over per heartbeat at most (a node never stalls on a big takeover).
 const TAKEOVERS_PER_BEAT: i64 = 64;
 
+/// The newest rows this node read at start-up: what notifications add to.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Seen {
+    /// The newest game record's id.
+    pub record: i64,
+    /// The newest tournament result's id.
+    pub tournament_result: i64,
+    /// The newest rated race's id.
+    pub rated_race: i64,
+}
+
+impl Seen {
+    /// Reads them (blocking).
+    pub fn read(db: &dyn Coordination) -> Result<Seen, StoreError> {
+        Ok(Seen {
+            record: db.last_record()?,
+            tournament_result: db.last_tournament_result()?,
+            rated_race: db.last_rated_race()?,
+        })
+    }
+}
+
 /// This node's part in a cluster of nodes sharing one PostgreSQL database.
 #[derive(Debug)]
 pub struct Cluster {
@@ -56,25 +78,23 @@ pub struct Cluster {
     last_record: AtomicI64,
     /// The newest tournament result this node has counted.
     last_tournament_result: AtomicI64,
+    /// The newest rated race this node has folded into its ratings.
+    last_rated_race: AtomicI64,
     /// The live nodes and their loads, as of the last heartbeat (rooms placed
     /// since are counted in).
     nodes: Mutex<Vec<NodeLoad>>,
 }
 
 impl Cluster {
-    /// The cluster over `db`, whose records up to `last_record` are on the
-    /// boards already, and tournament results up to `last_tournament_result`
-    /// counted.
-    pub fn new(
-        db: Arc<dyn Coordination>,
-        last_record: i64,
-        last_tournament_result: i64,
-    ) -> Cluster {
+    /// The cluster over `db`, whose records, tournament results and rated
+    /// races up to `seen`'s ids are counted already.
+    pub fn new(db: Arc<dyn Coordination>, seen: Seen) -> Cluster {
         Cluster {
             db,
             takeovers: tokio::sync::Mutex::new(()),
-            last_record: AtomicI64::new(last_record),
-            last_tournament_result: AtomicI64::new(last_tournament_result),
+            last_record: AtomicI64::new(seen.record),
+            last_tournament_result: AtomicI64::new(seen.tournament_result),
+            last_rated_race: AtomicI64::new(seen.rated_race),
             nodes: Mutex::new(Vec::new()),
         }
     }
@@ -316,6 +336,14 @@ impl Cluster {
                 }
                 self.last_tournament_result
                     .fetch_max(rows.newest, Ordering::Relaxed);
+            }
+            RATINGS_CHANNEL if notice.payload != self.db.node().id => {
+                let after = self.last_rated_race.load(Ordering::Relaxed);
+                let (races, newest) = self.blocking(move |db| db.rated_races_after(after)).await?;
+                for race in races.iter().filter(|r| r.check().is_ok()) {
+                    shared.lobby.ratings().apply(race);
+                }
+                self.last_rated_race.fetch_max(newest, Ordering::Relaxed);
             }
             HIDDEN_CHANNEL => {
                 let player = notice.payload.clone();

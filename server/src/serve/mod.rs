@@ -256,10 +256,9 @@ impl Server {
         // Records after this one reach the boards through notifications.
         let cluster = match pg {
             Some(pg) => {
-                let last = off_runtime(|| pg.last_record()).map_err(std::io::Error::other)?;
-                let last_result =
-                    off_runtime(|| pg.last_tournament_result()).map_err(std::io::Error::other)?;
-                Some(Arc::new(cluster::Cluster::new(pg, last, last_result)))
+                let seen = off_runtime(|| cluster::Seen::read(pg.as_ref()))
+                    .map_err(std::io::Error::other)?;
+                Some(Arc::new(cluster::Cluster::new(pg, seen)))
             }
             None => None,
         };

@@ -22,6 +22,9 @@ pub const HIDDEN_CHANNEL: &str = "arena_hidden";
 /// race's result (payload: its id).
 pub const TOURNAMENTS_CHANNEL: &str = "arena_tournaments";
 
+/// The channel a node notifies when it stored a rated race (payload: its id).
+pub const RATINGS_CHANNEL: &str = "arena_ratings";
+
 /// What [`Coordination::tournaments_after`] reads.
 #[derive(Debug, Default)]
 pub struct TournamentRows {
@@ -153,6 +156,16 @@ pub trait Coordination: Send + Sync + std::fmt::Debug + 'static {
     /// The game records other nodes stored after record `after`, oldest first,
     /// with the newest id read.
     fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError>;
+
+    /// The newest rated race's id (0 if none).
+    fn last_rated_race(&self) -> Result<i64, StoreError>;
+
+    /// The rated races other nodes stored after race `after`, oldest first,
+    /// with the newest id read.
+    fn rated_races_after(
+        &self,
+        after: i64,
+    ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError>;
 
     /// The newest tournament result's id (0 if none).
     fn last_tournament_result(&self) -> Result<i64, StoreError>;

@@ -20,7 +20,7 @@
 
 use super::coordination::{
     Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentRows,
-    HIDDEN_CHANNEL, LOBBY_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
+    HIDDEN_CHANNEL, LOBBY_CHANNEL, RATINGS_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
 };
 use super::{
     past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
@@ -429,7 +429,8 @@ impl Postgres {
                 tx.execute(
                     "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
                     &[&race.at_ms, &json, node],
-                )?
+                )?;
+                tx.execute("SELECT pg_notify($1, $2)", &[&RATINGS_CHANNEL, node])?
             }
             Write::RaceReview(stored) => {
                 let json = match to_json(stored.as_ref()) {
@@ -758,12 +759,17 @@ fn listen_once(
     let mut client = connect(url)?;
     client
         .batch_execute(&format!(
-            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL}; LISTEN {TOURNAMENTS_CHANNEL};"
+            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL}; LISTEN {TOURNAMENTS_CHANNEL}; LISTEN {RATINGS_CHANNEL};"
         ))
         .map_err(StoreError::from)?;
     // Whatever was notified while no one listened: read the room lists and the
     // records again.
-    for channel in [LOBBY_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL] {
+    for channel in [
+        LOBBY_CHANNEL,
+        RECORDS_CHANNEL,
+        TOURNAMENTS_CHANNEL,
+        RATINGS_CHANNEL,
+    ] {
         let missed = Notice {
             channel: channel.into(),
             payload: String::new(),
@@ -1103,6 +1109,28 @@ impl Coordination for Postgres {
         let rows = record_rows(&rows)?;
         let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
         Ok((saved_records(rows), newest))
+    }
+
+    fn last_rated_race(&self) -> Result<i64, StoreError> {
+        self.read(|c| {
+            c.query_one("SELECT COALESCE(MAX(id), 0) FROM rated_races", &[])
+                .and_then(|r| r.try_get(0))
+        })
+    }
+
+    fn rated_races_after(
+        &self,
+        after: i64,
+    ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                "SELECT id, race FROM rated_races WHERE id > $1 AND node <> $2 ORDER BY id",
+                &[&after, &self.node.id],
+            )
+        })?;
+        let rows = record_rows(&rows)?;
+        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        Ok((saved_rated_races(rows), newest))
     }
 
     fn last_tournament_result(&self) -> Result<i64, StoreError> {
