@@ -7,6 +7,7 @@ import { keyAction, nextMode } from "./game/keys";
 import { profileRequest, Session, type MarkStore, type SavedMarks } from "./game/session";
 import { puzzleFromHash } from "./game/puzzle-link";
 import { reviewFromHash } from "./game/review";
+import { tournamentFromHash } from "./game/tournament";
 import { Connection, type LinkStatus } from "./net/connection";
 import type { ClientMessage, ServerMessage } from "./protocol";
 import { h, replace } from "./ui/dom";
@@ -62,7 +63,7 @@ const marks: MarkStore = {
 };
 
 /** Which screen is up; "loading" while the game's module is still on its way. */
-type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis" | "review" | "loading";
+type ScreenKind = "name" | "home" | "room" | "play" | "setter" | "analysis" | "review" | "tournament" | "loading";
 
 /** The shortest time between two co-op cursor messages. */
 const CURSOR_EVERY_MS = 100;
@@ -148,13 +149,15 @@ class App {
     }
     const review = reviewFromHash(location.hash);
     if (review) this.openReview(review);
+    const tournament = tournamentFromHash(location.hash);
+    if (tournament) this.openTournament(tournament);
     const shared = puzzleFromHash(location.hash);
     if (shared !== undefined) {
       // A shared puzzle opens the lobby with it filled in (the fragment is not a room).
       this.session.sharedPuzzle = shared;
       history.replaceState(null, "", location.pathname);
     }
-    this.session.pendingRoom = (shared === undefined && !review && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
+    this.session.pendingRoom = (shared === undefined && !review && !tournament && location.hash.slice(1)) || storage.get(ROOM_KEY) || undefined;
     window.addEventListener("hashchange", () => {
       const shared = draftFromHash(location.hash);
       if (shared) {
@@ -171,6 +174,8 @@ class App {
       }
       const review = reviewFromHash(location.hash);
       if (review) return this.openReview(review);
+      const tournament = tournamentFromHash(location.hash);
+      if (tournament) return this.openTournament(tournament);
       const code = location.hash.slice(1);
       if (code && code !== this.session.room?.code) this.send(this.session.joinLink(code));
     });
@@ -184,11 +189,13 @@ class App {
     setInterval(() => {
       this.roomScreen?.tick();
       this.play?.tick();
+      this.workshop?.tick();
+      if (this.kind === "home") this.home?.update();
       this.playCues();
       if (this.connection?.status === "offline" && this.connection.retryAt !== undefined) this.showBanner();
     }, 250);
     setInterval(() => {
-      if (this.kind === "home") this.send([this.session.listRooms()]);
+      if (this.kind === "home") this.send([this.session.listRooms(), { type: "list_tournaments" }]);
     }, 5000);
     const name = storage.get(NAME_KEY);
     if (name) this.connect(name);
@@ -293,7 +300,7 @@ class App {
   /** The setter and the analysis, loaded the first time one is opened. */
   private loadWorkshop(): Promise<Workshop> {
     this.workshopLoading ??= import("./ui/workshop").then(({ Workshop }) => {
-      this.workshop = new Workshop({ session: this.session, send: (ms) => this.send(ms), changed: () => this.render(), storage });
+      this.workshop = new Workshop({ session: this.session, send: (ms) => this.send(ms), changed: () => this.render(), storage, serverNow: () => this.serverNow() });
       return this.workshop;
     });
     return this.workshopLoading;
@@ -302,6 +309,11 @@ class App {
   /** Opens the setter (on a link's draft, or as it was left). */
   private openSetter(draft?: SetterDraft) {
     void this.loadWorkshop().then((w) => w.openSetter(draft));
+  }
+
+  /** Opens a tournament's standings (from the lobby, a race's results, or a shared link). */
+  private openTournament(id: string) {
+    void this.loadWorkshop().then((w) => w.openTournament(id));
   }
 
   /** Opens a race's review (from the results, or a shared link). */
@@ -403,7 +415,7 @@ class App {
   private onKey(e: KeyboardEvent) {
     const typing = e.target as HTMLElement | null;
     const inField = typing && (typing.tagName === "INPUT" || typing.tagName === "TEXTAREA" || typing.tagName === "SELECT");
-    if ((this.kind === "setter" || this.kind === "analysis" || this.kind === "review") && !inField && this.workshop?.key(e)) {
+    if ((this.kind === "setter" || this.kind === "analysis" || this.kind === "review" || this.kind === "tournament") && !inField && this.workshop?.key(e)) {
       e.preventDefault();
       return;
     }
@@ -475,10 +487,17 @@ class App {
       this.kind = kind;
       this.home = this.roomScreen = this.play = undefined;
       this.workshop?.left();
-      if (kind === "setter" || kind === "analysis" || kind === "review") replace(this.content, this.workshop?.element(kind) ?? null);
+      if (kind === "setter" || kind === "analysis" || kind === "review" || kind === "tournament") replace(this.content, this.workshop?.element(kind) ?? null);
       if (kind === "name") replace(this.content, this.nameScreen());
       if (kind === "home") {
-        this.home = new HomeScreen(this.session, { send: (m) => this.send([m]), rename: (n) => this.rename(n), openSetter: () => this.openSetter() });
+        this.home = new HomeScreen(this.session, {
+          send: (m) => this.send([m]),
+          rename: (n) => this.rename(n),
+          openSetter: () => this.openSetter(),
+          createTournament: (m) => void this.loadWorkshop().then((w) => w.createTournament(m)),
+          openTournament: (id) => this.openTournament(id),
+          serverNow: () => this.serverNow(),
+        });
         replace(this.content, this.home.el);
       }
       if (kind === "room") {
@@ -494,6 +513,7 @@ class App {
           cursorMoved: () => this.sendCursor(),
           analyse: () => this.analyseRoom(),
           review: (id) => this.openReview(id),
+          tournament: (id) => this.openTournament(id),
           setClearMarks: (on) => {
             this.session.clearMarks = on;
             storage.set(CLEAR_MARKS_KEY, on ? null : "off");

@@ -54,7 +54,7 @@ test("a redirect joins the room on the node it names, once welcomed there", () =
   expect(out).toContainEqual({ type: "join_room", code: "far", spectator: false });
 });
 
-test("welcome asks for variants, rooms and my profile, and rejoins the room from the link", () => {
+test("welcome asks for variants, rooms, my profile and the tournaments, and rejoins the room from the link", () => {
   const s = new Session();
   s.pendingRoom = "xyz";
   const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
@@ -62,6 +62,7 @@ test("welcome asks for variants, rooms and my profile, and rejoins the room from
     { type: "list_variants" },
     { type: "list_rooms", offset: 0, variant: null, joinable: false },
     { type: "profile", utc_offset_min: -new Date().getTimezoneOffset() },
+    { type: "list_tournaments" },
     { type: "join_room", code: "xyz", spectator: false },
   ]);
   s.handle({ type: "error", code: "no_room", message: "no room 'xyz'", cells: [] });

@@ -16,6 +16,8 @@ import type {
   RoomSummary,
   RoomView,
   ServerMessage,
+  TournamentSummary,
+  TournamentView,
 } from "../protocol";
 import { Board, type Change, type EntryMode } from "./board";
 import { conflicts, peersOf } from "./conflicts";
@@ -162,6 +164,10 @@ export class Session {
   browsedRatings?: Extract<ServerMessage, { type: "ratings" }>;
   /** My streak and stats. */
   profile?: Extract<ServerMessage, { type: "profile" }>;
+  /** The arena tournaments the lobby lists. */
+  tournaments: TournamentSummary[] = [];
+  /** The tournament I watch (its standings come at every change). */
+  tournament?: TournamentView;
   /** The sync code I asked for, to enter on another device. */
   syncCode?: { code: string; minutes: number };
   chat: ChatLine[] = [];
@@ -201,6 +207,11 @@ export class Session {
   /** Asks for a new room: the form shows progress until the room or an error comes. */
   createRoom(settings: RoomSettings): ClientMessage[] {
     return this.askForRoom({ type: "create_room", settings });
+  }
+
+  /** Races in tournament `id`: its open race, or a new one (answered like a new room). */
+  tournamentRace(id: string): ClientMessage[] {
+    return this.askForRoom({ type: "tournament_race", id });
   }
 
   /** Joins the open quick race of a kind, or opens one (answered like a new room). */
@@ -246,7 +257,9 @@ export class Session {
         this.creatingRoom = false;
         // A new connection: requests sent on the old one will never be answered.
         this.game?.ledger.orphan();
-        const out: ClientMessage[] = [{ type: "list_variants" }, this.listRooms(), profileRequest()];
+        const out: ClientMessage[] = [{ type: "list_variants" }, this.listRooms(), profileRequest(), { type: "list_tournaments" }];
+        // Standings watched on the old connection come again on this one.
+        if (this.tournament) out.push({ type: "watch_tournament", id: this.tournament.id });
         const code = this.pendingRoom ?? this.room?.code;
         if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
         return out;
@@ -354,6 +367,12 @@ export class Session {
       }
       case "rated":
         if (this.results) this.results.ratings = m.changes;
+        return [];
+      case "tournaments":
+        this.tournaments = m.tournaments;
+        return [];
+      case "tournament":
+        this.tournament = m.tournament;
         return [];
       case "review_ready":
         if (this.results) this.results.review = m.id;

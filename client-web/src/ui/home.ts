@@ -7,6 +7,7 @@ import { copyWithFeedback } from "./clipboard";
 import { offeredDifficulties, tierLabel } from "../game/tiers";
 import { variantTitle } from "../game/title";
 import { RecordsCard } from "./records";
+import { TournamentsCard } from "./tournaments-card";
 import { dailySettings, nextDailyAt } from "../game/daily";
 import type { ClientMessage, Manifest, MistakePolicy, Mode, ParamValue, RoomSettings } from "../protocol";
 import type { Session } from "../game/session";
@@ -44,6 +45,12 @@ export interface HomeActions {
   rename(name: string): void;
   /** Open the puzzle setter. */
   openSetter(): void;
+  /** Create an arena tournament (its standings open when it comes). */
+  createTournament(m: ClientMessage): void;
+  /** Open a tournament's standings. */
+  openTournament(id: string): void;
+  /** The server's clock, ms. */
+  serverNow(): number;
 }
 
 /** The lobby. */
@@ -110,6 +117,7 @@ export class HomeScreen {
   private readonly redeemCode = h("input", { id: "redeem-code", placeholder: "code from your other device", "aria-label": "Sync code", autocomplete: "off" });
   private readonly hideMe = h("input", { type: "checkbox", id: "hide-me" });
   private readonly records: RecordsCard;
+  private readonly tournaments: TournamentsCard;
   private readonly nextDaily = h("p", { class: "muted", id: "next-daily" });
   private readonly dailyGhosts = h("input", { type: "checkbox", id: "daily-ghosts" });
   private readonly createButton = h("button", { type: "submit", class: "primary", id: "create-room" }, "Create room");
@@ -123,6 +131,12 @@ export class HomeScreen {
     this.mode.addEventListener("change", () => this.showMode());
     const send = (m: ClientMessage) => this.actions.send(m);
     this.records = new RecordsCard(send);
+    this.tournaments = new TournamentsCard(session, {
+      create: (m) => this.actions.createTournament(m),
+      open: (id) => this.actions.openTournament(id),
+      kind: () => ({ variant: this.variant.value, params: this.chosenParams(), difficulty: this.difficulty.value }),
+      now: () => this.actions.serverNow(),
+    });
     this.hideMe.addEventListener("change", () => send({ type: "hide_from_boards", hidden: this.hideMe.checked }));
     this.el = h(
       "main",
@@ -232,6 +246,7 @@ export class HomeScreen {
         ),
         h("div", { class: "row" }, this.roomCount, this.roomsBack, this.roomsMore),
       ),
+      this.tournaments.el,
       h(
         "section",
         { class: "card", id: "daily" },
@@ -314,6 +329,7 @@ export class HomeScreen {
       this.roomVariant.value = filtered;
     }
     this.records.update(s);
+    this.tournaments.update();
     const sync = s.syncCode;
     this.syncShown.textContent = sync ? `Enter ${sync.code} on your other device within ${sync.minutes} minutes (once).` : "";
     this.hideMe.checked = s.profile?.hidden ?? false;

@@ -43,6 +43,8 @@ export interface PlayActions {
   analyse(): void;
   /** Open a race's review. */
   review(id: string): void;
+  /** Open a tournament's standings. */
+  tournament(id: string): void;
 }
 
 /** The game and results. */
@@ -794,7 +796,17 @@ export class PlayScreen {
       h(
         "div",
         { class: "row" },
-        room.settings.quick && !room.spectator
+        room.settings.tournament && !room.spectator
+          ? h(
+              "button",
+              { type: "button", class: "primary", id: "next-tournament-race", onclick: () => this.actions.send(this.session.tournamentRace(room.settings.tournament ?? "")) },
+              "Next tournament race",
+            )
+          : null,
+        room.settings.tournament
+          ? h("button", { type: "button", id: "tournament-standings", onclick: () => this.actions.tournament(room.settings.tournament ?? "") }, "Standings")
+          : null,
+        room.settings.quick && !room.settings.tournament && !room.spectator
           ? h(
               "button",
               {
@@ -805,7 +817,7 @@ export class PlayScreen {
               },
               "Next quick race",
             )
-          : room.settings.daily || room.spectator
+          : room.settings.daily || room.spectator || room.settings.tournament
             ? null
             : this.rematchButton(),
         results.review

@@ -11,6 +11,7 @@ import type { Session } from "../game/session";
 import type { ClientMessage, PuzzleV1, ServerMessage, SetterDraft } from "../protocol";
 import { AnalysisScreen } from "./analysis";
 import { ReviewScreen } from "./review";
+import { TournamentScreen } from "./tournament";
 import { SetterScreen } from "./setter";
 
 /** Where the draft is kept in the browser. */
@@ -25,10 +26,12 @@ export interface WorkshopHost {
   /** Something changed: the page redraws (and may switch screens). */
   changed(): void;
   storage: { get(key: string): string | null; set(key: string, value: string | null): void };
+  /** The server's clock, ms. */
+  serverNow(): number;
 }
 
 /** The screens the workshop shows over the lobby or a finished game. */
-export type WorkshopScreen = "setter" | "analysis" | "review";
+export type WorkshopScreen = "setter" | "analysis" | "review" | "tournament";
 
 /** The setter and the analysis, as the page sees them. */
 export class Workshop {
@@ -49,6 +52,9 @@ export class Workshop {
   /** The race review asked for and not yet come (sent again once connected). */
   private reviewWanted?: string;
   private reviewScreen?: ReviewScreen;
+  /** The tournament whose standings are to open when they come ("new": the one I create). */
+  private tournamentWanted?: string;
+  private tournamentScreen?: TournamentScreen;
 
   constructor(private readonly host: WorkshopHost) {
     try {
@@ -61,6 +67,7 @@ export class Workshop {
   /** The screen to show now, if any (the setter only outside a game in progress). */
   screen(room: { state: string } | null | undefined): WorkshopScreen | undefined {
     if (this.showing === "review" && this.reviewScreen) return "review";
+    if (this.showing === "tournament" && this.tournamentScreen && (!room || room.state === "finished")) return "tournament";
     if (this.showing === "analysis" && this.analysisScreen) return "analysis";
     if (this.showing === "setter" && (!room || room.state === "finished")) return "setter";
     return undefined;
@@ -70,6 +77,7 @@ export class Workshop {
   element(kind: WorkshopScreen): HTMLElement | undefined {
     if (kind === "analysis") return this.analysisScreen?.el;
     if (kind === "review") return this.reviewScreen?.el;
+    if (kind === "tournament") return this.tournamentScreen?.el;
     this.setterScreen = new SetterScreen(this.setter, () => this.host.session.variants, {
       template: (variant, params) => {
         // A new grid: nothing of the old draft is kept.
@@ -96,12 +104,18 @@ export class Workshop {
   /** Redraws the screen shown. */
   update() {
     this.setterScreen?.update();
+    if (this.showing === "tournament") this.tournamentScreen?.update();
+  }
+
+  /** Every quarter second: clocks. */
+  tick() {
+    if (this.showing === "tournament") this.tournamentScreen?.tick();
   }
 
   /** A key on a workshop screen; `true` if it was used. */
   key(e: KeyboardEvent): boolean {
     if (this.showing === "analysis") return this.analysisScreen?.key(e) ?? false;
-    if (this.showing === "review") return false;
+    if (this.showing === "review" || this.showing === "tournament") return false;
     return !e.ctrlKey && !e.metaKey && (this.setterScreen?.key(e) ?? false);
   }
 
@@ -111,6 +125,18 @@ export class Workshop {
     if (draft) this.saved = draft;
     if (draft || !this.setter.template) this.askTemplate();
     this.host.changed();
+  }
+
+  /** Watches tournament `id`: its standings open when they come. */
+  openTournament(id: string) {
+    this.tournamentWanted = id;
+    this.host.send([{ type: "watch_tournament", id }]);
+  }
+
+  /** Creates a tournament: its standings open when the server answers. */
+  createTournament(m: ClientMessage) {
+    this.tournamentWanted = "new";
+    this.host.send([m]);
   }
 
   /** Asks for race review `id` (shown when it comes; asked again on reconnecting until then). */
@@ -128,6 +154,20 @@ export class Workshop {
   onMessage(m: ServerMessage) {
     if (m.type === "welcome" && this.showing === "setter" && !this.setter.template) this.askTemplate();
     if (m.type === "welcome" && this.reviewWanted) this.host.send([{ type: "race_review", id: this.reviewWanted }]);
+    if (m.type === "welcome" && this.tournamentWanted && this.tournamentWanted !== "new") this.host.send([{ type: "watch_tournament", id: this.tournamentWanted }]);
+    if (m.type === "tournament" && (this.tournamentWanted === "new" || m.tournament.id === this.tournamentWanted)) {
+      this.tournamentWanted = undefined;
+      this.tournamentScreen ??= new TournamentScreen(this.host.session, {
+        send: (ms) => this.host.send(ms),
+        back: () => this.closeTournament(),
+        now: () => this.host.serverNow(),
+      });
+      this.showing = "tournament";
+      if (location.hash !== `#tournament-${m.tournament.id}`) history.replaceState(null, "", `#tournament-${m.tournament.id}`);
+    }
+    if (m.type === "error" && this.tournamentWanted && m.message.includes("tournament")) this.tournamentWanted = undefined;
+    // Off to a race: the room's screens take over.
+    if (m.type === "room" && this.showing === "tournament") this.showing = undefined;
     if (m.type === "race_review" && m.review.id === this.reviewWanted) {
       this.reviewWanted = undefined;
       const manifest = this.host.session.variants.find((v) => v.id === m.review.variant);
@@ -188,6 +228,12 @@ export class Workshop {
   private analyse(draft?: SetterDraft) {
     this.analysed = draft ? this.setter.display(this.setterScreen?.check?.puzzle?.drawings ?? []) : (this.host.session.room?.puzzle ?? undefined);
     this.host.send([{ type: "analyse", ...(draft ? { draft } : {}) }]);
+  }
+
+  private closeTournament() {
+    this.showing = undefined;
+    if (location.hash.startsWith("#tournament-")) history.replaceState(null, "", location.pathname);
+    this.host.changed();
   }
 
   private closeReview() {
