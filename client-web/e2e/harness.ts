@@ -78,6 +78,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     ["--plugins", plugins, "serve", "--bind", options.bind ?? "127.0.0.1:0", "--data", data, "--client", dist, "--countdown-ms", "300", "--pool-size", "0",
       // Scripted players solve in seconds: rank them (unless a test sets the floor itself).
       ...(options.extra?.includes("--fastest-cell-ms") ? [] : ["--fastest-cell-ms", "0"]),
+      // Every browser connects from loopback: rate them against each other.
+      "--rate-shared-addresses",
       // Every browser of a test run connects from loopback: one address, many new players.
       "--address-hello-burst", "1000", ...(options.misbehave ? ["--test-plugins"] : []), ...(options.extra ?? [])],
     { stdio: ["ignore", "ignore", "pipe"] },

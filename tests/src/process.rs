@@ -86,6 +86,9 @@ pub async fn spawn_arena_serve_with_lines(data: &Path, extra: &[&str]) -> (Child
         } else {
             &["--fastest-cell-ms", "0"][..]
         })
+        // Every test client connects from loopback: rate them against each
+        // other (the rule against shared addresses has its own test).
+        .arg("--rate-shared-addresses")
         .arg("--data")
         .arg(data)
         .args(extra)

@@ -33,6 +33,7 @@ fn config(quick_wait: Duration) -> Config {
         countdown: Duration::ZERO,
         quick_wait,
         fastest_cell_ms: 0,
+        rate_shared_addresses: true,
         ..Config::default()
     }
 }
@@ -245,6 +246,24 @@ async fn finishes_faster_than_plausible_are_never_rated() {
     let mut bob = Client::connect(&addr, "Bob").await;
     race_once(&mut ada, &mut bob).await;
     bob.finished().await;
+    assert_eq!(my_rating(&mut ada).await, (None, 0, true));
+    assert_eq!(my_rating(&mut bob).await, (None, 0, true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_identities_from_one_address_are_not_rated_against_each_other() {
+    // The server's default: racers sharing an address are left out.
+    let addr = start_server_with(Config {
+        rate_shared_addresses: false,
+        ..config(Duration::ZERO)
+    })
+    .await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    let mut bob = Client::connect(addr, "Ada's other name").await;
+    race_once(&mut ada, &mut bob).await;
+    // The review comes after the rating would have been applied.
+    ada.until(|m| matches!(m, ServerMessage::ReviewReady { .. }).then_some(()))
+        .await;
     assert_eq!(my_rating(&mut ada).await, (None, 0, true));
     assert_eq!(my_rating(&mut bob).await, (None, 0, true));
 }

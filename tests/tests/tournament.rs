@@ -19,6 +19,7 @@ fn config() -> Config {
         countdown: Duration::ZERO,
         quick_wait: Duration::ZERO,
         fastest_cell_ms: 0,
+        rate_shared_addresses: true,
         ..Config::default()
     }
 }

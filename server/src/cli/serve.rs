@@ -45,6 +45,11 @@ pub struct ServeArgs {
     /// floor is kept but ranked on no leaderboard. 0 ranks every finish.
     #[arg(long, default_value_t = crate::serve::DEFAULT_FASTEST_CELL_MS)]
     pub fastest_cell_ms: u64,
+    /// Rate racers of one race who connect from the same address against each
+    /// other (by default they are left out of that race's rating: two
+    /// identities of one player cannot feed each other points).
+    #[arg(long)]
+    pub rate_shared_addresses: bool,
     /// How long a quick race waits for more players once it has two, in ms
     /// (it starts at once when full).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
@@ -171,6 +176,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             public_url: args.public_url.clone(),
             site_url: args.site_url.clone(),
             fastest_cell_ms: args.fastest_cell_ms,
+            rate_shared_addresses: args.rate_shared_addresses,
             quick_wait: Duration::from_millis(args.quick_race_wait_ms),
             lease: Duration::from_millis(args.lease_ms.max(300)),
             synchronous: match args.synchronous {

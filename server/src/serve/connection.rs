@@ -760,6 +760,7 @@ fn new_link(shared: &Shared, player: &Player) -> (Link, mpsc::Receiver<Outgoing>
     let (out, rx) = mpsc::channel(shared.config.outbox_frames);
     let link = Link {
         conn: player.conn,
+        address: player.ip,
         out,
     };
     (link, rx)

@@ -226,7 +226,7 @@ impl Lobby {
         Lobby {
             games,
             boards: Arc::new(Boards::new(config.fastest_cell_ms)),
-            ratings: Arc::new(super::ratings::Ratings::default()),
+            ratings: Arc::new(super::ratings::Ratings::new(config.rate_shared_addresses)),
             reviews: Arc::new(super::review::Reviews::default()),
             tournaments: Arc::new(super::tournaments::Tournaments::default()),
             config,

@@ -132,6 +132,9 @@ pub struct Config {
     /// ms: a finish faster than the puzzle's floor is recorded but ranked
     /// nowhere (`records::fastest_plausible_ms`). 0 ranks every finish.
     pub fastest_cell_ms: u64,
+    /// Rate racers of one race who connect from one address (by default they
+    /// are left out of its rating: two identities of one player).
+    pub rate_shared_addresses: bool,
     /// How long a quick race waits for more players once it has two (it
     /// starts at once when full).
     pub quick_wait: Duration,
@@ -187,6 +190,7 @@ impl Default for Config {
             public_url: None,
             site_url: None,
             fastest_cell_ms: DEFAULT_FASTEST_CELL_MS,
+            rate_shared_addresses: false,
             quick_wait: Duration::from_secs(10),
             lease: Duration::from_secs(4),
             edge: edge::Edge::default(),

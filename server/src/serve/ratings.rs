@@ -108,9 +108,26 @@ impl Standing {
 #[derive(Debug, Default)]
 pub struct Ratings {
     by: DashMap<(String, String), Standing>,
+    /// Whether racers who share an address are rated (`--rate-shared-addresses`).
+    shared_addresses: bool,
 }
 
 impl Ratings {
+    /// No ratings yet; racers who share an address are rated against each
+    /// other only if `shared_addresses` (by default they are two identities
+    /// of one player, or a household: left out of the race's rating).
+    pub fn new(shared_addresses: bool) -> Ratings {
+        Ratings {
+            by: DashMap::new(),
+            shared_addresses,
+        }
+    }
+
+    /// Whether racers who share an address are rated.
+    pub fn rates_shared_addresses(&self) -> bool {
+        self.shared_addresses
+    }
+
     /// Moves the racers' ratings by a race's places; what changed, per racer.
     pub fn apply(&self, race: &RatedRace) -> Vec<RatingChange> {
         let kind = race.kind_key();

@@ -66,6 +66,8 @@ pub type ConnectionId = u64;
 pub struct Link {
     /// The connection.
     pub conn: ConnectionId,
+    /// The client's address.
+    pub address: std::net::IpAddr,
     /// Its outbox.
     pub out: Outbox,
 }

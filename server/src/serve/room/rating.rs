@@ -2,7 +2,9 @@
 //! moves its racers' ratings (see `serve::ratings`):
 //! finishers placed by time, the rest sharing the last place; a finish faster
 //! than the puzzle's plausible floor takes its racer out of the race (never
-//! rated on a scripted solve), and a race of a pasted puzzle is not rated.
+//! rated on a scripted solve), so do racers who share an address with another
+//! (two identities of one player; unless `--rate-shared-addresses`), and a
+//! race of a pasted puzzle is not rated.
 //! Every racer in the room hears the changes (`rated`, after `finished`).
 
 use super::state::Room;
@@ -37,12 +39,13 @@ impl Room {
             let time = self.play.players[i].finished_ms.unwrap_or_default();
             !under_floor(time, self.play.penalty_ms(i), floor)
         };
+        let alone = |i: usize| self.ratings.rates_shared_addresses() || !self.shares_address(i);
         let mut places: Vec<RacePlace> = Vec::new();
-        for &i in finishers.iter().filter(|&&i| plausible(i)) {
+        for &i in finishers.iter().filter(|&&i| plausible(i) && alone(i)) {
             places.push(self.place(i, places.len() as u32 + 1));
         }
         let last = places.len() as u32 + 1;
-        for i in (0..self.seats.len()).filter(|i| !finishers.contains(i)) {
+        for i in (0..self.seats.len()).filter(|&i| !finishers.contains(&i) && alone(i)) {
             places.push(self.place(i, last));
         }
         if places.len() < 2 {
@@ -74,6 +77,15 @@ impl Room {
             .map(|s| i64::from(self.ratings.shown_of(&kind, &s.who.id)))
             .sum();
         Some((sum / self.seats.len() as i64) as i32)
+    }
+
+    /// Whether another racer of this race connected from seat `seat`'s
+    /// address (two identities of one player, as far as the server can tell).
+    fn shares_address(&self, seat: usize) -> bool {
+        let Some(mine) = self.seats[seat].address else {
+            return false;
+        };
+        (self.seats.iter().enumerate()).any(|(i, s)| i != seat && s.address == Some(mine))
     }
 
     fn place(&self, seat: usize, place: u32) -> RacePlace {

@@ -40,6 +40,9 @@ pub(super) struct Seat {
     pub last_hint: Option<(u64, protocol::plugin::Hint)>,
     /// Voted for a rematch (finished games only; not stored).
     pub rematch_vote: bool,
+    /// The address the player last connected from (not stored: unknown in
+    /// a room restored after a restart until they come back).
+    pub address: Option<std::net::IpAddr>,
 }
 
 impl Seat {
@@ -47,6 +50,7 @@ impl Seat {
     pub fn new(who: Identity, link: Option<Link>) -> Seat {
         Seat {
             who,
+            address: link.as_ref().map(|l| l.address),
             link,
             left: false,
             away_since: None,
@@ -333,6 +337,7 @@ impl Room {
 
     async fn join(&mut self, who: Identity, link: Link) -> Result<(), Failure> {
         if let Some(i) = self.seats.iter().position(|s| s.who.id == who.id) {
+            self.seats[i].address = Some(link.address);
             take_over(&mut self.seats[i].link, link);
             self.seats[i].left = false;
             self.seats[i].away_since = None;
