@@ -216,3 +216,57 @@ async fn the_standings_survive_kill_9() {
     );
     again.kill().await.expect("killed");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_holds_an_arena_every_hour_of_the_kinds_it_is_told() {
+    let hourly = Config {
+        hourly_tournaments: vec!["classic:easy".parse().expect("a kind")],
+        ..config()
+    };
+    let addr = start_server_with(hourly.clone()).await;
+    let mut ada = Client::connect(addr, "Ada").await;
+    // Scheduled before the server serves (this hour's while it runs, and the next).
+    ada.send(&ClientMessage::ListTournaments).await;
+    let list = ada
+        .until(|m| match m {
+            ServerMessage::Tournaments { tournaments } => Some(tournaments),
+            _ => None,
+        })
+        .await;
+    let hour = 3_600_000.0;
+    let now = server::serve::clock::now_ms();
+    let next = (now / hour).floor() * hour + hour;
+    let scheduled: Vec<_> = list
+        .iter()
+        .filter(|t| t.state == TournamentState::Scheduled)
+        .collect();
+    assert_eq!(scheduled.len(), 1);
+    assert_eq!(scheduled[0].name, "Hourly arena: classic, easy");
+    assert_eq!(scheduled[0].starts_at_ms, next);
+    assert_eq!(
+        scheduled[0].ends_at_ms - scheduled[0].starts_at_ms,
+        1_800_000.0
+    );
+    let running = list
+        .iter()
+        .filter(|t| t.state == TournamentState::Running)
+        .count();
+    let within_half = now - (next - hour) < 1_800_000.0;
+    assert_eq!(
+        running,
+        usize::from(within_half),
+        "this hour's, while it runs"
+    );
+
+    // A kind the server does not offer stops it at start, with the reason.
+    let bad = Config {
+        hourly_tournaments: vec!["classic:impossible".parse().expect("a kind")],
+        ..config()
+    };
+    let refused = server::serve::Server::open(arena_tests::serve::plugins(), bad).err();
+    let why = refused.map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        why.contains("--hourly-tournament classic:impossible"),
+        "{why}"
+    );
+}

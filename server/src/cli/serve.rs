@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// identities of one player cannot feed each other points).
     #[arg(long)]
     pub rate_shared_addresses: bool,
+    /// Hold an arena tournament of this kind every hour, 30 minutes from the
+    /// top of the hour, listed an hour ahead (repeatable), e.g. classic:easy.
+    #[arg(long = "hourly-tournament", value_name = "VARIANT:DIFFICULTY")]
+    pub hourly_tournaments: Vec<crate::serve::tournament::HourlyKind>,
     /// How long a quick race waits for more players once it has two, in ms
     /// (it starts at once when full).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=600_000))]
@@ -177,6 +181,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             site_url: args.site_url.clone(),
             fastest_cell_ms: args.fastest_cell_ms,
             rate_shared_addresses: args.rate_shared_addresses,
+            hourly_tournaments: args.hourly_tournaments.clone(),
             quick_wait: Duration::from_millis(args.quick_race_wait_ms),
             lease: Duration::from_millis(args.lease_ms.max(300)),
             synchronous: match args.synchronous {

@@ -504,18 +504,66 @@ impl Lobby {
             starts_at_ms: super::clock::now_ms() + f64::from(starts_in_minutes) * 60_000.0,
             minutes,
         };
+        self.schedule(spec.clone()).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot save a tournament");
+            (
+                ErrorCode::Unavailable,
+                "the server cannot save tournaments right now".to_string(),
+            )
+        })?;
+        Ok(spec)
+    }
+
+    /// Stores `spec` (once: storing it again changes nothing), then knows it.
+    pub async fn schedule(&self, spec: TournamentSpec) -> Result<(), super::store::StoreError> {
         if let Some(store) = &self.store {
-            let write = super::store::Write::Tournament(Box::new(spec.clone()));
-            store.write(write).await.map_err(|e| {
-                tracing::error!(error = %e, "cannot save a tournament");
-                (
-                    ErrorCode::Unavailable,
-                    "the server cannot save tournaments right now".to_string(),
+            store
+                .write(super::store::Write::Tournament(Box::new(spec.clone())))
+                .await?;
+        }
+        self.tournaments.add(spec);
+        Ok(())
+    }
+
+    /// The hourly tournaments of the configured kinds, this hour's (while it
+    /// runs) and the next: scheduled where missing.
+    pub async fn schedule_hourly(&self) {
+        let now = super::clock::now_ms();
+        for kind in &self.config.hourly_tournaments {
+            let Some(manifest) = self.games.plugins().manifest(&kind.variant) else {
+                continue;
+            };
+            let params = manifest.with_defaults(&Params::new());
+            for next in [false, true] {
+                let spec = kind.spec(&params, now, next);
+                let over = spec.state(now) == TournamentState::Finished;
+                if over || self.tournaments.spec(&spec.id).is_some() {
+                    continue;
+                }
+                if let Err(e) = self.schedule(spec).await {
+                    tracing::warn!(error = %e, variant = %kind.variant, "cannot schedule an hourly tournament; trying again in a minute");
+                }
+            }
+        }
+    }
+
+    /// Whether every configured hourly kind is one this server offers as a
+    /// quick race (checked at start-up: a typo is an error, not silence).
+    pub fn check_hourly(&self) -> Result<(), String> {
+        for kind in &self.config.hourly_tournaments {
+            let settings =
+                quick_settings(kind.variant.clone(), Params::new(), kind.difficulty.clone());
+            let manifest = (self.games.plugins().manifest(&kind.variant)).ok_or_else(|| {
+                format!("--hourly-tournament: unknown variant '{}'", kind.variant)
+            })?;
+            check_settings(&settings, manifest).map_err(|e| {
+                format!(
+                    "--hourly-tournament {}:{}: {e}",
+                    kind.variant, kind.difficulty
                 )
             })?;
         }
-        self.tournaments.add(spec.clone());
-        Ok(spec)
+        Ok(())
     }
 
     /// Joins an open quick race with `settings`' kind (and tournament), or

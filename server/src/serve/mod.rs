@@ -135,6 +135,9 @@ pub struct Config {
     /// Rate racers of one race who connect from one address (by default they
     /// are left out of its rating: two identities of one player).
     pub rate_shared_addresses: bool,
+    /// The kinds an arena tournament is held of every hour (30 minutes from
+    /// the top of the hour, listed an hour ahead).
+    pub hourly_tournaments: Vec<tournament::HourlyKind>,
     /// How long a quick race waits for more players once it has two (it
     /// starts at once when full).
     pub quick_wait: Duration,
@@ -191,6 +194,7 @@ impl Default for Config {
             site_url: None,
             fastest_cell_ms: DEFAULT_FASTEST_CELL_MS,
             rate_shared_addresses: false,
+            hourly_tournaments: Vec::new(),
             quick_wait: Duration::from_secs(10),
             lease: Duration::from_secs(4),
             edge: edge::Edge::default(),
@@ -276,6 +280,7 @@ impl Server {
         ));
         let games = games::Games::new(generator, Arc::clone(&pool), config.generate_deadline);
         let lobby = lobby::Lobby::new(games, config.clone(), Arc::clone(&metrics), store.clone());
+        lobby.check_hourly().map_err(std::io::Error::other)?;
         if let Some(store) = &store {
             let saved = off_runtime(|| store.load()).map_err(std::io::Error::other)?;
             pool.restore(saved.pool);
@@ -353,6 +358,9 @@ impl Server {
         } = self;
         let refill = tokio::spawn(Arc::clone(&pool).refill_forever());
         let idle = tokio::spawn(release_when_idle(Arc::clone(&shared)));
+        // The hourly tournaments are listed from the first connection on.
+        shared.lobby.schedule_hourly().await;
+        let hourly = tokio::spawn(schedule_hourly(Arc::clone(&shared)));
         let heartbeat = shared
             .cluster
             .clone()
@@ -414,6 +422,7 @@ impl Server {
         .await?;
         refill.abort();
         idle.abort();
+        hourly.abort();
         if let Some(task) = heartbeat {
             task.abort();
         }
@@ -440,6 +449,21 @@ impl Server {
 
 /// How long nobody must be connected before the server gives memory back.
 const IDLE_AFTER: Duration = Duration::from_secs(60);
+
+/// Schedules the hourly tournaments every minute after start-up's (the next
+/// hour's appears an hour ahead; every node may do it: the same id is stored
+/// once).
+async fn schedule_hourly(shared: Arc<Shared>) {
+    if shared.config.hourly_tournaments.is_empty() {
+        return;
+    }
+    let minute = Duration::from_secs(60);
+    let mut every = tokio::time::interval_at(tokio::time::Instant::now() + minute, minute);
+    loop {
+        every.tick().await;
+        shared.lobby.schedule_hourly().await;
+    }
+}
 
 /// Gives back what busy hours left in memory once nobody has been connected for
 /// [`IDLE_AFTER`], once per quiet spell: the store's caches, and the C

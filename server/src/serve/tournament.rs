@@ -16,6 +16,73 @@ pub const MINUTES: std::ops::RangeInclusive<u32> = 10..=60;
 /// How far ahead a tournament may be scheduled, minutes.
 pub const LATEST_START_MINUTES: u32 = 24 * 60;
 
+/// How long an hourly tournament runs, minutes (from the top of the hour).
+pub const HOURLY_MINUTES: u32 = 30;
+
+/// An hour, ms.
+const HOUR_MS: f64 = 3_600_000.0;
+
+/// A kind the server holds an arena of every hour
+/// (`--hourly-tournament VARIANT:DIFFICULTY`, the variant's default
+/// parameters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HourlyKind {
+    /// Variant id.
+    pub variant: String,
+    /// Difficulty.
+    pub difficulty: String,
+}
+
+impl std::str::FromStr for HourlyKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<HourlyKind, String> {
+        match s.split_once(':') {
+            Some((variant, difficulty)) if !variant.is_empty() && !difficulty.is_empty() => {
+                Ok(HourlyKind {
+                    variant: variant.to_string(),
+                    difficulty: difficulty.to_string(),
+                })
+            }
+            _ => Err(format!(
+                "'{s}': expected VARIANT:DIFFICULTY, e.g. classic:easy"
+            )),
+        }
+    }
+}
+
+impl HourlyKind {
+    /// Its tournament starting at the top of the hour at or after `from_ms`
+    /// (and the one after, if `next`), with `params` (the variant's
+    /// defaults): the same id on every node and after a restart, so
+    /// scheduling it again adds nothing.
+    pub fn spec(&self, params: &Params, from_ms: f64, next: bool) -> TournamentSpec {
+        let hour = (from_ms / HOUR_MS).floor() + f64::from(u8::from(next));
+        let seed = format!("hourly/{}/{}/{hour}", self.variant, self.difficulty);
+        TournamentSpec {
+            id: stable_id(&seed),
+            name: format!("Hourly arena: {}, {}", self.variant, self.difficulty),
+            variant: self.variant.clone(),
+            params: params.clone(),
+            difficulty: self.difficulty.clone(),
+            host: String::new(),
+            host_name: "Sudoku Arena".into(),
+            starts_at_ms: hour * HOUR_MS,
+            minutes: HOURLY_MINUTES,
+        }
+    }
+}
+
+/// A 12-character id of letters and digits derived from `seed` (SHA-256: the
+/// same on every build).
+fn stable_id(seed: &str) -> String {
+    use sha2::{Digest, Sha256};
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    (Sha256::digest(seed.as_bytes()).iter().take(12))
+        .map(|b| char::from(ALPHABET[usize::from(*b) % ALPHABET.len()]))
+        .collect()
+}
+
 /// How many recent places a standing keeps.
 const RECENT: usize = 10;
 
@@ -407,6 +474,28 @@ mod tests {
         assert_eq!(t.view("x", 0.0).state, TournamentState::Scheduled);
         assert_eq!(t.view("x", 1e12).state, TournamentState::Finished);
         assert_eq!(t.summary(1e12).leader.as_deref(), Some("ADA"));
+    }
+
+    #[test]
+    fn an_hourly_tournament_has_one_id_per_kind_and_hour() {
+        let kind: HourlyKind = "classic:easy".parse().expect("a kind");
+        let at = 1_800_000_000_000.0 + 1_234.0;
+        let now = kind.spec(&Params::new(), at, false);
+        assert_eq!(
+            now,
+            kind.spec(&Params::new(), at + 60_000.0, false),
+            "the same hour"
+        );
+        assert!(crate::serve::identity::is_link_id(&now.id));
+        assert!(now.starts_at_ms <= at && at - now.starts_at_ms < HOUR_MS);
+        assert_eq!(now.starts_at_ms % HOUR_MS, 0.0);
+        let next = kind.spec(&Params::new(), at, true);
+        assert_eq!(next.starts_at_ms, now.starts_at_ms + HOUR_MS);
+        assert_ne!(next.id, now.id);
+        assert!(next.check().is_ok());
+        for bad in ["classic", ":easy", "classic:", ""] {
+            assert!(bad.parse::<HourlyKind>().is_err(), "{bad}");
+        }
     }
 
     #[test]
