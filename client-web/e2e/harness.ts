@@ -144,11 +144,11 @@ export interface Arena {
   browser: Browser;
 }
 
-/** Registers the hooks that start a server and a browser for the calling test file. */
-export function useArena(): Arena {
+/** Registers the hooks that start a server (with `options`) and a browser for the calling test file. */
+export function useArena(options: ServerOptions = {}): Arena {
   const arena = {} as Arena;
   beforeAll(async () => {
-    arena.server = await startServer();
+    arena.server = await startServer(options);
     arena.browser = await launchBrowser();
   });
   afterAll(async () => {

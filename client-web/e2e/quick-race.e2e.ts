@@ -3,21 +3,11 @@
 // in, both are told when it starts, and it does; a third racer who comes late
 // is put in the next race. The race is rated: each racer sees their rating move.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRoom, fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startGame, startServer, WAIT, type Arena } from "./harness";
+import { expect, test } from "vitest";
+import { createRoom, fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, showBoard, solve, startGame, WAIT, useArena } from "./harness";
 
-const arena = {} as Arena;
-
-beforeAll(async () => {
-  // A short wait for more racers once two are in (10 s by default).
-  arena.server = await startServer({ extra: ["--quick-race-wait-ms", "1500"] });
-  arena.browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await arena.browser?.close();
-  await arena.server?.stop();
-});
+// A short wait for more racers once two are in (10 s by default).
+const arena = useArena({ extra: ["--quick-race-wait-ms", "1500"] });
 
 test("one click races whoever is racing now; the race starts by itself; a late comer gets the next", async () => {
   const ada = await namedPlayer(arena, "Ada");

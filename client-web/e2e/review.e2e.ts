@@ -4,20 +4,10 @@
 // the technique that placed it; mistakes in red). The link opens the same
 // review for someone who was not there, on a phone too.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRoom, emptyCells, fillByClicks, launchBrowser, namedPlayer, openPlayer, screenshot, screenshotScreen, startGame, startServer, WAIT, type Arena } from "./harness";
+import { expect, test } from "vitest";
+import { createRoom, emptyCells, fillByClicks, namedPlayer, openPlayer, screenshot, screenshotScreen, startGame, WAIT, useArena } from "./harness";
 
-const arena = {} as Arena;
-
-beforeAll(async () => {
-  arena.server = await startServer();
-  arena.browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await arena.browser?.close();
-  await arena.server?.stop();
-});
+const arena = useArena();
 
 test("a finished race's review: results, time by tier, a replay and a link anyone can open", async () => {
   const ada = await namedPlayer(arena, "Ada");

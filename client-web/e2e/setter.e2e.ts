@@ -63,8 +63,18 @@ async function drag(page: Page, cells: Array<[number, number]>) {
     }
     throw new Error(`no cell r${r + 1}c${c + 1}`);
   };
-  // Every cell of the drag on screen first (pressing the board never scrolls it).
-  for (const [r, c] of [cells[0], cells[cells.length - 1]]) await page.locator(`#setter #cell-${r}-${c}`).scrollIntoViewIfNeeded();
+  // Every cell of the drag on screen first (pressing the board never scrolls
+  // it); a cell redrawn while it is scrolled to is scrolled to again.
+  const scrollTo = async ([r, c]: [number, number]) => {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await page.locator(`#setter #cell-${r}-${c}`).scrollIntoViewIfNeeded({ timeout: WAIT });
+      } catch (e) {
+        if (tries >= 20 || !String(e).includes("not attached")) throw e;
+      }
+    }
+  };
+  for (const cell of [cells[0], cells[cells.length - 1]]) await scrollTo(cell);
   await page.mouse.move(...(await centre(cells[0])));
   await page.mouse.down();
   for (const cell of cells.slice(1)) await page.mouse.move(...(await centre(cell)), { steps: 3 });

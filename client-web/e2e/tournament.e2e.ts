@@ -4,20 +4,10 @@
 // pages and on a spectator's phone, live; the results offer the next
 // tournament race and the standings, not a rematch.
 
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { fillByClicks, lastPuzzle, launchBrowser, namedPlayer, screenshot, screenshotScreen, solve, startServer, WAIT, type Arena } from "./harness";
+import { expect, test } from "vitest";
+import { fillByClicks, lastPuzzle, namedPlayer, screenshot, screenshotScreen, solve, WAIT, useArena } from "./harness";
 
-const arena = {} as Arena;
-
-beforeAll(async () => {
-  arena.server = await startServer({ extra: ["--quick-race-wait-ms", "500"] });
-  arena.browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await arena.browser?.close();
-  await arena.server?.stop();
-});
+const arena = useArena({ extra: ["--quick-race-wait-ms", "500"] });
 
 test("a tournament created in the lobby, raced from its link, its standings live for players and spectators", async () => {
   const ada = await namedPlayer(arena, "Ada");

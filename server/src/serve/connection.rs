@@ -419,13 +419,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             let matched = (shared.lobby)
                 .quick_race(me.clone(), variant, params, difficulty, link, current)
                 .await;
-            match matched {
-                Ok(room) => {
-                    move_to(player, &me, room, rx).await;
-                    None
-                }
-                Err((code, message)) => Some(error(code, message)),
-            }
+            enter(player, &me, matched, rx).await
         }
         ClientMessage::TournamentRace { id } => {
             let (link, rx) = new_link(shared, player);
@@ -433,13 +427,7 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             let matched = (shared.lobby)
                 .tournament_race(me.clone(), &id, link, current)
                 .await;
-            match matched {
-                Ok(room) => {
-                    move_to(player, &me, room, rx).await;
-                    None
-                }
-                Err((code, message)) => Some(error(code, message)),
-            }
+            enter(player, &me, matched, rx).await
         }
         ClientMessage::CreateTournament {
             name,
@@ -764,6 +752,22 @@ fn new_link(shared: &Shared, player: &Player) -> (Link, mpsc::Receiver<Outgoing>
         out,
     };
     (link, rx)
+}
+
+/// A race the lobby matched the player to (or why not): they move to it.
+async fn enter(
+    player: &mut Player,
+    me: &Identity,
+    matched: Result<RoomHandle, Failure>,
+    rx: mpsc::Receiver<Outgoing>,
+) -> Option<ServerMessage> {
+    match matched {
+        Ok(room) => {
+            move_to(player, me, room, rx).await;
+            None
+        }
+        Err((code, message)) => Some(error(code, message)),
+    }
 }
 
 /// The player is now in `room` with the outbox `rx`: the room they were in

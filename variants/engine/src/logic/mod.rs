@@ -284,6 +284,25 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Applies `step` with every single of its kind and rating in the same
+/// position ([`singles::batch`]), each while its placements are still open;
+/// the steps applied.
+fn apply_batch(model: &Model, grid: &mut Grid, step: &Step) -> Vec<Step> {
+    let batch = singles::batch(&Ctx::ladder(model.logic_layout(), grid), step);
+    let mut applied = Vec::new();
+    for step in batch {
+        let still_open = step
+            .placements
+            .iter()
+            .all(|p| grid.values[p.cell as usize] == 0 && grid.has(p.cell, p.value));
+        if still_open {
+            apply(model, grid, &step);
+            applied.push(step);
+        }
+    }
+    applied
+}
+
 /// Applies a step's eliminations (but a direct technique's, which only
 /// explain its placement: [`Technique::places_only`]), then its placements.
 fn apply(model: &Model, grid: &mut Grid, step: &Step) {
@@ -574,17 +593,7 @@ fn run_watched(
             break;
         };
         now.exhausted = None;
-        let batch = singles::batch(&Ctx::ladder(layout, &grid), &step);
-        for step in batch {
-            let still_open = step
-                .placements
-                .iter()
-                .all(|p| grid.values[p.cell as usize] == 0 && grid.has(p.cell, p.value));
-            if still_open {
-                apply(model, &mut grid, &step);
-                steps.push(step);
-            }
-        }
+        steps.extend(apply_batch(model, &mut grid, &step));
         solved = grid.is_solved();
     }
     (steps, grid)

@@ -6,7 +6,7 @@ use super::grid::Grid;
 use super::ladder::easiest;
 use super::schedule::{Chains, Climb};
 use super::step::{Rating, Technique};
-use super::{apply, memo, singles, Ctx, Options};
+use super::{apply_batch, memo, Options};
 use crate::difficulty::Difficulty;
 use crate::model::Model;
 use std::cell::RefCell;
@@ -67,15 +67,7 @@ pub fn placing(
         steps += 1;
         let found = (step.technique.tier(), step.rating, step.technique);
         hardest = Some(hardest.map_or(found, |h| h.max(found)));
-        for step in singles::batch(&Ctx::ladder(layout, &grid), &step) {
-            let open = step
-                .placements
-                .iter()
-                .all(|p| grid.values[p.cell as usize] == 0 && grid.has(p.cell, p.value));
-            if open {
-                apply(model, &mut grid, &step);
-            }
-        }
+        apply_batch(model, &mut grid, &step);
     }
     let (tier, rating, technique) = hardest?;
     Some(Placing {
