@@ -1454,7 +1454,13 @@ params: { [key in string]: ParamValue },
 /**
  * Difficulty.
  */
-difficulty: string, } | { "type": "ratings", 
+difficulty: string, 
+/**
+ * Only a race on this node (what a `redirect` asks for there: never
+ * sent on again). On a server of several nodes, a request without
+ * it is sent to the node whose open race of the kind it would join.
+ */
+here?: boolean, } | { "type": "ratings", 
 /**
  * Variant id.
  */
@@ -1898,7 +1904,11 @@ code: string,
 /**
  * Where its node takes WebSocket connections.
  */
-url: string, } | { "type": "setter_template", 
+url: string, 
+/**
+ * What to send there instead of `join_room` for `code`.
+ */
+ask?: ClientMessage | null, } | { "type": "setter_template", 
 /**
  * Variant id.
  */

@@ -68,6 +68,11 @@ pub enum ClientMessage {
         params: Params,
         /// Difficulty.
         difficulty: String,
+        /// Only a race on this node (what a `redirect` asks for there: never
+        /// sent on again). On a server of several nodes, a request without
+        /// it is sent to the node whose open race of the kind it would join.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        here: bool,
     },
     /// The race ratings of a variant, parameters and difficulty: the top
     /// established ratings and mine. Answered by `ratings`.
@@ -1207,11 +1212,17 @@ pub enum ServerMessage {
     /// URL; say `hello` with the same token) and send `join_room` for `code`
     /// there. If `url` cannot be reached, go back to the first address and
     /// join again: a room whose node died is taken over within seconds.
+    /// Answer to `quick_race` too, when the open race of the kind is on
+    /// another node: there, send `ask` instead of `join_room` (it may have
+    /// filled meanwhile: that node then opens the next).
     Redirect {
         /// The room.
         code: String,
         /// Where its node takes WebSocket connections.
         url: String,
+        /// What to send there instead of `join_room` for `code`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ask: Option<Box<ClientMessage>>,
     },
     /// Answer to `setter_template`: the variant's empty puzzle.
     SetterTemplate {

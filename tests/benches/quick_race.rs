@@ -53,6 +53,7 @@ async fn player(addr: String, n: usize, at: Instant, give_up: Instant) -> Seen {
         variant: "classic".into(),
         params: Params::new(),
         difficulty: "easy".into(),
+        here: false,
     })
     .await;
     let mut seen = Seen {

@@ -238,7 +238,7 @@ async fn a_node_that_joins_gets_new_rooms_and_a_dead_nodes_rooms_spread_over_the
         .await;
         let moved = dee
             .until(|m| match m {
-                ServerMessage::Redirect { code, url } => Some(Some((code, url))),
+                ServerMessage::Redirect { code, url, .. } => Some(Some((code, url))),
                 ServerMessage::Room { room } if room.state == RoomState::Waiting => Some(None),
                 _ => None,
             })
@@ -513,7 +513,7 @@ async fn the_lobby_the_boards_and_new_rooms_span_the_nodes() {
     .await;
     let (moved, url) = cy
         .until(|m| match m {
-            ServerMessage::Redirect { code, url } => Some((code, url)),
+            ServerMessage::Redirect { code, url, .. } => Some((code, url)),
             _ => None,
         })
         .await;
@@ -715,4 +715,54 @@ async fn rated_races(c: &mut Client, at_least: u32) -> u32 {
         _ => None,
     })
     .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_race_finds_the_open_race_of_its_kind_on_another_node() {
+    let pg = PgServer::start();
+    let db = pg.database("quick");
+    let quick_wait = ["--quick-race-wait-ms", "0"];
+    let n1 = start_node_with(&db, "n1", LEASE_MS, &quick_wait).await;
+    let n2 = start_node_with(&db, "n2", LEASE_MS, &quick_wait).await;
+    let quick = ClientMessage::QuickRace {
+        variant: "classic".into(),
+        params: race_settings(2).params,
+        difficulty: "easy".into(),
+        here: false,
+    };
+    let mut ada = Client::connect(&n1.addr, "Ada").await;
+    ada.send(&quick).await;
+    let open = ada.room(RoomState::Waiting).await.code;
+    // Once n2 has heard of Ada's race, Bob's quick race there is sent to it.
+    let mut bob = Client::connect(&n2.addr, "Bob").await;
+    let list = ClientMessage::ListRooms {
+        offset: 0,
+        variant: None,
+        joinable: false,
+    };
+    ask_until(&mut bob, &list, |m| match m {
+        ServerMessage::Rooms { rooms, .. } => {
+            Some(rooms.iter().any(|r| r.code == open).then_some(()))
+        }
+        _ => None,
+    })
+    .await;
+    bob.send(&quick).await;
+    let (url, ask) = bob
+        .until(|m| match m {
+            ServerMessage::Redirect { code, url, ask } if code == open => Some((url, ask)),
+            _ => None,
+        })
+        .await;
+    let ask = *ask.expect("what to ask there");
+    assert!(
+        matches!(ask, ClientMessage::QuickRace { here: true, .. }),
+        "{ask:?}"
+    );
+    let mut bob = resume_at(&url, &bob.token).await.expect("on n1");
+    bob.send(&ask).await;
+    let racing = bob.room(RoomState::Playing).await;
+    assert_eq!(racing.code, open, "one race, across the nodes");
+    assert_eq!(racing.players.len(), 2);
+    drop((n1, n2));
 }

@@ -16,6 +16,7 @@ fn quick(box_: &str, difficulty: &str) -> ClientMessage {
         variant: "classic".into(),
         params: Params::from([("box".to_string(), ParamValue::Text(box_.into()))]),
         difficulty: difficulty.into(),
+        here: false,
     }
 }
 
@@ -317,6 +318,7 @@ async fn bad_quick_race_and_ratings_requests_get_clear_errors_and_the_server_goe
                 variant: "no-such".into(),
                 params: Params::new(),
                 difficulty: "easy".into(),
+                here: false,
             },
             "unknown variant",
         ),

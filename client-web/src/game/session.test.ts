@@ -69,6 +69,20 @@ test("welcome asks for variants, rooms, my profile and the tournaments, and rejo
   expect(s.pendingRoom).toBeUndefined();
 });
 
+test("a quick race sent to another node is asked for again there, not joined by code", () => {
+  const s = new Session();
+  s.quickRace("classic", {}, "easy");
+  const ask = { type: "quick_race", variant: "classic", params: {}, difficulty: "easy", here: true } as const;
+  s.handle({ type: "redirect", code: "abc", url: "ws://other/ws", ask });
+  const out = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
+  expect(out[out.length - 1]).toEqual(ask);
+  expect(out.some((m) => m.type === "join_room")).toBe(false);
+  expect(s.creatingRoom).toBe(true);
+  // Asked once: a later reconnection does not ask again.
+  const again = s.handle({ type: "welcome", player_id: "me", name: "Ada", token: "t", server_time: 0, site_url: null });
+  expect(again.some((m) => m.type === "quick_race")).toBe(false);
+});
+
 test("race: values go to the server, marks stay local and are saved", () => {
   const s = session(room("race"));
   expect(s.enter(3)).toEqual([{ type: "move", row: 0, col: 1, value: 3 }]);

@@ -185,6 +185,8 @@ export class Session {
   clearMarks = true;
   /** A room code to join once welcomed (from the link or a previous visit). */
   pendingRoom?: string;
+  /** What a `redirect` said to ask on the node it sends us to (a quick race there), once welcomed. */
+  pendingAsk?: ClientMessage;
   /** Another tab or window took this game over: this page plays no more. */
   displaced = false;
   /** Where players open this server (`--site-url`), if the server says. */
@@ -253,20 +255,25 @@ export class Session {
       case "welcome": {
         this.me = { id: m.player_id, name: m.name };
         this.siteUrl = m.site_url ?? undefined;
-        // A room asked for on an old connection will never be answered.
-        this.creatingRoom = false;
+        // A room asked for on an old connection will never be answered (but
+        // one a redirect said to ask for here is asked for again).
+        this.creatingRoom = this.pendingAsk !== undefined;
         // A new connection: requests sent on the old one will never be answered.
         this.game?.ledger.orphan();
         const out: ClientMessage[] = [{ type: "list_variants" }, this.listRooms(), profileRequest(), { type: "list_tournaments" }];
         // Standings watched on the old connection come again on this one.
         if (this.tournament) out.push({ type: "watch_tournament", id: this.tournament.id });
         const code = this.pendingRoom ?? this.room?.code;
-        if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
+        if (this.pendingAsk) out.push(this.pendingAsk);
+        else if (code) out.push({ type: "join_room", code, spectator: this.room?.spectator ?? false });
+        this.pendingAsk = undefined;
         return out;
       }
       case "redirect":
-        // The room lives on another node: the connection moves there and joins it after `welcome`.
-        this.pendingRoom = m.code;
+        // The room lives on another node: the connection moves there and joins
+        // it after `welcome` (or asks there what the redirect says: a quick race).
+        if (m.ask) this.pendingAsk = m.ask;
+        else this.pendingRoom = m.code;
         return [];
       case "variants":
         this.variants = m.variants;

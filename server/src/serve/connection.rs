@@ -268,6 +268,7 @@ async fn locate(shared: &Shared, code: &str) -> Result<RoomHandle, ServerMessage
         Ok(Found::Elsewhere(url)) => Err(ServerMessage::Redirect {
             code: code.to_string(),
             url,
+            ask: None,
         }),
         Ok(Found::Missing) => Err(no_room()),
         Err(e) => {
@@ -413,7 +414,30 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
             variant,
             params,
             difficulty,
+            here,
         } => {
+            let elsewhere = (shared.cluster.is_some() && !here)
+                .then(|| {
+                    (shared.lobby).quick_race_elsewhere(&me.id, &variant, &params, &difficulty)
+                })
+                .flatten();
+            if let Some(code) = elsewhere {
+                if let Err(ServerMessage::Redirect { code, url, .. }) = locate(shared, &code).await
+                {
+                    let ask = ClientMessage::QuickRace {
+                        variant,
+                        params,
+                        difficulty,
+                        here: true,
+                    };
+                    return Some(ServerMessage::Redirect {
+                        code,
+                        url,
+                        ask: Some(Box::new(ask)),
+                    });
+                }
+                // Gone, or here after all: a race on this node.
+            }
             let (link, rx) = new_link(shared, player);
             let current = player.room.as_ref();
             let matched = (shared.lobby)

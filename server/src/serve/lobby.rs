@@ -411,7 +411,7 @@ impl Lobby {
     /// nearest in rating, the fullest first, so races fill and start), or opens
     /// one and seats `who` in it. One matching at a time
     /// (two players asking together meet in one race). Races of other nodes
-    /// are not looked at: a node's quick races are its own players'.
+    /// are [`Lobby::quick_race_elsewhere`]'s.
     pub async fn quick_race(
         &self,
         who: Identity,
@@ -564,6 +564,45 @@ impl Lobby {
             })?;
         }
         Ok(())
+    }
+
+    /// On a server of several nodes, the code of another node's open quick
+    /// race of this kind that `player` would join (by [`quick_race_order`]),
+    /// when this node has none: the player is sent there (the other nodes'
+    /// public rooms are as fresh as their last notification).
+    pub fn quick_race_elsewhere(
+        &self,
+        player: &str,
+        variant: &str,
+        params: &Params,
+        difficulty: &str,
+    ) -> Option<String> {
+        let settings = quick_settings(variant.to_string(), params.clone(), difficulty.to_string());
+        let manifest = self.games.plugins().manifest(variant)?;
+        let kind = Kind::of(&settings, manifest).key();
+        let same_kind = |s: &RoomSummary| {
+            s.settings.quick
+                && s.settings.tournament.is_none()
+                && joinable(s)
+                && s.settings.variant == settings.variant
+                && s.settings.difficulty == settings.difficulty
+                && Kind::of(&s.settings, manifest).key() == kind
+        };
+        let open_here =
+            (self.rooms.iter()).any(|r| !r.value().is_closed() && same_kind(&r.value().summary()));
+        if open_here {
+            return None;
+        }
+        let remote: Vec<RoomSummary> = (self.remote_rooms.lock())
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .filter(|s| same_kind(s) && self.rooms.get(&s.code).is_none())
+            .cloned()
+            .collect();
+        let shape: Vec<(u32, Option<i32>)> = remote.iter().map(|s| (s.players, s.rating)).collect();
+        let mine = self.ratings.shown_of(&kind, player);
+        let first = quick_race_order(&shape, mine).into_iter().next()?;
+        Some(remote[first].code.clone())
     }
 
     /// Joins an open quick race with `settings`' kind (and tournament), or

@@ -304,6 +304,7 @@ impl Room {
         let frame = super::encode(&protocol::wire::ServerMessage::Redirect {
             code: self.code.clone(),
             url,
+            ask: None,
         });
         self.broadcast(&frame);
         let links = self.seats.iter().map(|s| &s.link);
