@@ -8,9 +8,18 @@
 //! `constraints`); an array is refused wherever serde would read a
 //! struct or an enum, and allowed in a field this server does not know (which it
 //! ignores: forward compatibility). The form is checked by one pass over the
-//! bytes (no allocation), then serde decodes.
+//! bytes (no allocation), then serde decodes. Server frames are encoded once
+//! here ([`encode`]) and shared by every recipient.
 
-use protocol::wire::ClientMessage;
+use protocol::wire::{ClientMessage, ServerMessage};
+
+/// An encoded server message, shared by every recipient.
+pub type Frame = std::sync::Arc<[u8]>;
+
+/// Encodes a message once (MessagePack, named fields).
+pub fn encode(message: &ServerMessage) -> Frame {
+    rmp_serde::to_vec_named(message).unwrap_or_default().into()
+}
 
 /// Nesting deeper than any client message (they nest three levels).
 const MAX_DEPTH: usize = 8;

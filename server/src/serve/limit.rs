@@ -1,9 +1,13 @@
 //! Rate limiting: a token bucket refilled at a steady rate, and a set of buckets
-//! by key (per identity, per IP address) that forgets keys whose bucket is full.
+//! by key (per identity, per IP address) that forgets keys whose bucket is full;
+//! and the most players a room seats.
 
 use dashmap::DashMap;
 use std::hash::Hash;
 use std::time::Instant;
+
+/// The most players a room may hold.
+pub const MAX_PLAYERS: u32 = 16;
 
 /// A token bucket.
 #[derive(Debug)]

@@ -20,8 +20,7 @@ use rand::rngs::OsRng;
 use rand::Rng;
 use std::sync::Arc;
 
-/// The most players a room may hold.
-pub const MAX_PLAYERS: u32 = 16;
+pub use super::limit::MAX_PLAYERS;
 
 /// Public rooms the lobby lists at most (the total says how many there are).
 pub const LOBBY_ROOMS: usize = 50;

@@ -45,11 +45,11 @@ pub struct RatedRace {
 
 impl RatedRace {
     /// Whether a stored race is one a room could have written: 2 to
-    /// [`MAX_PLAYERS`](crate::serve::lobby::MAX_PLAYERS) racers, each once,
+    /// [`MAX_PLAYERS`](crate::serve::limit::MAX_PLAYERS) racers, each once,
     /// places from 1 up to their number. A row that is not is refused.
     pub fn check(&self) -> Result<(), String> {
         let n = self.places.len();
-        if !(2..=crate::serve::lobby::MAX_PLAYERS as usize).contains(&n) {
+        if !(2..=crate::serve::limit::MAX_PLAYERS as usize).contains(&n) {
             return Err(format!("{n} racers"));
         }
         let mut players: Vec<&str> = self.places.iter().map(|p| p.player.as_str()).collect();

@@ -4,8 +4,8 @@
 //! notification), their standings folded from their stored results, and the
 //! connections watching each one, pushed a fresh view at every change.
 
-use super::room::{encode, Frame};
-use super::session::Identity;
+use super::frame::{encode, Frame};
+use super::identity::Identity;
 use super::tournament::{RaceResult, Tournament, TournamentSpec};
 use protocol::wire::{ServerMessage, TournamentState, TournamentSummary, TournamentView};
 use std::collections::HashMap;

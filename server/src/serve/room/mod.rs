@@ -27,15 +27,14 @@ use super::session::Identity;
 use super::store::{SavedRoom, Store};
 use super::Config;
 use engine::Puzzle;
-use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary, ServerMessage};
+use protocol::wire::{ErrorCode, Mode, RoomSettings, RoomState, RoomSummary};
 use protocol::PuzzleV1;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-/// An encoded server message, shared by every recipient.
-pub type Frame = Arc<[u8]>;
+pub use super::frame::{encode, Frame};
 
 /// What a room hands a connection to send.
 #[derive(Debug)]
@@ -78,11 +77,6 @@ pub const CLOSE_OPENED_ELSEWHERE: u16 = 4000;
 
 /// A request failure: code and message.
 pub type Failure = (ErrorCode, String);
-
-/// Encodes a message once (MessagePack, named fields).
-pub fn encode(message: &ServerMessage) -> Frame {
-    rmp_serde::to_vec_named(message).unwrap_or_default().into()
-}
 
 /// The puzzle a room plays.
 #[derive(Debug)]
