@@ -3,6 +3,7 @@
 // the share link (`#review-<id>`).
 
 import type { RaceReview, ReviewRacer, ReviewStep } from "../protocol";
+import { ordinal } from "./race";
 import { clock } from "./time";
 
 /** The review id in a page address's fragment (`#review-<id>`), if any. */
@@ -89,12 +90,7 @@ export function stepText(s: ReviewStep): string {
 export function resultText(r: ReviewRacer): string {
   if (r.place === null || r.time_ms === null) return r.forfeited ? "left the race" : "did not finish";
   const penalties = r.penalty_ms > 0 ? ` (${clock(r.penalty_ms)} of penalties)` : "";
-  return `${ordinalOf(r.place)} · ${clock(r.time_ms)}${penalties}`;
-}
-
-function ordinalOf(n: number): string {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
-  return `${n}${suffix}`;
+  return `${ordinal(r.place)} · ${clock(r.time_ms)}${penalties}`;
 }
 
 /** One row of "where the time went": a tier and, per racer, its digits and time. */

@@ -81,6 +81,7 @@ export class ReviewScreen {
         this.steps,
       ),
     );
+    this.showRacer();
     this.update();
   }
 
@@ -133,24 +134,13 @@ export class ReviewScreen {
 
   private choose(racer: number) {
     this.racer = racer;
+    this.showRacer();
     this.update();
   }
 
-  update() {
+  /** The racers (the one replayed marked), their longest waits and timeline: on a change of racer. */
+  private showRacer() {
     const r = this.review.racers[this.racer];
-    const current = stepAt(r, this.at);
-    const step = r.steps[current];
-    const cols = this.review.puzzle.layout.cols;
-    this.board.paint(
-      plainPaint(boardAt(this.review, r, this.at), {
-        editable: false,
-        wrong: wrongAt(this.review, r, this.at),
-        hint: step ? step.row * cols + step.col : undefined,
-      }),
-    );
-    this.playButton.textContent = this.timer ? "Pause" : "Play";
-    this.slider.value = String(Math.round(this.at));
-    this.clockLabel.textContent = `${clock(this.at)} / ${clock(this.length)}`;
     replace(
       this.racers,
       ...this.review.racers.map((x, i) =>
@@ -170,14 +160,33 @@ export class ReviewScreen {
       waits.length > 0 ? `${r.name}'s longest waits: ${waits.map((s) => `${seconds(s.took_ms)} for ${stepText(s)}`).join("; ")}.` : `${r.name} placed no digit.`;
     replace(
       this.steps,
-      ...r.steps.map((s, i) =>
+      ...r.steps.map((s) =>
         h(
           "li",
-          { class: `review-step ${s.act}${i === current ? " current" : ""}`, onclick: () => this.seek(s.at_ms) },
+          { class: `review-step ${s.act}`, onclick: () => this.seek(s.at_ms) },
           h("span", { class: "muted" }, `${clock(s.at_ms)} (+${seconds(s.took_ms)}) `),
           stepText(s),
         ),
       ),
     );
+  }
+
+  /** The moment shown: the board, the controls, the timeline's current step (every replay frame). */
+  update() {
+    const r = this.review.racers[this.racer];
+    const current = stepAt(r, this.at);
+    const step = r.steps[current];
+    const cols = this.review.puzzle.layout.cols;
+    this.board.paint(
+      plainPaint(boardAt(this.review, r, this.at), {
+        editable: false,
+        wrong: wrongAt(this.review, r, this.at),
+        hint: step ? step.row * cols + step.col : undefined,
+      }),
+    );
+    this.playButton.textContent = this.timer ? "Pause" : "Play";
+    this.slider.value = String(Math.round(this.at));
+    this.clockLabel.textContent = `${clock(this.at)} / ${clock(this.length)}`;
+    [...this.steps.children].forEach((li, i) => li.classList.toggle("current", i === current));
   }
 }

@@ -159,7 +159,7 @@ export class Workshop {
       this.tournamentWanted = undefined;
       this.tournamentScreen ??= new TournamentScreen(this.host.session, {
         send: (ms) => this.host.send(ms),
-        back: () => this.closeTournament(),
+        back: () => this.closeLinked("#tournament-"),
         now: () => this.host.serverNow(),
       });
       this.showing = "tournament";
@@ -171,7 +171,7 @@ export class Workshop {
     if (m.type === "race_review" && m.review.id === this.reviewWanted) {
       this.reviewWanted = undefined;
       const manifest = this.host.session.variants.find((v) => v.id === m.review.variant);
-      this.reviewScreen = new ReviewScreen(m.review, variantTitle(manifest, m.review), () => this.closeReview());
+      this.reviewScreen = new ReviewScreen(m.review, variantTitle(manifest, m.review), () => this.closeLinked("#review-"));
       this.showing = "review";
     }
     // A review refused (unknown, or a daily's before its day is over): the page shows why.
@@ -230,16 +230,11 @@ export class Workshop {
     this.host.send([{ type: "analyse", ...(draft ? { draft } : {}) }]);
   }
 
-  private closeTournament() {
+  /** Closes a screen a link opens (a review, a tournament): its link leaves the address. */
+  private closeLinked(prefix: "#review-" | "#tournament-") {
     this.showing = undefined;
-    if (location.hash.startsWith("#tournament-")) history.replaceState(null, "", location.pathname);
-    this.host.changed();
-  }
-
-  private closeReview() {
-    this.showing = undefined;
-    this.reviewScreen = undefined;
-    if (location.hash.startsWith("#review-")) history.replaceState(null, "", location.pathname);
+    this.reviewScreen = this.tournamentScreen = undefined;
+    if (location.hash.startsWith(prefix)) history.replaceState(null, "", location.pathname);
     this.host.changed();
   }
 

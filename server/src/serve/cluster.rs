@@ -21,8 +21,8 @@
 
 use super::room::RoomHandle;
 use super::store::coordination::{
-    Coordination, Expired, NodeLoad, Notice, HIDDEN_CHANNEL, LOBBY_CHANNEL, RATINGS_CHANNEL,
-    RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
+    Coordination, Expired, NodeLoad, Notice, TournamentMark, HIDDEN_CHANNEL, LOBBY_CHANNEL,
+    RATINGS_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
 };
 use super::store::StoreError;
 use super::Shared;
@@ -50,8 +50,8 @@ const TAKEOVERS_PER_BEAT: i64 = 64;
 pub struct Seen {
     /// The newest game record's id.
     pub record: i64,
-    /// The newest tournament result's id.
-    pub tournament_result: i64,
+    /// How far the tournament tables were read.
+    pub tournaments: TournamentMark,
     /// The newest rated race's id.
     pub rated_race: i64,
 }
@@ -61,7 +61,7 @@ impl Seen {
     pub fn read(db: &dyn Coordination) -> Result<Seen, StoreError> {
         Ok(Seen {
             record: db.last_record()?,
-            tournament_result: db.last_tournament_result()?,
+            tournaments: db.tournament_mark()?,
             rated_race: db.last_rated_race()?,
         })
     }
@@ -76,8 +76,8 @@ pub struct Cluster {
     takeovers: tokio::sync::Mutex<()>,
     /// The newest game record this node has on its boards.
     last_record: AtomicI64,
-    /// The newest tournament result this node has counted.
-    last_tournament_result: AtomicI64,
+    /// How far this node has read the tournament tables.
+    tournaments_read: Mutex<TournamentMark>,
     /// The newest rated race this node has folded into its ratings.
     last_rated_race: AtomicI64,
     /// The live nodes and their loads, as of the last heartbeat (rooms placed
@@ -93,7 +93,7 @@ impl Cluster {
             db,
             takeovers: tokio::sync::Mutex::new(()),
             last_record: AtomicI64::new(seen.record),
-            last_tournament_result: AtomicI64::new(seen.tournament_result),
+            tournaments_read: Mutex::new(seen.tournaments),
             last_rated_race: AtomicI64::new(seen.rated_race),
             nodes: Mutex::new(Vec::new()),
         }
@@ -325,23 +325,24 @@ impl Cluster {
             }
             TOURNAMENTS_CHANNEL => {
                 // Every node's, this one's too: a result counts once per room.
-                let after = self.last_tournament_result.load(Ordering::Relaxed);
+                let after = *self
+                    .tournaments_read
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
                 let rows = self.blocking(move |db| db.tournaments_after(after)).await?;
-                let tournaments = shared.lobby.tournaments();
-                for spec in rows.specs.into_iter().filter(|s| s.check().is_ok()) {
-                    tournaments.add(spec);
-                }
-                for result in &rows.results {
-                    tournaments.count(result);
-                }
-                self.last_tournament_result
-                    .fetch_max(rows.newest, Ordering::Relaxed);
+                shared.lobby.tournaments().load(rows.specs, rows.results);
+                let mut read = self
+                    .tournaments_read
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner());
+                read.tournament = read.tournament.max(rows.newest.tournament);
+                read.result = read.result.max(rows.newest.result);
             }
             RATINGS_CHANNEL if notice.payload != self.db.node().id => {
                 let after = self.last_rated_race.load(Ordering::Relaxed);
                 let (races, newest) = self.blocking(move |db| db.rated_races_after(after)).await?;
-                for race in races.iter().filter(|r| r.check().is_ok()) {
-                    shared.lobby.ratings().apply(race);
+                for race in &races {
+                    shared.lobby.ratings().fold(race);
                 }
                 self.last_rated_race.fetch_max(newest, Ordering::Relaxed);
             }

@@ -511,13 +511,8 @@ async fn handle(shared: &Shared, player: &mut Player, bytes: &[u8]) -> Option<Se
                 }
             };
             let (link, rx) = new_link(shared, player);
-            match room.join(me.clone(), spectator, link).await {
-                Ok(()) => {
-                    move_to(player, &me, room, rx).await;
-                    None
-                }
-                Err((code, message)) => Some(error(code, message)),
-            }
+            let joined = room.join(me.clone(), spectator, link).await.map(|()| room);
+            enter(player, &me, joined, rx).await
         }
         ClientMessage::Ready { ready } => in_room(
             player,
@@ -778,7 +773,7 @@ fn new_link(shared: &Shared, player: &Player) -> (Link, mpsc::Receiver<Outgoing>
     (link, rx)
 }
 
-/// A race the lobby matched the player to (or why not): they move to it.
+/// A room the player joined (or why not): they move to it.
 async fn enter(
     player: &mut Player,
     me: &Identity,

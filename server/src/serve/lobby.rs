@@ -470,28 +470,18 @@ impl Lobby {
         who: &Identity,
         asked: NewTournament,
     ) -> Result<TournamentSpec, Failure> {
-        let NewTournament {
-            name,
-            variant,
-            params,
-            difficulty,
-            minutes,
-            starts_in_minutes,
-        } = asked;
-        let name = super::text::clean_title(&name).map_err(invalid)?;
+        let name = super::text::clean_title(&asked.name).map_err(invalid)?;
+        let minutes = asked.minutes;
         if !super::tournament::MINUTES.contains(&minutes) {
             return Err(invalid(format!(
                 "a tournament lasts 10 to 60 minutes, not {minutes}"
             )));
         }
-        if starts_in_minutes > super::tournament::LATEST_START_MINUTES {
+        if asked.starts_in_minutes > super::tournament::LATEST_START_MINUTES {
             return Err(invalid("a tournament starts within a day"));
         }
-        let settings = quick_settings(variant, params, difficulty);
-        let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
-            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
-        };
-        check_settings(&settings, manifest).map_err(invalid)?;
+        let settings = quick_settings(asked.variant, asked.params, asked.difficulty);
+        let (manifest, _) = self.checked_quick(&settings).map_err(invalid)?;
         let spec = TournamentSpec {
             id: super::identity::link_id(),
             name,
@@ -500,7 +490,7 @@ impl Lobby {
             difficulty: settings.difficulty,
             host: who.id.clone(),
             host_name: who.name.clone(),
-            starts_at_ms: super::clock::now_ms() + f64::from(starts_in_minutes) * 60_000.0,
+            starts_at_ms: super::clock::now_ms() + f64::from(asked.starts_in_minutes) * 60_000.0,
             minutes,
         };
         self.schedule(spec.clone()).await.map_err(|e| {
@@ -552,10 +542,7 @@ impl Lobby {
         for kind in &self.config.hourly_tournaments {
             let settings =
                 quick_settings(kind.variant.clone(), Params::new(), kind.difficulty.clone());
-            let manifest = (self.games.plugins().manifest(&kind.variant)).ok_or_else(|| {
-                format!("--hourly-tournament: unknown variant '{}'", kind.variant)
-            })?;
-            check_settings(&settings, manifest).map_err(|e| {
+            self.checked_quick(&settings).map_err(|e| {
                 format!(
                     "--hourly-tournament {}:{}: {e}",
                     kind.variant, kind.difficulty
@@ -577,25 +564,17 @@ impl Lobby {
         difficulty: &str,
     ) -> Option<String> {
         let settings = quick_settings(variant.to_string(), params.clone(), difficulty.to_string());
-        let manifest = self.games.plugins().manifest(variant)?;
-        let kind = Kind::of(&settings, manifest).key();
-        let same_kind = |s: &RoomSummary| {
-            s.settings.quick
-                && s.settings.tournament.is_none()
-                && joinable(s)
-                && s.settings.variant == settings.variant
-                && s.settings.difficulty == settings.difficulty
-                && Kind::of(&s.settings, manifest).key() == kind
-        };
-        let open_here =
-            (self.rooms.iter()).any(|r| !r.value().is_closed() && same_kind(&r.value().summary()));
+        let (_, kind) = self.checked_quick(&settings).ok()?;
+        let open_here = (self.rooms.iter()).any(|r| {
+            !r.value().is_closed() && self.is_open_race(&r.value().summary(), &settings, &kind)
+        });
         if open_here {
             return None;
         }
         let remote: Vec<RoomSummary> = (self.remote_rooms.lock())
             .unwrap_or_else(|p| p.into_inner())
             .iter()
-            .filter(|s| same_kind(s) && self.rooms.get(&s.code).is_none())
+            .filter(|s| self.is_open_race(s, &settings, &kind) && self.rooms.get(&s.code).is_none())
             .cloned()
             .collect();
         let shape: Vec<(u32, Option<i32>)> = remote.iter().map(|s| (s.players, s.rating)).collect();
@@ -613,25 +592,11 @@ impl Lobby {
         link: Link,
         leaving: Option<&RoomHandle>,
     ) -> Result<RoomHandle, Failure> {
-        let Some(manifest) = self.games.plugins().manifest(&settings.variant) else {
-            return Err(invalid(format!("unknown variant '{}'", settings.variant)));
-        };
-        check_settings(&settings, manifest).map_err(invalid)?;
-        let kind = Kind::of(&settings, manifest).key();
+        let (_, kind) = self.checked_quick(&settings).map_err(invalid)?;
         let _one_at_a_time = self.quick_matching.lock().await;
         let open: Vec<(RoomSummary, RoomHandle)> = (self.rooms.iter())
             .map(|r| (r.value().summary(), r.value().clone()))
-            .filter(|(s, h)| s.settings.quick && joinable(s) && !h.is_closed())
-            // Cheap before the resolved key: the same variant and difficulty.
-            .filter(|(s, _)| {
-                s.settings.variant == settings.variant
-                    && s.settings.difficulty == settings.difficulty
-                    && s.settings.tournament == settings.tournament
-            })
-            .filter(|(s, _)| {
-                let manifest = self.games.plugins().manifest(&s.settings.variant);
-                manifest.is_some_and(|m| Kind::of(&s.settings, m).key() == kind)
-            })
+            .filter(|(s, h)| !h.is_closed() && self.is_open_race(s, &settings, &kind))
             .collect();
         let mine = self.ratings.shown_of(&kind, &who.id);
         let shape: Vec<(u32, Option<i32>)> =
@@ -644,6 +609,28 @@ impl Lobby {
             }
         }
         self.open(who, settings, link, leaving).await
+    }
+
+    /// Quick-race `settings` checked against their variant: its manifest and
+    /// the kind's key.
+    fn checked_quick(&self, settings: &RoomSettings) -> Result<(&Manifest, String), String> {
+        let manifest = (self.manifest(&settings.variant))
+            .ok_or_else(|| format!("unknown variant '{}'", settings.variant))?;
+        check_settings(settings, manifest)?;
+        Ok((manifest, Kind::of(settings, manifest).key()))
+    }
+
+    /// Whether `room` is a quick race with a free seat of `settings`' kind
+    /// (keyed `kind`) and tournament.
+    fn is_open_race(&self, room: &RoomSummary, settings: &RoomSettings, kind: &str) -> bool {
+        // Cheap before the resolved key: the same variant and difficulty.
+        room.settings.quick
+            && joinable(room)
+            && room.settings.variant == settings.variant
+            && room.settings.difficulty == settings.difficulty
+            && room.settings.tournament == settings.tournament
+            && (self.manifest(&room.settings.variant))
+                .is_some_and(|m| Kind::of(&room.settings, m).key() == kind)
     }
 
     /// Opens a room on checked-or-internal settings (see [`Lobby::create`]).

@@ -288,14 +288,7 @@ impl Server {
                 lobby.boards().add(record);
             }
             for race in &saved.rated_races {
-                match race.check() {
-                    Ok(()) => {
-                        lobby.ratings().apply(race);
-                    }
-                    Err(why) => {
-                        tracing::warn!(room = %race.room, %why, "a stored rated race no room could write; not counted")
-                    }
-                }
+                lobby.ratings().fold(race);
             }
             for player in &saved.hidden {
                 lobby.boards().set_hidden(player, true);

@@ -48,24 +48,11 @@ impl RatedRace {
     /// [`MAX_PLAYERS`](crate::serve::limit::MAX_PLAYERS) racers, each once,
     /// places from 1 up to their number. A row that is not is refused.
     pub fn check(&self) -> Result<(), String> {
-        let n = self.places.len();
-        if !(2..=crate::serve::limit::MAX_PLAYERS as usize).contains(&n) {
-            return Err(format!("{n} racers"));
-        }
-        let mut players: Vec<&str> = self.places.iter().map(|p| p.player.as_str()).collect();
-        players.sort_unstable();
-        players.dedup();
-        if players.len() != n {
-            return Err("a racer listed twice".into());
-        }
-        if let Some(p) = self
-            .places
-            .iter()
-            .find(|p| p.place == 0 || p.place as usize > n)
-        {
-            return Err(format!("place {} of {n}", p.place));
-        }
-        Ok(())
+        check_places(
+            self.places
+                .iter()
+                .map(|p| (p.player.as_str(), Some(p.place))),
+        )
     }
 
     /// The key of the ratings it moves.
@@ -104,6 +91,31 @@ impl Standing {
     }
 }
 
+/// Whether a race's `(player, place)` list is one a room could have written:
+/// 2 to [`MAX_PLAYERS`](crate::serve::limit::MAX_PLAYERS) racers, each
+/// once, places (where any: `None` did not finish) from 1 up to their number.
+pub fn check_places<'a>(
+    places: impl ExactSizeIterator<Item = (&'a str, Option<u32>)> + Clone,
+) -> Result<(), String> {
+    let n = places.len();
+    if !(2..=crate::serve::limit::MAX_PLAYERS as usize).contains(&n) {
+        return Err(format!("{n} racers"));
+    }
+    let mut players: Vec<&str> = places.clone().map(|(player, _)| player).collect();
+    players.sort_unstable();
+    players.dedup();
+    if players.len() != n {
+        return Err("a racer listed twice".into());
+    }
+    match places
+        .filter_map(|(_, place)| place)
+        .find(|&p| p == 0 || p as usize > n)
+    {
+        Some(p) => Err(format!("place {p} of {n}")),
+        None => Ok(()),
+    }
+}
+
 /// Every player's rating in every kind they raced rated.
 #[derive(Debug, Default)]
 pub struct Ratings {
@@ -126,6 +138,19 @@ impl Ratings {
     /// Whether racers who share an address are rated.
     pub fn rates_shared_addresses(&self) -> bool {
         self.shared_addresses
+    }
+
+    /// Folds in a stored race (at start-up, or another node's): one no room
+    /// could write is logged and not counted.
+    pub fn fold(&self, race: &RatedRace) {
+        match race.check() {
+            Ok(()) => {
+                self.apply(race);
+            }
+            Err(why) => {
+                tracing::warn!(room = %race.room, %why, "a stored rated race no room could write; not counted")
+            }
+        }
     }
 
     /// Moves the racers' ratings by a race's places; what changed, per racer.

@@ -7,7 +7,7 @@
 
 use crate::serve::event::RoomEvent;
 use engine::logic::placing::placing;
-use engine::{Difficulty, Model};
+use engine::Difficulty;
 use protocol::plugin::Params;
 use protocol::wire::{RaceReview, ReviewAct, ReviewRacer, ReviewStep, TierTime};
 use protocol::PuzzleV1;
@@ -59,10 +59,8 @@ pub struct Race {
     pub at_ms: f64,
     /// The puzzle with its solution, as players are sent it.
     pub puzzle: PuzzleV1,
-    /// Its model.
-    pub model: std::sync::Arc<Model>,
-    /// Its givens, one per cell.
-    pub givens: Vec<u8>,
+    /// Its givens on its model, as the engine reads them.
+    pub game: engine::Puzzle,
     /// Its solution.
     pub solution: Vec<u8>,
     /// When play began (wall clock, ms since the Unix epoch).
@@ -151,8 +149,10 @@ pub fn review(race: &Race, until: Option<Instant>) -> StoredReview {
 
 /// One racer's timeline, replayed from the givens.
 fn racer(race: &Race, seat: usize, who: &Racer, until: Option<Instant>) -> ReviewRacer {
-    let model = &race.model;
-    let mut board = race.givens.clone();
+    let model = race.game.model();
+    // The racer's right digits (and the givens): the position the grader
+    // reads, wrong digits left out.
+    let mut right = race.game.givens().to_vec();
     let mut steps = Vec::new();
     let mut last_ms = 0;
     for (_, event, at) in race.log.iter().filter(|(s, _, _)| *s == seat) {
@@ -173,10 +173,10 @@ fn racer(race: &Race, seat: usize, who: &Racer, until: Option<Instant>) -> Revie
                     continue;
                 };
                 (step.row, step.col, step.value) = (row, col, value);
+                let correct = u32::from(race.solution[cell]) == value;
                 step.act = if value == 0 {
                     ReviewAct::Erased
-                } else if u32::from(race.solution[cell]) == value {
-                    let right = right_values(&board, &race.solution);
+                } else if correct {
                     if let Some(p) = placing(model, &right, cell, until) {
                         step.technique = Some(p.technique.name().to_string());
                         step.tier = Some(p.tier.to_string());
@@ -185,7 +185,7 @@ fn racer(race: &Race, seat: usize, who: &Racer, until: Option<Instant>) -> Revie
                 } else {
                     ReviewAct::Mistake
                 };
-                board[cell] = value as u8;
+                right[cell] = if correct { value as u8 } else { 0 };
             }
             RoomEvent::Hint { row, col } => (step.row, step.col) = (row, col),
             RoomEvent::Candidates => step.act = ReviewAct::Candidates,
@@ -208,30 +208,13 @@ fn racer(race: &Race, seat: usize, who: &Racer, until: Option<Instant>) -> Revie
     }
 }
 
-/// The board with its wrong digits taken out: the position the grader reads.
-fn right_values(board: &[u8], solution: &[u8]) -> Vec<u8> {
-    board
-        .iter()
-        .zip(solution)
-        .map(|(&v, &s)| if v == s { v } else { 0 })
-        .collect()
-}
-
 /// The right digits' time by tier, easiest first, then those without one;
 /// tiers with no digit left out.
 fn by_tier(steps: &[ReviewStep]) -> Vec<TierTime> {
-    let tiers = [
-        Difficulty::Easy,
-        Difficulty::Medium,
-        Difficulty::Hard,
-        Difficulty::Extreme,
-    ]
-    .map(|t| t.to_string());
-    let mut out: Vec<TierTime> = tiers
-        .iter()
-        .chain(std::iter::once(&String::new()))
+    let tiers = Difficulty::ALL.map(Difficulty::as_str);
+    let mut out: Vec<TierTime> = (tiers.iter().chain(&[""]))
         .map(|tier| TierTime {
-            tier: tier.clone(),
+            tier: tier.to_string(),
             digits: 0,
             ms: 0,
         })
@@ -283,8 +266,7 @@ mod tests {
             daily: None,
             at_ms: 0.0,
             puzzle: engine::v1::to_v1(&puzzle, Some(&solution)),
-            model,
-            givens,
+            game: puzzle,
             solution,
             start_ms: 1000.0,
             racers: vec![racer("ada", None), racer("bob", Some(1))],
@@ -301,7 +283,7 @@ mod tests {
     #[test]
     fn every_act_is_in_the_timeline_with_its_time_and_technique() {
         let base = race(Vec::new());
-        let empty: Vec<usize> = (0..81).filter(|&c| base.givens[c] == 0).collect();
+        let empty: Vec<usize> = (0..81).filter(|&c| base.game.givens()[c] == 0).collect();
         let (a, b) = (empty[0], empty[1]);
         let wrong = base.solution[a] % 9 + 1;
         let race = race(vec![
@@ -354,7 +336,9 @@ mod tests {
     #[test]
     fn without_time_digits_have_no_technique_and_count_apart() {
         let base = race(Vec::new());
-        let cell = (0..81).find(|&c| base.givens[c] == 0).expect("empty");
+        let cell = (0..81)
+            .find(|&c| base.game.givens()[c] == 0)
+            .expect("empty");
         let race = race(vec![value(0, cell, base.solution[cell], 2500.0)]);
         let stored = review(&race, Some(Instant::now()));
         let ada = &stored.review.racers[1];

@@ -185,22 +185,16 @@ pub struct RaceResult {
 }
 
 impl RaceResult {
-    /// Whether a stored result is one a room could have written: 2 to 10
-    /// racers, each once, places 1..=racers.
+    /// Whether a stored result is one a room could have written
+    /// ([`check_places`](crate::serve::ratings::check_places)).
     pub fn check(&self) -> Result<(), String> {
-        let n = self.racers.len();
-        let mut seen = std::collections::HashSet::new();
-        let ok = (2..=10).contains(&n)
-            && self.racers.iter().all(|r| seen.insert(&r.player))
-            && (self.racers.iter()).all(|r| r.place.is_none_or(|p| p >= 1 && p as usize <= n));
-        if ok {
-            Ok(())
-        } else {
-            Err(format!(
-                "result of room {} in tournament {}: {} racers",
-                self.room, self.tournament, n
-            ))
-        }
+        let places = self.racers.iter().map(|r| (r.player.as_str(), r.place));
+        crate::serve::ratings::check_places(places).map_err(|why| {
+            format!(
+                "result of room {} in tournament {}: {why}",
+                self.room, self.tournament
+            )
+        })
     }
 }
 
@@ -266,23 +260,26 @@ impl Tournament {
         }
     }
 
-    /// Adds `player` with no points (nothing if already in).
-    pub fn join(&mut self, player: &str, name: &str) {
-        if !self.standings.contains_key(player) {
-            self.joins += 1;
-            let standing = Standing {
-                name: name.to_string(),
-                joined: self.joins,
-                ..Standing::default()
-            };
-            self.standings.insert(player.to_string(), standing);
+    /// Adds `player` with no points; whether they were new.
+    pub fn join(&mut self, player: &str, name: &str) -> bool {
+        if self.standings.contains_key(player) {
+            return false;
         }
+        self.joins += 1;
+        let standing = Standing {
+            name: name.to_string(),
+            joined: self.joins,
+            ..Standing::default()
+        };
+        self.standings.insert(player.to_string(), standing);
+        true
     }
 
-    /// Counts a race (once per room; racers not yet in join).
-    pub fn apply(&mut self, result: &RaceResult) {
+    /// Counts a race (once per room; racers not yet in join); whether it
+    /// was new.
+    pub fn apply(&mut self, result: &RaceResult) -> bool {
         if !self.counted.insert(result.room.clone()) {
-            return;
+            return false;
         }
         self.races += 1;
         for r in &result.racers {
@@ -305,6 +302,7 @@ impl Tournament {
                 s.recent.remove(0);
             }
         }
+        true
     }
 
     /// Player ids, leader first: points, then wins, then who joined first.

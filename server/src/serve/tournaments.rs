@@ -45,8 +45,9 @@ impl Tournaments {
         self.all.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The stored tournaments and results, folded (a row no server could
-    /// write is logged and skipped).
+    /// Stored tournaments and results (at start-up, or another node's),
+    /// folded: known ones and counted rooms change nothing; a row no server
+    /// could write is logged and skipped.
     pub fn load(&self, specs: Vec<TournamentSpec>, results: Vec<RaceResult>) {
         for spec in specs {
             match spec.check() {
@@ -86,16 +87,18 @@ impl Tournaments {
             tracing::warn!(tournament = %result.tournament, "a result of an unknown tournament; skipped");
             return;
         };
-        entry.tournament.apply(result);
-        push(entry);
+        if entry.tournament.apply(result) {
+            push(entry);
+        }
     }
 
-    /// `who` joins tournament `id`'s standings (with no points) and its
-    /// watchers are told.
+    /// `who` joins tournament `id`'s standings (with no points); its
+    /// watchers are told when they are new.
     pub fn join(&self, id: &str, who: &Identity) {
         if let Some(entry) = self.lock().get_mut(id) {
-            entry.tournament.join(&who.id, &who.name);
-            push(entry);
+            if entry.tournament.join(&who.id, &who.name) {
+                push(entry);
+            }
         }
     }
 

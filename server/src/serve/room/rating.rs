@@ -33,15 +33,11 @@ impl Room {
         if !self.settings.rated || self.game.full.seed.is_none() {
             return None;
         }
-        let floor = self.plausible_ms();
         let finishers = self.play.finishers();
-        let plausible = |i: usize| {
-            let time = self.play.players[i].finished_ms.unwrap_or_default();
-            !under_floor(time, self.play.penalty_ms(i), floor)
-        };
+        let plausible = self.plausible_finishers();
         let alone = |i: usize| self.ratings.rates_shared_addresses() || !self.shares_address(i);
         let mut places: Vec<RacePlace> = Vec::new();
-        for &i in finishers.iter().filter(|&&i| plausible(i) && alone(i)) {
+        for &i in plausible.iter().filter(|&&i| alone(i)) {
             places.push(self.place(i, places.len() as u32 + 1));
         }
         let last = places.len() as u32 + 1;
@@ -77,6 +73,18 @@ impl Room {
             .map(|s| i64::from(self.ratings.shown_of(&kind, &s.who.id)))
             .sum();
         Some((sum / self.seats.len() as i64) as i32)
+    }
+
+    /// The seats that finished, fastest first, but for finishes faster than
+    /// the puzzle's plausible floor (a scripted solve counts as no finish).
+    pub(super) fn plausible_finishers(&self) -> Vec<usize> {
+        let floor = self.plausible_ms();
+        (self.play.finishers().into_iter())
+            .filter(|&i| {
+                let time = self.play.players[i].finished_ms.unwrap_or_default();
+                !under_floor(time, self.play.penalty_ms(i), floor)
+            })
+            .collect()
     }
 
     /// Whether another racer of this race connected from seat `seat`'s

@@ -4,7 +4,6 @@
 //! which its watchers are then shown.
 
 use super::state::Room;
-use crate::serve::records::under_floor;
 use crate::serve::store::Write;
 use crate::serve::tournament::{RaceResult, RacerPlace};
 
@@ -28,17 +27,10 @@ impl Room {
     /// or more.
     fn tournament_result(&self) -> Option<RaceResult> {
         let tournament = self.settings.tournament.clone()?;
-        let floor = self.plausible_ms();
-        let plausible = |i: usize| {
-            let time = self.play.players[i].finished_ms.unwrap_or_default();
-            !under_floor(time, self.play.penalty_ms(i), floor)
-        };
-        let finishers: Vec<usize> = (self.play.finishers().into_iter())
-            .filter(|&i| plausible(i))
-            .collect();
         if self.seats.len() < 2 {
             return None;
         }
+        let finishers = self.plausible_finishers();
         let racers = (0..self.seats.len())
             .map(|i| RacerPlace {
                 player: self.seats[i].who.id.clone(),

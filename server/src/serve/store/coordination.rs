@@ -25,15 +25,25 @@ pub const TOURNAMENTS_CHANNEL: &str = "arena_tournaments";
 /// The channel a node notifies when it stored a rated race (payload: its id).
 pub const RATINGS_CHANNEL: &str = "arena_ratings";
 
+/// How far a node has read the tournament tables: the newest tournament's
+/// and the newest result's row ids.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TournamentMark {
+    /// The newest tournament read.
+    pub tournament: i64,
+    /// The newest result read.
+    pub result: i64,
+}
+
 /// What [`Coordination::tournaments_after`] reads.
 #[derive(Debug, Default)]
 pub struct TournamentRows {
-    /// Every tournament.
+    /// The tournaments stored after the mark, oldest first.
     pub specs: Vec<crate::serve::tournament::TournamentSpec>,
-    /// The results after the id asked for, oldest first.
+    /// The results stored after the mark, oldest first.
     pub results: Vec<crate::serve::tournament::RaceResult>,
-    /// The newest result id read.
-    pub newest: i64,
+    /// The mark after these rows.
+    pub newest: TournamentMark,
 }
 
 /// A notification from another node.
@@ -167,12 +177,12 @@ pub trait Coordination: Send + Sync + std::fmt::Debug + 'static {
         after: i64,
     ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError>;
 
-    /// The newest tournament result's id (0 if none).
-    fn last_tournament_result(&self) -> Result<i64, StoreError>;
+    /// The newest tournament's and result's ids (0 if none).
+    fn tournament_mark(&self) -> Result<TournamentMark, StoreError>;
 
-    /// Every tournament, and the results stored after result `after` (any
-    /// node's: counting one twice counts it once).
-    fn tournaments_after(&self, after: i64) -> Result<TournamentRows, StoreError>;
+    /// The tournaments and results stored after `after` (any node's: adding
+    /// one twice, or counting a result twice, changes nothing).
+    fn tournaments_after(&self, after: TournamentMark) -> Result<TournamentRows, StoreError>;
 
     /// Whether `player` is hidden from public boards now.
     fn is_hidden(&self, player: &str) -> Result<bool, StoreError>;

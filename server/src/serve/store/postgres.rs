@@ -19,8 +19,9 @@
 //! call them on the store's writer thread or through `spawn_blocking`.
 
 use super::coordination::{
-    Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentRows,
-    HIDDEN_CHANNEL, LOBBY_CHANNEL, RATINGS_CHANNEL, RECORDS_CHANNEL, TOURNAMENTS_CHANNEL,
+    Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentMark,
+    TournamentRows, HIDDEN_CHANNEL, LOBBY_CHANNEL, RATINGS_CHANNEL, RECORDS_CHANNEL,
+    TOURNAMENTS_CHANNEL,
 };
 use super::{
     past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
@@ -318,6 +319,15 @@ impl Postgres {
     /// transaction; [`Applied::Refused`] refuses this write alone (it cannot be
     /// encoded, or it takes a pool puzzle another node took).
     fn apply(&self, tx: &mut Prepared, write: &Write) -> Result<Applied, postgres::Error> {
+        // A value's JSON, or this write alone refused (it cannot be encoded).
+        macro_rules! json_or_refuse {
+            ($value:expr) => {
+                match to_json($value) {
+                    Ok(json) => json,
+                    Err(e) => return Ok(Applied::Refused(e)),
+                }
+            };
+        }
         let node = &self.node.id;
         match write {
             Write::Session { token_hash, who } => tx.execute(
@@ -330,10 +340,8 @@ impl Postgres {
                 settings,
                 puzzle,
             } => {
-                let (settings, puzzle) = match (to_json(settings), to_json(puzzle.as_ref())) {
-                    (Ok(s), Ok(p)) => (s, p),
-                    (Err(e), _) | (_, Err(e)) => return Ok(Applied::Refused(e)),
-                };
+                let (settings, puzzle) =
+                    (json_or_refuse!(settings), json_or_refuse!(puzzle.as_ref()));
                 tx.execute(
                     "INSERT INTO rooms (code, settings, puzzle, owner, epoch)
                      VALUES ($1, $2, $3, $4, 1)",
@@ -363,10 +371,7 @@ impl Postgres {
             // Events are inserted together, by `EventRows`.
             Write::Event { .. } => 0,
             Write::Rematch { room, puzzle } => {
-                let puzzle = match to_json(puzzle.as_ref()) {
-                    Ok(p) => p,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let puzzle = json_or_refuse!(puzzle.as_ref());
                 tx.execute(
                     "INSERT INTO rounds (room, round, puzzle, start_ms)
                      SELECT code, round, puzzle, start_ms FROM rooms WHERE code = $1
@@ -382,10 +387,7 @@ impl Postgres {
                 )?
             }
             Write::PoolAdd { seed, key, puzzle } => {
-                let puzzle = match to_json(puzzle.as_ref()) {
-                    Ok(p) => p,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let puzzle = json_or_refuse!(puzzle.as_ref());
                 tx.execute(
                     "INSERT INTO pool (seed, key, puzzle) VALUES ($1, $2, $3)
                      ON CONFLICT (seed) DO UPDATE SET key = $2, puzzle = $3",
@@ -422,10 +424,7 @@ impl Postgres {
                 tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
             }
             Write::RatedRace(race) => {
-                let json = match to_json(race.as_ref()) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let json = json_or_refuse!(race.as_ref());
                 tx.execute(
                     "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
                     &[&race.at_ms, &json, node],
@@ -433,10 +432,7 @@ impl Postgres {
                 tx.execute("SELECT pg_notify($1, $2)", &[&RATINGS_CHANNEL, node])?
             }
             Write::RaceReview(stored) => {
-                let json = match to_json(stored.as_ref()) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let json = json_or_refuse!(stored.as_ref());
                 tx.execute(
                     "INSERT INTO race_reviews (id, at_ms, review) VALUES ($1, $2, $3)
                      ON CONFLICT (id) DO UPDATE SET review = EXCLUDED.review",
@@ -444,10 +440,7 @@ impl Postgres {
                 )?
             }
             Write::Tournament(spec) => {
-                let json = match to_json(spec.as_ref()) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let json = json_or_refuse!(spec.as_ref());
                 tx.execute(
                     "INSERT INTO tournaments (id, spec, node) VALUES ($1, $2, $3)
                      ON CONFLICT (id) DO NOTHING",
@@ -456,10 +449,7 @@ impl Postgres {
                 tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
             }
             Write::TournamentResult(result) => {
-                let json = match to_json(result.as_ref()) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let json = json_or_refuse!(result.as_ref());
                 tx.execute(
                     "INSERT INTO tournament_results (tournament, result, node) VALUES ($1, $2, $3)",
                     &[&result.tournament, &json, node],
@@ -467,10 +457,7 @@ impl Postgres {
                 tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
             }
             Write::Record(record) => {
-                let json = match to_json(record.as_ref()) {
-                    Ok(r) => r,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                };
+                let json = json_or_refuse!(record.as_ref());
                 tx.execute(
                     "INSERT INTO records (player, daily_key, at_ms, record, node)
                      VALUES ($1, $2, $3, $4, $5)",
@@ -1133,26 +1120,41 @@ impl Coordination for Postgres {
         Ok((saved_rated_races(rows), newest))
     }
 
-    fn last_tournament_result(&self) -> Result<i64, StoreError> {
+    fn tournament_mark(&self) -> Result<TournamentMark, StoreError> {
         self.read(|c| {
-            c.query_one("SELECT COALESCE(MAX(id), 0) FROM tournament_results", &[])
-                .and_then(|r| r.try_get(0))
+            let row = c.query_one(
+                "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournaments),
+                        (SELECT COALESCE(MAX(id), 0) FROM tournament_results)",
+                &[],
+            )?;
+            Ok(TournamentMark {
+                tournament: row.try_get(0)?,
+                result: row.try_get(1)?,
+            })
         })
     }
 
-    fn tournaments_after(&self, after: i64) -> Result<TournamentRows, StoreError> {
+    fn tournaments_after(&self, after: TournamentMark) -> Result<TournamentRows, StoreError> {
         let (specs, results) = self.read(|c| {
-            let specs = c.query("SELECT n, spec FROM tournaments ORDER BY n", &[])?;
+            let specs = c.query(
+                "SELECT n, spec FROM tournaments WHERE n > $1 ORDER BY n",
+                &[&after.tournament],
+            )?;
             let results = c.query(
                 "SELECT id, result FROM tournament_results WHERE id > $1 ORDER BY id",
-                &[&after],
+                &[&after.result],
             )?;
             Ok((specs, results))
         })?;
-        let results = record_rows(&results)?;
-        let newest = results.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        let (specs, results) = (record_rows(&specs)?, record_rows(&results)?);
+        let newest =
+            |rows: &[(i64, String)], was: i64| rows.iter().map(|(id, _)| *id).max().unwrap_or(was);
+        let newest = TournamentMark {
+            tournament: newest(&specs, after.tournament),
+            result: newest(&results, after.result),
+        };
         Ok(TournamentRows {
-            specs: saved_rows(record_rows(&specs)?, "tournament"),
+            specs: saved_rows(specs, "tournament"),
             results: saved_rows(results, "tournament result"),
             newest,
         })

@@ -284,6 +284,12 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Whether `values` is a position of `model`: one value per active cell, each
+/// in range.
+fn fits(model: &Model, values: &[u8]) -> bool {
+    values.len() == model.cell_count() && values.iter().all(|&v| u32::from(v) <= model.size())
+}
+
 /// Applies `step` with every single of its kind and rating in the same
 /// position ([`singles::batch`]), each while its placements are still open;
 /// the steps applied.
@@ -573,9 +579,7 @@ fn run_watched(
     watch: Watch,
 ) -> (Vec<Step>, Grid) {
     let layout = model.logic_layout();
-    let fits =
-        givens.len() == model.cell_count() && givens.iter().all(|&v| u32::from(v) <= model.size());
-    if !fits {
+    if !fits(model, givens) {
         // Not a position of this model: nothing to solve.
         return (Vec::new(), Grid::new(layout, &vec![0; model.cell_count()]));
     }

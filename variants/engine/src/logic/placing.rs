@@ -6,7 +6,7 @@ use super::grid::Grid;
 use super::ladder::easiest;
 use super::schedule::{Chains, Climb};
 use super::step::{Rating, Technique};
-use super::{apply_batch, memo, Options};
+use super::{apply_batch, fits, memo, Options};
 use crate::difficulty::Difficulty;
 use crate::model::Model;
 use std::cell::RefCell;
@@ -42,10 +42,7 @@ pub fn placing(
     until: Option<Instant>,
 ) -> Option<Placing> {
     let layout = model.logic_layout();
-    let fits = values.len() == model.cell_count()
-        && cell < values.len()
-        && values.iter().all(|&v| u32::from(v) <= model.size());
-    if !fits || values[cell] != 0 {
+    if !fits(model, values) || values.get(cell) != Some(&0) {
         return None;
     }
     let climb = Climb {
