@@ -86,6 +86,13 @@ pub async fn spawn_arena_serve_with_lines(data: &Path, extra: &[&str]) -> (Child
         } else {
             &["--fastest-cell-ms", "0"][..]
         })
+        // A scripted player sends a whole 9x9's moves back to back, each
+        // acknowledged within milliseconds: more than the default burst (40).
+        .args(if extra.contains(&"--message-burst") {
+            &[][..]
+        } else {
+            &["--message-burst", "200"][..]
+        })
         // Every test client connects from loopback: rate them against each
         // other (the rule against shared addresses has its own test).
         .arg("--rate-shared-addresses")

@@ -90,6 +90,12 @@ pub struct ServeArgs {
     /// seconds).
     #[arg(long, default_value_t = 30)]
     pub address_hello_burst: u32,
+    /// Messages one connection may send in a burst…
+    #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u32).range(1..))]
+    pub message_burst: u32,
+    /// …and per second after it (beyond that: `rate_limited` errors).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    pub messages_per_second: u32,
     /// `full`: an acknowledged change is synced to the disk (survives a power
     /// loss); `normal`: it survives a crash of the process only, for less disk work.
     #[arg(long, value_enum, default_value_t = SyncArg::Full)]
@@ -184,6 +190,8 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             hourly_tournaments: args.hourly_tournaments.clone(),
             quick_wait: Duration::from_millis(args.quick_race_wait_ms),
             lease: Duration::from_millis(args.lease_ms.max(300)),
+            burst: args.message_burst,
+            per_second: args.messages_per_second,
             synchronous: match args.synchronous {
                 SyncArg::Full => Synchronous::Full,
                 SyncArg::Normal => Synchronous::Normal,
