@@ -40,6 +40,23 @@ pub fn values_of(mut mask: u32) -> impl Iterator<Item = u8> {
     })
 }
 
+/// The least and most `k` different values of `m` add up to, `None` when it
+/// has fewer than `k`.
+pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
+    if (m.count_ones() as usize) < k {
+        return None;
+    }
+    let (mut low, mut high, mut least, mut most) = (m, m, 0, 0);
+    for _ in 0..k {
+        least += low.trailing_zeros() + 1;
+        low &= low - 1;
+        let top = 31 - high.leading_zeros();
+        most += top + 1;
+        high &= !(1 << top);
+    }
+    Some((least, most))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

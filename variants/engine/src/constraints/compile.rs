@@ -2,7 +2,7 @@
 //! primitives, and the houses, cages and different-pairs some kinds are.
 //! Every check a constraint fails is an error naming it.
 
-use super::{LinearSum, Pattern, PatternKind, Primitive, Relation, Table};
+use super::{EqualSums, LinearSum, Pattern, PatternKind, Primitive, Relation, Table};
 use crate::error::PuzzleError;
 use protocol::{Axis, Constraint, Coord};
 
@@ -211,7 +211,7 @@ impl One<'_, '_> {
     /// per set, any house), and by the layout's rows, columns and regions.
     fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) {
         let houses = self.house_cells;
-        let share = |a: u32, b: u32| houses.iter().any(|h| h.contains(&a) && h.contains(&b));
+        let share = |a: u32, b: u32| shared_house(houses, &[a, b]);
         let mut greedy: Vec<Vec<usize>> = Vec::new();
         for (t, &cell) in cells.iter().enumerate() {
             let fits = |g: &Vec<usize>| {
@@ -277,6 +277,11 @@ impl One<'_, '_> {
                 self.out.different.push([a, b]);
             }
         }
+    }
+
+    /// Whether `cells` all lie in one house (their digits differ).
+    fn see_each_other(&self, cells: &[u32]) -> bool {
+        shared_house(self.house_cells, cells)
     }
 
     fn pattern(&mut self, cells: Vec<u32>, kind: PatternKind, distinct: bool) {
@@ -464,16 +469,21 @@ impl One<'_, '_> {
             Constraint::Zipper { cells } => {
                 let cells = self.line(cells, 2)?;
                 let n = cells.len();
-                let pairs: Vec<[u32; 2]> =
-                    (0..n / 2).map(|i| [cells[i], cells[n - 1 - i]]).collect();
+                // Each pair equidistant from the middle adds up to the total,
+                // which an odd line's middle cell holds.
+                let mut groups: Vec<(Vec<u32>, bool)> = (0..n / 2)
+                    .map(|i| {
+                        let pair = [cells[i], cells[n - 1 - i]];
+                        (pair.to_vec(), self.see_each_other(&pair))
+                    })
+                    .collect();
                 if !n.is_multiple_of(2) {
-                    for [a, b] in pairs {
-                        self.sum(vec![a, b, cells[n / 2]], vec![1, 1, -1], 0);
-                    }
-                } else if let Some((&[a0, b0], rest)) = pairs.split_first() {
-                    for &[a, b] in rest {
-                        self.sum(vec![a, b, a0, b0], vec![1, 1, -1, -1], 0);
-                    }
+                    groups.push((vec![cells[n / 2]], false));
+                }
+                // Pairs of digits up to 25 always fit the sums' bits; one pair
+                // alone states nothing.
+                if let Some(rule) = EqualSums::new(groups, size) {
+                    self.push(Primitive::EqualSums(rule));
                 }
                 Ok(())
             }
@@ -520,7 +530,12 @@ impl One<'_, '_> {
                     }
                     last = Some(region);
                 }
-                if let Some((first, rest)) = runs.split_first() {
+                let groups = runs.iter().map(|run| (run.clone(), true)).collect();
+                if let Some(rule) = EqualSums::new(groups, size) {
+                    self.push(Primitive::EqualSums(rule));
+                } else if let Some((first, rest)) = runs.split_first() {
+                    // Runs too long for the sums' bits (big grids): each run
+                    // against the first, bounded.
                     for run in rest {
                         let cells: Vec<u32> = run.iter().chain(first).copied().collect();
                         let coefficients = run
@@ -770,6 +785,11 @@ fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
         .flatten()
         .map(|d| d as u8)
         .collect()
+}
+
+/// Whether one of `houses` holds every cell of `cells`.
+fn shared_house(houses: &[Vec<u32>], cells: &[u32]) -> bool {
+    houses.iter().any(|h| cells.iter().all(|c| h.contains(c)))
 }
 
 #[cfg(test)]

@@ -6,12 +6,14 @@
 //! search that propagates it never counts a grid the rule forbids.
 
 mod compile;
+mod equal_sums;
 mod pattern;
 mod relation;
 mod sum;
 mod table;
 
 pub(crate) use compile::{compile, Layout};
+pub(crate) use equal_sums::EqualSums;
 pub(crate) use pattern::{Pattern, PatternKind};
 pub(crate) use relation::Relation;
 pub(crate) use sum::LinearSum;
@@ -32,6 +34,9 @@ pub(crate) enum Primitive {
     Pattern(Pattern),
     /// The allowed value tuples of a few cells.
     Table(Table),
+    /// Groups of cells that all add up to one unstated total (zipper and
+    /// region-sum lines).
+    EqualSums(EqualSums),
 }
 
 impl Primitive {
@@ -42,6 +47,7 @@ impl Primitive {
             Primitive::Sum(s) => &s.cells,
             Primitive::Pattern(p) => &p.cells,
             Primitive::Table(t) => &t.cells,
+            Primitive::EqualSums(e) => &e.cells,
         }
     }
 
@@ -53,6 +59,7 @@ impl Primitive {
             Primitive::Sum(s) => s.narrow(local),
             Primitive::Pattern(p) => p.narrow(local),
             Primitive::Table(t) => t.narrow(local),
+            Primitive::EqualSums(e) => e.narrow(local),
         }
     }
 

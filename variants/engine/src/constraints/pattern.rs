@@ -10,7 +10,7 @@
 //! finished grid is checked exactly.
 
 use super::store;
-use crate::mask::values_of;
+use crate::mask::{distinct_bounds, values_of};
 
 /// The most assignment steps one narrowing lists before it gives up.
 const NODE_BUDGET: usize = 2_000;
@@ -184,23 +184,6 @@ fn narrow_renban(local: &mut [u32]) -> Result<bool, ()> {
         return Err(());
     }
     Ok(local != &before[..])
-}
-
-/// The least and most `k` different values of `m` add up to, `None` when it
-/// has fewer than `k`.
-fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
-    if (m.count_ones() as usize) < k {
-        return None;
-    }
-    let (mut low, mut high, mut least, mut most) = (m, m, 0, 0);
-    for _ in 0..k {
-        least += low.trailing_zeros() + 1;
-        low &= low - 1;
-        let top = 31 - high.leading_zeros();
-        most += top + 1;
-        high &= !(1 << top);
-    }
-    Some((least, most))
 }
 
 /// A sandwich over a whole row or column (every digit once): for each place
