@@ -171,6 +171,11 @@ async fn bad_tournaments_are_refused_and_a_scheduled_one_is_not_raced_early() {
         let (code, why) = ada.error_message().await;
         assert_eq!(code, ErrorCode::Invalid);
         assert!(why.contains("no tournament"), "{why}");
+        ada.send(&ClientMessage::WatchTournament { id: id.into() })
+            .await;
+        let (code, why) = ada.error_message().await;
+        assert_eq!(code, ErrorCode::Invalid);
+        assert!(why.contains("no tournament"), "{why}");
     }
     ada.send(&create("Later", 10, 30)).await;
     let later = view_where(&mut ada, |_| true).await;

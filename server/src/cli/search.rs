@@ -98,7 +98,7 @@ pub fn run(args: &SearchArgs, host: &PluginHost) -> anyhow::Result<bool> {
     let deadline = (args.minutes > 0).then(|| began + Duration::from_secs(args.minutes * 60));
     let mut report = Instant::now();
     for t in 1..=args.tries {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if engine::deadline_passed(deadline) {
             break;
         }
         if report.elapsed() >= Duration::from_secs(10) {

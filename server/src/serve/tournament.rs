@@ -306,7 +306,7 @@ impl Tournament {
     }
 
     /// Player ids, leader first: points, then wins, then who joined first.
-    fn order(&self) -> Vec<&String> {
+    pub fn order(&self) -> Vec<&String> {
         let mut ids: Vec<&String> = self.standings.keys().collect();
         ids.sort_by_key(|id| {
             let s = &self.standings[*id];
@@ -321,7 +321,12 @@ impl Tournament {
 
     /// The view for `me` at `now_ms`: the top rows and mine.
     pub fn view(&self, me: &str, now_ms: f64) -> TournamentView {
-        let order = self.order();
+        self.view_in(&self.order(), me, now_ms)
+    }
+
+    /// [`Tournament::view`] with the standings' [`Tournament::order`]
+    /// worked out already (one sort for every watcher of a change).
+    pub fn view_in(&self, order: &[&String], me: &str, now_ms: f64) -> TournamentView {
         let mut rows = Vec::new();
         let mut rank = 0;
         let mut last: Option<(u32, u32)> = None;

@@ -155,8 +155,9 @@ impl Tournaments {
 fn push(entry: &mut Entry) {
     let now = super::clock::now_ms();
     entry.watchers.retain(|w| !w.pushes.is_closed());
+    let order = entry.tournament.order();
     for w in &entry.watchers {
-        let view = entry.tournament.view(&w.player, now);
+        let view = entry.tournament.view_in(&order, &w.player, now);
         let frame = encode(&ServerMessage::Tournament {
             tournament: Box::new(view),
         });

@@ -77,7 +77,7 @@ pub fn random_solution_by(
     }
     let mut budget = RESTART_NODES;
     loop {
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if crate::deadline_passed(deadline) {
             return Err(GenerateError::Deadline);
         }
         match random_solution_within(model, rng, Some(budget)) {
@@ -506,7 +506,7 @@ pub fn reduce_to_tier(
         |g: &[u8]| -> Result<bool, GenerateError> { Ok(!tiered || solves(g, difficulty)?) };
     // Untiered, aim at the middle of the band.
     let stop_at = if tiered { hi } else { (lo + hi) / 2 };
-    let expired = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let expired = || crate::deadline_passed(deadline);
     // Remove clues while the puzzle stays unique and solvable with the tier's
     // techniques, until it needs them with no more clues than the band allows.
     let mut reached = false;

@@ -65,3 +65,9 @@ pub use mask::full_mask;
 pub use model::Model;
 pub use puzzle::{Count, Puzzle, Solution, SolverPath};
 pub use rules::{default_symbols, ModelBuilder, ModelCage, ModelHouse, Rules, MAX_SIDE, MAX_SIZE};
+
+/// Whether `deadline` (if any) has passed: every search that must answer in
+/// time asks this between its steps.
+pub fn deadline_passed(deadline: Option<std::time::Instant>) -> bool {
+    deadline.is_some_and(|d| std::time::Instant::now() >= d)
+}

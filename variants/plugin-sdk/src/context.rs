@@ -113,7 +113,7 @@ impl GenerateContext {
 
     /// Whether the deadline has passed.
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        engine::deadline_passed(self.deadline)
     }
 
     /// Fails with [`GenerateError::Deadline`] once the deadline has passed: call

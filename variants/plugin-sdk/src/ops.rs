@@ -149,7 +149,7 @@ pub fn generate(
                 },
                 |t| t.as_str(),
             ));
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if engine::deadline_passed(deadline) {
                 break;
             }
             continue;

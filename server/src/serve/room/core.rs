@@ -540,5 +540,11 @@ impl Play {
     }
 }
 
+/// Seat `seat`'s place among `finishers` (fastest first), 1 for the winner;
+/// `None` when it is not among them.
+pub fn place_among(finishers: &[usize], seat: usize) -> Option<u32> {
+    (finishers.iter().position(|&f| f == seat)).map(|n| n as u32 + 1)
+}
+
 #[cfg(test)]
 mod tests;

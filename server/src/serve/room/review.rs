@@ -68,7 +68,7 @@ impl Room {
                 Racer {
                     id: self.seats[i].who.id.clone(),
                     name: self.seats[i].who.name.clone(),
-                    place: (finishers.iter().position(|&f| f == i)).map(|n| n as u32 + 1),
+                    place: super::core::place_among(&finishers, i),
                     time_ms: state.finished_ms,
                     penalty_ms: self.play.penalty_ms(i),
                     mistakes: state.mistakes,

@@ -35,7 +35,7 @@ impl Room {
             .map(|i| RacerPlace {
                 player: self.seats[i].who.id.clone(),
                 name: self.seats[i].who.name.clone(),
-                place: (finishers.iter().position(|&f| f == i)).map(|n| n as u32 + 1),
+                place: super::core::place_among(&finishers, i),
             })
             .collect();
         Some(RaceResult {

@@ -315,6 +315,35 @@ impl Postgres {
         self.node.lease.as_secs_f64()
     }
 
+    /// The highest `id` of `table` (one of ours, never input), 0 when empty.
+    fn newest_id(&self, table: &str) -> Result<i64, StoreError> {
+        self.read(|c| {
+            c.query_one(&format!("SELECT COALESCE(MAX(id), 0) FROM {table}"), &[])
+                .and_then(|r| r.try_get(0))
+        })
+    }
+
+    /// Other nodes' `(id, column)` rows of `table` (ours, never input) after
+    /// `after`, oldest first, and the newest id among them (else `after`).
+    fn other_nodes_after(
+        &self,
+        table: &str,
+        column: &str,
+        after: i64,
+    ) -> Result<(Vec<(i64, String)>, i64), StoreError> {
+        let rows = self.read(|c| {
+            c.query(
+                &format!(
+                    "SELECT id, {column} FROM {table} WHERE id > $1 AND node <> $2 ORDER BY id"
+                ),
+                &[&after, &self.node.id],
+            )
+        })?;
+        let rows = record_rows(&rows)?;
+        let newest = newest(&rows, after);
+        Ok((rows, newest))
+    }
+
     /// Applies one write inside the commit's transaction. An error fails the
     /// transaction; [`Applied::Refused`] refuses this write alone (it cannot be
     /// encoded, or it takes a pool puzzle another node took).
@@ -791,6 +820,11 @@ fn listen_once(
     }
 }
 
+/// The highest id of `(id, _)` rows, else `was`.
+fn newest(rows: &[(i64, String)], was: i64) -> i64 {
+    rows.iter().map(|(id, _)| *id).max().unwrap_or(was)
+}
+
 /// `(id, record)` rows of the `records` table.
 fn record_rows(rows: &[postgres::Row]) -> Result<Vec<(i64, String)>, StoreError> {
     rows.iter()
@@ -1080,43 +1114,23 @@ impl Coordination for Postgres {
     }
 
     fn last_record(&self) -> Result<i64, StoreError> {
-        self.read(|c| {
-            c.query_one("SELECT COALESCE(MAX(id), 0) FROM records", &[])
-                .and_then(|r| r.try_get(0))
-        })
+        self.newest_id("records")
     }
 
     fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT id, record FROM records WHERE id > $1 AND node <> $2 ORDER BY id",
-                &[&after, &self.node.id],
-            )
-        })?;
-        let rows = record_rows(&rows)?;
-        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        let (rows, newest) = self.other_nodes_after("records", "record", after)?;
         Ok((saved_records(rows), newest))
     }
 
     fn last_rated_race(&self) -> Result<i64, StoreError> {
-        self.read(|c| {
-            c.query_one("SELECT COALESCE(MAX(id), 0) FROM rated_races", &[])
-                .and_then(|r| r.try_get(0))
-        })
+        self.newest_id("rated_races")
     }
 
     fn rated_races_after(
         &self,
         after: i64,
     ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT id, race FROM rated_races WHERE id > $1 AND node <> $2 ORDER BY id",
-                &[&after, &self.node.id],
-            )
-        })?;
-        let rows = record_rows(&rows)?;
-        let newest = rows.iter().map(|(id, _)| *id).max().unwrap_or(after);
+        let (rows, newest) = self.other_nodes_after("rated_races", "race", after)?;
         Ok((saved_rated_races(rows), newest))
     }
 
@@ -1147,8 +1161,6 @@ impl Coordination for Postgres {
             Ok((specs, results))
         })?;
         let (specs, results) = (record_rows(&specs)?, record_rows(&results)?);
-        let newest =
-            |rows: &[(i64, String)], was: i64| rows.iter().map(|(id, _)| *id).max().unwrap_or(was);
         let newest = TournamentMark {
             tournament: newest(&specs, after.tournament),
             result: newest(&results, after.result),

@@ -229,7 +229,7 @@ fn one_try(
     difficulty: Difficulty,
     deadline: Option<Instant>,
 ) -> Result<Option<(Clues, bool)>, GenerateError> {
-    let expired = || deadline.is_some_and(|d| Instant::now() >= d);
+    let expired = || crate::deadline_passed(deadline);
     let side = (solution.len() as f64).sqrt() as u32;
     let grid = Solved {
         side,

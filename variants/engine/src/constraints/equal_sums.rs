@@ -40,6 +40,13 @@ pub(crate) struct EqualSums {
     groups: Vec<Group>,
 }
 
+thread_local! {
+    /// Each group's sums and one group's support, kept between narrowings
+    /// (a search narrows thousands of times: no allocation each time).
+    static SCRATCH: std::cell::RefCell<(Vec<u128>, Support)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// For each cell of a group (up to [`LISTED_CELLS`] listed, or any number
 /// added), for each value (bit), the sums the group can make with it.
 type Support = Vec<[u128; 32]>;
@@ -73,9 +80,22 @@ impl EqualSums {
     /// group can make; again until nothing changes. `Err` when no total is
     /// left.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
+        SCRATCH.with(|scratch| {
+            let (sums, support) = &mut *scratch.borrow_mut();
+            self.narrow_with(local, sums, support)
+        })
+    }
+
+    /// [`EqualSums::narrow`] with the thread's scratch space.
+    fn narrow_with(
+        &self,
+        local: &mut [u32],
+        sums: &mut Vec<u128>,
+        support: &mut Support,
+    ) -> Result<bool, ()> {
         let mut changed = false;
-        let mut support: Support = Vec::new();
-        let mut sums = vec![0u128; self.groups.len()];
+        sums.clear();
+        sums.resize(self.groups.len(), 0);
         loop {
             let mut totals = u128::MAX;
             for (g, sums) in self.groups.iter().zip(sums.iter_mut()) {
@@ -86,7 +106,7 @@ impl EqualSums {
                 }
             }
             let mut narrowed = false;
-            for (g, &sums) in self.groups.iter().zip(&sums) {
+            for (g, &sums) in self.groups.iter().zip(sums.iter()) {
                 if sums & !totals == 0 {
                     // Every sum it makes is a total: each value it lists
                     // stays.
@@ -95,8 +115,8 @@ impl EqualSums {
                 let masks = &mut local[g.start..g.start + g.len];
                 support.clear();
                 support.resize(g.len, [0; 32]);
-                group_sums(masks, g.distinct, Some(&mut support));
-                for (mask, sums) in masks.iter_mut().zip(&support) {
+                group_sums(masks, g.distinct, Some(support));
+                for (mask, sums) in masks.iter_mut().zip(support.iter()) {
                     let kept = values_of(*mask)
                         .filter(|&v| sums[usize::from(v) - 1] & totals != 0)
                         .fold(0u32, |m, v| m | 1 << (v - 1));

@@ -362,12 +362,7 @@ pub fn grade_until(
     until: Option<Instant>,
 ) -> Option<Grade> {
     let grade = grade_by(model, givens, options, chains, until);
-    (!passed(until)).then_some(grade)
-}
-
-/// Whether `until` has passed.
-pub(crate) fn passed(until: Option<Instant>) -> bool {
-    until.is_some_and(|d| Instant::now() >= d)
+    (!crate::deadline_passed(until)).then_some(grade)
 }
 
 /// [`grade`], with forcing chains as deep as `chains`, giving up at `until`.
@@ -474,7 +469,7 @@ pub fn solves_within_until(
         ..tier_climb(cap)
     };
     let solved = solve(model, givens, climb).1;
-    (!passed(until)).then_some(solved)
+    (!crate::deadline_passed(until)).then_some(solved)
 }
 
 /// The steps the techniques of tiers up to `cap` take on `givens` (no

@@ -74,7 +74,7 @@ pub(crate) struct Climb {
 impl Climb {
     /// Whether the solve's deadline has passed.
     pub fn expired(&self) -> bool {
-        super::passed(self.until)
+        crate::deadline_passed(self.until)
     }
 
     /// Whether a rung of `tier` (relying on uniqueness, rated by Sudoku
