@@ -70,7 +70,9 @@ async fn spawn_server(
 ) -> SocketAddr {
     let game = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = game.local_addr().expect("address");
-    let server = Server::open(plugins, config).expect("the server opens");
+    let server = Server::open(plugins, config)
+        .await
+        .expect("the server opens");
     tokio::spawn(server.serve(game, metrics, std::future::pending()));
     addr
 }

@@ -206,7 +206,7 @@ async fn the_puzzle_pool_serves_stores_and_refills() {
         "already full"
     );
     assert_eq!(
-        store.load().expect("load").pool.len(),
+        store.load().await.expect("load").pool.len(),
         1,
         "the pool is stored"
     );
@@ -215,7 +215,7 @@ async fn the_puzzle_pool_serves_stores_and_refills() {
     assert!(puzzle.solution.is_some());
     assert!(pool.take(&kind).await.is_none(), "used up");
     assert!(
-        store.load().expect("load").pool.is_empty(),
+        store.load().await.expect("load").pool.is_empty(),
         "a used puzzle leaves the store"
     );
     let text = metrics.render(0);

@@ -77,36 +77,25 @@ fn record(player: &str, daily: Option<&str>) -> GameRecord {
     }
 }
 
-/// Writes through `store` on a small runtime of its own (the store's reads block
-/// and are called outside it, as the server calls them off its async workers).
-fn write(store: &Store, w: Write) -> Result<(), StoreError> {
-    tokio::runtime::Builder::new_current_thread()
-        .build()
-        .expect("runtime")
-        .block_on(store.write(w))
-}
-
 /// Every write kind, read back after `reopen`.
-fn the_suite(open: &dyn Fn() -> Store) {
-    let store = open();
+async fn the_suite<F: std::future::Future<Output = Store>>(open: impl Fn() -> F) {
+    let store = open().await;
     let who = ada();
-    write(
-        &store,
-        Write::Session {
+    store
+        .write(Write::Session {
             token_hash: [7; 32],
             who: who.clone(),
-        },
-    )
-    .expect("session");
-    write(
-        &store,
-        Write::Room {
+        })
+        .await
+        .expect("session");
+    store
+        .write(Write::Room {
             code: "abc".into(),
             settings: settings(),
             puzzle: Box::new(puzzle()),
-        },
-    )
-    .expect("room");
+        })
+        .await
+        .expect("room");
     let room_writes = [
         Write::Seat {
             room: "abc".into(),
@@ -152,14 +141,14 @@ fn the_suite(open: &dyn Fn() -> Store) {
         },
     ];
     for w in room_writes {
-        write(&store, w).expect("write");
+        store.write(w).await.expect("write");
     }
     drop(store);
 
-    let reopened = open();
-    assert_eq!(reopened.session(&[7; 32]), Ok(Some(who.clone())));
-    assert_eq!(reopened.session(&[8; 32]), Ok(None));
-    let saved = reopened.load().expect("load");
+    let reopened = open().await;
+    assert_eq!(reopened.session(&[7; 32]).await, Ok(Some(who.clone())));
+    assert_eq!(reopened.session(&[8; 32]).await, Ok(None));
+    let saved = reopened.load().await.expect("load");
     assert_eq!(saved.rooms.len(), 1);
     let room = &saved.rooms[0];
     assert_eq!((room.code.as_str(), room.start_ms), ("abc", Some(5.0)));
@@ -184,21 +173,20 @@ fn the_suite(open: &dyn Fn() -> Store) {
     let key = record("p1", Some("2026-11-25"))
         .daily_key()
         .expect("a daily key");
-    let daily = reopened.daily_records(&key).expect("daily records");
+    let daily = reopened.daily_records(&key).await.expect("daily records");
     assert_eq!(
         daily.iter().map(|r| r.player.as_str()).collect::<Vec<_>>(),
         vec!["p1"]
     );
 
-    write(
-        &reopened,
-        Write::Rematch {
+    reopened
+        .write(Write::Rematch {
             room: "abc".into(),
             puzzle: Box::new(puzzle()),
-        },
-    )
-    .expect("rematch");
-    let room = &reopened.load().expect("load").rooms[0];
+        })
+        .await
+        .expect("rematch");
+    let room = &reopened.load().await.expect("load").rooms[0];
     assert!(room.events.is_empty() && room.start_ms.is_none());
     // The round before stays as the room's history; the new round numbers its
     // events from 1 again.
@@ -213,8 +201,11 @@ fn the_suite(open: &dyn Fn() -> Store) {
         },
         at_ms: 20.0,
     };
-    write(&reopened, again).expect("the new round's first event");
-    let history = reopened.history("abc").expect("history");
+    reopened
+        .write(again)
+        .await
+        .expect("the new round's first event");
+    let history = reopened.history("abc").await.expect("history");
     assert_eq!(history.len(), 1, "one round before this one");
     assert_eq!((history[0].round, history[0].start_ms), (0, Some(5.0)));
     assert_eq!(history[0].puzzle, puzzle());
@@ -230,7 +221,7 @@ fn the_suite(open: &dyn Fn() -> Store) {
             value: 1
         }]
     );
-    let room = &reopened.load().expect("load").rooms[0];
+    let room = &reopened.load().await.expect("load").rooms[0];
     assert_eq!(
         room.events
             .iter()
@@ -246,18 +237,21 @@ fn the_suite(open: &dyn Fn() -> Store) {
         )],
         "only the current round is replayed"
     );
-    write(&reopened, Write::Finish { room: "abc".into() }).expect("finish");
+    reopened
+        .write(Write::Finish { room: "abc".into() })
+        .await
+        .expect("finish");
     assert!(
-        reopened.load().expect("load").rooms.is_empty(),
+        reopened.load().await.expect("load").rooms.is_empty(),
         "finished rooms are not restored"
     );
 }
 
-#[test]
-fn sqlite_keeps_every_write() {
+#[tokio::test]
+async fn sqlite_keeps_every_write() {
     let dir = std::env::temp_dir().join(format!("arena-storage-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    the_suite(&|| Store::open(&dir).expect("open"));
+    the_suite(|| async { Store::open(&dir).expect("open") }).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -269,48 +263,58 @@ fn node(id: &str, lease: Duration) -> NodeIdentity {
     }
 }
 
-#[test]
-fn postgres_keeps_every_write() {
+#[tokio::test]
+async fn postgres_keeps_every_write() {
     let pg = PgServer::start();
     let url = pg.database("suite");
-    the_suite(&|| {
-        let backend = Postgres::open(&url, node("a", Duration::from_secs(30))).expect("open");
+    the_suite(|| async {
+        let backend = Postgres::open(&url, node("a", Duration::from_secs(30)))
+            .await
+            .expect("open");
         Store::new(Arc::new(backend))
-    });
+    })
+    .await;
 }
 
 /// Waits (without sleeping) until `node` can take room `code` over.
-fn claim_when_expired(node: &Postgres, code: &str) -> server::serve::store::SavedRoom {
+async fn claim_when_expired(node: &Postgres, code: &str) -> server::serve::store::SavedRoom {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
-        if let Some(room) = node.claim(code).expect("claim") {
+        if let Some(room) = node.claim(code).await.expect("claim") {
             return room;
         }
         assert!(
             std::time::Instant::now() < deadline,
             "the lease never ran out"
         );
-        std::thread::yield_now();
+        tokio::task::yield_now().await;
     }
 }
 
-#[test]
-fn a_stale_owner_cannot_write_after_a_takeover() {
+#[tokio::test]
+async fn a_stale_owner_cannot_write_after_a_takeover() {
     let pg = PgServer::start();
     let url = pg.database("fencing");
     // Node a's leases last 1 ms: as good as dead once it stops renewing.
-    let a = Arc::new(Postgres::open(&url, node("a", Duration::from_millis(1))).expect("a"));
-    let b = Arc::new(Postgres::open(&url, node("b", Duration::from_secs(30))).expect("b"));
+    let a = Arc::new(
+        Postgres::open(&url, node("a", Duration::from_millis(1)))
+            .await
+            .expect("a"),
+    );
+    let b = Arc::new(
+        Postgres::open(&url, node("b", Duration::from_secs(30)))
+            .await
+            .expect("b"),
+    );
     let store_a = Store::new(a.clone());
-    write(
-        &store_a,
-        Write::Room {
+    store_a
+        .write(Write::Room {
             code: "r1".into(),
             settings: settings(),
             puzzle: Box::new(puzzle()),
-        },
-    )
-    .expect("a creates the room");
+        })
+        .await
+        .expect("a creates the room");
     let event = |seq: u64| Write::Event {
         room: "r1".into(),
         seq,
@@ -322,43 +326,61 @@ fn a_stale_owner_cannot_write_after_a_takeover() {
         },
         at_ms: 1.0,
     };
-    write(&store_a, event(1)).expect("the owner writes");
-    let location = b.locate("r1").expect("locate").expect("the room exists");
+    store_a.write(event(1)).await.expect("the owner writes");
+    let location = b
+        .locate("r1")
+        .await
+        .expect("locate")
+        .expect("the room exists");
     assert_eq!(location.owner, "a");
 
-    let taken = claim_when_expired(&b, "r1");
+    let taken = claim_when_expired(&b, "r1").await;
     assert_eq!(
         taken.events.len(),
         1,
         "the new owner replays every acknowledged event"
     );
-    let location = b.locate("r1").expect("locate").expect("the room exists");
+    let location = b
+        .locate("r1")
+        .await
+        .expect("locate")
+        .expect("the room exists");
     assert_eq!((location.owner.as_str(), location.live), ("b", true));
     assert_eq!(location.url, "ws://node-b/ws");
 
-    let refused = write(&store_a, event(2)).expect_err("the stale owner is refused");
+    let refused = store_a
+        .write(event(2))
+        .await
+        .expect_err("the stale owner is refused");
     assert_eq!(
         refused,
         StoreError::Stale { room: "r1".into() },
         "refused as stale, by kind"
     );
-    assert_eq!(a.lost().expect("lost"), vec!["r1".to_string()]);
+    assert_eq!(a.lost().await.expect("lost"), vec!["r1".to_string()]);
     assert!(
-        a.claim("r1").expect("claim").is_none(),
+        a.claim("r1").await.expect("claim").is_none(),
         "a live owner's room cannot be taken"
     );
     let store_b = Store::new(b.clone());
-    write(&store_b, event(2)).expect("the new owner writes");
-    let reread = b.claim("r1").expect("claim").expect("b's own room");
+    store_b.write(event(2)).await.expect("the new owner writes");
+    let reread = b.claim("r1").await.expect("claim").expect("b's own room");
     assert_eq!(reread.events.len(), 2);
 }
 
-#[test]
-fn a_newer_schema_is_refused() {
+#[tokio::test]
+async fn a_newer_schema_is_refused() {
     let pg = PgServer::start();
     let url = pg.database("newer");
-    drop(Postgres::open(&url, node("a", Duration::from_secs(30))).expect("first open migrates"));
-    let backend = Postgres::open(&url, node("a", Duration::from_secs(30))).expect("reopen");
+    let lease = Duration::from_secs(30);
+    drop(
+        Postgres::open(&url, node("a", lease))
+            .await
+            .expect("first open migrates"),
+    );
+    let backend = Postgres::open(&url, node("a", lease))
+        .await
+        .expect("reopen");
     assert!(backend.describe().starts_with("postgres://"));
     drop(backend);
     let psql = std::process::Command::new("psql")
@@ -366,43 +388,49 @@ fn a_newer_schema_is_refused() {
         .output()
         .expect("psql");
     assert!(psql.status.success(), "{psql:?}");
-    let e = Postgres::open(&url, node("a", Duration::from_secs(30))).expect_err("refused");
+    let e = Postgres::open(&url, node("a", lease))
+        .await
+        .expect_err("refused");
     assert!(
         matches!(&e, StoreError::Open { why, .. } if why.contains("schema version 99")),
         "{e}"
     );
 }
 
-#[test]
-fn an_owner_frozen_inside_a_transaction_never_blocks_a_takeover() {
+#[tokio::test]
+async fn an_owner_frozen_inside_a_transaction_never_blocks_a_takeover() {
     use server::serve::store::postgres::{connect_limited, SessionLimits};
     let pg = PgServer::start();
     let url = pg.database("frozen");
     let lease = Duration::from_millis(1000);
     // Node a's lease lasts 1 ms: as good as dead once it stops renewing.
-    let a = Arc::new(Postgres::open(&url, node("a", Duration::from_millis(1))).expect("a"));
-    let b = Postgres::open(&url, node("b", lease)).expect("b");
-    write(
-        &Store::new(a),
-        Write::Room {
+    let a = Arc::new(
+        Postgres::open(&url, node("a", Duration::from_millis(1)))
+            .await
+            .expect("a"),
+    );
+    let b = Postgres::open(&url, node("b", lease)).await.expect("b");
+    Store::new(a)
+        .write(Write::Room {
             code: "r1".into(),
             settings: settings(),
             puzzle: Box::new(puzzle()),
-        },
-    )
-    .expect("a creates the room");
+        })
+        .await
+        .expect("a creates the room");
     // Node a froze in the middle of a write: its session holds the room's row
     // and says nothing more (a SIGSTOP, a half-dead link).
     let limits = SessionLimits::for_lease(Duration::from_millis(1));
-    let mut frozen = connect_limited(&url, limits).expect("a's session");
-    let mut tx = frozen.transaction().expect("begin");
+    let mut frozen = connect_limited(&url, limits).await.expect("a's session");
+    let tx = frozen.transaction().await.expect("begin");
     tx.execute("SELECT 1 FROM rooms WHERE code = 'r1' FOR UPDATE", &[])
+        .await
         .expect("the row is held");
     // b takes the room over all the same, within the lease and a half.
     let started = std::time::Instant::now();
     let taken = loop {
         // Waiting on the frozen lock ends at b's lock timeout: then try again.
-        if let Ok(Some(room)) = b.claim("r1") {
+        if let Ok(Some(room)) = b.claim("r1").await {
             break room;
         }
         assert!(
@@ -410,11 +438,110 @@ fn an_owner_frozen_inside_a_transaction_never_blocks_a_takeover() {
             "the frozen owner blocked the takeover for {:?}",
             started.elapsed()
         );
-        std::thread::yield_now();
+        tokio::task::yield_now().await;
     };
     assert_eq!(taken.code, "r1");
     assert!(
-        tx.execute("SELECT 1", &[]).is_err(),
+        tx.execute("SELECT 1", &[]).await.is_err(),
         "the server ended the frozen session"
     );
+}
+
+/// One batch as the writer hands it over under load: every kind of write at
+/// once, sent pipelined in one transaction. Each write gets its own answer in
+/// order: a taken pool puzzle and a room this node never held are refused
+/// alone; a write the database rejects (a second room with the same code)
+/// fails alone, the others are committed.
+#[tokio::test]
+async fn postgres_answers_each_write_of_a_mixed_batch() {
+    let pg = PgServer::start();
+    let url = pg.database("batch");
+    let backend = Postgres::open(&url, node("a", Duration::from_secs(30)))
+        .await
+        .expect("open");
+    let event = |room: &str, seq: u64| Write::Event {
+        room: room.into(),
+        seq,
+        player: "p1".into(),
+        event: RoomEvent::Value {
+            row: 0,
+            col: 0,
+            value: 1,
+        },
+        at_ms: seq as f64,
+    };
+    let room = |code: &str| Write::Room {
+        code: code.into(),
+        settings: settings(),
+        puzzle: Box::new(puzzle()),
+    };
+    let batch = vec![
+        room("r1"),
+        Write::Seat {
+            room: "r1".into(),
+            who: ada(),
+            seat: 0,
+        },
+        event("r1", 1),
+        event("r1", 2),
+        Write::PoolTake {
+            seed: "never-pooled".into(),
+        },
+        Write::Start {
+            room: "r1".into(),
+            start_ms: 5.0,
+        },
+        event("r1", 3),
+        event("elsewhere", 1),
+        Write::Record(Box::new(record("p1", None))),
+    ];
+    let results = backend.commit(batch).await.expect("committed");
+    assert_eq!(
+        results,
+        vec![
+            Ok(()),
+            Ok(()),
+            Ok(()),
+            Ok(()),
+            Err(StoreError::PoolTaken {
+                seed: "never-pooled".into()
+            }),
+            Ok(()),
+            Ok(()),
+            Err(StoreError::Stale {
+                room: "elsewhere".into()
+            }),
+            Ok(()),
+        ]
+    );
+    let saved = backend.load().await.expect("load");
+    let r1 = &saved.rooms[0];
+    assert_eq!((r1.code.as_str(), r1.start_ms), ("r1", Some(5.0)));
+    assert_eq!(r1.seats, vec![ada()]);
+    assert_eq!(
+        r1.events.iter().map(|e| e.seq).collect::<Vec<_>>(),
+        vec![1, 2, 3]
+    );
+    assert_eq!(saved.records.len(), 1);
+
+    // The database refuses one write (r1 exists): that one fails, the rest of
+    // the batch is committed one by one.
+    let results = backend
+        .commit(vec![event("r1", 4), room("r1"), room("r2"), event("r2", 1)])
+        .await
+        .expect("committed");
+    assert!(results[0].is_ok() && results[2].is_ok() && results[3].is_ok());
+    assert!(
+        matches!(&results[1], Err(StoreError::Database(why)) if why.starts_with("23505")),
+        "{results:?}"
+    );
+    let saved = backend.load().await.expect("load");
+    let events = |code: &str| {
+        saved
+            .rooms
+            .iter()
+            .find(|r| r.code == code)
+            .map(|r| r.events.len())
+    };
+    assert_eq!((events("r1"), events("r2")), (Some(4), Some(1)));
 }

@@ -268,7 +268,9 @@ async fn the_server_holds_an_arena_every_hour_of_the_kinds_it_is_told() {
         hourly_tournaments: vec!["classic:impossible".parse().expect("a kind")],
         ..config()
     };
-    let refused = server::serve::Server::open(arena_tests::serve::plugins(), bad).err();
+    let refused = server::serve::Server::open(arena_tests::serve::plugins(), bad)
+        .await
+        .err();
     let why = refused.map(|e| e.to_string()).unwrap_or_default();
     assert!(
         why.contains("--hourly-tournament classic:impossible"),

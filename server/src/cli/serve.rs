@@ -212,6 +212,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
             None => args.data.display().to_string(),
         };
         let server = Server::open(Arc::new(plugins), config)
+            .await
             .with_context(|| format!("cannot open the database in {place}"))?;
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await

@@ -57,12 +57,12 @@ pub struct Seen {
 }
 
 impl Seen {
-    /// Reads them (blocking).
-    pub fn read(db: &dyn Coordination) -> Result<Seen, StoreError> {
+    /// Reads them.
+    pub async fn read(db: &dyn Coordination) -> Result<Seen, StoreError> {
         Ok(Seen {
-            record: db.last_record()?,
-            tournaments: db.tournament_mark()?,
-            rated_race: db.last_rated_race()?,
+            record: db.last_record().await?,
+            tournaments: db.tournament_mark().await?,
+            rated_race: db.last_rated_race().await?,
         })
     }
 }
@@ -99,24 +99,13 @@ impl Cluster {
         }
     }
 
-    /// Runs blocking database work off the async workers.
-    async fn blocking<T: Send + 'static>(
-        &self,
-        work: impl FnOnce(&dyn Coordination) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let db = Arc::clone(&self.db);
-        tokio::task::spawn_blocking(move || work(db.as_ref()))
-            .await
-            .map_err(|_| StoreError::Stopped)?
-    }
-
     /// Tells the other nodes where clients reach this node — `public_url`, or
     /// else the address it listens on — and renews its lease with it, so that
     /// from now on rooms may be handed to it.
     pub async fn announce(&self, public_url: Option<&str>, listening: std::net::SocketAddr) {
         let url = public_url.map_or_else(|| format!("ws://{listening}/ws"), str::to_string);
         self.db.announce(&url);
-        if let Err(e) = self.blocking(|db| db.renew(0)).await {
+        if let Err(e) = self.db.renew(0).await {
             tracing::warn!(error = %e, "cannot announce this node yet; the heartbeat will");
         }
     }
@@ -124,7 +113,7 @@ impl Cluster {
     /// Gives this node's lease up (a clean stop): the other nodes take its
     /// rooms over now, not a lease later.
     pub async fn release(&self) {
-        if let Err(e) = self.blocking(|db| db.release()).await {
+        if let Err(e) = self.db.release().await {
             tracing::warn!(error = %e, "cannot give up this node's lease");
         }
     }
@@ -135,8 +124,7 @@ impl Cluster {
         if shared.lobby.get(code).is_some() {
             return Ok(true);
         }
-        let room = code.to_string();
-        let Some(saved) = self.blocking(move |db| db.claim(&room)).await? else {
+        let Some(saved) = self.db.claim(code).await? else {
             return Ok(false);
         };
         Ok(shared.lobby.restore(vec![saved]) == 1)
@@ -148,8 +136,7 @@ impl Cluster {
             if let Some(room) = shared.lobby.get(code) {
                 return Ok(Found::Here(room));
             }
-            let room = code.to_string();
-            let Some(location) = self.blocking(move |db| db.locate(&room)).await? else {
+            let Some(location) = self.db.locate(code).await? else {
                 return Ok(Found::Missing);
             };
             if location.live && location.owner != self.db.node().id {
@@ -198,8 +185,7 @@ impl Cluster {
         let Some(target) = target else {
             return false;
         };
-        let (room, to) = (code.to_string(), target.id.clone());
-        match self.blocking(move |db| db.give(&room, &to)).await {
+        match self.db.give(code, &target.id).await {
             Ok(true) => {
                 tracing::info!(room = %code, to = %target.id, "new room placed on a less loaded node");
                 let mut nodes = self.nodes.lock().unwrap_or_else(|p| p.into_inner());
@@ -226,7 +212,7 @@ impl Cluster {
     /// lease (the lease is given up when the server stops).
     pub async fn drain(&self, shared: &Shared) {
         let me = self.db.node().id.clone();
-        let others: Vec<NodeLoad> = match self.blocking(|db| db.live_nodes()).await {
+        let others: Vec<NodeLoad> = match self.db.live_nodes().await {
             Ok(nodes) => nodes.into_iter().filter(|n| n.id != me).collect(),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot find the other nodes; rooms wait for the lease");
@@ -242,7 +228,7 @@ impl Cluster {
         let mut handed = std::collections::HashSet::new();
         for (node, rooms) in spread(codes, &others) {
             let (url, to) = (node.url.clone(), node.id.clone());
-            match self.blocking(move |db| db.give_all(&rooms, &to)).await {
+            match self.db.give_all(&rooms, &to).await {
                 Ok(given) => {
                     for code in given {
                         shared.lobby.hand_over(&code, &url);
@@ -274,27 +260,23 @@ impl Cluster {
     async fn beat(&self, shared: &Shared, published: &mut String) -> Result<(), StoreError> {
         let players = shared.metrics.connections.load(Ordering::Relaxed);
         let players = usize::try_from(players).unwrap_or(usize::MAX);
-        self.blocking(move |db| db.renew(players)).await?;
+        self.db.renew(players).await?;
         let rooms = serde_json::to_string(&shared.lobby.local_public_rooms())
             .map_err(|e| StoreError::Encode(e.to_string()))?;
         if rooms != *published {
-            let json = rooms.clone();
-            self.blocking(move |db| db.publish_rooms(&json)).await?;
+            self.db.publish_rooms(&rooms).await?;
             *published = rooms;
         }
-        let nodes = self.blocking(|db| db.live_nodes()).await?;
+        let nodes = self.db.live_nodes().await?;
         *self.nodes.lock().unwrap_or_else(|p| p.into_inner()) = nodes.clone();
-        let expired = self.blocking(|db| db.expired(TAKEOVERS_PER_BEAT)).await?;
+        let expired = self.db.expired(TAKEOVERS_PER_BEAT).await?;
         for code in my_share(&expired, &nodes, &self.db.node().id) {
             if self.take_over(shared, &code).await? {
                 tracing::info!(room = %code, "restored a room whose node stopped renewing its lease");
             }
         }
-        for code in self.blocking(|db| db.lost()).await? {
-            let room = code.clone();
-            let url = self
-                .blocking(move |db| db.locate(&room))
-                .await?
+        for code in self.db.lost().await? {
+            let url = (self.db.locate(&code).await?)
                 .map(|l| l.url)
                 .unwrap_or_default();
             tracing::warn!(room = %code, to = %url, "another node took the room over; its players go there");
@@ -307,7 +289,7 @@ impl Cluster {
     async fn heard(&self, shared: &Shared, notice: Notice) -> Result<(), StoreError> {
         match notice.channel.as_str() {
             LOBBY_CHANNEL => {
-                let lists = self.blocking(|db| db.remote_rooms()).await?;
+                let lists = self.db.remote_rooms().await?;
                 let rooms: Vec<RoomSummary> = lists
                     .iter()
                     .filter_map(|json| serde_json::from_str::<Vec<RoomSummary>>(json).ok())
@@ -317,7 +299,7 @@ impl Cluster {
             }
             RECORDS_CHANNEL if notice.payload != self.db.node().id => {
                 let after = self.last_record.load(Ordering::Relaxed);
-                let (records, newest) = self.blocking(move |db| db.records_after(after)).await?;
+                let (records, newest) = self.db.records_after(after).await?;
                 for record in &records {
                     shared.lobby.boards().add(record);
                 }
@@ -329,7 +311,7 @@ impl Cluster {
                     .tournaments_read
                     .lock()
                     .unwrap_or_else(|p| p.into_inner());
-                let rows = self.blocking(move |db| db.tournaments_after(after)).await?;
+                let rows = self.db.tournaments_after(after).await?;
                 shared.lobby.tournaments().load(rows.specs, rows.results);
                 let mut read = self
                     .tournaments_read
@@ -340,15 +322,14 @@ impl Cluster {
             }
             RATINGS_CHANNEL if notice.payload != self.db.node().id => {
                 let after = self.last_rated_race.load(Ordering::Relaxed);
-                let (races, newest) = self.blocking(move |db| db.rated_races_after(after)).await?;
+                let (races, newest) = self.db.rated_races_after(after).await?;
                 for race in &races {
                     shared.lobby.ratings().fold(race);
                 }
                 self.last_rated_race.fetch_max(newest, Ordering::Relaxed);
             }
             HIDDEN_CHANNEL => {
-                let player = notice.payload.clone();
-                let hidden = self.blocking(move |db| db.is_hidden(&player)).await?;
+                let hidden = self.db.is_hidden(&notice.payload).await?;
                 shared.lobby.boards().set_hidden(&notice.payload, hidden);
             }
             _ => {}

@@ -644,17 +644,13 @@ async fn race_review(shared: &Shared, me: &str, id: &str) -> ServerMessage {
     let stored = match (shared.lobby.reviews().get(id), &shared.store) {
         (Some(kept), _) => Some(kept),
         (None, None) => None,
-        (None, Some(store)) => {
-            let (store, key) = (Arc::clone(store), id.to_string());
-            match tokio::task::spawn_blocking(move || store.race_review(&key)).await {
-                Ok(Ok(found)) => found.map(Arc::new),
-                Ok(Err(e)) => {
-                    tracing::error!(review = %id, error = %e, "cannot read a race review");
-                    return error(ErrorCode::Unavailable, "the review cannot be read now");
-                }
-                Err(_) => return error(ErrorCode::Unavailable, "the server is busy; try again"),
+        (None, Some(store)) => match store.race_review(id).await {
+            Ok(found) => found.map(Arc::new),
+            Err(e) => {
+                tracing::error!(review = %id, error = %e, "cannot read a race review");
+                return error(ErrorCode::Unavailable, "the review cannot be read now");
             }
-        }
+        },
     };
     let today = crate::daily::Date::today_utc().to_string();
     match stored {

@@ -273,19 +273,14 @@ impl Lobby {
         game: &Game,
         me: &str,
     ) -> Vec<GhostRun> {
-        let (Some(store), Some(date)) = (self.store.clone(), settings.daily.clone()) else {
+        let (Some(store), Some(date)) = (&self.store, &settings.daily) else {
             return Vec::new();
         };
-        let key = super::records::daily_key(&date, &kind.variant, &kind.params, &kind.difficulty);
-        let records = tokio::task::spawn_blocking(move || store.daily_records(&key)).await;
-        let records = match records {
-            Ok(Ok(records)) => records,
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot read the day's records; no ghosts");
-                return Vec::new();
-            }
+        let key = super::records::daily_key(date, &kind.variant, &kind.params, &kind.difficulty);
+        let records = match store.daily_records(&key).await {
+            Ok(records) => records,
             Err(e) => {
-                tracing::warn!(error = %e, "reading the day's records failed; no ghosts");
+                tracing::warn!(error = %e, "cannot read the day's records; no ghosts");
                 return Vec::new();
             }
         };

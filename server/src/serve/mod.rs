@@ -257,14 +257,15 @@ impl Server {
     /// puzzle pool and the unfinished rooms it holds (sessions are read when their
     /// tokens come back). A corrupt or
     /// unreadable database is an error here, before anything is announced.
-    pub fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
+    pub async fn open(plugins: Arc<PluginHost>, config: Config) -> std::io::Result<Server> {
         let (closing_tx, closing) = watch::channel(false);
         let metrics = Arc::new(metrics::Metrics::default());
-        let (store, pg) = open_storage(&config).map_err(std::io::Error::other)?;
+        let (store, pg) = open_storage(&config).await.map_err(std::io::Error::other)?;
         // Records after this one reach the boards through notifications.
         let cluster = match pg {
             Some(pg) => {
-                let seen = off_runtime(|| cluster::Seen::read(pg.as_ref()))
+                let seen = cluster::Seen::read(pg.as_ref())
+                    .await
                     .map_err(std::io::Error::other)?;
                 Some(Arc::new(cluster::Cluster::new(pg, seen)))
             }
@@ -282,7 +283,7 @@ impl Server {
         let lobby = lobby::Lobby::new(games, config.clone(), Arc::clone(&metrics), store.clone());
         lobby.check_hourly().map_err(std::io::Error::other)?;
         if let Some(store) = &store {
-            let saved = off_runtime(|| store.load()).map_err(std::io::Error::other)?;
+            let saved = store.load().await.map_err(std::io::Error::other)?;
             pool.restore(saved.pool);
             for record in &saved.records {
                 lobby.boards().add(record);
@@ -481,11 +482,12 @@ async fn release_when_idle(shared: Arc<Shared>) {
             continue;
         }
         released = true;
-        let store = shared.lobby.store().cloned();
-        let freed = tokio::task::spawn_blocking(move || {
-            if let Some(store) = store {
-                store.release_memory();
+        if let Some(store) = shared.lobby.store() {
+            if let Err(e) = store.release_memory().await {
+                tracing::warn!(error = %e, "cannot empty the database's caches");
             }
+        }
+        let freed = tokio::task::spawn_blocking(|| {
             // SAFETY: malloc_trim only returns free memory to the system.
             unsafe { libc::malloc_trim(0) }
         })
@@ -521,14 +523,14 @@ type Storage = (
 
 /// The store for `config`: PostgreSQL (also the nodes' coordination) when a
 /// database URL is given, else the SQLite file in the data directory, else none.
-fn open_storage(config: &Config) -> Result<Storage, store::StoreError> {
+async fn open_storage(config: &Config) -> Result<Storage, store::StoreError> {
     if let Some(url) = &config.database {
         let node = store::coordination::NodeIdentity {
             id: config.node_id.clone(),
             url: config.public_url.clone().unwrap_or_default(),
             lease: config.lease,
         };
-        let pg = Arc::new(off_runtime(|| store::postgres::Postgres::open(url, node))?);
+        let pg = Arc::new(store::postgres::Postgres::open(url, node).await?);
         let backend: Arc<dyn store::Backend> = pg.clone();
         return Ok((Some(Arc::new(store::Store::new(backend))), Some(pg)));
     }
@@ -541,18 +543,6 @@ fn open_storage(config: &Config) -> Result<Storage, store::StoreError> {
     }
 }
 
-/// Runs blocking storage work (PostgreSQL's client drives its own runtime, which
-/// must not start on an async worker) on a thread of its own, and waits.
-fn off_runtime<T: Send>(
-    work: impl FnOnce() -> Result<T, store::StoreError> + Send,
-) -> Result<T, store::StoreError> {
-    std::thread::scope(|s| {
-        s.spawn(work)
-            .join()
-            .unwrap_or(Err(store::StoreError::Stopped))
-    })
-}
-
 /// Opens the server ([`Server::open`]) and serves the game on `listener` (no
 /// metrics listener) until `shutdown` completes.
 pub async fn run(
@@ -561,7 +551,8 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    Server::open(plugins, config)?
+    Server::open(plugins, config)
+        .await?
         .serve(listener, None, shutdown)
         .await
 }

@@ -97,15 +97,10 @@ impl Sessions {
             .map(|_| char::from(SYNC_ALPHABET[OsRng.next_u32() as usize % SYNC_ALPHABET.len()]))
             .collect();
         match &self.store {
-            Some(store) => {
-                let (store, stored, who) = (Arc::clone(store), code.clone(), who.clone());
-                tokio::task::spawn_blocking(move || {
-                    store.put_sync_code(&stored, &who, SYNC_CODE_LIFE)
-                })
+            Some(store) => store
+                .put_sync_code(&code, who, SYNC_CODE_LIFE)
                 .await
-                .map_err(|e| e.to_string())?
-                .map_err(|e| e.to_string())?;
-            }
+                .map_err(|e| e.to_string())?,
             None => self.sync_codes.put(&code, who, SYNC_CODE_LIFE),
         }
         Ok(code)
@@ -120,13 +115,10 @@ impl Sessions {
             .collect::<String>()
             .to_uppercase();
         let found = match &self.store {
-            Some(store) => {
-                let store = Arc::clone(store);
-                tokio::task::spawn_blocking(move || store.take_sync_code(&code))
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| e.to_string())?
-            }
+            Some(store) => store
+                .take_sync_code(&code)
+                .await
+                .map_err(|e| e.to_string())?,
             None => self.sync_codes.take(&code),
         };
         let Some((who, valid)) = found else {
@@ -146,15 +138,10 @@ impl Sessions {
         let Some(store) = &self.store else {
             return self.by_token.get(&key).map(|i| i.clone());
         };
-        let store = Arc::clone(store);
-        match tokio::task::spawn_blocking(move || store.session(&key)).await {
-            Ok(Ok(found)) => found,
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, "cannot read a session");
-                None
-            }
+        match store.session(&key).await {
+            Ok(found) => found,
             Err(e) => {
-                tracing::error!(error = %e, "session lookup failed");
+                tracing::error!(error = %e, "cannot read a session");
                 None
             }
         }

@@ -2,9 +2,9 @@
 //! node's lease, who owns which room, the nodes' loads and public rooms, their
 //! finished games and notifications — as one trait, [`Coordination`]. The
 //! PostgreSQL backend implements it; the cluster (`serve::cluster`) speaks
-//! only the trait. Every method blocks: call them off the async workers.
+//! only the trait. Its calls are async ([`Pending`]).
 
-use super::{SavedRoom, StoreError};
+use super::{Pending, SavedRoom, StoreError};
 use crate::serve::records::GameRecord;
 use std::time::Duration;
 
@@ -61,7 +61,7 @@ pub struct NodeIdentity {
     /// The node's id (`--node-id`), unique among the nodes.
     pub id: String,
     /// Where clients reach this node (`--public-url`, `ws://host:port/ws`);
-    /// empty until [`Postgres::announce`] when it is the bound address.
+    /// empty until [`Coordination::announce`] when it is the bound address.
     pub url: String,
     /// How long the node's lease lasts without renewal: a dead node's rooms are
     /// taken over after this.
@@ -110,84 +110,84 @@ pub trait Coordination: Send + Sync + std::fmt::Debug + 'static {
     fn node(&self) -> &NodeIdentity;
 
     /// Sets where clients reach this node (told to the others at the next
-    /// [`Postgres::renew`]).
+    /// [`Coordination::renew`]).
     fn announce(&self, url: &str);
 
     /// Renews this node's lease (which covers every room it owns) and reports
     /// its connected players (new rooms go to the least-loaded node).
-    fn renew(&self, players: usize) -> Result<(), StoreError>;
+    fn renew(&self, players: usize) -> Pending<'_, ()>;
 
     /// Ends this node's lease at once (a clean shutdown): the other nodes take
     /// its rooms over without waiting for the lease to run out. A write this
     /// node still makes for one of them is refused once it is taken.
-    fn release(&self) -> Result<(), StoreError>;
+    fn release(&self) -> Pending<'_, ()>;
 
     /// Where the unfinished room `code` lives, if it exists.
-    fn locate(&self, code: &str) -> Result<Option<Location>, StoreError>;
+    fn locate<'a>(&'a self, code: &'a str) -> Pending<'a, Option<Location>>;
 
     /// Every node whose lease runs and that clients can reach (it announced
     /// where: this one too, once its heartbeat has renewed), with its players
     /// and rooms, by id.
-    fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError>;
+    fn live_nodes(&self) -> Pending<'_, Vec<NodeLoad>>;
 
     /// Takes the room `code` over if its node's lease ran out (or this node already
     /// owns it, as after a restart): its epoch goes up by one, so the previous
     /// owner's writes are refused from now on, and the room is read back,
     /// every acknowledged event included. `None` if it is finished, gone, or
     /// owned by a live node.
-    fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError>;
+    fn claim<'a>(&'a self, code: &'a str) -> Pending<'a, Option<SavedRoom>>;
 
     /// Hands room `code`, which this node owns, to node `to` (a new epoch; `to`'s
     /// lease covers it from now on); `false` if this node no longer owns it.
-    fn give(&self, code: &str, to: &str) -> Result<bool, StoreError>;
+    fn give<'a>(&'a self, code: &'a str, to: &'a str) -> Pending<'a, bool>;
 
     /// Hands the rooms `codes` this node owns to node `to` in one statement (a
     /// new epoch each); returns those it still owned, which `to` has now.
-    fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError>;
+    fn give_all<'a>(&'a self, codes: &'a [String], to: &'a str) -> Pending<'a, Vec<String>>;
 
     /// The unfinished rooms whose node's lease ran out (it died), up to
-    /// `limit`: candidates for [`Postgres::claim`].
-    fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError>;
+    /// `limit`: candidates for [`Coordination::claim`].
+    fn expired(&self, limit: i64) -> Pending<'_, Vec<Expired>>;
 
     /// The rooms this node served that another node has taken over since (its
     /// epoch there is newer than ours, or another node owns it).
-    fn lost(&self) -> Result<Vec<String>, StoreError>;
+    fn lost(&self) -> Pending<'_, Vec<String>>;
 
     /// Publishes this node's public rooms (JSON) for the other nodes' lobbies
     /// and tells them.
-    fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError>;
+    fn publish_rooms<'a>(&'a self, rooms_json: &'a str) -> Pending<'a, ()>;
 
     /// The public rooms (JSON) the other live nodes published.
-    fn remote_rooms(&self) -> Result<Vec<String>, StoreError>;
+    fn remote_rooms(&self) -> Pending<'_, Vec<String>>;
 
     /// The newest game record's id (0 if none).
-    fn last_record(&self) -> Result<i64, StoreError>;
+    fn last_record(&self) -> Pending<'_, i64>;
 
     /// The game records other nodes stored after record `after`, oldest first,
     /// with the newest id read.
-    fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError>;
+    fn records_after(&self, after: i64) -> Pending<'_, (Vec<GameRecord>, i64)>;
 
     /// The newest rated race's id (0 if none).
-    fn last_rated_race(&self) -> Result<i64, StoreError>;
+    fn last_rated_race(&self) -> Pending<'_, i64>;
 
     /// The rated races other nodes stored after race `after`, oldest first,
     /// with the newest id read.
     fn rated_races_after(
         &self,
         after: i64,
-    ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError>;
+    ) -> Pending<'_, (Vec<crate::serve::ratings::RatedRace>, i64)>;
 
     /// The newest tournament's and result's ids (0 if none).
-    fn tournament_mark(&self) -> Result<TournamentMark, StoreError>;
+    fn tournament_mark(&self) -> Pending<'_, TournamentMark>;
 
     /// The tournaments and results stored after `after` (any node's: adding
     /// one twice, or counting a result twice, changes nothing).
-    fn tournaments_after(&self, after: TournamentMark) -> Result<TournamentRows, StoreError>;
+    fn tournaments_after(&self, after: TournamentMark) -> Pending<'_, TournamentRows>;
 
     /// Whether `player` is hidden from public boards now.
-    fn is_hidden(&self, player: &str) -> Result<bool, StoreError>;
+    fn is_hidden<'a>(&'a self, player: &'a str) -> Pending<'a, bool>;
 
-    /// Listens on a connection of its own (its own thread) to the channels the
+    /// Listens on a connection of its own (a task on the current runtime) to the channels the
     /// nodes notify, and hands every notification to `tell`; reconnects after
     /// a dropped connection (telling a lobby and a records notice on each
     /// connection, so the caller reads again what it may have missed).

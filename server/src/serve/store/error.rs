@@ -71,8 +71,8 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-impl From<postgres::Error> for StoreError {
-    fn from(e: postgres::Error) -> StoreError {
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> StoreError {
         StoreError::Database(match e.as_db_error() {
             Some(db) => format!("{}: {}", db.code().code(), db.message()),
             None => e.to_string(),

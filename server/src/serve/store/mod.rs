@@ -1,7 +1,7 @@
 //! Durable storage behind one trait, [`Backend`], with two real backends: an
 //! embedded SQLite file ([`sqlite`], the default) and a PostgreSQL server
-//! ([`postgres`], for several nodes). The [`Store`] in front of either runs one
-//! writer thread: it takes every write queued so far — from every room —
+//! ([`postgres`], for several nodes), both async. The [`Store`] in front of
+//! either runs one writer task: it takes every write queued so far — from every room —
 //! commits them in one transaction, then acknowledges each. A room tells a
 //! player a move is accepted only after its write is acknowledged, so an
 //! acknowledged move survives `kill -9` of the server. On start-up,
@@ -21,10 +21,9 @@ use super::records::GameRecord;
 use protocol::wire::RoomSettings;
 use protocol::PuzzleV1;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 
 pub use error::StoreError;
 pub use sqlite::Synchronous;
@@ -255,39 +254,54 @@ pub struct Saved {
     pub hidden: Vec<String>,
 }
 
-/// What a storage backend does. Every method blocks: the [`Store`] calls
-/// `commit` on its writer thread only, and the reads are called off the async
-/// workers (`spawn_blocking`, or before serving).
+/// A store operation under way: a boxed future, so that [`Backend`] and
+/// [`coordination::Coordination`] can be used as trait objects.
+pub type Pending<'a, T> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// One result per write of a committed batch (see [`Backend::commit`]).
+pub type BatchResults = Vec<Result<(), StoreError>>;
+
+/// What a storage backend does. Every method is async: PostgreSQL's speaks to
+/// the server without blocking a worker; SQLite's runs its blocking calls on
+/// tokio's blocking threads. Only the [`Store`]'s writer calls `commit`.
 pub trait Backend: Send + Sync + 'static {
     /// Where the data lives, for messages and logs.
     fn describe(&self) -> String;
     /// Applies `batch` in one transaction and commits it. One result per write:
     /// a write the backend refuses (a room this node no longer owns) fails
     /// alone; an error of the whole commit fails every write.
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError>;
+    fn commit(&self, batch: Vec<Write>) -> Pending<'_, BatchResults>;
     /// The identity whose token has this hash, if one was stored.
-    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError>;
+    fn session(&self, token_hash: [u8; 32]) -> Pending<'_, Option<Identity>>;
     /// Every recorded game of one daily board, oldest first.
-    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError>;
+    fn daily_records<'a>(&'a self, daily_key: &'a str) -> Pending<'a, Vec<GameRecord>>;
     /// The unfinished rooms this node serves, the pool, the records and the
     /// hidden players.
-    fn load(&self) -> Result<Saved, StoreError>;
+    fn load(&self) -> Pending<'_, Saved>;
     /// The rounds room `code` played before its current one, oldest first.
-    fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError>;
+    fn history<'a>(&'a self, code: &'a str) -> Pending<'a, Vec<PastRound>>;
     /// Keeps a sync code for `who`, valid for `life`; any code `who` had is
     /// replaced.
-    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError>;
+    fn put_sync_code<'a>(
+        &'a self,
+        code: &'a str,
+        who: &'a Identity,
+        life: Duration,
+    ) -> Pending<'a, ()>;
     /// A stored race review by id (`None`: no such review).
-    fn race_review(
-        &self,
-        id: &str,
-    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError>;
+    fn race_review<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Pending<'a, Option<crate::serve::review::StoredReview>>;
     /// Spends sync code `code`: the identity it was made for and whether it was
     /// still valid; `None` if there is no such code (a code works once).
-    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError>;
+    fn take_sync_code<'a>(&'a self, code: &'a str) -> Pending<'a, Option<(Identity, bool)>>;
     /// Gives back the memory the backend's caches hold (the server is idle);
     /// nothing by default.
-    fn release_memory(&self) {}
+    fn release_memory(&self) -> Pending<'_, ()> {
+        Box::pin(async { Ok(()) })
+    }
 }
 
 /// Sync codes in memory, for one node: a restart voids them (they live ten
@@ -436,7 +450,7 @@ const MAX_BATCH: usize = 1024;
 /// The handle rooms and connections write through.
 pub struct Store {
     backend: Arc<dyn Backend>,
-    jobs: std_mpsc::Sender<Job>,
+    jobs: mpsc::UnboundedSender<Job>,
     stats: Arc<CommitStats>,
 }
 
@@ -448,34 +462,46 @@ impl std::fmt::Debug for Store {
     }
 }
 
-fn writer(backend: &dyn Backend, jobs: std_mpsc::Receiver<Job>, stats: &CommitStats) {
-    while let Ok(first) = jobs.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
+/// The writer task: takes every write queued so far (up to [`MAX_BATCH`]),
+/// commits them together, acknowledges each; until every [`Store`] is gone.
+async fn writer(
+    backend: Arc<dyn Backend>,
+    mut jobs: mpsc::UnboundedReceiver<Job>,
+    stats: Arc<CommitStats>,
+) {
+    while let Some(first) = jobs.recv().await {
+        let mut writes = vec![first.write];
+        let mut acks = vec![first.ack];
+        while writes.len() < MAX_BATCH {
             match jobs.try_recv() {
-                Ok(job) => batch.push(job),
+                Ok(job) => {
+                    writes.push(job.write);
+                    acks.push(job.ack);
+                }
                 Err(_) => break,
             }
         }
         let started = std::time::Instant::now();
-        let writes: Vec<&Write> = batch.iter().map(|j| &j.write).collect();
-        let outcome = backend.commit(&writes);
+        let count = writes.len() as u64;
+        let outcome = backend.commit(writes).await;
         stats.commits.fetch_add(1, Ordering::Relaxed);
-        stats
-            .writes
-            .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        stats.writes.fetch_add(count, Ordering::Relaxed);
         let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         stats.micros.fetch_add(micros, Ordering::Relaxed);
         match outcome {
             Ok(results) => {
-                for (job, result) in batch.into_iter().zip(results) {
-                    let _ = job.ack.send(result);
+                let mut results = results.into_iter();
+                for ack in acks {
+                    // A backend that answered fewer writes than it was given
+                    // failed the rest.
+                    let result = results.next().unwrap_or(Err(StoreError::Stopped));
+                    let _ = ack.send(result);
                 }
             }
             Err(e) => {
                 tracing::error!(error = %e, "database commit failed");
-                for job in batch {
-                    let _ = job.ack.send(Err(e.clone()));
+                for ack in acks {
+                    let _ = ack.send(Err(e.clone()));
                 }
             }
         }
@@ -484,7 +510,7 @@ fn writer(backend: &dyn Backend, jobs: std_mpsc::Receiver<Job>, stats: &CommitSt
 
 impl Store {
     /// Opens (or creates) the SQLite file `dir/arena.db` with the given
-    /// durability.
+    /// durability (inside a tokio runtime: see [`Store::new`]).
     pub fn open_with(dir: &std::path::Path, sync: Synchronous) -> Result<Store, StoreError> {
         Ok(Store::new(Arc::new(sqlite::Sqlite::open(dir, sync)?)))
     }
@@ -494,19 +520,17 @@ impl Store {
         Store::open_with(dir, Synchronous::Full)
     }
 
-    /// A store in front of `backend`, with its writer thread started.
+    /// A store in front of `backend`, with its writer task started on the
+    /// current tokio runtime. Outside a runtime there is no writer: every
+    /// write fails with [`StoreError::Stopped`] (and the reason is logged).
     pub fn new(backend: Arc<dyn Backend>) -> Store {
-        let (jobs, rx) = std_mpsc::channel();
+        let (jobs, rx) = mpsc::unbounded_channel();
         let stats = Arc::new(CommitStats::default());
-        let writer_stats = Arc::clone(&stats);
-        let writer_backend = Arc::clone(&backend);
-        // A thread that cannot start leaves the channel without a receiver: every
-        // write then fails with "the database writer has stopped".
-        if let Err(e) = std::thread::Builder::new()
-            .name("arena-db-writer".into())
-            .spawn(move || writer(writer_backend.as_ref(), rx, &writer_stats))
-        {
-            tracing::error!(error = %e, "cannot start the database writer");
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn(writer(Arc::clone(&backend), rx, Arc::clone(&stats)));
+            }
+            Err(e) => tracing::error!(error = %e, "cannot start the database writer"),
         }
         Store {
             backend,
@@ -542,58 +566,53 @@ impl Store {
         done.await.map_err(|_| StoreError::Stopped)?
     }
 
-    /// Every recorded game of one daily board, oldest first (a blocking read:
-    /// call it off the async workers).
-    pub fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
-        self.backend.daily_records(daily_key)
+    /// Every recorded game of one daily board, oldest first.
+    pub async fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
+        self.backend.daily_records(daily_key).await
     }
 
-    /// The identity whose token has this hash, if one was stored (a blocking
-    /// point read: call it off the async workers).
-    pub fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
-        self.backend.session(token_hash)
+    /// The identity whose token has this hash, if one was stored.
+    pub async fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
+        self.backend.session(*token_hash).await
     }
 
-    /// A stored race review by id (a blocking point read: call it off the
-    /// async workers).
-    pub fn race_review(
+    /// A stored race review by id.
+    pub async fn race_review(
         &self,
         id: &str,
     ) -> Result<Option<crate::serve::review::StoredReview>, StoreError> {
-        self.backend.race_review(id)
+        self.backend.race_review(id).await
     }
 
-    /// The rounds room `code` played before its current one, oldest first (a
-    /// blocking read: call it off the async workers).
-    pub fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
-        self.backend.history(code)
+    /// The rounds room `code` played before its current one, oldest first.
+    pub async fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
+        self.backend.history(code).await
     }
 
-    /// Keeps a sync code (a blocking write: call it off the async workers).
-    pub fn put_sync_code(
+    /// Keeps a sync code for `who`, valid for `life`.
+    pub async fn put_sync_code(
         &self,
         code: &str,
         who: &Identity,
         life: Duration,
     ) -> Result<(), StoreError> {
-        self.backend.put_sync_code(code, who, life)
+        self.backend.put_sync_code(code, who, life).await
     }
 
-    /// Gives back the memory the backend's caches hold (a blocking call: off
-    /// the async workers).
-    pub fn release_memory(&self) {
-        self.backend.release_memory();
+    /// Gives back the memory the backend's caches hold (the server is idle).
+    pub async fn release_memory(&self) -> Result<(), StoreError> {
+        self.backend.release_memory().await
     }
 
-    /// Spends a sync code (a blocking write: call it off the async workers).
-    pub fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
-        self.backend.take_sync_code(code)
+    /// Spends a sync code.
+    pub async fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
+        self.backend.take_sync_code(code).await
     }
 
-    /// Reads every unfinished room and the pool (a blocking read: call it before
-    /// serving, off the async workers). Sessions stay in the database:
-    /// [`Store::session`] finds one when its token returns.
-    pub fn load(&self) -> Result<Saved, StoreError> {
-        self.backend.load()
+    /// Reads every unfinished room and the pool (before serving). Sessions
+    /// stay in the database: [`Store::session`] finds one when its token
+    /// returns.
+    pub async fn load(&self) -> Result<Saved, StoreError> {
+        self.backend.load().await
     }
 }

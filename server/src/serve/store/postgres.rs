@@ -15,8 +15,10 @@
 //! A takeover's `UPDATE` waits for a commit holding that lock, so every write
 //! acknowledged before the takeover is in the log the new owner replays.
 //!
-//! Every method blocks (the `postgres` crate drives its own small runtime):
-//! call them on the store's writer thread or through `spawn_blocking`.
+//! **Async, pipelined.** The client is `tokio-postgres`: nothing blocks a
+//! worker, and a commit sends its statements without waiting for each answer
+//! (PostgreSQL answers them in order on one connection) — a batch of moves is
+//! one round trip, any other batch two ([`Postgres::commit_once`]).
 
 use super::coordination::{
     Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentMark,
@@ -25,16 +27,19 @@ use super::coordination::{
 };
 use super::{
     past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
-    Backend, PastRound, Saved, SavedRoom, StoreError, Write,
+    Backend, BatchResults, PastRound, Pending, Saved, SavedRoom, StoreError, Write,
 };
 use crate::serve::identity::Identity;
 use crate::serve::records::GameRecord;
 use dashmap::DashMap;
-use postgres::types::ToSql;
-use postgres::{Client, GenericClient, NoTls, Statement};
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Mutex, RwLock};
+use std::task::Poll;
 use std::time::Duration;
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{AsyncMessage, Client, NoTls, Row, Statement, Transaction};
 
 /// The schema, one migration per version (index + 1); applied in order, each
 /// in the transaction that records it.
@@ -103,25 +108,19 @@ const MIGRATION_LOCK: i64 = 0x4152_454e_4121;
 /// Reader connections open at most (point reads, the heartbeat, takeovers).
 const READERS: usize = 4;
 
-/// The reader connections of a node: the idle ones, and how many are open.
-#[derive(Default)]
-struct Readers {
-    idle: Vec<Client>,
-    open: usize,
-}
-
 /// The PostgreSQL backend.
 pub struct Postgres {
     url: String,
     node: NodeIdentity,
     /// Where clients reach this node, as announced.
-    public_url: std::sync::RwLock<String>,
-    /// The writer's connection (only the store's writer thread commits).
-    writer: Mutex<Option<WriterConn>>,
-    /// The reader connections.
-    readers: Mutex<Readers>,
-    /// Signalled when a reader connection is put back.
-    reader_freed: std::sync::Condvar,
+    public_url: RwLock<String>,
+    /// The writer's connection (only the store's writer commits).
+    writer: tokio::sync::Mutex<Option<WriterConn>>,
+    /// Reader connections not lent out.
+    idle: Mutex<Vec<Client>>,
+    /// One permit per reader connection that may be open: the database's
+    /// connection limit is shared by every node.
+    readers: tokio::sync::Semaphore,
     /// The rooms this node owns, with the epoch it took each at.
     epochs: DashMap<String, i64>,
 }
@@ -149,9 +148,11 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-fn connect(url: &str) -> Result<Client, StoreError> {
-    let fail = |e: postgres::Error| StoreError::open(redact(url), StoreError::from(e));
-    let mut config: postgres::Config = url.parse().map_err(fail)?;
+/// A connection to `url` (keepalives on, a connect timeout), its I/O driven by
+/// a task of its own on the current runtime.
+async fn connect(url: &str) -> Result<Client, StoreError> {
+    let fail = |e: tokio_postgres::Error| StoreError::open(redact(url), StoreError::from(e));
+    let mut config: tokio_postgres::Config = url.parse().map_err(fail)?;
     // A half-dead link is noticed in seconds, not after the system's two hours.
     config
         .keepalives(true)
@@ -161,7 +162,13 @@ fn connect(url: &str) -> Result<Client, StoreError> {
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(Duration::from_secs(10));
     }
-    config.connect(NoTls).map_err(fail)
+    let (client, connection) = config.connect(NoTls).await.map_err(fail)?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::debug!(error = %e, "a database connection ended");
+        }
+    });
+    Ok(client)
 }
 
 /// Session limits derived from a node's lease, so that no session — this
@@ -191,7 +198,7 @@ impl SessionLimits {
     }
 
     /// Applies the limits to `client`'s session.
-    pub fn apply(&self, client: &mut Client) -> Result<(), StoreError> {
+    pub async fn apply(&self, client: &Client) -> Result<(), StoreError> {
         client
             .batch_execute(&format!(
                 "SET lock_timeout = {}; SET idle_in_transaction_session_timeout = {}; \
@@ -200,28 +207,32 @@ impl SessionLimits {
                 self.idle_in_transaction.as_millis(),
                 self.statement.as_millis()
             ))
+            .await
             .map_err(StoreError::from)
     }
 }
 
 /// A connection to `url` with `limits` applied.
-pub fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, StoreError> {
-    let mut client = connect(url)?;
-    limits.apply(&mut client)?;
+pub async fn connect_limited(url: &str, limits: SessionLimits) -> Result<Client, StoreError> {
+    let client = connect(url).await?;
+    limits.apply(&client).await?;
     Ok(client)
 }
 
 /// Brings the database to [`SCHEMA_VERSION`], or refuses one written by a newer
 /// server.
-fn migrate(client: &mut Client) -> Result<(), String> {
-    let db = |e: postgres::Error| StoreError::from(e).to_string();
-    let mut tx = client.transaction().map_err(db)?;
+async fn migrate(client: &mut Client) -> Result<(), String> {
+    let db = |e: tokio_postgres::Error| StoreError::from(e).to_string();
+    let tx = client.transaction().await.map_err(db)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await
         .map_err(db)?;
     tx.batch_execute("CREATE TABLE IF NOT EXISTS arena_schema (version BIGINT NOT NULL)")
+        .await
         .map_err(db)?;
     let version: i64 = tx
         .query_one("SELECT COALESCE(MAX(version), 0) FROM arena_schema", &[])
+        .await
         .and_then(|r| r.try_get(0))
         .map_err(db)?;
     if version > SCHEMA_VERSION {
@@ -232,439 +243,248 @@ fn migrate(client: &mut Client) -> Result<(), String> {
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         let to = i as i64 + 1;
         tx.batch_execute(sql)
+            .await
             .map_err(|e| format!("migration to schema {to}: {}", db(e)))?;
         tx.execute("INSERT INTO arena_schema (version) VALUES ($1)", &[&to])
+            .await
             .map_err(db)?;
     }
-    tx.commit().map_err(db)
+    tx.commit().await.map_err(db)
 }
 
 /// The condition (on a `rooms` row) that its owner's lease has run out.
 const OWNER_DEAD: &str = "NOT EXISTS (SELECT 1 FROM nodes n
     WHERE n.id = rooms.owner AND n.lease_until > now())";
 
-impl Postgres {
-    /// Connects to `url`, applies the migrations and announces this node.
-    pub fn open(url: &str, node: NodeIdentity) -> Result<Postgres, StoreError> {
-        let mut writer = connect(url)?;
-        // Migrations may wait for another node's (an advisory lock): limits after.
-        migrate(&mut writer).map_err(|e| StoreError::open(redact(url), e))?;
-        SessionLimits::for_lease(node.lease).apply(&mut writer)?;
-        let pg = Postgres {
-            url: url.to_string(),
-            public_url: std::sync::RwLock::new(node.url.clone()),
-            node,
-            writer: Mutex::new(Some(WriterConn {
-                client: writer,
-                prepared: HashMap::new(),
-            })),
-            readers: Mutex::new(Readers::default()),
-            reader_freed: std::sync::Condvar::new(),
-            epochs: DashMap::new(),
-        };
-        pg.renew(0)?;
-        Ok(pg)
-    }
+/// Locks (`FOR SHARE`, until the transaction ends) the rows of the rooms
+/// `$1` that node `$2` owns and reads their epochs: a takeover waits for the
+/// commit, and a write after a takeover sees the new epoch.
+const LOCK_EPOCHS: &str = "SELECT code, epoch FROM rooms
+    WHERE code = ANY($1) AND owner = $2 AND NOT finished ORDER BY code FOR SHARE";
 
-    /// A new connection with this node's [`SessionLimits`].
-    fn session(&self) -> Result<Client, StoreError> {
-        connect_limited(&self.url, SessionLimits::for_lease(self.node.lease))
-    }
+/// Inserts events column by column (`$1`…`$5`) into their rooms' current rounds.
+const INSERT_EVENTS: &str = "INSERT INTO events (room, round, seq, player, at_ms, event)
+    SELECT e.room, r.round, e.seq, e.player, e.at_ms, e.event
+    FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
+        AS e(room, seq, player, at_ms, event)
+    JOIN rooms r ON r.code = e.room";
 
-    /// Runs `f` on a reader connection: an idle one, or a new one while fewer
-    /// than [`READERS`] are open; otherwise it waits for one to be free (the
-    /// database's connection limit is shared by every node).
-    fn read<T>(
-        &self,
-        f: impl FnOnce(&mut Client) -> Result<T, postgres::Error>,
-    ) -> Result<T, StoreError> {
-        let idle = {
-            let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
-            loop {
-                if let Some(client) = readers.idle.pop() {
-                    break Some(client);
-                }
-                if readers.open < READERS {
-                    readers.open += 1;
-                    break None;
-                }
-                readers = self
-                    .reader_freed
-                    .wait(readers)
-                    .unwrap_or_else(|p| p.into_inner());
+/// Inserts events (`$1`…`$5`) only for the rooms `$6` node `$8` holds at the
+/// epochs `$7`, locking those rows (`FOR SHARE`) as [`LOCK_EPOCHS`] does, in one
+/// statement; returns what it inserted.
+const INSERT_HELD_EVENTS: &str = "WITH held AS (
+        SELECT r.code, r.round FROM rooms r
+        JOIN UNNEST($6::text[], $7::bigint[]) AS h(code, epoch)
+          ON h.code = r.code AND h.epoch = r.epoch
+        WHERE r.owner = $8 AND NOT r.finished
+        FOR SHARE OF r)
+    INSERT INTO events (room, round, seq, player, at_ms, event)
+    SELECT e.room, held.round, e.seq, e.player, e.at_ms, e.event
+    FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
+        AS e(room, seq, player, at_ms, event)
+    JOIN held ON held.code = e.room
+    RETURNING room, seq";
+
+/// A future of one statement's answer, boxed so that a commit can hold many.
+type Answer<'a, T> = Pin<Box<dyn Future<Output = Result<T, tokio_postgres::Error>> + Send + 'a>>;
+
+/// Polls each future once, in order — a statement's first poll sends it, so
+/// they all go to the server in this order before the first answer is awaited
+/// — then awaits each answer in turn: one round trip for the lot.
+async fn pipelined<T>(mut answers: Vec<Answer<'_, T>>) -> Vec<Result<T, tokio_postgres::Error>> {
+    let mut early: Vec<Option<Result<T, tokio_postgres::Error>>> =
+        answers.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        for (answer, done) in answers.iter_mut().zip(early.iter_mut()) {
+            if let Poll::Ready(result) = answer.as_mut().poll(cx) {
+                *done = Some(result);
             }
-        };
-        let client = match idle {
-            Some(c) if !c.is_closed() => Ok(c),
-            _ => self.session(),
-        };
-        let (result, back) = match client {
-            Ok(mut client) => (f(&mut client).map_err(StoreError::from), Some(client)),
-            Err(e) => (Err(e), None),
-        };
-        let mut readers = self.readers.lock().unwrap_or_else(|p| p.into_inner());
-        match back {
-            Some(client) if !client.is_closed() => readers.idle.push(client),
-            _ => readers.open -= 1,
         }
-        self.reader_freed.notify_one();
-        result
+        Poll::Ready(())
+    })
+    .await;
+    let mut results = Vec::with_capacity(answers.len());
+    for (answer, done) in answers.into_iter().zip(early) {
+        results.push(match done {
+            Some(result) => result,
+            None => answer.await,
+        });
     }
+    results
+}
 
-    fn lease_secs(&self) -> f64 {
-        self.node.lease.as_secs_f64()
-    }
+/// A parameter a statement owns (so that a batch's statements can all be sent
+/// before the first is answered).
+type Param = Box<dyn ToSql + Send + Sync>;
 
-    /// The highest `id` of `table` (one of ours, never input), 0 when empty.
-    fn newest_id(&self, table: &str) -> Result<i64, StoreError> {
-        self.read(|c| {
-            c.query_one(&format!("SELECT COALESCE(MAX(id), 0) FROM {table}"), &[])
-                .and_then(|r| r.try_get(0))
-        })
-    }
+/// One statement of a commit, with its parameters.
+struct Call {
+    sql: &'static str,
+    params: Vec<Param>,
+}
 
-    /// Other nodes' `(id, column)` rows of `table` (ours, never input) after
-    /// `after`, oldest first, and the newest id among them (else `after`).
-    fn other_nodes_after(
-        &self,
-        table: &str,
-        column: &str,
-        after: i64,
-    ) -> Result<(Vec<(i64, String)>, i64), StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                &format!(
-                    "SELECT id, {column} FROM {table} WHERE id > $1 AND node <> $2 ORDER BY id"
-                ),
-                &[&after, &self.node.id],
-            )
-        })?;
-        let rows = record_rows(&rows)?;
-        let newest = newest(&rows, after);
-        Ok((rows, newest))
-    }
+/// A [`Call`] of `sql` with the parameters given (each owned).
+macro_rules! call {
+    ($sql:expr $(, $param:expr)* $(,)?) => {
+        Call { sql: $sql, params: vec![$(Box::new($param) as Param),*] }
+    };
+}
 
-    /// Applies one write inside the commit's transaction. An error fails the
-    /// transaction; [`Applied::Refused`] refuses this write alone (it cannot be
-    /// encoded, or it takes a pool puzzle another node took).
-    fn apply(&self, tx: &mut Prepared, write: &Write) -> Result<Applied, postgres::Error> {
-        // A value's JSON, or this write alone refused (it cannot be encoded).
-        macro_rules! json_or_refuse {
-            ($value:expr) => {
-                match to_json($value) {
-                    Ok(json) => json,
-                    Err(e) => return Ok(Applied::Refused(e)),
-                }
-            };
-        }
-        let node = &self.node.id;
-        match write {
-            Write::Session { token_hash, who } => tx.execute(
-                "INSERT INTO sessions (token_hash, player, name) VALUES ($1, $2, $3)
-                 ON CONFLICT (token_hash) DO UPDATE SET player = $2, name = $3",
-                &[&&token_hash[..], &who.id, &who.name],
-            )?,
-            Write::Room {
-                code,
-                settings,
-                puzzle,
-            } => {
-                let (settings, puzzle) =
-                    (json_or_refuse!(settings), json_or_refuse!(puzzle.as_ref()));
-                tx.execute(
-                    "INSERT INTO rooms (code, settings, puzzle, owner, epoch)
-                     VALUES ($1, $2, $3, $4, 1)",
-                    &[code, &settings, &puzzle, node],
-                )?
-            }
-            Write::Seat { room, who, seat } => {
-                let seat = i32::try_from(*seat).unwrap_or(i32::MAX);
-                tx.execute(
-                    "INSERT INTO seats (room, player, name, seat) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (room, player) DO UPDATE SET name = $3, seat = $4",
-                    &[room, &who.id, &who.name, &seat],
-                )?
-            }
-            Write::Unseat { room, player } => tx.execute(
-                "DELETE FROM seats WHERE room = $1 AND player = $2",
-                &[room, player],
-            )?,
-            Write::Host { room, player } => tx.execute(
-                "UPDATE rooms SET host = $2 WHERE code = $1",
-                &[room, player],
-            )?,
-            Write::Start { room, start_ms } => tx.execute(
-                "UPDATE rooms SET start_ms = $2 WHERE code = $1",
-                &[room, start_ms],
-            )?,
-            // Events are inserted together, by `EventRows`.
-            Write::Event { .. } => 0,
-            Write::Rematch { room, puzzle } => {
-                let puzzle = json_or_refuse!(puzzle.as_ref());
-                tx.execute(
+/// What a write of a commit does.
+enum Plan {
+    /// Decided without a statement: refused (stale, unencodable) or an event
+    /// sent with its neighbours.
+    Decided(Result<(), StoreError>),
+    /// Its statements start at this index of the commit's calls; `pool_take`
+    /// when it takes a pool puzzle (refused alone if another node took it).
+    Calls {
+        first: usize,
+        pool_take: Option<String>,
+    },
+}
+
+/// The statements of one write (none for an event: those go together, by
+/// [`EventRows`]), or this write alone refused (it cannot be encoded).
+fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
+    let node = node.to_string();
+    Ok(match write {
+        Write::Session { token_hash, who } => vec![call!(
+            "INSERT INTO sessions (token_hash, player, name) VALUES ($1, $2, $3)
+             ON CONFLICT (token_hash) DO UPDATE SET player = $2, name = $3",
+            token_hash.to_vec(),
+            who.id.clone(),
+            who.name.clone()
+        )],
+        Write::Room {
+            code,
+            settings,
+            puzzle,
+        } => vec![call!(
+            "INSERT INTO rooms (code, settings, puzzle, owner, epoch) VALUES ($1, $2, $3, $4, 1)",
+            code.clone(),
+            to_json(settings)?,
+            to_json(puzzle.as_ref())?,
+            node
+        )],
+        Write::Seat { room, who, seat } => vec![call!(
+            "INSERT INTO seats (room, player, name, seat) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (room, player) DO UPDATE SET name = $3, seat = $4",
+            room.clone(),
+            who.id.clone(),
+            who.name.clone(),
+            i32::try_from(*seat).unwrap_or(i32::MAX)
+        )],
+        Write::Unseat { room, player } => vec![call!(
+            "DELETE FROM seats WHERE room = $1 AND player = $2",
+            room.clone(),
+            player.clone()
+        )],
+        Write::Host { room, player } => vec![call!(
+            "UPDATE rooms SET host = $2 WHERE code = $1",
+            room.clone(),
+            player.clone()
+        )],
+        Write::Start { room, start_ms } => vec![call!(
+            "UPDATE rooms SET start_ms = $2 WHERE code = $1",
+            room.clone(),
+            *start_ms
+        )],
+        Write::Event { .. } => Vec::new(),
+        Write::Rematch { room, puzzle } => {
+            let puzzle = to_json(puzzle.as_ref())?;
+            vec![
+                call!(
                     "INSERT INTO rounds (room, round, puzzle, start_ms)
                      SELECT code, round, puzzle, start_ms FROM rooms WHERE code = $1
                      ON CONFLICT (room, round) DO UPDATE SET puzzle = EXCLUDED.puzzle,
                          start_ms = EXCLUDED.start_ms",
-                    &[room],
-                )?;
-                tx.execute(
+                    room.clone()
+                ),
+                call!(
                     "UPDATE rooms SET puzzle = $2, start_ms = NULL, finished = FALSE,
                          round = round + 1
                      WHERE code = $1",
-                    &[room, &puzzle],
-                )?
-            }
-            Write::PoolAdd { seed, key, puzzle } => {
-                let puzzle = json_or_refuse!(puzzle.as_ref());
-                tx.execute(
-                    "INSERT INTO pool (seed, key, puzzle) VALUES ($1, $2, $3)
-                     ON CONFLICT (seed) DO UPDATE SET key = $2, puzzle = $3",
-                    &[seed, key, &puzzle],
-                )?
-            }
-            Write::PoolTake { seed } => {
-                let taken = tx.execute("DELETE FROM pool WHERE seed = $1", &[seed])?;
-                if taken == 0 {
-                    return Ok(Applied::Refused(StoreError::PoolTaken {
-                        seed: seed.clone(),
-                    }));
-                }
-                taken
-            }
-            Write::Finish { room } => {
-                tx.execute("UPDATE rooms SET finished = TRUE WHERE code = $1", &[room])?
-            }
-            Write::Hidden {
-                player,
-                hidden: true,
-            } => {
-                tx.execute(
+                    room.clone(),
+                    puzzle
+                ),
+            ]
+        }
+        Write::PoolAdd { seed, key, puzzle } => vec![call!(
+            "INSERT INTO pool (seed, key, puzzle) VALUES ($1, $2, $3)
+             ON CONFLICT (seed) DO UPDATE SET key = $2, puzzle = $3",
+            seed.clone(),
+            key.clone(),
+            to_json(puzzle.as_ref())?
+        )],
+        Write::PoolTake { seed } => {
+            vec![call!("DELETE FROM pool WHERE seed = $1", seed.clone())]
+        }
+        Write::Finish { room } => vec![call!(
+            "UPDATE rooms SET finished = TRUE WHERE code = $1",
+            room.clone()
+        )],
+        Write::Hidden { player, hidden } => vec![
+            if *hidden {
+                call!(
                     "INSERT INTO hidden_players (player) VALUES ($1) ON CONFLICT DO NOTHING",
-                    &[player],
-                )?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
-            }
-            Write::Hidden {
-                player,
-                hidden: false,
-            } => {
-                tx.execute("DELETE FROM hidden_players WHERE player = $1", &[player])?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&HIDDEN_CHANNEL, player])?
-            }
-            Write::RatedRace(race) => {
-                let json = json_or_refuse!(race.as_ref());
-                tx.execute(
-                    "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
-                    &[&race.at_ms, &json, node],
-                )?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&RATINGS_CHANNEL, node])?
-            }
-            Write::RaceReview(stored) => {
-                let json = json_or_refuse!(stored.as_ref());
-                tx.execute(
-                    "INSERT INTO race_reviews (id, at_ms, review) VALUES ($1, $2, $3)
-                     ON CONFLICT (id) DO UPDATE SET review = EXCLUDED.review",
-                    &[&stored.review.id, &stored.review.at_ms, &json],
-                )?
-            }
-            Write::Tournament(spec) => {
-                let json = json_or_refuse!(spec.as_ref());
-                tx.execute(
-                    "INSERT INTO tournaments (id, spec, node) VALUES ($1, $2, $3)
-                     ON CONFLICT (id) DO NOTHING",
-                    &[&spec.id, &json, node],
-                )?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
-            }
-            Write::TournamentResult(result) => {
-                let json = json_or_refuse!(result.as_ref());
-                tx.execute(
-                    "INSERT INTO tournament_results (tournament, result, node) VALUES ($1, $2, $3)",
-                    &[&result.tournament, &json, node],
-                )?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&TOURNAMENTS_CHANNEL, node])?
-            }
-            Write::Record(record) => {
-                let json = json_or_refuse!(record.as_ref());
-                tx.execute(
-                    "INSERT INTO records (player, daily_key, at_ms, record, node)
-                     VALUES ($1, $2, $3, $4, $5)",
-                    &[
-                        &record.player,
-                        &record.daily_key(),
-                        &record.at_ms,
-                        &json,
-                        node,
-                    ],
-                )?;
-                tx.execute("SELECT pg_notify($1, $2)", &[&RECORDS_CHANNEL, node])?
-            }
-        };
-        Ok(Applied::Done)
-    }
-
-    /// The epochs the database holds for `rooms` owned by this node, each row
-    /// locked (`FOR SHARE`) until the transaction ends: a takeover waits for
-    /// the commit, and a write after a takeover sees the new epoch.
-    fn locked_epochs(
-        &self,
-        tx: &mut Prepared,
-        rooms: &[String],
-    ) -> Result<std::collections::HashMap<String, i64>, postgres::Error> {
-        if rooms.is_empty() {
-            return Ok(Default::default());
-        }
-        let rows = tx.query(
-            "SELECT code, epoch FROM rooms WHERE code = ANY($1) AND owner = $2 AND NOT finished
-             ORDER BY code FOR SHARE",
-            &[&rooms, &self.node.id],
-        )?;
-        rows.iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect()
-    }
-
-    /// Commits a batch of events alone (the usual batch: moves) in one
-    /// statement, one round trip, no explicit transaction: the rooms this node
-    /// holds at the epochs it took them are read and locked (`FOR SHARE`, as
-    /// [`Postgres::locked_epochs`] does) by the statement that inserts their
-    /// events, so a takeover waits for it and a write after a takeover finds the
-    /// new epoch and inserts nothing. An event not inserted is refused as stale.
-    fn commit_events(
-        &self,
-        writer: &mut WriterConn,
-        batch: &[&Write],
-    ) -> Result<Vec<Result<(), StoreError>>, postgres::Error> {
-        let mut events = EventRows::default();
-        let mut results: Vec<Result<(), StoreError>> =
-            batch.iter().map(|w| events.push(w)).collect();
-        let mut rooms: Vec<String> = events.rooms.clone();
-        rooms.sort();
-        rooms.dedup();
-        let (held, epochs): (Vec<String>, Vec<i64>) = rooms
-            .into_iter()
-            .filter_map(|room| self.epochs.get(&room).map(|e| (room, *e)))
-            .unzip();
-        let sql = "WITH held AS (
-                SELECT r.code, r.round FROM rooms r
-                JOIN UNNEST($6::text[], $7::bigint[]) AS h(code, epoch)
-                  ON h.code = r.code AND h.epoch = r.epoch
-                WHERE r.owner = $8 AND NOT r.finished
-                FOR SHARE OF r)
-            INSERT INTO events (room, round, seq, player, at_ms, event)
-            SELECT e.room, held.round, e.seq, e.player, e.at_ms, e.event
-            FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
-                AS e(room, seq, player, at_ms, event)
-            JOIN held ON held.code = e.room
-            RETURNING room, seq";
-        let statement = match writer.prepared.get(sql) {
-            Some(st) => st.clone(),
-            None => {
-                let st = writer.client.prepare(sql)?;
-                writer.prepared.insert(sql, st.clone());
-                st
-            }
-        };
-        let inserted = if events.rooms.is_empty() {
-            Vec::new()
-        } else {
-            writer.client.query(
-                &statement,
-                &[
-                    &events.rooms,
-                    &events.seqs,
-                    &events.players,
-                    &events.at_ms,
-                    &events.events,
-                    &held,
-                    &epochs,
-                    &self.node.id,
-                ],
-            )?
-        };
-        let stored: std::collections::HashSet<(String, i64)> = inserted
-            .iter()
-            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-            .collect::<Result<_, postgres::Error>>()?;
-        for (write, result) in batch.iter().zip(results.iter_mut()) {
-            if let (Write::Event { room, seq, .. }, Ok(())) = (write, &result) {
-                let seq = i64::try_from(*seq).unwrap_or(i64::MAX);
-                if !stored.contains(&(room.clone(), seq)) {
-                    *result = Err(StoreError::Stale { room: room.clone() });
-                }
-            }
-        }
-        Ok(results)
-    }
-
-    /// Commits `batch` in one transaction: room writes only for rooms whose
-    /// epoch this node still holds.
-    fn commit_once(
-        &self,
-        writer: &mut WriterConn,
-        batch: &[&Write],
-    ) -> Result<Vec<Result<(), StoreError>>, postgres::Error> {
-        let WriterConn { client, prepared } = writer;
-        let mut tx = Prepared {
-            tx: client.transaction()?,
-            prepared,
-        };
-        let mut rooms: Vec<String> = batch
-            .iter()
-            .filter(|w| !matches!(w, Write::Room { .. }))
-            .filter_map(|w| w.room().map(str::to_string))
-            .collect();
-        rooms.sort();
-        rooms.dedup();
-        let mut current = self.locked_epochs(&mut tx, &rooms)?;
-        let mut results = Vec::with_capacity(batch.len());
-        // Consecutive events go to the database in one statement; any other
-        // write sends them first, so the order of the batch is kept.
-        let mut events = EventRows::default();
-        for write in batch {
-            let allowed = match write {
-                Write::Room { .. } => true,
-                _ => write.room().is_none_or(|room| {
-                    let held = self.epochs.get(room).map(|e| *e);
-                    held.is_some() && current.get(room).copied() == held
-                }),
-            };
-            if let (true, Write::Event { .. }) = (allowed, write) {
-                results.push(events.push(write));
-                continue;
-            }
-            events.flush(&mut tx)?;
-            if allowed {
-                match self.apply(&mut tx, write)? {
-                    Applied::Done => {
-                        if let Write::Room { code, .. } = write {
-                            // Its later writes in this batch are this node's too.
-                            current.insert(code.clone(), 1);
-                            self.epochs.insert(code.clone(), 1);
-                        }
-                        results.push(Ok(()));
-                    }
-                    Applied::Refused(e) => results.push(Err(e)),
-                }
+                    player.clone()
+                )
             } else {
-                results.push(Err(StoreError::Stale {
-                    room: write.room().unwrap_or_default().to_string(),
-                }));
-            }
-        }
-        events.flush(&mut tx)?;
-        tx.tx.commit()?;
-        Ok(results)
-    }
-}
-
-/// What one write did inside a commit's transaction.
-enum Applied {
-    /// Written.
-    Done,
-    /// Refused alone; the transaction goes on.
-    Refused(StoreError),
+                call!(
+                    "DELETE FROM hidden_players WHERE player = $1",
+                    player.clone()
+                )
+            },
+            call!("SELECT pg_notify($1, $2)", HIDDEN_CHANNEL, player.clone()),
+        ],
+        Write::RatedRace(race) => vec![
+            call!(
+                "INSERT INTO rated_races (at_ms, race, node) VALUES ($1, $2, $3)",
+                race.at_ms,
+                to_json(race.as_ref())?,
+                node.clone()
+            ),
+            call!("SELECT pg_notify($1, $2)", RATINGS_CHANNEL, node),
+        ],
+        Write::RaceReview(stored) => vec![call!(
+            "INSERT INTO race_reviews (id, at_ms, review) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO UPDATE SET review = EXCLUDED.review",
+            stored.review.id.clone(),
+            stored.review.at_ms,
+            to_json(stored.as_ref())?
+        )],
+        Write::Tournament(spec) => vec![
+            call!(
+                "INSERT INTO tournaments (id, spec, node) VALUES ($1, $2, $3)
+                 ON CONFLICT (id) DO NOTHING",
+                spec.id.clone(),
+                to_json(spec.as_ref())?,
+                node.clone()
+            ),
+            call!("SELECT pg_notify($1, $2)", TOURNAMENTS_CHANNEL, node),
+        ],
+        Write::TournamentResult(result) => vec![
+            call!(
+                "INSERT INTO tournament_results (tournament, result, node) VALUES ($1, $2, $3)",
+                result.tournament.clone(),
+                to_json(result.as_ref())?,
+                node.clone()
+            ),
+            call!("SELECT pg_notify($1, $2)", TOURNAMENTS_CHANNEL, node),
+        ],
+        Write::Record(record) => vec![
+            call!(
+                "INSERT INTO records (player, daily_key, at_ms, record, node)
+                 VALUES ($1, $2, $3, $4, $5)",
+                record.player.clone(),
+                record.daily_key(),
+                record.at_ms,
+                to_json(record.as_ref())?,
+                node.clone()
+            ),
+            call!("SELECT pg_notify($1, $2)", RECORDS_CHANNEL, node),
+        ],
+    })
 }
 
 /// Events waiting to be inserted together, column by column.
@@ -700,84 +520,464 @@ impl EventRows {
         Ok(())
     }
 
-    /// Inserts the waiting events in one statement.
-    fn flush(&mut self, tx: &mut Prepared) -> Result<(), postgres::Error> {
+    /// The waiting events as one [`INSERT_EVENTS`] call, if there are any.
+    fn take(&mut self) -> Option<Call> {
         if self.rooms.is_empty() {
-            return Ok(());
+            return None;
         }
-        tx.execute(
-            "INSERT INTO events (room, round, seq, player, at_ms, event)
-             SELECT e.room, r.round, e.seq, e.player, e.at_ms, e.event
-             FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[])
-                 AS e(room, seq, player, at_ms, event)
-             JOIN rooms r ON r.code = e.room",
-            &[
-                &self.rooms,
-                &self.seqs,
-                &self.players,
-                &self.at_ms,
-                &self.events,
-            ],
-        )?;
-        *self = EventRows::default();
-        Ok(())
+        let rows = std::mem::take(self);
+        Some(call!(
+            INSERT_EVENTS,
+            rows.rooms,
+            rows.seqs,
+            rows.players,
+            rows.at_ms,
+            rows.events
+        ))
     }
 }
 
 /// The writer's connection and the statements prepared on it (a write is then
-/// one round trip, not two).
+/// one message, not a prepare first).
 struct WriterConn {
     client: Client,
     prepared: HashMap<&'static str, Statement>,
 }
 
-/// The writer's transaction, preparing each statement once per connection.
-struct Prepared<'a, 'c> {
-    tx: postgres::Transaction<'c>,
-    prepared: &'a mut HashMap<&'static str, Statement>,
-}
-
-impl Prepared<'_, '_> {
-    fn statement(&mut self, sql: &'static str) -> Result<Statement, postgres::Error> {
+impl WriterConn {
+    /// `sql`, prepared once per connection.
+    async fn statement(&mut self, sql: &'static str) -> Result<Statement, tokio_postgres::Error> {
         if let Some(st) = self.prepared.get(sql) {
             return Ok(st.clone());
         }
-        let st = self.tx.prepare(sql)?;
+        let st = self.client.prepare(sql).await?;
         self.prepared.insert(sql, st.clone());
         Ok(st)
     }
 
-    fn execute(
+    /// Runs `calls` in order, pipelined (see [`pipelined`]), between `before`
+    /// and `after` (simple statements such as `BEGIN` and `COMMIT`): the row
+    /// counts of the calls, or the first error.
+    async fn run(
         &mut self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<u64, postgres::Error> {
-        let st = self.statement(sql)?;
-        self.tx.execute(&st, params)
-    }
-
-    fn query(
-        &mut self,
-        sql: &'static str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Vec<postgres::Row>, postgres::Error> {
-        let st = self.statement(sql)?;
-        self.tx.query(&st, params)
+        before: Option<&'static str>,
+        calls: &[Call],
+        after: Option<&'static str>,
+    ) -> Result<Vec<u64>, tokio_postgres::Error> {
+        let mut statements = Vec::with_capacity(calls.len());
+        for call in calls {
+            statements.push(self.statement(call.sql).await?);
+        }
+        let client = &self.client;
+        let simple = |sql: &'static str| -> Answer<'_, u64> {
+            Box::pin(async move { client.batch_execute(sql).await.map(|()| 0) })
+        };
+        let mut answers: Vec<Answer<'_, u64>> = Vec::with_capacity(calls.len() + 2);
+        answers.extend(before.map(simple));
+        for (call, statement) in calls.iter().zip(&statements) {
+            answers.push(Box::pin(async move {
+                let params: Vec<&(dyn ToSql + Sync)> = call
+                    .params
+                    .iter()
+                    .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                    .collect();
+                client.execute(statement, &params).await
+            }));
+        }
+        answers.extend(after.map(simple));
+        let mut counts = Vec::with_capacity(calls.len());
+        let skip = usize::from(before.is_some());
+        for (i, answer) in pipelined(answers).await.into_iter().enumerate() {
+            let count = answer?;
+            if i >= skip && counts.len() < calls.len() {
+                counts.push(count);
+            }
+        }
+        Ok(counts)
     }
 }
 
+/// A reader connection lent out; back among the idle ones when dropped
+/// (unless it closed).
+struct Reader<'a> {
+    client: Option<Client>,
+    idle: &'a Mutex<Vec<Client>>,
+    _permit: tokio::sync::SemaphorePermit<'a>,
+}
+
+impl std::ops::Deref for Reader<'_> {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        self.client
+            .as_ref()
+            .expect("a reader holds its client until it is dropped")
+    }
+}
+
+impl std::ops::DerefMut for Reader<'_> {
+    fn deref_mut(&mut self) -> &mut Client {
+        self.client
+            .as_mut()
+            .expect("a reader holds its client until it is dropped")
+    }
+}
+
+impl Drop for Reader<'_> {
+    fn drop(&mut self) {
+        if let Some(client) = self.client.take().filter(|c| !c.is_closed()) {
+            self.idle
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(client);
+        }
+    }
+}
+
+impl Postgres {
+    /// Connects to `url`, applies the migrations and announces this node.
+    pub async fn open(url: &str, node: NodeIdentity) -> Result<Postgres, StoreError> {
+        let mut writer = connect(url).await?;
+        // Migrations may wait for another node's (an advisory lock): limits after.
+        migrate(&mut writer)
+            .await
+            .map_err(|e| StoreError::open(redact(url), e))?;
+        SessionLimits::for_lease(node.lease).apply(&writer).await?;
+        let pg = Postgres {
+            url: url.to_string(),
+            public_url: RwLock::new(node.url.clone()),
+            node,
+            writer: tokio::sync::Mutex::new(Some(WriterConn {
+                client: writer,
+                prepared: HashMap::new(),
+            })),
+            idle: Mutex::new(Vec::new()),
+            readers: tokio::sync::Semaphore::new(READERS),
+            epochs: DashMap::new(),
+        };
+        pg.renew(0).await?;
+        Ok(pg)
+    }
+
+    /// A new connection with this node's [`SessionLimits`].
+    async fn session(&self) -> Result<Client, StoreError> {
+        connect_limited(&self.url, SessionLimits::for_lease(self.node.lease)).await
+    }
+
+    /// A reader connection: an idle one, or a new one while fewer than
+    /// [`READERS`] are open; otherwise it waits for one to be free.
+    async fn reader(&self) -> Result<Reader<'_>, StoreError> {
+        let permit = self
+            .readers
+            .acquire()
+            .await
+            .map_err(|_| StoreError::Stopped)?;
+        let idle = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let client = match idle {
+            Some(client) if !client.is_closed() => client,
+            _ => self.session().await?,
+        };
+        Ok(Reader {
+            client: Some(client),
+            idle: &self.idle,
+            _permit: permit,
+        })
+    }
+
+    fn lease_secs(&self) -> f64 {
+        self.node.lease.as_secs_f64()
+    }
+
+    /// The highest `id` of `table` (one of ours, never input), 0 when empty.
+    async fn newest_id(&self, table: &str) -> Result<i64, StoreError> {
+        let c = self.reader().await?;
+        let row = c
+            .query_one(&format!("SELECT COALESCE(MAX(id), 0) FROM {table}"), &[])
+            .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Other nodes' `(id, column)` rows of `table` (ours, never input) after
+    /// `after`, oldest first, and the newest id among them (else `after`).
+    async fn other_nodes_after(
+        &self,
+        table: &str,
+        column: &str,
+        after: i64,
+    ) -> Result<(Vec<(i64, String)>, i64), StoreError> {
+        let c = self.reader().await?;
+        let rows = c
+            .query(
+                &format!(
+                    "SELECT id, {column} FROM {table} WHERE id > $1 AND node <> $2 ORDER BY id"
+                ),
+                &[&after, &self.node.id],
+            )
+            .await?;
+        let rows = record_rows(&rows)?;
+        let newest = newest(&rows, after);
+        Ok((rows, newest))
+    }
+
+    /// Commits a batch of events alone (the usual batch: moves) in one
+    /// statement, one round trip, no explicit transaction
+    /// ([`INSERT_HELD_EVENTS`]): an event not inserted is refused as stale.
+    async fn commit_events(
+        &self,
+        writer: &mut WriterConn,
+        batch: &[Write],
+    ) -> Result<BatchResults, tokio_postgres::Error> {
+        let mut events = EventRows::default();
+        let mut results: BatchResults = batch.iter().map(|w| events.push(w)).collect();
+        let mut rooms: Vec<String> = events.rooms.clone();
+        rooms.sort();
+        rooms.dedup();
+        let (held, epochs): (Vec<String>, Vec<i64>) = rooms
+            .into_iter()
+            .filter_map(|room| self.epochs.get(&room).map(|e| (room, *e)))
+            .unzip();
+        let inserted = if events.rooms.is_empty() {
+            Vec::new()
+        } else {
+            let statement = writer.statement(INSERT_HELD_EVENTS).await?;
+            writer
+                .client
+                .query(
+                    &statement,
+                    &[
+                        &events.rooms,
+                        &events.seqs,
+                        &events.players,
+                        &events.at_ms,
+                        &events.events,
+                        &held,
+                        &epochs,
+                        &self.node.id,
+                    ],
+                )
+                .await?
+        };
+        let stored: HashSet<(String, i64)> = inserted
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, tokio_postgres::Error>>()?;
+        for (write, result) in batch.iter().zip(results.iter_mut()) {
+            if let (Write::Event { room, seq, .. }, Ok(())) = (write, &result) {
+                let seq = i64::try_from(*seq).unwrap_or(i64::MAX);
+                if !stored.contains(&(room.clone(), seq)) {
+                    *result = Err(StoreError::Stale { room: room.clone() });
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    /// Commits `batch` in one transaction, room writes only for rooms whose
+    /// epoch this node still holds, in two round trips: `BEGIN` with the
+    /// rooms' rows locked and their epochs read ([`LOCK_EPOCHS`]); then every
+    /// allowed statement and `COMMIT`, pipelined. (A batch that writes for no
+    /// room this node took before is one round trip.)
+    async fn commit_once(
+        &self,
+        writer: &mut WriterConn,
+        batch: &[Write],
+    ) -> Result<BatchResults, tokio_postgres::Error> {
+        let mut rooms: Vec<String> = batch
+            .iter()
+            .filter(|w| !matches!(w, Write::Room { .. }))
+            .filter_map(|w| w.room().map(str::to_string))
+            .collect();
+        rooms.sort();
+        rooms.dedup();
+        let per_write: Vec<Result<Vec<Call>, StoreError>> =
+            batch.iter().map(|w| calls(w, &self.node.id)).collect();
+        // Everything prepared first: nothing waits between BEGIN and COMMIT.
+        for sql in [LOCK_EPOCHS, INSERT_EVENTS]
+            .into_iter()
+            .chain(per_write.iter().flatten().flatten().map(|c| c.sql))
+        {
+            writer.statement(sql).await?;
+        }
+        let mut current: HashMap<String, i64> = HashMap::new();
+        let begun = !rooms.is_empty();
+        if begun {
+            let lock = writer.statement(LOCK_EPOCHS).await?;
+            let client = &writer.client;
+            let answers: Vec<Answer<'_, Vec<Row>>> = vec![
+                Box::pin(async move { client.batch_execute("BEGIN").await.map(|()| Vec::new()) }),
+                Box::pin(async move { client.query(&lock, &[&rooms, &self.node.id]).await }),
+            ];
+            for answer in pipelined(answers).await {
+                for row in answer? {
+                    current.insert(row.try_get(0)?, row.try_get(1)?);
+                }
+            }
+        }
+        let mut plans = Vec::with_capacity(batch.len());
+        let mut all_calls: Vec<Call> = Vec::new();
+        // Consecutive events go to the database in one statement; any other
+        // write sends them first, so the order of the batch is kept.
+        let mut events = EventRows::default();
+        let mut new_rooms: HashSet<&str> = HashSet::new();
+        for (write, own_calls) in batch.iter().zip(per_write) {
+            let allowed = match write {
+                Write::Room { .. } => true,
+                _ => write.room().is_none_or(|room| {
+                    let held = self.epochs.get(room).map(|e| *e);
+                    new_rooms.contains(room)
+                        || (held.is_some() && current.get(room).copied() == held)
+                }),
+            };
+            if !allowed {
+                plans.push(Plan::Decided(Err(StoreError::Stale {
+                    room: write.room().unwrap_or_default().to_string(),
+                })));
+                continue;
+            }
+            if let Write::Event { .. } = write {
+                plans.push(Plan::Decided(events.push(write)));
+                continue;
+            }
+            all_calls.extend(events.take());
+            match own_calls {
+                Ok(own_calls) => {
+                    if let Write::Room { code, .. } = write {
+                        // Its later writes in this batch are this node's too.
+                        new_rooms.insert(code);
+                    }
+                    let pool_take = match write {
+                        Write::PoolTake { seed } => Some(seed.clone()),
+                        _ => None,
+                    };
+                    plans.push(Plan::Calls {
+                        first: all_calls.len(),
+                        pool_take,
+                    });
+                    all_calls.extend(own_calls);
+                }
+                Err(refused) => plans.push(Plan::Decided(Err(refused))),
+            }
+        }
+        all_calls.extend(events.take());
+        let begin = (!begun).then_some("BEGIN");
+        let counts = writer.run(begin, &all_calls, Some("COMMIT")).await?;
+        for code in new_rooms {
+            self.epochs.insert(code.to_string(), 1);
+        }
+        Ok(plans
+            .into_iter()
+            .map(|plan| match plan {
+                Plan::Decided(result) => result,
+                Plan::Calls {
+                    first,
+                    pool_take: Some(seed),
+                } if counts.get(first) == Some(&0) => Err(StoreError::PoolTaken { seed }),
+                Plan::Calls { .. } => Ok(()),
+            })
+            .collect())
+    }
+
+    /// Commits `batch` on the writer's connection (a new one if it closed).
+    async fn commit_on(
+        &self,
+        writer: &mut WriterConn,
+        batch: &[Write],
+    ) -> Result<BatchResults, tokio_postgres::Error> {
+        let committed = if batch.iter().all(|w| matches!(w, Write::Event { .. })) {
+            self.commit_events(writer, batch).await
+        } else {
+            self.commit_once(writer, batch).await
+        };
+        if committed.is_err() && !writer.client.is_closed() {
+            // A transaction left open by a failed round trip ends here (outside
+            // one, PostgreSQL only warns).
+            let _ = writer.client.batch_execute("ROLLBACK").await;
+        }
+        committed
+    }
+}
+
+/// The highest id of `(id, _)` rows, else `was`.
+fn newest(rows: &[(i64, String)], was: i64) -> i64 {
+    rows.iter().map(|(id, _)| *id).max().unwrap_or(was)
+}
+
+/// `(id, json)` rows, as the tables of records, races and tournaments hold them.
+fn record_rows(rows: &[Row]) -> Result<Vec<(i64, String)>, StoreError> {
+    rows.iter()
+        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+        .collect()
+}
+
+async fn read_seats(tx: &Transaction<'_>, room: &str) -> Result<Vec<Identity>, StoreError> {
+    tx.query(
+        "SELECT player, name FROM seats WHERE room = $1 ORDER BY seat",
+        &[&room],
+    )
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(Identity {
+            id: r.try_get(0)?,
+            name: r.try_get(1)?,
+        })
+    })
+    .collect()
+}
+
+type EventRow = (i64, String, f64, String);
+
+fn event_row(r: &Row) -> Result<EventRow, tokio_postgres::Error> {
+    Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?))
+}
+
+async fn read_events(tx: &Transaction<'_>, room: &str) -> Result<Vec<EventRow>, StoreError> {
+    let rows = tx
+        .query(
+            "SELECT seq, player, at_ms, event FROM events
+             WHERE room = $1 AND round = (SELECT round FROM rooms WHERE code = $1) ORDER BY seq",
+            &[&room],
+        )
+        .await?;
+    Ok(rows.iter().map(event_row).collect::<Result<_, _>>()?)
+}
+
 /// One listening connection, until it drops or nobody takes notices any more.
-fn listen_once(
+async fn listen_once(
     url: &str,
     tell: &tokio::sync::mpsc::UnboundedSender<Notice>,
 ) -> Result<(), StoreError> {
-    use postgres::fallible_iterator::FallibleIterator;
-    let mut client = connect(url)?;
-    client
-        .batch_execute(&format!(
-            "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL}; LISTEN {TOURNAMENTS_CHANNEL}; LISTEN {RATINGS_CHANNEL};"
-        ))
-        .map_err(StoreError::from)?;
+    let fail = |e: tokio_postgres::Error| StoreError::open(redact(url), StoreError::from(e));
+    let config: tokio_postgres::Config = url.parse().map_err(fail)?;
+    let (client, mut connection) = config.connect(NoTls).await.map_err(fail)?;
+    // This connection's messages are read here (not by a task of its own), so
+    // that its notifications come to us.
+    let forward = tell.clone();
+    let mut messages = Box::pin(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(AsyncMessage::Notification(n))) => {
+                    let notice = Notice {
+                        channel: n.channel().to_string(),
+                        payload: n.payload().to_string(),
+                    };
+                    if forward.send(notice).is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(StoreError::from(e)),
+                None => return Err(StoreError::Database("the connection closed".into())),
+            }
+        }
+    });
+    let sql = format!(
+        "LISTEN {LOBBY_CHANNEL}; LISTEN {RECORDS_CHANNEL}; LISTEN {HIDDEN_CHANNEL}; LISTEN {TOURNAMENTS_CHANNEL}; LISTEN {RATINGS_CHANNEL};"
+    );
+    let listen = client.batch_execute(&sql);
+    tokio::select! {
+        listened = listen => listened?,
+        ended = &mut messages => return ended,
+    }
     // Whatever was notified while no one listened: read the room lists and the
     // records again.
     for channel in [
@@ -794,93 +994,9 @@ fn listen_once(
             return Ok(());
         }
     }
-    loop {
-        let next = client
-            .notifications()
-            .timeout_iter(Duration::from_secs(5))
-            .next();
-        match next {
-            Ok(Some(n)) => {
-                let notice = Notice {
-                    channel: n.channel().to_string(),
-                    payload: n.payload().to_string(),
-                };
-                if tell.send(notice).is_err() {
-                    return Ok(());
-                }
-            }
-            Ok(None) if client.is_closed() => {
-                return Err(StoreError::Database("the connection closed".into()))
-            }
-            // Quiet for a while: see whether anyone still listens.
-            Ok(None) if tell.is_closed() => return Ok(()),
-            Ok(None) => continue,
-            Err(e) => return Err(StoreError::from(e)),
-        }
-    }
-}
-
-/// The highest id of `(id, _)` rows, else `was`.
-fn newest(rows: &[(i64, String)], was: i64) -> i64 {
-    rows.iter().map(|(id, _)| *id).max().unwrap_or(was)
-}
-
-/// `(id, record)` rows of the `records` table.
-fn record_rows(rows: &[postgres::Row]) -> Result<Vec<(i64, String)>, StoreError> {
-    rows.iter()
-        .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-        .collect::<Result<_, postgres::Error>>()
-        .map_err(StoreError::from)
-}
-
-fn read_seats(c: &mut impl GenericClient, room: &str) -> Result<Vec<Identity>, postgres::Error> {
-    c.query(
-        "SELECT player, name FROM seats WHERE room = $1 ORDER BY seat",
-        &[&room],
-    )?
-    .iter()
-    .map(|r| {
-        Ok(Identity {
-            id: r.try_get(0)?,
-            name: r.try_get(1)?,
-        })
-    })
-    .collect()
-}
-
-type EventRow = (i64, String, f64, String);
-
-fn read_events(c: &mut impl GenericClient, room: &str) -> Result<Vec<EventRow>, postgres::Error> {
-    c.query(
-        "SELECT seq, player, at_ms, event FROM events
-         WHERE room = $1 AND round = (SELECT round FROM rooms WHERE code = $1) ORDER BY seq",
-        &[&room],
-    )?
-    .iter()
-    .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, r.try_get(3)?)))
-    .collect()
-}
-
-impl Drop for Postgres {
-    /// A client closes its connection by blocking on a runtime of its own,
-    /// which must not happen on an async worker (the server's shared state can
-    /// be dropped on one): the clients are closed on a thread of their own.
-    fn drop(&mut self) {
-        let writer = self
-            .writer
-            .get_mut()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        let readers = std::mem::take(
-            &mut self
-                .readers
-                .get_mut()
-                .unwrap_or_else(|p| p.into_inner())
-                .idle,
-        );
-        std::thread::scope(|s| {
-            s.spawn(move || drop((writer, readers)));
-        });
+    tokio::select! {
+        ended = &mut messages => ended,
+        () = tell.closed() => Ok(()),
     }
 }
 
@@ -893,254 +1009,282 @@ impl Coordination for Postgres {
         *self.public_url.write().unwrap_or_else(|p| p.into_inner()) = url.to_string();
     }
 
-    fn renew(&self, players: usize) -> Result<(), StoreError> {
-        let players = i32::try_from(players).unwrap_or(i32::MAX);
-        let url = self
-            .public_url
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let (id, url, lease) = (&self.node.id, &url, self.lease_secs());
-        self.read(|c| {
+    fn renew(&self, players: usize) -> Pending<'_, ()> {
+        Box::pin(async move {
+            let players = i32::try_from(players).unwrap_or(i32::MAX);
+            let url = self
+                .public_url
+                .read()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            let c = self.reader().await?;
             c.execute(
                 "INSERT INTO nodes (id, url, players, lease_until)
                  VALUES ($1, $2, $3, now() + make_interval(secs => $4))
                  ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
                      lease_until = now() + make_interval(secs => $4)",
-                &[id, url, &players, &lease],
+                &[&self.node.id, &url, &players, &self.lease_secs()],
             )
-            .map(drop)
+            .await?;
+            Ok(())
         })
     }
 
-    fn release(&self) -> Result<(), StoreError> {
-        self.read(|c| {
+    fn release(&self) -> Pending<'_, ()> {
+        Box::pin(async move {
+            let c = self.reader().await?;
             c.execute(
                 "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
                  WHERE id = $1",
                 &[&self.node.id],
             )
-            .map(drop)
+            .await?;
+            Ok(())
         })
     }
 
-    fn locate(&self, code: &str) -> Result<Option<Location>, StoreError> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
+    fn locate<'a>(&'a self, code: &'a str) -> Pending<'a, Option<Location>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_opt(
+                    "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
                         GREATEST(COALESCE(EXTRACT(EPOCH FROM n.lease_until - now()), 0), 0)::float8
-                 FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
-                 WHERE r.code = $1 AND NOT r.finished",
-                &[&code],
-            )
-        })?;
-        row.map(|r| {
-            let left: f64 = r.try_get(3).map_err(StoreError::from)?;
-            Ok(Location {
-                owner: r.try_get(0).map_err(StoreError::from)?,
-                url: r.try_get(1).map_err(StoreError::from)?,
-                live: r.try_get(2).map_err(StoreError::from)?,
+                     FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
+                     WHERE r.code = $1 AND NOT r.finished",
+                    &[&code],
+                )
+                .await?;
+            let Some(r) = row else {
+                return Ok(None);
+            };
+            let left: f64 = r.try_get(3)?;
+            Ok(Some(Location {
+                owner: r.try_get(0)?,
+                url: r.try_get(1)?,
+                live: r.try_get(2)?,
                 lease_left: Duration::try_from_secs_f64(left).unwrap_or_default(),
-            })
+            }))
         })
-        .transpose()
     }
 
-    fn live_nodes(&self) -> Result<Vec<NodeLoad>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT n.id, n.url, n.players::bigint,
+    fn live_nodes(&self) -> Pending<'_, Vec<NodeLoad>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    "SELECT n.id, n.url, n.players::bigint,
                         (SELECT count(*) FROM rooms r WHERE r.owner = n.id AND NOT r.finished)
-                 FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
-                &[],
-            )
-        })?;
-        rows.iter()
-            .map(|r| {
-                Ok(NodeLoad {
-                    id: r.try_get(0).map_err(StoreError::from)?,
-                    url: r.try_get(1).map_err(StoreError::from)?,
-                    players: r.try_get(2).map_err(StoreError::from)?,
-                    rooms: r.try_get(3).map_err(StoreError::from)?,
+                     FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
+                    &[],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(NodeLoad {
+                        id: r.try_get(0)?,
+                        url: r.try_get(1)?,
+                        players: r.try_get(2)?,
+                        rooms: r.try_get(3)?,
+                    })
                 })
-            })
-            .collect()
+                .collect()
+        })
     }
 
-    fn claim(&self, code: &str) -> Result<Option<SavedRoom>, StoreError> {
-        let id = &self.node.id;
-        let claimed = self.read(|c| {
-            let mut tx = c.transaction()?;
-            let row = tx.query_opt(
-                &format!(
-                    "UPDATE rooms SET owner = $2, epoch = epoch + 1
-                     WHERE code = $1 AND NOT finished AND (owner = $2 OR {OWNER_DEAD})
-                     RETURNING epoch, settings, puzzle, host, start_ms"
-                ),
-                &[&code, id],
-            )?;
+    fn claim<'a>(&'a self, code: &'a str) -> Pending<'a, Option<SavedRoom>> {
+        Box::pin(async move {
+            let mut c = self.reader().await?;
+            let tx = c.transaction().await?;
+            let row = tx
+                .query_opt(
+                    &format!(
+                        "UPDATE rooms SET owner = $2, epoch = epoch + 1
+                         WHERE code = $1 AND NOT finished AND (owner = $2 OR {OWNER_DEAD})
+                         RETURNING epoch, settings, puzzle, host, start_ms"
+                    ),
+                    &[&code, &self.node.id],
+                )
+                .await?;
             let Some(row) = row else {
                 return Ok(None);
             };
-            let seats = read_seats(&mut tx, code)?;
-            let events = read_events(&mut tx, code)?;
-            tx.commit()?;
+            let seats = read_seats(&tx, code).await?;
+            let events = read_events(&tx, code).await?;
+            tx.commit().await?;
             let epoch: i64 = row.try_get(0)?;
             let settings: String = row.try_get(1)?;
             let puzzle: String = row.try_get(2)?;
-            let host: String = row.try_get(3)?;
-            let start_ms: Option<f64> = row.try_get(4)?;
-            Ok(Some((
-                epoch, settings, puzzle, host, start_ms, seats, events,
-            )))
-        })?;
-        let Some((epoch, settings, puzzle, host, start_ms, seats, events)) = claimed else {
-            return Ok(None);
-        };
-        self.epochs.insert(code.to_string(), epoch);
-        tracing::info!(room = %code, epoch, "took the room over");
-        Ok(saved_room(
-            code.to_string(),
-            &settings,
-            &puzzle,
-            host,
-            start_ms,
-            seats,
-            events,
-        ))
-    }
-
-    fn give(&self, code: &str, to: &str) -> Result<bool, StoreError> {
-        Ok(self.give_all(&[code.to_string()], to)?.len() == 1)
-    }
-
-    fn give_all(&self, codes: &[String], to: &str) -> Result<Vec<String>, StoreError> {
-        let (held, epochs): (Vec<String>, Vec<i64>) = codes
-            .iter()
-            .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
-            .unzip();
-        if held.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rows = self.read(|c| {
-            c.query(
-                "UPDATE rooms SET owner = $3, epoch = epoch + 1
-                 WHERE owner = $2 AND NOT finished
-                   AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
-                 RETURNING code",
-                &[&held, &self.node.id, &to, &epochs],
-            )
-        })?;
-        for code in &held {
-            self.epochs.remove(code);
-        }
-        rows.iter()
-            .map(|r| r.try_get(0).map_err(StoreError::from))
-            .collect()
-    }
-
-    fn expired(&self, limit: i64) -> Result<Vec<Expired>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                &format!(
-                    "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
-                        AND n.lease_until > now() - make_interval(secs => $2))
-                     FROM rooms WHERE NOT finished AND {OWNER_DEAD}
-                     ORDER BY code LIMIT $1"
-                ),
-                &[&limit, &self.lease_secs()],
-            )
-        })?;
-        rows.iter()
-            .map(|r| {
-                Ok(Expired {
-                    code: r.try_get(0).map_err(StoreError::from)?,
-                    overdue: r.try_get(1).map_err(StoreError::from)?,
-                })
-            })
-            .collect()
-    }
-
-    fn lost(&self) -> Result<Vec<String>, StoreError> {
-        let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
-        if held.is_empty() {
-            return Ok(Vec::new());
-        }
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
-                &[&held],
-            )
-        })?;
-        let mut lost = Vec::new();
-        for r in rows {
-            let code: String = r.try_get(0).map_err(StoreError::from)?;
-            let owner: String = r.try_get(1).map_err(StoreError::from)?;
-            let epoch: i64 = r.try_get(2).map_err(StoreError::from)?;
-            let finished: bool = r.try_get(3).map_err(StoreError::from)?;
-            let ours = self.epochs.get(&code).map(|e| *e);
-            if finished {
-                self.epochs.remove(&code);
-            } else if owner != self.node.id || ours != Some(epoch) {
-                self.epochs.remove(&code);
-                lost.push(code);
-            }
-        }
-        Ok(lost)
-    }
-
-    fn publish_rooms(&self, rooms_json: &str) -> Result<(), StoreError> {
-        self.read(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute(
-                "UPDATE nodes SET rooms = $2 WHERE id = $1",
-                &[&self.node.id, &rooms_json],
-            )?;
-            tx.execute("SELECT pg_notify($1, $2)", &[&LOBBY_CHANNEL, &self.node.id])?;
-            tx.commit()
+            self.epochs.insert(code.to_string(), epoch);
+            tracing::info!(room = %code, epoch, "took the room over");
+            Ok(saved_room(
+                code.to_string(),
+                &settings,
+                &puzzle,
+                row.try_get(3)?,
+                row.try_get(4)?,
+                seats,
+                events,
+            ))
         })
     }
 
-    fn remote_rooms(&self) -> Result<Vec<String>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
-                &[&self.node.id],
+    fn give<'a>(&'a self, code: &'a str, to: &'a str) -> Pending<'a, bool> {
+        Box::pin(async move { Ok(self.give_all(&[code.to_string()], to).await?.len() == 1) })
+    }
+
+    fn give_all<'a>(&'a self, codes: &'a [String], to: &'a str) -> Pending<'a, Vec<String>> {
+        Box::pin(async move {
+            let (held, epochs): (Vec<String>, Vec<i64>) = codes
+                .iter()
+                .filter_map(|c| self.epochs.get(c).map(|e| (c.clone(), *e)))
+                .unzip();
+            if held.is_empty() {
+                return Ok(Vec::new());
+            }
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    "UPDATE rooms SET owner = $3, epoch = epoch + 1
+                     WHERE owner = $2 AND NOT finished
+                       AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
+                     RETURNING code",
+                    &[&held, &self.node.id, &to, &epochs],
+                )
+                .await?;
+            for code in &held {
+                self.epochs.remove(code);
+            }
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?)
+        })
+    }
+
+    fn expired(&self, limit: i64) -> Pending<'_, Vec<Expired>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    &format!(
+                        "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
+                            AND n.lease_until > now() - make_interval(secs => $2))
+                         FROM rooms WHERE NOT finished AND {OWNER_DEAD}
+                         ORDER BY code LIMIT $1"
+                    ),
+                    &[&limit, &self.lease_secs()],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    Ok(Expired {
+                        code: r.try_get(0)?,
+                        overdue: r.try_get(1)?,
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn lost(&self) -> Pending<'_, Vec<String>> {
+        Box::pin(async move {
+            let held: Vec<String> = self.epochs.iter().map(|e| e.key().clone()).collect();
+            if held.is_empty() {
+                return Ok(Vec::new());
+            }
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
+                    &[&held],
+                )
+                .await?;
+            let mut lost = Vec::new();
+            for r in rows {
+                let code: String = r.try_get(0)?;
+                let owner: String = r.try_get(1)?;
+                let epoch: i64 = r.try_get(2)?;
+                let finished: bool = r.try_get(3)?;
+                let ours = self.epochs.get(&code).map(|e| *e);
+                if finished {
+                    self.epochs.remove(&code);
+                } else if owner != self.node.id || ours != Some(epoch) {
+                    self.epochs.remove(&code);
+                    lost.push(code);
+                }
+            }
+            Ok(lost)
+        })
+    }
+
+    fn publish_rooms<'a>(&'a self, rooms_json: &'a str) -> Pending<'a, ()> {
+        Box::pin(async move {
+            let mut c = self.reader().await?;
+            let tx = c.transaction().await?;
+            tx.execute(
+                "UPDATE nodes SET rooms = $2 WHERE id = $1",
+                &[&self.node.id, &rooms_json],
             )
-        })?;
-        rows.iter()
-            .map(|r| r.try_get(0).map_err(StoreError::from))
-            .collect()
+            .await?;
+            tx.execute("SELECT pg_notify($1, $2)", &[&LOBBY_CHANNEL, &self.node.id])
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        })
     }
 
-    fn last_record(&self) -> Result<i64, StoreError> {
-        self.newest_id("records")
+    fn remote_rooms(&self) -> Pending<'_, Vec<String>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
+                    &[&self.node.id],
+                )
+                .await?;
+            Ok(rows
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?)
+        })
     }
 
-    fn records_after(&self, after: i64) -> Result<(Vec<GameRecord>, i64), StoreError> {
-        let (rows, newest) = self.other_nodes_after("records", "record", after)?;
-        Ok((saved_records(rows), newest))
+    fn last_record(&self) -> Pending<'_, i64> {
+        Box::pin(self.newest_id("records"))
     }
 
-    fn last_rated_race(&self) -> Result<i64, StoreError> {
-        self.newest_id("rated_races")
+    fn records_after(&self, after: i64) -> Pending<'_, (Vec<GameRecord>, i64)> {
+        Box::pin(async move {
+            let (rows, newest) = self.other_nodes_after("records", "record", after).await?;
+            Ok((saved_records(rows), newest))
+        })
+    }
+
+    fn last_rated_race(&self) -> Pending<'_, i64> {
+        Box::pin(self.newest_id("rated_races"))
     }
 
     fn rated_races_after(
         &self,
         after: i64,
-    ) -> Result<(Vec<crate::serve::ratings::RatedRace>, i64), StoreError> {
-        let (rows, newest) = self.other_nodes_after("rated_races", "race", after)?;
-        Ok((saved_rated_races(rows), newest))
+    ) -> Pending<'_, (Vec<crate::serve::ratings::RatedRace>, i64)> {
+        Box::pin(async move {
+            let (rows, newest) = self.other_nodes_after("rated_races", "race", after).await?;
+            Ok((saved_rated_races(rows), newest))
+        })
     }
 
-    fn tournament_mark(&self) -> Result<TournamentMark, StoreError> {
-        self.read(|c| {
-            let row = c.query_one(
-                "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournaments),
+    fn tournament_mark(&self) -> Pending<'_, TournamentMark> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_one(
+                    "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournaments),
                         (SELECT COALESCE(MAX(id), 0) FROM tournament_results)",
-                &[],
-            )?;
+                    &[],
+                )
+                .await?;
             Ok(TournamentMark {
                 tournament: row.try_get(0)?,
                 result: row.try_get(1)?,
@@ -1148,54 +1292,60 @@ impl Coordination for Postgres {
         })
     }
 
-    fn tournaments_after(&self, after: TournamentMark) -> Result<TournamentRows, StoreError> {
-        let (specs, results) = self.read(|c| {
-            let specs = c.query(
-                "SELECT n, spec FROM tournaments WHERE n > $1 ORDER BY n",
-                &[&after.tournament],
-            )?;
-            let results = c.query(
-                "SELECT id, result FROM tournament_results WHERE id > $1 ORDER BY id",
-                &[&after.result],
-            )?;
-            Ok((specs, results))
-        })?;
-        let (specs, results) = (record_rows(&specs)?, record_rows(&results)?);
-        let newest = TournamentMark {
-            tournament: newest(&specs, after.tournament),
-            result: newest(&results, after.result),
-        };
-        Ok(TournamentRows {
-            specs: saved_rows(specs, "tournament"),
-            results: saved_rows(results, "tournament result"),
-            newest,
+    fn tournaments_after(&self, after: TournamentMark) -> Pending<'_, TournamentRows> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let specs = c
+                .query(
+                    "SELECT n, spec FROM tournaments WHERE n > $1 ORDER BY n",
+                    &[&after.tournament],
+                )
+                .await?;
+            let results = c
+                .query(
+                    "SELECT id, result FROM tournament_results WHERE id > $1 ORDER BY id",
+                    &[&after.result],
+                )
+                .await?;
+            let (specs, results) = (record_rows(&specs)?, record_rows(&results)?);
+            let newest = TournamentMark {
+                tournament: newest(&specs, after.tournament),
+                result: newest(&results, after.result),
+            };
+            Ok(TournamentRows {
+                specs: saved_rows(specs, "tournament"),
+                results: saved_rows(results, "tournament result"),
+                newest,
+            })
         })
     }
 
-    fn is_hidden(&self, player: &str) -> Result<bool, StoreError> {
-        self.read(|c| {
-            c.query_one(
-                "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
-                &[&player],
-            )
-            .and_then(|r| r.try_get(0))
+    fn is_hidden<'a>(&'a self, player: &'a str) -> Pending<'a, bool> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
+                    &[&player],
+                )
+                .await?;
+            Ok(row.try_get(0)?)
         })
     }
 
     fn listen(&self, tell: tokio::sync::mpsc::UnboundedSender<Notice>) -> Result<(), StoreError> {
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|e| StoreError::Database(format!("cannot listen for notifications: {e}")))?;
         let url = self.url.clone();
-        std::thread::Builder::new()
-            .name("arena-db-listen".into())
-            .spawn(move || {
-                while !tell.is_closed() {
-                    if let Err(e) = listen_once(&url, &tell) {
-                        tracing::warn!(error = %e, "database notifications stopped; reconnecting");
-                    }
-                    std::thread::sleep(Duration::from_secs(1));
+        runtime.spawn(async move {
+            while !tell.is_closed() {
+                if let Err(e) = listen_once(&url, &tell).await {
+                    tracing::warn!(error = %e, "database notifications stopped; reconnecting");
                 }
-            })
-            .map(drop)
-            .map_err(|e| StoreError::Database(format!("cannot start the notification thread: {e}")))
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+        Ok(())
     }
 }
 
@@ -1204,196 +1354,218 @@ impl Backend for Postgres {
         redact(&self.url)
     }
 
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        let mut slot = self.writer.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
-            *slot = Some(WriterConn {
-                client: self.session()?,
-                prepared: HashMap::new(),
-            });
-        }
-        let Some(writer) = slot.as_mut() else {
-            return Err(StoreError::Database("no database connection".into()));
-        };
-        let only_events = batch.iter().all(|w| matches!(w, Write::Event { .. }));
-        let committed = if only_events {
-            self.commit_events(writer, batch)
-        } else {
-            self.commit_once(writer, batch)
-        };
-        match committed {
-            Ok(results) => Ok(results),
-            // One statement failed and took the transaction with it: commit each
-            // write alone, so only the bad one fails.
-            Err(e) if e.as_db_error().is_some() && batch.len() > 1 => {
-                tracing::warn!(error = %StoreError::from(e), "a batched write failed; committing one by one");
-                Ok(batch
-                    .iter()
-                    .map(|w| match self.commit_once(writer, &[*w]) {
-                        Ok(mut r) => r.pop().unwrap_or(Ok(())),
-                        Err(e) => Err(StoreError::from(e)),
-                    })
-                    .collect())
+    fn commit(&self, batch: Vec<Write>) -> Pending<'_, BatchResults> {
+        Box::pin(async move {
+            let mut slot = self.writer.lock().await;
+            if slot.as_ref().is_none_or(|w| w.client.is_closed()) {
+                *slot = Some(WriterConn {
+                    client: self.session().await?,
+                    prepared: HashMap::new(),
+                });
             }
-            Err(e) => Err(StoreError::from(e)),
-        }
-    }
-
-    fn session(&self, token_hash: &[u8; 32]) -> Result<Option<Identity>, StoreError> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "SELECT player, name FROM sessions WHERE token_hash = $1",
-                &[&&token_hash[..]],
-            )
-        })?;
-        row.map(|r| {
-            Ok(Identity {
-                id: r.try_get(0).map_err(StoreError::from)?,
-                name: r.try_get(1).map_err(StoreError::from)?,
-            })
+            let Some(writer) = slot.as_mut() else {
+                return Err(StoreError::Database("no database connection".into()));
+            };
+            match self.commit_on(writer, &batch).await {
+                Ok(results) => Ok(results),
+                // One statement failed and took the transaction with it: commit
+                // each write alone, so only the bad one fails.
+                Err(e) if e.as_db_error().is_some() && batch.len() > 1 => {
+                    tracing::warn!(error = %StoreError::from(e), "a batched write failed; committing one by one");
+                    let mut results = Vec::with_capacity(batch.len());
+                    for write in batch.chunks(1) {
+                        results.push(match self.commit_on(writer, write).await {
+                            Ok(mut r) => r.pop().unwrap_or(Ok(())),
+                            Err(e) => Err(StoreError::from(e)),
+                        });
+                    }
+                    Ok(results)
+                }
+                Err(e) => Err(StoreError::from(e)),
+            }
         })
-        .transpose()
     }
 
-    fn race_review(
-        &self,
-        id: &str,
-    ) -> Result<Option<crate::serve::review::StoredReview>, StoreError> {
-        let row =
-            self.read(|c| c.query_opt("SELECT review FROM race_reviews WHERE id = $1", &[&id]))?;
-        row.map(|r| {
-            let json: String = r.try_get(0).map_err(StoreError::from)?;
-            saved_review(id, &json)
+    fn session(&self, token_hash: [u8; 32]) -> Pending<'_, Option<Identity>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_opt(
+                    "SELECT player, name FROM sessions WHERE token_hash = $1",
+                    &[&&token_hash[..]],
+                )
+                .await?;
+            let Some(r) = row else {
+                return Ok(None);
+            };
+            Ok(Some(Identity {
+                id: r.try_get(0)?,
+                name: r.try_get(1)?,
+            }))
         })
-        .transpose()
     }
 
-    fn daily_records(&self, daily_key: &str) -> Result<Vec<GameRecord>, StoreError> {
-        let rows = self.read(|c| {
-            c.query(
-                "SELECT id, record FROM records WHERE daily_key = $1 ORDER BY id",
-                &[&daily_key],
+    fn race_review<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Pending<'a, Option<crate::serve::review::StoredReview>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_opt("SELECT review FROM race_reviews WHERE id = $1", &[&id])
+                .await?;
+            let Some(r) = row else {
+                return Ok(None);
+            };
+            let json: String = r.try_get(0)?;
+            saved_review(id, &json).map(Some)
+        })
+    }
+
+    fn daily_records<'a>(&'a self, daily_key: &'a str) -> Pending<'a, Vec<GameRecord>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let rows = c
+                .query(
+                    "SELECT id, record FROM records WHERE daily_key = $1 ORDER BY id",
+                    &[&daily_key],
+                )
+                .await?;
+            Ok(saved_records(record_rows(&rows)?))
+        })
+    }
+
+    /// Expired codes are dropped on the way.
+    fn put_sync_code<'a>(
+        &'a self,
+        code: &'a str,
+        who: &'a Identity,
+        life: Duration,
+    ) -> Pending<'a, ()> {
+        Box::pin(async move {
+            let life = life.as_secs_f64();
+            let mut c = self.reader().await?;
+            let tx = c.transaction().await?;
+            tx.execute(
+                "DELETE FROM sync_codes WHERE player = $1 OR expires_at < now()",
+                &[&who.id],
             )
-        })?;
-        Ok(saved_records(record_rows(&rows)?))
+            .await?;
+            tx.execute(
+                "INSERT INTO sync_codes (code, player, name, expires_at)
+                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
+                &[&code, &who.id, &who.name, &life],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(())
+        })
+    }
+
+    fn take_sync_code<'a>(&'a self, code: &'a str) -> Pending<'a, Option<(Identity, bool)>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let row = c
+                .query_opt(
+                    "DELETE FROM sync_codes WHERE code = $1
+                     RETURNING player, name, expires_at > now()",
+                    &[&code],
+                )
+                .await?;
+            let Some(r) = row else {
+                return Ok(None);
+            };
+            let who = Identity {
+                id: r.try_get(0)?,
+                name: r.try_get(1)?,
+            };
+            Ok(Some((who, r.try_get(2)?)))
+        })
+    }
+
+    fn history<'a>(&'a self, code: &'a str) -> Pending<'a, Vec<PastRound>> {
+        Box::pin(async move {
+            let c = self.reader().await?;
+            let rounds = c
+                .query(
+                    "SELECT round, puzzle, start_ms FROM rounds WHERE room = $1 ORDER BY round",
+                    &[&code],
+                )
+                .await?;
+            let mut past = Vec::with_capacity(rounds.len());
+            for r in &rounds {
+                let round: i64 = r.try_get(0)?;
+                let puzzle: String = r.try_get(1)?;
+                let events = c
+                    .query(
+                        "SELECT seq, player, at_ms, event FROM events
+                         WHERE room = $1 AND round = $2 ORDER BY seq",
+                        &[&code, &round],
+                    )
+                    .await?
+                    .iter()
+                    .map(event_row)
+                    .collect::<Result<Vec<_>, _>>()?;
+                past.push(past_round(code, round, &puzzle, r.try_get(2)?, events)?);
+            }
+            Ok(past)
+        })
     }
 
     /// This node's own unfinished rooms (taken again at a new epoch: a restarted
     /// node fences off its previous run), the pool, the records, the hidden
     /// players. Other nodes' rooms are taken over when their leases run out.
-    // Expired codes are dropped on the way.
-    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError> {
-        let life = life.as_secs_f64();
-        self.read(|c| {
-            let mut tx = c.transaction()?;
-            tx.execute(
-                "DELETE FROM sync_codes WHERE player = $1 OR expires_at < now()",
-                &[&who.id],
-            )?;
-            tx.execute(
-                "INSERT INTO sync_codes (code, player, name, expires_at)
-                 VALUES ($1, $2, $3, now() + make_interval(secs => $4))",
-                &[&code, &who.id, &who.name, &life],
-            )?;
-            tx.commit()
-        })
-    }
-
-    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
-        let row = self.read(|c| {
-            c.query_opt(
-                "DELETE FROM sync_codes WHERE code = $1
-                 RETURNING player, name, expires_at > now()",
-                &[&code],
-            )
-        })?;
-        row.map(|r| {
-            Ok((
-                Identity {
-                    id: r.try_get(0).map_err(StoreError::from)?,
-                    name: r.try_get(1).map_err(StoreError::from)?,
-                },
-                r.try_get(2).map_err(StoreError::from)?,
-            ))
-        })
-        .transpose()
-    }
-
-    fn history(&self, code: &str) -> Result<Vec<PastRound>, StoreError> {
-        let rounds = self.read(|c| {
-            let rounds = c.query(
-                "SELECT round, puzzle, start_ms FROM rounds WHERE room = $1 ORDER BY round",
-                &[&code],
-            )?;
-            rounds
-                .iter()
-                .map(|r| {
-                    let round: i64 = r.try_get(0)?;
-                    let events = c
-                        .query(
-                            "SELECT seq, player, at_ms, event FROM events
-                             WHERE room = $1 AND round = $2 ORDER BY seq",
-                            &[&code, &round],
-                        )?
-                        .iter()
-                        .map(|e| Ok((e.try_get(0)?, e.try_get(1)?, e.try_get(2)?, e.try_get(3)?)))
-                        .collect::<Result<Vec<_>, postgres::Error>>()?;
-                    Ok((round, r.try_get::<_, String>(1)?, r.try_get(2)?, events))
-                })
-                .collect::<Result<Vec<_>, postgres::Error>>()
-        })?;
-        rounds
-            .into_iter()
-            .map(|(round, puzzle, start_ms, events)| {
-                past_round(code, round, &puzzle, start_ms, events)
-            })
-            .collect()
-    }
-
-    fn load(&self) -> Result<Saved, StoreError> {
-        let mut saved = Saved::default();
-        let (pool, own, records, rated, hidden, tournaments) = self.read(|c| {
+    fn load(&self) -> Pending<'_, Saved> {
+        Box::pin(async move {
+            let mut saved = Saved::default();
+            let mut c = self.reader().await?;
             // Reading everything at start-up may take longer than a statement
             // may in play: no statement limit for this one transaction.
-            let mut tx = c.transaction()?;
-            tx.batch_execute("SET LOCAL statement_timeout = 0")?;
-            let pool = tx.query("SELECT seed, key, puzzle FROM pool", &[])?;
-            let own = tx.query(
-                "SELECT code FROM rooms WHERE owner = $1 AND NOT finished",
-                &[&self.node.id],
-            )?;
-            let records = tx.query("SELECT id, record FROM records ORDER BY id", &[])?;
-            let rated = tx.query("SELECT id, race FROM rated_races ORDER BY id", &[])?;
-            let hidden = tx.query("SELECT player FROM hidden_players", &[])?;
-            let specs = tx.query("SELECT n, spec FROM tournaments ORDER BY n", &[])?;
-            let results = tx.query("SELECT id, result FROM tournament_results ORDER BY id", &[])?;
-            tx.commit()?;
-            Ok((pool, own, records, rated, hidden, (specs, results)))
-        })?;
-        for r in &pool {
-            let (seed, key, puzzle): (String, String, String) = (
-                r.try_get(0).map_err(StoreError::from)?,
-                r.try_get(1).map_err(StoreError::from)?,
-                r.try_get(2).map_err(StoreError::from)?,
-            );
-            if let Ok(puzzle) = serde_json::from_str(&puzzle) {
-                saved.pool.push((seed, key, puzzle));
+            let tx = c.transaction().await?;
+            tx.batch_execute("SET LOCAL statement_timeout = 0").await?;
+            let pool = tx.query("SELECT seed, key, puzzle FROM pool", &[]).await?;
+            let own = tx
+                .query(
+                    "SELECT code FROM rooms WHERE owner = $1 AND NOT finished",
+                    &[&self.node.id],
+                )
+                .await?;
+            let records = tx
+                .query("SELECT id, record FROM records ORDER BY id", &[])
+                .await?;
+            let rated = tx
+                .query("SELECT id, race FROM rated_races ORDER BY id", &[])
+                .await?;
+            let hidden = tx.query("SELECT player FROM hidden_players", &[]).await?;
+            let specs = tx
+                .query("SELECT n, spec FROM tournaments ORDER BY n", &[])
+                .await?;
+            let results = tx
+                .query("SELECT id, result FROM tournament_results ORDER BY id", &[])
+                .await?;
+            tx.commit().await?;
+            drop(c);
+            for r in &pool {
+                let (seed, key, puzzle): (String, String, String) =
+                    (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+                if let Ok(puzzle) = serde_json::from_str(&puzzle) {
+                    saved.pool.push((seed, key, puzzle));
+                }
             }
-        }
-        for r in &own {
-            let code: String = r.try_get(0).map_err(StoreError::from)?;
-            saved.rooms.extend(self.claim(&code)?);
-        }
-        saved.records = saved_records(record_rows(&records)?);
-        saved.rated_races = saved_rated_races(record_rows(&rated)?);
-        saved.tournaments = saved_rows(record_rows(&tournaments.0)?, "tournament");
-        saved.tournament_results = saved_rows(record_rows(&tournaments.1)?, "tournament result");
-        saved.hidden = hidden
-            .iter()
-            .map(|r| r.try_get(0))
-            .collect::<Result<_, _>>()
-            .map_err(StoreError::from)?;
-        Ok(saved)
+            for r in &own {
+                let code: String = r.try_get(0)?;
+                saved.rooms.extend(self.claim(&code).await?);
+            }
+            saved.records = saved_records(record_rows(&records)?);
+            saved.rated_races = saved_rated_races(record_rows(&rated)?);
+            saved.tournaments = saved_rows(record_rows(&specs)?, "tournament");
+            saved.tournament_results = saved_rows(record_rows(&results)?, "tournament result");
+            saved.hidden = hidden
+                .iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?;
+            Ok(saved)
+        })
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::{
     past_round, saved_rated_races, saved_records, saved_review, saved_room, saved_rows, to_json,
-    Backend, MemoryCodes, PastRound, Saved, StoreError, Write,
+    Backend, BatchResults, MemoryCodes, PastRound, Pending, Saved, StoreError, Write,
 };
 use crate::serve::event::RoomEvent;
 use crate::serve::identity::Identity;
@@ -399,11 +399,11 @@ fn apply(conn: &Connection, write: &Write) -> Result<(), StoreError> {
     Ok(done?)
 }
 
-/// The SQLite backend.
+/// The SQLite file and its connections; every method blocks.
 #[derive(Debug)]
-pub struct Sqlite {
+struct SqliteFile {
     path: PathBuf,
-    /// The writer's connection (only the store's writer thread commits).
+    /// The writer's connection (only the store's writer commits).
     writer: Mutex<Connection>,
     /// A connection for point reads (sessions, a day's records), beside the writer's.
     reader: Mutex<Connection>,
@@ -414,10 +414,98 @@ pub struct Sqlite {
     codes: MemoryCodes,
 }
 
+/// The SQLite backend: the file's blocking calls run on tokio's blocking
+/// threads.
+#[derive(Debug, Clone)]
+pub struct Sqlite {
+    file: Arc<SqliteFile>,
+}
+
 impl Sqlite {
     /// Opens (or creates) `dir/arena.db`, checks it, brings its schema up to
     /// date and starts the checkpoint thread.
     pub fn open(dir: &Path, sync: Synchronous) -> Result<Sqlite, StoreError> {
+        Ok(Sqlite {
+            file: Arc::new(SqliteFile::open(dir, sync)?),
+        })
+    }
+
+    /// Runs `work` on the file off the async workers.
+    fn blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&SqliteFile) -> Result<T, StoreError> + Send + 'static,
+    ) -> Pending<'static, T> {
+        let file = Arc::clone(&self.file);
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || work(&file))
+                .await
+                .map_err(|_| StoreError::Stopped)?
+        })
+    }
+}
+
+impl Backend for Sqlite {
+    fn describe(&self) -> String {
+        self.file.path.display().to_string()
+    }
+
+    fn commit(&self, batch: Vec<Write>) -> Pending<'_, BatchResults> {
+        self.blocking(move |file| file.commit(&batch))
+    }
+
+    fn session(&self, token_hash: [u8; 32]) -> Pending<'_, Option<Identity>> {
+        self.blocking(move |file| file.session(&token_hash))
+    }
+
+    fn daily_records<'a>(&'a self, daily_key: &'a str) -> Pending<'a, Vec<GameRecord>> {
+        let key = daily_key.to_string();
+        self.blocking(move |file| file.daily_records(&key))
+    }
+
+    fn load(&self) -> Pending<'_, Saved> {
+        self.blocking(|file| file.load())
+    }
+
+    fn history<'a>(&'a self, code: &'a str) -> Pending<'a, Vec<PastRound>> {
+        let code = code.to_string();
+        self.blocking(move |file| file.history(&code))
+    }
+
+    fn put_sync_code<'a>(
+        &'a self,
+        code: &'a str,
+        who: &'a Identity,
+        life: Duration,
+    ) -> Pending<'a, ()> {
+        self.file.codes.put(code, who, life);
+        Box::pin(async { Ok(()) })
+    }
+
+    fn race_review<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Pending<'a, Option<crate::serve::review::StoredReview>> {
+        let id = id.to_string();
+        self.blocking(move |file| file.race_review(&id))
+    }
+
+    fn take_sync_code<'a>(&'a self, code: &'a str) -> Pending<'a, Option<(Identity, bool)>> {
+        let taken = self.file.codes.take(code);
+        Box::pin(async move { Ok(taken) })
+    }
+
+    fn release_memory(&self) -> Pending<'_, ()> {
+        self.blocking(|file| {
+            file.release_memory();
+            Ok(())
+        })
+    }
+}
+
+impl SqliteFile {
+    /// Opens (or creates) `dir/arena.db`, checks it, brings its schema up to
+    /// date and starts the checkpoint thread.
+    fn open(dir: &Path, sync: Synchronous) -> Result<SqliteFile, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::open(dir.display(), e))?;
         let path = dir.join("arena.db");
         let at = |e: String| StoreError::open(path.display(), e);
@@ -446,7 +534,7 @@ impl Sqlite {
             })
             .map_err(|e| at(format!("cannot start the checkpoint thread: {e}")))?;
         let reader = Mutex::new(open_connection(&path)?);
-        Ok(Sqlite {
+        Ok(SqliteFile {
             path,
             writer: Mutex::new(conn),
             reader,
@@ -454,14 +542,8 @@ impl Sqlite {
             codes: MemoryCodes::default(),
         })
     }
-}
 
-impl Backend for Sqlite {
-    fn describe(&self) -> String {
-        self.path.display().to_string()
-    }
-
-    fn commit(&self, batch: &[&Write]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    fn commit(&self, batch: &[Write]) -> Result<BatchResults, StoreError> {
         let mut conn = self.writer.lock().unwrap_or_else(|p| p.into_inner());
         if self.catch_up.swap(false, Ordering::Relaxed) {
             if let Err(e) = passive_checkpoint(&conn) {
@@ -538,15 +620,6 @@ impl Backend for Sqlite {
                 past_round(code, round, &puzzle, start_ms, events)
             })
             .collect()
-    }
-
-    fn put_sync_code(&self, code: &str, who: &Identity, life: Duration) -> Result<(), StoreError> {
-        self.codes.put(code, who, life);
-        Ok(())
-    }
-
-    fn take_sync_code(&self, code: &str) -> Result<Option<(Identity, bool)>, StoreError> {
-        Ok(self.codes.take(code))
     }
 
     /// Each connection's page cache, emptied (`PRAGMA shrink_memory`): it refills
@@ -648,7 +721,6 @@ impl Backend for Sqlite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::store::Store;
 
     /// A fresh directory for one test.
     fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -683,7 +755,7 @@ mod tests {
             )
             .expect("schema 1");
         }
-        let store = Store::open(&dir).expect("a schema-1 database opens");
+        let store = SqliteFile::open(&dir, Synchronous::Full).expect("a schema-1 database opens");
         let events: Vec<RoomEvent> = store.load().expect("load").rooms[0]
             .events
             .iter()
@@ -718,7 +790,7 @@ mod tests {
     #[test]
     fn a_long_write_ahead_log_is_started_over_by_the_next_commit() {
         let dir = temp_dir("wal");
-        let store = Sqlite::open(&dir, Synchronous::Normal).expect("open");
+        let store = SqliteFile::open(&dir, Synchronous::Normal).expect("open");
         // Another writer, which leaves checkpoints to the store as its writer does.
         let other = open_connection(&store.path).expect("other writer");
         other
@@ -758,7 +830,7 @@ mod tests {
             player: "p1".into(),
             hidden: true,
         };
-        let results = store.commit(&[&write]).expect("commit");
+        let results = store.commit(&[write]).expect("commit");
         assert!(results.iter().all(Result::is_ok));
         // The commit wrote from the log's start.
         let frames = passive_checkpoint(&checkpointer).expect("frames");
@@ -774,7 +846,7 @@ mod tests {
     fn rooms_stored_at_impossible_times_are_skipped_not_a_panic() {
         let dir = temp_dir("times");
         {
-            let store = Store::open(&dir).expect("open");
+            let store = SqliteFile::open(&dir, Synchronous::Full).expect("open");
             drop(store);
             let conn = Connection::open(dir.join("arena.db")).expect("open");
             let settings =
@@ -798,7 +870,7 @@ mod tests {
             )
             .expect("insert");
         }
-        let store = Store::open(&dir).expect("opens");
+        let store = SqliteFile::open(&dir, Synchronous::Full).expect("opens");
         let rooms: Vec<String> = store
             .load()
             .expect("loads")
@@ -820,7 +892,7 @@ mod tests {
         Connection::open(dir.join("arena.db"))
             .and_then(|c| c.execute_batch("PRAGMA user_version = 99;"))
             .expect("newer");
-        let e = Store::open(&dir).expect_err("refused");
+        let e = SqliteFile::open(&dir, Synchronous::Full).expect_err("refused");
         assert!(
             matches!(&e, StoreError::Open { why, .. } if why.contains("schema version 99")),
             "{e}"
