@@ -460,8 +460,9 @@ async fn schedule_hourly(shared: Arc<Shared>) {
 }
 
 /// Gives back what busy hours left in memory once nobody has been connected for
-/// [`IDLE_AFTER`], once per quiet spell: the store's caches, and the C
-/// allocator's free pages (glibc keeps them in its arenas otherwise).
+/// [`IDLE_AFTER`], once per quiet spell: the store's caches, the race reviews
+/// kept in memory that the store holds, and the C allocator's free pages
+/// (glibc keeps them in its arenas otherwise).
 async fn release_when_idle(shared: Arc<Shared>) {
     let mut every = tokio::time::interval(IDLE_AFTER / 2);
     let (mut quiet_since, mut released) = (None::<tokio::time::Instant>, false);
@@ -487,12 +488,13 @@ async fn release_when_idle(shared: Arc<Shared>) {
                 tracing::warn!(error = %e, "cannot empty the database's caches");
             }
         }
+        let reviews = shared.lobby.reviews().forget_stored();
         let freed = tokio::task::spawn_blocking(|| {
             // SAFETY: malloc_trim only returns free memory to the system.
             unsafe { libc::malloc_trim(0) }
         })
         .await;
-        tracing::debug!(?freed, "idle: memory given back");
+        tracing::debug!(?freed, reviews, "idle: memory given back");
     }
 }
 

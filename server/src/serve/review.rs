@@ -99,26 +99,40 @@ impl StoredReview {
 /// right after the race (older ones are read from the store).
 #[derive(Debug, Default)]
 pub struct Reviews {
-    recent: std::sync::Mutex<std::collections::VecDeque<Arc<StoredReview>>>,
+    /// Each review, and whether the store holds it too.
+    recent: std::sync::Mutex<std::collections::VecDeque<(Arc<StoredReview>, bool)>>,
 }
 
 /// How many reviews [`Reviews`] keeps.
 const RECENT: usize = 256;
 
 impl Reviews {
-    /// Keeps `review` (dropping the oldest beyond [`RECENT`]).
-    pub fn add(&self, review: Arc<StoredReview>) {
+    /// Keeps `review` (dropping the oldest beyond [`RECENT`]); `stored` when
+    /// the store holds it too.
+    pub fn add(&self, review: Arc<StoredReview>, stored: bool) {
         let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
         if recent.len() >= RECENT {
             recent.pop_front();
         }
-        recent.push_back(review);
+        recent.push_back((review, stored));
     }
 
     /// A kept review by id.
     pub fn get(&self, id: &str) -> Option<Arc<StoredReview>> {
         let recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
-        recent.iter().rev().find(|r| r.review.id == id).cloned()
+        (recent.iter().rev())
+            .find(|(r, _)| r.review.id == id)
+            .map(|(r, _)| Arc::clone(r))
+    }
+
+    /// Lets go of every review the store holds (the server is idle: the next
+    /// one asked for is read back); returns how many.
+    pub fn forget_stored(&self) -> usize {
+        let mut recent = self.recent.lock().unwrap_or_else(|p| p.into_inner());
+        let before = recent.len();
+        recent.retain(|(_, stored)| !stored);
+        recent.shrink_to_fit();
+        before - recent.len()
     }
 }
 
@@ -195,6 +209,7 @@ fn racer(race: &Race, seat: usize, who: &Racer, until: Option<Instant>) -> Revie
         last_ms = at_ms;
         steps.push(step);
     }
+    steps.shrink_to_fit();
     ReviewRacer {
         name: who.name.clone(),
         place: who.place,
@@ -355,5 +370,23 @@ mod tests {
         assert!(!stored.open_to("eve", "2026-11-28"));
         assert!(stored.open_to("ada", "2026-11-28"));
         assert!(stored.open_to("eve", "2026-11-29"));
+    }
+
+    #[test]
+    fn idle_lets_go_of_stored_reviews_only() {
+        let reviews = Reviews::default();
+        let made = |id: &str| {
+            let mut race = race(Vec::new());
+            race.id = id.into();
+            Arc::new(review(&race, None))
+        };
+        reviews.add(made("stored"), true);
+        reviews.add(made("memory-only"), false);
+        assert_eq!(reviews.forget_stored(), 1);
+        assert!(reviews.get("stored").is_none(), "read back from the store");
+        assert!(
+            reviews.get("memory-only").is_some(),
+            "the only copy of a review the store refused stays"
+        );
     }
 }

@@ -31,14 +31,16 @@ impl Room {
                     return Command::ReviewReady { game, id };
                 }
             };
+            let mut saved = false;
             if let Some(store) = &store {
                 let write = Write::RaceReview(Box::new(stored.as_ref().clone()));
-                if let Err(e) = store.write(write).await {
+                match store.write(write).await {
+                    Ok(()) => saved = true,
                     // Still shown from memory on this node, not after a restart.
-                    tracing::error!(%room, error = %e, "cannot save a race review");
+                    Err(e) => tracing::error!(%room, error = %e, "cannot save a race review"),
                 }
             }
-            reviews.add(stored);
+            reviews.add(stored, saved);
             Command::ReviewReady { game, id: Ok(id) }
         });
     }
