@@ -2,8 +2,9 @@
 //! (sandwich, X-sum, skyscraper, renban, between line). Sandwiches and
 //! X-sums are narrowed exactly by reasoning of their own (the places of the
 //! sandwich's ends, the X-sum's first cell, and the bounds of the different
-//! digits the sum takes). The others are first narrowed so (renban windows,
-//! skyscraper states), then by listing the assignments their cells'
+//! digits the sum takes), and so are skyscrapers over different digits (by the
+//! sets of digits a line's start can hold). The others are first narrowed so
+//! (renban windows, skyscraper states), then by listing the assignments their cells'
 //! candidates still allow: every value used by some assignment stays. A
 //! listing that would pass [`NODE_BUDGET`] steps narrows nothing (the search
 //! narrows the cells first); one over single cells always runs, so a
@@ -70,6 +71,12 @@ impl Pattern {
                 return narrow_sandwich(local, sum, low, high);
             }
             PatternKind::Skyscraper { count } => {
+                if self.distinct {
+                    // Exact on its own while the digits' sets fit a table.
+                    if let Some(narrowed) = narrow_distinct_skyscraper(local, count) {
+                        return narrowed;
+                    }
+                }
                 changed = narrow_skyscraper(local, count)?;
             }
             PatternKind::XSum { sum } => {
@@ -370,6 +377,76 @@ fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
     store(local, &kept)
 }
 
+/// Digits up to this many are narrowed exactly by [`narrow_distinct_skyscraper`]
+/// (a table of 2^n sets of digits).
+const SKYSCRAPER_SET_DIGITS: u32 = 12;
+
+/// A skyscraper over a line of different digits, narrowed exactly: the first
+/// `i` cells hold some set of `i` digits, the tallest of them its highest, so
+/// a set and the count seen so far are the whole state. Which states can
+/// still end at `count` (from the full line back), which the line's start
+/// reaches, and each cell keeps the digits that lead from a reached state to
+/// one that can end. `None` when the digits are too many for the table.
+fn narrow_distinct_skyscraper(local: &mut [u32], count: u32) -> Option<Result<bool, ()>> {
+    let n = local.len();
+    let top = 32 - local.iter().fold(0u32, |m, &l| m | l).leading_zeros();
+    if top > SKYSCRAPER_SET_DIGITS || n >= 16 || n as u32 > top {
+        return None;
+    }
+    let sets = 1usize << top;
+    // ends[set]: bit s set when, having placed `set` on the first cells and
+    // seen s of them, the rest of the line can end having seen `count`.
+    let mut ends = vec![0u16; sets];
+    // Adding a digit makes a set larger as a number: from the largest down,
+    // every set's successors are done before it.
+    for set in (0..sets).rev() {
+        let placed = set.count_ones() as usize;
+        if placed > n {
+            continue;
+        }
+        if placed == n {
+            ends[set] = if (count as usize) <= n { 1 << count } else { 0 };
+            continue;
+        }
+        let tallest = usize::BITS - set.leading_zeros();
+        let mut can = 0u16;
+        for v in values_of(local[placed] & !(set as u32)) {
+            let next = ends[set | 1 << (v - 1)];
+            can |= if u32::from(v) > tallest {
+                next >> 1
+            } else {
+                next
+            };
+        }
+        ends[set] = can;
+    }
+    // reached[set]: bit s set when the line's start reaches the state.
+    let mut reached = vec![0u16; sets];
+    reached[0] = 1;
+    let mut kept = [0u32; 16];
+    for set in 0..sets {
+        let placed = set.count_ones() as usize;
+        let here = reached[set] & ends[set];
+        if placed >= n || here == 0 {
+            continue;
+        }
+        let tallest = usize::BITS - set.leading_zeros();
+        for v in values_of(local[placed] & !(set as u32)) {
+            let next = set | 1 << (v - 1);
+            let arriving = if u32::from(v) > tallest {
+                here << 1
+            } else {
+                here
+            };
+            if arriving & ends[next] != 0 {
+                reached[next] |= arriving;
+                kept[placed] |= 1 << (v - 1);
+            }
+        }
+    }
+    Some(store(local, &kept[..n]))
+}
+
 /// An X-sum: for each X the first cell may hold, the next X - 1 cells take
 /// different digits other than X adding up to `sum - X` — bounded by the
 /// fewest and most such digits their candidates allow. A first digit no
@@ -522,6 +599,63 @@ mod tests {
         let mut all = vec![0x1FF; 9];
         assert_eq!(narrow_skyscraper(&mut all, 9), Ok(true));
         assert_eq!(all[0], bit(1));
+    }
+
+    #[test]
+    fn a_skyscraper_of_different_digits_is_narrowed_exactly() {
+        let mut one = vec![0x1FF; 9];
+        assert_eq!(narrow_distinct_skyscraper(&mut one, 1), Some(Ok(true)));
+        assert_eq!(one[0], bit(9));
+        // Seeing all nine: 1..=9 in order, nothing else.
+        let mut all = vec![0x1FF; 9];
+        assert_eq!(narrow_distinct_skyscraper(&mut all, 9), Some(Ok(true)));
+        assert_eq!(all, (1..=9).map(bit).collect::<Vec<_>>());
+        // Seeing 8 of 4 digits is impossible.
+        let mut four = vec![0xF; 4];
+        assert_eq!(narrow_distinct_skyscraper(&mut four, 8), Some(Err(())));
+        // Every value some permutation allows stays, and only those: checked
+        // against listing every permutation of a 5-cell line.
+        let cands = [0b11111, 0b10110, 0b01011, 0b11101, 0b00111];
+        for count in 1..=5 {
+            let mut expected = [0u32; 5];
+            let mut perm = [1u8, 2, 3, 4, 5];
+            permutations(&mut perm, 0, &mut |p| {
+                let fits = p
+                    .iter()
+                    .zip(&cands)
+                    .all(|(&v, &c)| c & bit(u32::from(v)) != 0);
+                let mut tallest = 0;
+                let seen = p.iter().filter(|&&v| {
+                    let taller = v > tallest;
+                    tallest = tallest.max(v);
+                    taller
+                });
+                if fits && seen.count() == count as usize {
+                    for (k, &v) in expected.iter_mut().zip(p.iter()) {
+                        *k |= bit(u32::from(v));
+                    }
+                }
+            });
+            let mut local = cands.to_vec();
+            let narrowed = narrow_distinct_skyscraper(&mut local, count);
+            if expected.contains(&0) {
+                assert_eq!(narrowed, Some(Err(())), "count {count}");
+            } else {
+                assert_eq!(local, expected, "count {count}");
+            }
+        }
+    }
+
+    /// Calls `f` with every permutation of `values[from..]` after `values[..from]`.
+    fn permutations(values: &mut [u8; 5], from: usize, f: &mut impl FnMut(&[u8; 5])) {
+        if from == values.len() {
+            return f(values);
+        }
+        for i in from..values.len() {
+            values.swap(from, i);
+            permutations(values, from + 1, f);
+            values.swap(from, i);
+        }
     }
 
     #[test]
