@@ -381,70 +381,126 @@ fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
 /// (a table of 2^n sets of digits).
 const SKYSCRAPER_SET_DIGITS: u32 = 12;
 
+/// What [`narrow_distinct_skyscraper`] works in, kept between narrowings (a
+/// search narrows thousands of times): each set's reached and ending counts
+/// (zero outside a narrowing) and the sets reached.
+#[derive(Default)]
+struct SkylineScratch {
+    reached: Vec<u16>,
+    ends: Vec<u16>,
+    order: Vec<usize>,
+}
+
+thread_local! {
+    static SKYLINE: std::cell::RefCell<SkylineScratch> =
+        std::cell::RefCell::new(SkylineScratch::default());
+}
+
 /// A skyscraper over a line of different digits, narrowed exactly: the first
 /// `i` cells hold some set of `i` digits, the tallest of them its highest, so
-/// a set and the count seen so far are the whole state. Which states can
-/// still end at `count` (from the full line back), which the line's start
-/// reaches, and each cell keeps the digits that lead from a reached state to
-/// one that can end. `None` when the digits are too many for the table.
+/// a set and the count seen so far are the whole state. Which states the
+/// line's start reaches (its cells' candidates allowing), which of those can
+/// still end at `count` (from the full line back), and each cell keeps the
+/// digits that lead from one such state to another. `None` when the digits
+/// are too many for the table.
 fn narrow_distinct_skyscraper(local: &mut [u32], count: u32) -> Option<Result<bool, ()>> {
     let n = local.len();
     let top = 32 - local.iter().fold(0u32, |m, &l| m | l).leading_zeros();
     if top > SKYSCRAPER_SET_DIGITS || n >= 16 || n as u32 > top {
         return None;
     }
-    let sets = 1usize << top;
-    // ends[set]: bit s set when, having placed `set` on the first cells and
-    // seen s of them, the rest of the line can end having seen `count`.
-    let mut ends = vec![0u16; sets];
-    // Adding a digit makes a set larger as a number: from the largest down,
-    // every set's successors are done before it.
-    for set in (0..sets).rev() {
-        let placed = set.count_ones() as usize;
-        if placed > n {
-            continue;
+    let kept = SKYLINE.with_borrow_mut(|scratch| {
+        let sets = 1usize << top;
+        if scratch.reached.len() < sets {
+            scratch.reached.resize(sets, 0);
+            scratch.ends.resize(sets, 0);
         }
-        if placed == n {
-            ends[set] = if (count as usize) <= n { 1 << count } else { 0 };
-            continue;
+        let kept = skyline(local, count, scratch);
+        for &set in &scratch.order {
+            (scratch.reached[set], scratch.ends[set]) = (0, 0);
         }
-        let tallest = usize::BITS - set.leading_zeros();
-        let mut can = 0u16;
-        for v in values_of(local[placed] & !(set as u32)) {
-            let next = ends[set | 1 << (v - 1)];
-            can |= if u32::from(v) > tallest {
-                next >> 1
-            } else {
-                next
-            };
+        scratch.order.clear();
+        kept
+    });
+    Some(store(local, &kept[..n]))
+}
+
+/// The digits each cell keeps (see [`narrow_distinct_skyscraper`]), worked
+/// out in `scratch` (its counts zero on entry; the sets reached left in its
+/// `order`).
+fn skyline(local: &[u32], count: u32, scratch: &mut SkylineScratch) -> [u32; 16] {
+    let n = local.len();
+    let SkylineScratch {
+        reached,
+        ends,
+        order,
+    } = scratch;
+    let tallest = |set: usize| usize::BITS - set.leading_zeros();
+    // The next state's counts seen, from this one's, placing `v` after `set`.
+    let seen_after = |set: usize, seen: u16, v: u8| {
+        if u32::from(v) > tallest(set) {
+            seen << 1
+        } else {
+            seen
         }
-        ends[set] = can;
-    }
-    // reached[set]: bit s set when the line's start reaches the state.
-    let mut reached = vec![0u16; sets];
+    };
+    // reached[set]: bit s set when the line's start reaches the state (set, s);
+    // `order`: the reached sets, breadth first — so by size, every set after
+    // all its predecessors and before all its successors.
+    order.push(0);
     reached[0] = 1;
-    let mut kept = [0u32; 16];
-    for set in 0..sets {
+    let mut at = 0;
+    while let Some(&set) = order.get(at) {
+        at += 1;
         let placed = set.count_ones() as usize;
-        let here = reached[set] & ends[set];
-        if placed >= n || here == 0 {
+        if placed >= n {
             continue;
         }
-        let tallest = usize::BITS - set.leading_zeros();
         for v in values_of(local[placed] & !(set as u32)) {
             let next = set | 1 << (v - 1);
-            let arriving = if u32::from(v) > tallest {
-                here << 1
-            } else {
-                here
-            };
-            if arriving & ends[next] != 0 {
-                reached[next] |= arriving;
+            if reached[next] == 0 {
+                order.push(next);
+            }
+            reached[next] |= seen_after(set, reached[set], v);
+        }
+    }
+    // ends[set]: of the reached counts, those from which the rest of the line
+    // can end having seen `count` (successors first).
+    for &set in order.iter().rev() {
+        let placed = set.count_ones() as usize;
+        let mut can = 0u16;
+        if placed == n {
+            can = if (count as usize) <= n { 1 << count } else { 0 };
+        } else {
+            for v in values_of(local[placed] & !(set as u32)) {
+                can |= seen_before(ends[set | 1 << (v - 1)], u32::from(v) > tallest(set));
+            }
+        }
+        ends[set] = can & reached[set];
+    }
+    let mut kept = [0u32; 16];
+    for &set in order.iter() {
+        let placed = set.count_ones() as usize;
+        if ends[set] == 0 || placed >= n {
+            continue;
+        }
+        for v in values_of(local[placed] & !(set as u32)) {
+            if seen_after(set, ends[set], v) & ends[set | 1 << (v - 1)] != 0 {
                 kept[placed] |= 1 << (v - 1);
             }
         }
     }
-    Some(store(local, &kept[..n]))
+    kept
+}
+
+/// The counts seen before a step, from those after it (`taller`: the step
+/// was seen).
+fn seen_before(after: u16, taller: bool) -> u16 {
+    if taller {
+        after >> 1
+    } else {
+        after
+    }
 }
 
 /// An X-sum: for each X the first cell may hold, the next X - 1 cells take
