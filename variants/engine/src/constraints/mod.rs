@@ -100,7 +100,12 @@ pub(crate) fn store(local: &mut [u32], narrowed: &[u32]) -> Result<bool, ()> {
     if narrowed.contains(&0) {
         return Err(());
     }
-    let changed = local != narrowed;
-    local.copy_from_slice(narrowed);
+    // Cell by cell: most primitives have a few cells, for which a call to
+    // memcmp costs more than the comparison.
+    let mut changed = false;
+    for (l, &n) in local.iter_mut().zip(narrowed) {
+        changed |= *l != n;
+        *l = n;
+    }
     Ok(changed)
 }

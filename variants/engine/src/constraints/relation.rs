@@ -3,7 +3,6 @@
 //! palindromes and clones, minimum and maximum cells, non-consecutive and
 //! the negative constraints, indexers).
 
-use super::store;
 use crate::mask::values_of;
 
 /// Two cells and the value pairs they may hold.
@@ -49,9 +48,14 @@ impl Relation {
         let support = |table: &[u32], m: u32| {
             values_of(m).fold(0u32, |acc, v| acc | table[usize::from(v) - 1])
         };
-        let b = local[1] & support(&self.forward, local[0]);
-        let a = local[0] & support(&self.backward, b);
-        store(local, &[a, b])
+        let [was_a, was_b] = [local[0], local[1]];
+        let b = was_b & support(&self.forward, was_a);
+        let a = was_a & support(&self.backward, b);
+        if a == 0 || b == 0 {
+            return Err(());
+        }
+        (local[0], local[1]) = (a, b);
+        Ok(a != was_a || b != was_b)
     }
 }
 
