@@ -47,7 +47,14 @@ impl Table {
     /// Keeps each cell's values that appear in a tuple still possible.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
         let width = self.cells.len();
-        let mut kept = vec![0u32; width];
+        // Tables are over a few cells: their kept values stay on the stack.
+        let (mut on_stack, mut on_heap) = ([0u32; 16], Vec::new());
+        let kept: &mut [u32] = if width <= on_stack.len() {
+            &mut on_stack[..width]
+        } else {
+            on_heap.resize(width, 0);
+            &mut on_heap
+        };
         for tuple in self.tuples.chunks_exact(width) {
             let fits = tuple
                 .iter()
@@ -59,6 +66,6 @@ impl Table {
                 }
             }
         }
-        store(local, &kept)
+        store(local, kept)
     }
 }
