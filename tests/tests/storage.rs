@@ -77,6 +77,21 @@ fn record(player: &str, daily: Option<&str>) -> GameRecord {
     }
 }
 
+/// Event `seq` of `room`: p1 puts a 1 in the corner.
+fn value_event(room: &str, seq: u64) -> Write {
+    Write::Event {
+        room: room.into(),
+        seq,
+        player: "p1".into(),
+        event: RoomEvent::Value {
+            row: 0,
+            col: 0,
+            value: 1,
+        },
+        at_ms: seq as f64,
+    }
+}
+
 /// Every write kind, read back after `reopen`.
 async fn the_suite<F: std::future::Future<Output = Store>>(open: impl Fn() -> F) {
     let store = open().await;
@@ -315,17 +330,7 @@ async fn a_stale_owner_cannot_write_after_a_takeover() {
         })
         .await
         .expect("a creates the room");
-    let event = |seq: u64| Write::Event {
-        room: "r1".into(),
-        seq,
-        player: "p1".into(),
-        event: RoomEvent::Value {
-            row: 0,
-            col: 0,
-            value: 1,
-        },
-        at_ms: 1.0,
-    };
+    let event = |seq: u64| value_event("r1", seq);
     store_a.write(event(1)).await.expect("the owner writes");
     let location = b
         .locate("r1")
@@ -459,17 +464,7 @@ async fn postgres_answers_each_write_of_a_mixed_batch() {
     let backend = Postgres::open(&url, node("a", Duration::from_secs(30)))
         .await
         .expect("open");
-    let event = |room: &str, seq: u64| Write::Event {
-        room: room.into(),
-        seq,
-        player: "p1".into(),
-        event: RoomEvent::Value {
-            row: 0,
-            col: 0,
-            value: 1,
-        },
-        at_ms: seq as f64,
-    };
+    let event = value_event;
     let room = |code: &str| Write::Room {
         code: code.into(),
         settings: settings(),
