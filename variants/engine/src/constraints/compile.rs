@@ -198,10 +198,7 @@ impl One<'_, '_> {
             return Err(format!("no digit of 1..={} is allowed", self.layout.size));
         }
         for &cell in cells {
-            self.push(Primitive::Table(Table {
-                cells: vec![cell],
-                tuples: values.clone(),
-            }));
+            self.push(Primitive::Table(Table::new(vec![cell], values.clone())));
         }
         Ok(())
     }
@@ -506,10 +503,10 @@ impl One<'_, '_> {
                     .map(|d| d as u8)
                     .collect();
                 for window in cells.windows(3) {
-                    self.push(Primitive::Table(Table {
-                        cells: window.to_vec(),
-                        tuples: tuples.clone(),
-                    }));
+                    self.push(Primitive::Table(Table::new(
+                        window.to_vec(),
+                        tuples.clone(),
+                    )));
                 }
                 Ok(())
             }
@@ -587,7 +584,7 @@ impl One<'_, '_> {
                 }
                 in_range(values, size)?;
                 let tuples = quadruple_tuples(cells.len(), values, size);
-                self.push(Primitive::Table(Table { cells, tuples }));
+                self.push(Primitive::Table(Table::new(cells, tuples)));
                 Ok(())
             }
             Constraint::XSum { cells, sum, .. } => {
@@ -736,10 +733,7 @@ impl One<'_, '_> {
                 if flat.is_empty() {
                     return Err("allows no tuple".into());
                 }
-                self.push(Primitive::Table(Table {
-                    cells,
-                    tuples: flat,
-                }));
+                self.push(Primitive::Table(Table::new(cells, flat)));
                 Ok(())
             }
         }

@@ -3,6 +3,7 @@
 //! predicate when the model is built).
 
 use super::store;
+use crate::mask::values_of;
 
 /// Every tuple of `k` digits of 1..=`size` that `keep` accepts, in odometer
 /// order (the first digit turning fastest); `None` when there would be more
@@ -34,6 +35,12 @@ pub fn digit_tuples(
     }
 }
 
+/// Tables of up to this many tuples are narrowed by bit sets of tuples.
+const SET_TUPLES: usize = 4096;
+
+/// The longest tuple narrowed by bit sets.
+const SET_WIDTH: usize = 16;
+
 /// A few cells and the tuples of values they may hold.
 #[derive(Clone, Debug)]
 pub(crate) struct Table {
@@ -41,11 +48,43 @@ pub(crate) struct Table {
     pub cells: Vec<u32>,
     /// The allowed tuples, one value per cell each, flattened.
     pub tuples: Vec<u8>,
+    /// For each cell and value (bit `v - 1`), the tuples that hold the value
+    /// there, as `words` bits; empty when the table is too big for it.
+    holding: Vec<u64>,
+    words: usize,
 }
 
 impl Table {
+    /// The table of `tuples` (flattened, one value per cell each) over `cells`.
+    pub fn new(cells: Vec<u32>, tuples: Vec<u8>) -> Table {
+        let width = cells.len();
+        let count = tuples.len() / width.max(1);
+        let words = count.div_ceil(64);
+        let fits = (1..=SET_WIDTH).contains(&width)
+            && count <= SET_TUPLES
+            && tuples.iter().all(|&v| (1..=32).contains(&v));
+        let mut holding = Vec::new();
+        if fits {
+            holding = vec![0u64; width * 32 * words];
+            for (t, tuple) in tuples.chunks_exact(width).enumerate() {
+                for (i, &v) in tuple.iter().enumerate() {
+                    holding[(i * 32 + usize::from(v) - 1) * words + t / 64] |= 1 << (t % 64);
+                }
+            }
+        }
+        Table {
+            cells,
+            tuples,
+            holding,
+            words,
+        }
+    }
+
     /// Keeps each cell's values that appear in a tuple still possible.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
+        if !self.holding.is_empty() {
+            return self.narrow_by_sets(local);
+        }
         let width = self.cells.len();
         // Tables are over a few cells: their kept values stay on the stack.
         let (mut on_stack, mut on_heap) = ([0u32; 16], Vec::new());
@@ -67,5 +106,78 @@ impl Table {
             }
         }
         store(local, kept)
+    }
+
+    /// [`Table::narrow`] by bit sets: the tuples still possible are those
+    /// every cell's candidates hold; a value stays if one of them holds it.
+    fn narrow_by_sets(&self, local: &mut [u32]) -> Result<bool, ()> {
+        let w = self.words;
+        let set = |cell: usize, v: u8| {
+            let at = (cell * 32 + usize::from(v) - 1) * w;
+            &self.holding[at..at + w]
+        };
+        let mut alive = [!0u64; SET_TUPLES / 64];
+        let alive = &mut alive[..w];
+        for (cell, &m) in local.iter().enumerate() {
+            let mut any = [0u64; SET_TUPLES / 64];
+            for v in values_of(m) {
+                for (a, &h) in any.iter_mut().zip(set(cell, v)) {
+                    *a |= h;
+                }
+            }
+            for (a, &y) in alive.iter_mut().zip(&any) {
+                *a &= y;
+            }
+        }
+        let mut kept = [0u32; SET_WIDTH];
+        for (cell, &m) in local.iter().enumerate() {
+            for v in values_of(m) {
+                if set(cell, v)
+                    .iter()
+                    .zip(alive.iter())
+                    .any(|(&h, &a)| h & a != 0)
+                {
+                    kept[cell] |= 1 << (v - 1);
+                }
+            }
+        }
+        store(local, &kept[..local.len()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_sets_narrow_as_scanning_every_tuple_does() {
+        // Entropic windows: one low, one middle and one high digit.
+        let tuples: Vec<u8> = digit_tuples(3, 9, u64::MAX, |t| {
+            let mut thirds: Vec<u32> = t.iter().map(|d| (d - 1) / 3).collect();
+            thirds.sort();
+            thirds == [0, 1, 2]
+        })
+        .expect("tuples")
+        .into_iter()
+        .flatten()
+        .map(|d| d as u8)
+        .collect();
+        let by_sets = Table::new(vec![0, 1, 2], tuples);
+        assert!(!by_sets.holding.is_empty());
+        let scanning = Table {
+            holding: Vec::new(),
+            ..by_sets.clone()
+        };
+        let mut seed = 12_345u64;
+        let mut next_mask = || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            ((seed >> 33) as u32 & 0x1FF) | 1 << ((seed >> 50) % 9)
+        };
+        for _ in 0..2_000 {
+            let local = [next_mask(), next_mask(), next_mask()];
+            let (mut a, mut b) = (local, local);
+            assert_eq!(by_sets.narrow(&mut a), scanning.narrow(&mut b), "{local:?}");
+            assert_eq!(a, b, "{local:?}");
+        }
     }
 }
