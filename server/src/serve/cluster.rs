@@ -227,11 +227,10 @@ impl Cluster {
         let began = std::time::Instant::now();
         let mut handed = std::collections::HashSet::new();
         for (node, rooms) in spread(codes, &others) {
-            let (url, to) = (node.url.clone(), node.id.clone());
-            match self.db.give_all(&rooms, &to).await {
+            match self.db.give_all(&rooms, &node.id).await {
                 Ok(given) => {
                     for code in given {
-                        shared.lobby.hand_over(&code, &url);
+                        shared.lobby.hand_over(&code, &node.url);
                         handed.insert(code);
                     }
                 }
@@ -276,9 +275,8 @@ impl Cluster {
             }
         }
         for code in self.db.lost().await? {
-            let url = (self.db.locate(&code).await?)
-                .map(|l| l.url)
-                .unwrap_or_default();
+            let found = self.db.locate(&code).await?;
+            let url = found.map(|l| l.url).unwrap_or_default();
             tracing::warn!(room = %code, to = %url, "another node took the room over; its players go there");
             shared.lobby.hand_over(&code, &url);
         }

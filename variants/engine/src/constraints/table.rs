@@ -38,6 +38,10 @@ pub fn digit_tuples(
 /// Tables of up to this many tuples are narrowed by bit sets of tuples.
 const SET_TUPLES: usize = 4096;
 
+/// The most 64-bit words a table's bit sets may take (64 KiB): a plugin's
+/// wide table with many tuples is scanned instead.
+const SET_WORDS: usize = 8192;
+
 /// The longest tuple narrowed by bit sets.
 const SET_WIDTH: usize = 16;
 
@@ -48,10 +52,11 @@ pub(crate) struct Table {
     pub cells: Vec<u32>,
     /// The allowed tuples, one value per cell each, flattened.
     pub tuples: Vec<u8>,
-    /// For each cell and value (bit `v - 1`), the tuples that hold the value
-    /// there, as `words` bits; empty when the table is too big for it.
+    /// For each cell and value `v` (1..=`top`), the tuples that hold the
+    /// value there, as `words` words of bits; empty when the table is too big.
     holding: Vec<u64>,
     words: usize,
+    top: usize,
 }
 
 impl Table {
@@ -60,15 +65,18 @@ impl Table {
         let width = cells.len();
         let count = tuples.len() / width.max(1);
         let words = count.div_ceil(64);
+        let top = usize::from(tuples.iter().copied().max().unwrap_or(0));
         let fits = (1..=SET_WIDTH).contains(&width)
             && count <= SET_TUPLES
-            && tuples.iter().all(|&v| (1..=32).contains(&v));
+            && width * top * words <= SET_WORDS
+            && (1..=32).contains(&top)
+            && !tuples.contains(&0);
         let mut holding = Vec::new();
         if fits {
-            holding = vec![0u64; width * 32 * words];
+            holding = vec![0u64; width * top * words];
             for (t, tuple) in tuples.chunks_exact(width).enumerate() {
                 for (i, &v) in tuple.iter().enumerate() {
-                    holding[(i * 32 + usize::from(v) - 1) * words + t / 64] |= 1 << (t % 64);
+                    holding[(i * top + usize::from(v) - 1) * words + t / 64] |= 1 << (t % 64);
                 }
             }
         }
@@ -77,6 +85,7 @@ impl Table {
             tuples,
             holding,
             words,
+            top,
         }
     }
 
@@ -111,16 +120,18 @@ impl Table {
     /// [`Table::narrow`] by bit sets: the tuples still possible are those
     /// every cell's candidates hold; a value stays if one of them holds it.
     fn narrow_by_sets(&self, local: &mut [u32]) -> Result<bool, ()> {
-        let w = self.words;
+        let (w, top) = (self.words, self.top);
         let set = |cell: usize, v: u8| {
-            let at = (cell * 32 + usize::from(v) - 1) * w;
+            let at = (cell * top + usize::from(v) - 1) * w;
             &self.holding[at..at + w]
         };
+        // Values above every tuple's are in none.
+        let in_tuples = u32::MAX >> (32 - top);
         let mut alive = [!0u64; SET_TUPLES / 64];
         let alive = &mut alive[..w];
         for (cell, &m) in local.iter().enumerate() {
             let mut any = [0u64; SET_TUPLES / 64];
-            for v in values_of(m) {
+            for v in values_of(m & in_tuples) {
                 for (a, &h) in any.iter_mut().zip(set(cell, v)) {
                     *a |= h;
                 }
@@ -131,7 +142,7 @@ impl Table {
         }
         let mut kept = [0u32; SET_WIDTH];
         for (cell, &m) in local.iter().enumerate() {
-            for v in values_of(m) {
+            for v in values_of(m & in_tuples) {
                 if set(cell, v)
                     .iter()
                     .zip(alive.iter())
@@ -175,6 +186,25 @@ mod tests {
         };
         for _ in 0..2_000 {
             let local = [next_mask(), next_mask(), next_mask()];
+            let (mut a, mut b) = (local, local);
+            assert_eq!(by_sets.narrow(&mut a), scanning.narrow(&mut b), "{local:?}");
+            assert_eq!(a, b, "{local:?}");
+        }
+        // Tuples of small digits only: candidates above them are in none.
+        let small: Vec<u8> = digit_tuples(2, 4, u64::MAX, |t| t[0] < t[1])
+            .expect("tuples")
+            .into_iter()
+            .flatten()
+            .map(|d| d as u8)
+            .collect();
+        let by_sets = Table::new(vec![0, 1], small);
+        assert!(!by_sets.holding.is_empty());
+        let scanning = Table {
+            holding: Vec::new(),
+            ..by_sets.clone()
+        };
+        for _ in 0..2_000 {
+            let local = [next_mask(), next_mask()];
             let (mut a, mut b) = (local, local);
             assert_eq!(by_sets.narrow(&mut a), scanning.narrow(&mut b), "{local:?}");
             assert_eq!(a, b, "{local:?}");

@@ -102,6 +102,11 @@ enum Plan {
     },
 }
 
+/// Tells the other nodes on `channel` (see `coordination`).
+fn notify(channel: &'static str, payload: String) -> Call {
+    call!("SELECT pg_notify($1, $2)", channel, payload)
+}
+
 /// The statements of one write (none for an event: those go together, by
 /// [`EventRows`]), or this write alone refused (it cannot be encoded).
 fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
@@ -194,7 +199,7 @@ fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
                     player.clone()
                 )
             },
-            call!("SELECT pg_notify($1, $2)", HIDDEN_CHANNEL, player.clone()),
+            notify(HIDDEN_CHANNEL, player.clone()),
         ],
         Write::RatedRace(race) => vec![
             call!(
@@ -203,7 +208,7 @@ fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
                 to_json(race.as_ref())?,
                 node.clone()
             ),
-            call!("SELECT pg_notify($1, $2)", RATINGS_CHANNEL, node),
+            notify(RATINGS_CHANNEL, node),
         ],
         Write::RaceReview(stored) => vec![call!(
             "INSERT INTO race_reviews (id, at_ms, review) VALUES ($1, $2, $3)
@@ -220,7 +225,7 @@ fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
                 to_json(spec.as_ref())?,
                 node.clone()
             ),
-            call!("SELECT pg_notify($1, $2)", TOURNAMENTS_CHANNEL, node),
+            notify(TOURNAMENTS_CHANNEL, node),
         ],
         Write::TournamentResult(result) => vec![
             call!(
@@ -229,7 +234,7 @@ fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
                 to_json(result.as_ref())?,
                 node.clone()
             ),
-            call!("SELECT pg_notify($1, $2)", TOURNAMENTS_CHANNEL, node),
+            notify(TOURNAMENTS_CHANNEL, node),
         ],
         Write::Record(record) => vec![
             call!(
@@ -241,7 +246,7 @@ fn calls(write: &Write, node: &str) -> Result<Vec<Call>, StoreError> {
                 to_json(record.as_ref())?,
                 node.clone()
             ),
-            call!("SELECT pg_notify($1, $2)", RECORDS_CHANNEL, node),
+            notify(RECORDS_CHANNEL, node),
         ],
     })
 }
@@ -322,14 +327,13 @@ impl WriterConn {
         Ok(st)
     }
 
-    /// Runs `calls` in order, pipelined (see [`pipelined`]), between `before`
-    /// and `after` (simple statements such as `BEGIN` and `COMMIT`): the row
-    /// counts of the calls, or the first error.
-    async fn run(
+    /// Runs `calls` in order, pipelined (see [`pipelined`]), then `COMMIT`;
+    /// `begin`: `BEGIN` first. The row counts of the calls, or the first
+    /// error (the transaction is then rolled back by its `COMMIT`).
+    async fn run_and_commit(
         &mut self,
-        before: Option<&'static str>,
+        begin: bool,
         calls: &[Call],
-        after: Option<&'static str>,
     ) -> Result<Vec<u64>, tokio_postgres::Error> {
         let mut statements = Vec::with_capacity(calls.len());
         for call in calls {
@@ -340,7 +344,7 @@ impl WriterConn {
             Box::pin(async move { client.batch_execute(sql).await.map(|()| 0) })
         };
         let mut answers: Vec<Answer<'_, u64>> = Vec::with_capacity(calls.len() + 2);
-        answers.extend(before.map(simple));
+        answers.extend(begin.then(|| simple("BEGIN")));
         for (call, statement) in calls.iter().zip(&statements) {
             answers.push(Box::pin(async move {
                 let params: Vec<&(dyn ToSql + Sync)> = call
@@ -351,18 +355,16 @@ impl WriterConn {
                 client.execute(statement, &params).await
             }));
         }
-        answers.extend(after.map(simple));
-        let mut counts = Vec::with_capacity(calls.len());
-        let skip = usize::from(before.is_some());
-        for (i, answer) in pipelined(answers).await.into_iter().enumerate() {
-            let count = answer?;
-            if i >= skip && counts.len() < calls.len() {
-                counts.push(count);
-            }
-        }
-        Ok(counts)
+        answers.push(simple("COMMIT"));
+        let answers = pipelined(answers)
+            .await
+            .into_iter()
+            .collect::<Result<Vec<u64>, _>>()?;
+        let first = usize::from(begin);
+        Ok(answers[first..first + calls.len()].to_vec())
     }
 }
+
 impl Postgres {
     /// Commits `batch` on the writer's connection (a new one if it closed).
     /// When one statement fails and takes the transaction with it, each write
@@ -532,8 +534,7 @@ impl Postgres {
             }
         }
         all_calls.extend(events.take());
-        let begin = (!begun).then_some("BEGIN");
-        let counts = writer.run(begin, &all_calls, Some("COMMIT")).await?;
+        let counts = writer.run_and_commit(!begun, &all_calls).await?;
         for code in new_rooms {
             self.epochs.insert(code.to_string(), 1);
         }
@@ -550,7 +551,8 @@ impl Postgres {
             .collect())
     }
 
-    /// Commits `batch` on the writer's connection (a new one if it closed).
+    /// Commits `batch` on `writer`: moves alone in one statement, anything
+    /// else in a transaction; a transaction a failure left open is ended.
     async fn commit_on(
         &self,
         writer: &mut WriterConn,

@@ -2,7 +2,7 @@
 //! loads, room ownership and takeovers, the public rooms, the rows other nodes
 //! stored, and LISTEN/NOTIFY on a connection of its own.
 
-use super::{newest, read_events, read_seats, record_rows, redact, Postgres, OWNER_DEAD};
+use super::{connect_raw, newest, read_events, read_seats, record_rows, Postgres, OWNER_DEAD};
 use crate::serve::records::GameRecord;
 use crate::serve::store::coordination::{
     Coordination, Expired, Location, NodeIdentity, NodeLoad, Notice, TournamentMark,
@@ -13,16 +13,14 @@ use crate::serve::store::{
     saved_rated_races, saved_records, saved_room, saved_rows, Pending, SavedRoom, StoreError,
 };
 use std::time::Duration;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 
 /// One listening connection, until it drops or nobody takes notices any more.
 async fn listen_once(
     url: &str,
     tell: &tokio::sync::mpsc::UnboundedSender<Notice>,
 ) -> Result<(), StoreError> {
-    let fail = |e: tokio_postgres::Error| StoreError::open(redact(url), StoreError::from(e));
-    let config: tokio_postgres::Config = url.parse().map_err(fail)?;
-    let (client, mut connection) = config.connect(NoTls).await.map_err(fail)?;
+    let (client, mut connection) = connect_raw(url).await?;
     // This connection's messages are read here (not by a task of its own), so
     // that its notifications come to us.
     let forward = tell.clone();
@@ -90,37 +88,32 @@ impl Coordination for Postgres {
                 .read()
                 .unwrap_or_else(|p| p.into_inner())
                 .clone();
-            let c = self.reader().await?;
-            c.execute(
+            self.execute(
                 "INSERT INTO nodes (id, url, players, lease_until)
                  VALUES ($1, $2, $3, now() + make_interval(secs => $4))
                  ON CONFLICT (id) DO UPDATE SET url = $2, players = $3,
                      lease_until = now() + make_interval(secs => $4)",
                 &[&self.node.id, &url, &players, &self.lease_secs()],
             )
-            .await?;
-            Ok(())
+            .await
         })
     }
 
     fn release(&self) -> Pending<'_, ()> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            c.execute(
+            self.execute(
                 "UPDATE nodes SET lease_until = now() - interval '1 second', players = 0
                  WHERE id = $1",
                 &[&self.node.id],
             )
-            .await?;
-            Ok(())
+            .await
         })
     }
 
     fn locate<'a>(&'a self, code: &'a str) -> Pending<'a, Option<Location>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_opt(
+            let row = self
+                .row(
                     "SELECT r.owner, COALESCE(n.url, ''), COALESCE(n.lease_until > now(), FALSE),
                         GREATEST(COALESCE(EXTRACT(EPOCH FROM n.lease_until - now()), 0), 0)::float8
                      FROM rooms r LEFT JOIN nodes n ON n.id = r.owner
@@ -143,9 +136,8 @@ impl Coordination for Postgres {
 
     fn live_nodes(&self) -> Pending<'_, Vec<NodeLoad>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     "SELECT n.id, n.url, n.players::bigint,
                         (SELECT count(*) FROM rooms r WHERE r.owner = n.id AND NOT r.finished)
                      FROM nodes n WHERE n.lease_until > now() AND n.url <> '' ORDER BY n.id",
@@ -215,9 +207,8 @@ impl Coordination for Postgres {
             if held.is_empty() {
                 return Ok(Vec::new());
             }
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     "UPDATE rooms SET owner = $3, epoch = epoch + 1
                      WHERE owner = $2 AND NOT finished
                        AND (code, epoch) IN (SELECT * FROM unnest($1::text[], $4::bigint[]))
@@ -237,9 +228,8 @@ impl Coordination for Postgres {
 
     fn expired(&self, limit: i64) -> Pending<'_, Vec<Expired>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     &format!(
                         "SELECT code, NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = rooms.owner
                             AND n.lease_until > now() - make_interval(secs => $2))
@@ -266,9 +256,8 @@ impl Coordination for Postgres {
             if held.is_empty() {
                 return Ok(Vec::new());
             }
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     "SELECT code, owner, epoch, finished FROM rooms WHERE code = ANY($1)",
                     &[&held],
                 )
@@ -309,9 +298,8 @@ impl Coordination for Postgres {
 
     fn remote_rooms(&self) -> Pending<'_, Vec<String>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     "SELECT rooms FROM nodes WHERE id <> $1 AND lease_until > now() ORDER BY id",
                     &[&self.node.id],
                 )
@@ -350,9 +338,8 @@ impl Coordination for Postgres {
 
     fn tournament_mark(&self) -> Pending<'_, TournamentMark> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_one(
+            let row = self
+                .one(
                     "SELECT (SELECT COALESCE(MAX(n), 0) FROM tournaments),
                         (SELECT COALESCE(MAX(id), 0) FROM tournament_results)",
                     &[],
@@ -367,15 +354,14 @@ impl Coordination for Postgres {
 
     fn tournaments_after(&self, after: TournamentMark) -> Pending<'_, TournamentRows> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let specs = c
-                .query(
+            let specs = self
+                .rows(
                     "SELECT n, spec FROM tournaments WHERE n > $1 ORDER BY n",
                     &[&after.tournament],
                 )
                 .await?;
-            let results = c
-                .query(
+            let results = self
+                .rows(
                     "SELECT id, result FROM tournament_results WHERE id > $1 ORDER BY id",
                     &[&after.result],
                 )
@@ -395,9 +381,8 @@ impl Coordination for Postgres {
 
     fn is_hidden<'a>(&'a self, player: &'a str) -> Pending<'a, bool> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_one(
+            let row = self
+                .one(
                     "SELECT EXISTS (SELECT 1 FROM hidden_players WHERE player = $1)",
                     &[&player],
                 )

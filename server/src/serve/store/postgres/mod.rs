@@ -37,6 +37,7 @@ use commit::WriterConn;
 use dashmap::DashMap;
 use std::sync::{Mutex, RwLock};
 use std::time::Duration;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, NoTls, Row, Transaction};
 
 /// The schema, one migration per version (index + 1); applied in order, each
@@ -146,9 +147,25 @@ pub fn redact(url: &str) -> String {
     }
 }
 
-/// A connection to `url` (keepalives on, a connect timeout), its I/O driven by
-/// a task of its own on the current runtime.
+/// A connection to `url` ([`connect_raw`]), its I/O driven by a task of its
+/// own on the current runtime.
 async fn connect(url: &str) -> Result<Client, StoreError> {
+    let (client, connection) = connect_raw(url).await?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::debug!(error = %e, "a database connection ended");
+        }
+    });
+    Ok(client)
+}
+
+/// A connection's I/O, to be driven until it ends.
+type Connection =
+    tokio_postgres::Connection<tokio_postgres::Socket, tokio_postgres::tls::NoTlsStream>;
+
+/// A connection to `url` with keepalives on and a connect timeout, and its
+/// I/O, which the caller must drive (the listener reads its notifications).
+async fn connect_raw(url: &str) -> Result<(Client, Connection), StoreError> {
     let fail = |e: tokio_postgres::Error| StoreError::open(redact(url), StoreError::from(e));
     let mut config: tokio_postgres::Config = url.parse().map_err(fail)?;
     // A half-dead link is noticed in seconds, not after the system's two hours.
@@ -160,13 +177,7 @@ async fn connect(url: &str) -> Result<Client, StoreError> {
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(Duration::from_secs(10));
     }
-    let (client, connection) = config.connect(NoTls).await.map_err(fail)?;
-    tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::debug!(error = %e, "a database connection ended");
-        }
-    });
-    Ok(client)
+    config.connect(NoTls).await.map_err(fail)
 }
 
 /// Session limits derived from a node's lease, so that no session — this
@@ -335,15 +346,43 @@ impl Postgres {
         })
     }
 
+    /// The rows `sql` returns, on a reader connection.
+    async fn rows(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        Ok(self.reader().await?.query(sql, params).await?)
+    }
+
+    /// The row `sql` returns, if any, on a reader connection.
+    async fn row(
+        &self,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, StoreError> {
+        Ok(self.reader().await?.query_opt(sql, params).await?)
+    }
+
+    /// The one row `sql` returns (an aggregate), on a reader connection.
+    async fn one(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row, StoreError> {
+        Ok(self.reader().await?.query_one(sql, params).await?)
+    }
+
+    /// Runs `sql` on a reader connection.
+    async fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<(), StoreError> {
+        self.reader().await?.execute(sql, params).await?;
+        Ok(())
+    }
+
     fn lease_secs(&self) -> f64 {
         self.node.lease.as_secs_f64()
     }
 
     /// The highest `id` of `table` (one of ours, never input), 0 when empty.
     async fn newest_id(&self, table: &str) -> Result<i64, StoreError> {
-        let c = self.reader().await?;
-        let row = c
-            .query_one(&format!("SELECT COALESCE(MAX(id), 0) FROM {table}"), &[])
+        let row = self
+            .one(&format!("SELECT COALESCE(MAX(id), 0) FROM {table}"), &[])
             .await?;
         Ok(row.try_get(0)?)
     }
@@ -356,9 +395,8 @@ impl Postgres {
         column: &str,
         after: i64,
     ) -> Result<(Vec<(i64, String)>, i64), StoreError> {
-        let c = self.reader().await?;
-        let rows = c
-            .query(
+        let rows = self
+            .rows(
                 &format!(
                     "SELECT id, {column} FROM {table} WHERE id > $1 AND node <> $2 ORDER BY id"
                 ),
@@ -425,9 +463,8 @@ impl Backend for Postgres {
 
     fn session(&self, token_hash: [u8; 32]) -> Pending<'_, Option<Identity>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_opt(
+            let row = self
+                .row(
                     "SELECT player, name FROM sessions WHERE token_hash = $1",
                     &[&&token_hash[..]],
                 )
@@ -447,9 +484,8 @@ impl Backend for Postgres {
         id: &'a str,
     ) -> Pending<'a, Option<crate::serve::review::StoredReview>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_opt("SELECT review FROM race_reviews WHERE id = $1", &[&id])
+            let row = self
+                .row("SELECT review FROM race_reviews WHERE id = $1", &[&id])
                 .await?;
             let Some(r) = row else {
                 return Ok(None);
@@ -461,9 +497,8 @@ impl Backend for Postgres {
 
     fn daily_records<'a>(&'a self, daily_key: &'a str) -> Pending<'a, Vec<GameRecord>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let rows = c
-                .query(
+            let rows = self
+                .rows(
                     "SELECT id, record FROM records WHERE daily_key = $1 ORDER BY id",
                     &[&daily_key],
                 )
@@ -501,9 +536,8 @@ impl Backend for Postgres {
 
     fn take_sync_code<'a>(&'a self, code: &'a str) -> Pending<'a, Option<(Identity, bool)>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let row = c
-                .query_opt(
+            let row = self
+                .row(
                     "DELETE FROM sync_codes WHERE code = $1
                      RETURNING player, name, expires_at > now()",
                     &[&code],
@@ -522,9 +556,8 @@ impl Backend for Postgres {
 
     fn history<'a>(&'a self, code: &'a str) -> Pending<'a, Vec<PastRound>> {
         Box::pin(async move {
-            let c = self.reader().await?;
-            let rounds = c
-                .query(
+            let rounds = self
+                .rows(
                     "SELECT round, puzzle, start_ms FROM rounds WHERE room = $1 ORDER BY round",
                     &[&code],
                 )
@@ -533,8 +566,8 @@ impl Backend for Postgres {
             for r in &rounds {
                 let round: i64 = r.try_get(0)?;
                 let puzzle: String = r.try_get(1)?;
-                let events = c
-                    .query(
+                let events = self
+                    .rows(
                         "SELECT seq, player, at_ms, event FROM events
                          WHERE room = $1 AND round = $2 ORDER BY seq",
                         &[&code, &round],
