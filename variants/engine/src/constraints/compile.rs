@@ -206,7 +206,23 @@ impl One<'_, '_> {
     /// `Σ coefficients × cells = total`, its terms split into sets of cells
     /// that see each other four ways: greedily (in order, one coefficient
     /// per set, any house), and by the layout's rows, columns and regions.
-    fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) {
+    /// Full houses whose cells all carry one coefficient are folded into the
+    /// total first ([`fold_full_houses`]); `Err` when nothing is left and
+    /// the total is not met.
+    fn sum(&mut self, cells: Vec<u32>, coefficients: Vec<i32>, total: i32) -> Result<(), String> {
+        let (cells, coefficients, total) = fold_full_houses(
+            self.house_cells,
+            self.layout.size,
+            cells,
+            coefficients,
+            total,
+        );
+        if cells.is_empty() {
+            return match total {
+                0 => Ok(()),
+                _ => Err("its whole houses can never add up to what it needs".into()),
+            };
+        }
         let houses = self.house_cells;
         let share = |a: u32, b: u32| shared_house(houses, &[a, b]);
         let mut greedy: Vec<Vec<usize>> = Vec::new();
@@ -240,6 +256,7 @@ impl One<'_, '_> {
             total,
             &partitions,
         )));
+        Ok(())
     }
 
     /// The layout's rows, its columns and its regions (boxes or jigsaw
@@ -368,8 +385,7 @@ impl One<'_, '_> {
                     .chain((0..k).map(|i| -(10i32.pow(k - 1 - i))))
                     .collect();
                 let cells = line_cells.into_iter().chain(circle_cells).collect();
-                self.sum(cells, coefficients, 0);
-                Ok(())
+                self.sum(cells, coefficients, 0)
             }
             Constraint::Difference { cells, value } => {
                 let cells = self.cells(cells, 2)?;
@@ -394,8 +410,7 @@ impl One<'_, '_> {
                     ));
                 }
                 let coefficients = vec![1; cells.len()];
-                self.sum(cells, coefficients, *sum as i32);
-                Ok(())
+                self.sum(cells, coefficients, *sum as i32)
             }
             Constraint::Sandwich { cells, sum, .. } => {
                 let cells = self.full_line(cells)?;
@@ -540,7 +555,7 @@ impl One<'_, '_> {
                             .map(|_| 1)
                             .chain(first.iter().map(|_| -1))
                             .collect();
-                        self.sum(cells, coefficients, 0);
+                        self.sum(cells, coefficients, 0)?;
                     }
                 }
                 Ok(())
@@ -781,6 +796,39 @@ fn quadruple_tuples(k: usize, values: &[u32], size: u32) -> Vec<u8> {
         .collect()
 }
 
+/// A sum without the full houses (of `size` cells) whose every cell is one
+/// of its terms with one coefficient: such a house holds each digit once,
+/// so those terms add up to a constant (the setters' "rule of 45") — an
+/// arrow along eight whole rows becomes an arrow along what is left.
+fn fold_full_houses(
+    houses: &[Vec<u32>],
+    size: u32,
+    mut cells: Vec<u32>,
+    mut coefficients: Vec<i32>,
+    mut total: i32,
+) -> (Vec<u32>, Vec<i32>, i32) {
+    let house_total = (size * (size + 1) / 2) as i32;
+    for house in houses.iter().filter(|h| h.len() == size as usize) {
+        let terms: Option<Vec<usize>> = house
+            .iter()
+            .map(|c| cells.iter().position(|x| x == c))
+            .collect();
+        let Some(terms) = terms else { continue };
+        let k = coefficients[terms[0]];
+        if terms.iter().any(|&t| coefficients[t] != k) {
+            continue;
+        }
+        total -= k * house_total;
+        let mut t = 0;
+        cells.retain(|c| !house.contains(c));
+        coefficients.retain(|_| {
+            t += 1;
+            !terms.contains(&(t - 1))
+        });
+    }
+    (cells, coefficients, total)
+}
+
 /// Whether one of `houses` holds every cell of `cells`.
 fn shared_house(houses: &[Vec<u32>], cells: &[u32]) -> bool {
     houses.iter().any(|h| cells.iter().all(|c| h.contains(c)))
@@ -789,7 +837,7 @@ fn shared_house(houses: &[Vec<u32>], cells: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::rules::ModelBuilder;
-    use protocol::{Axis, Constraint};
+    use protocol::{Axis, Constraint, Coord};
     use std::sync::Arc;
 
     /// An indexer whose digit points past the layout's last column points
@@ -823,6 +871,51 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "constraint 1 (cage): sum 9 is impossible for 2 different digits (possible: 3..=7)"
+        );
+    }
+
+    /// A 4x4 with a little killer along the first row and two cells of
+    /// the second.
+    fn killer_over_a_row(cells: Vec<Coord>, sum: u32) -> Result<crate::Model, crate::PuzzleError> {
+        crate::geometry::classic_builder(2, 2)
+            .expect("4x4")
+            .constraint(Constraint::LittleKiller {
+                cells,
+                sum,
+                clue: None,
+            })
+            .build()
+    }
+
+    /// The row adds up to 10 whatever its digits: the sum keeps the two
+    /// cells of the second row, and still holds them to the rest.
+    #[test]
+    fn a_sum_leaves_out_the_whole_houses_it_covers() {
+        let cells = vec![[0, 0], [0, 1], [0, 2], [0, 3], [1, 0], [1, 2]];
+        let solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        let mut givens = solution.to_vec();
+        (givens[4], givens[6]) = (0, 0);
+        for (sum, solutions) in [(14, 1), (15, 0)] {
+            let model = killer_over_a_row(cells.clone(), sum).expect("valid");
+            let kept: Vec<&[u32]> = model
+                .compiled
+                .primitives
+                .iter()
+                .map(|(p, _)| p.cells())
+                .collect();
+            assert_eq!(kept, [&[4, 6][..]]);
+            let puzzle = crate::Puzzle::new(Arc::new(model), givens.clone()).expect("valid");
+            assert_eq!(puzzle.count(2).solutions, solutions, "sum {sum}");
+        }
+    }
+
+    #[test]
+    fn a_sum_over_whole_houses_that_misses_its_total_is_an_error() {
+        let e = killer_over_a_row((0..4).map(|c| [0, c]).collect(), 11)
+            .expect_err("a row of 1..=4 adds up to 10");
+        assert_eq!(
+            e.to_string(),
+            "constraint 0 (littleKiller): its whole houses can never add up to what it needs"
         );
     }
 
