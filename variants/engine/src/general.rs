@@ -276,11 +276,58 @@ fn failed(failures: &mut [u32], cells: &[u32]) -> bool {
 /// and cages still always run to their fixpoint.
 const LOCKED_ROUNDS: usize = 1;
 
+/// The full houses with a cell narrowed since they were last scanned for
+/// hidden singles (house `h` is bit `h`). A house none of whose cells
+/// changed would find nothing new, so skipping it changes nothing — not
+/// the singles found, nor which rule fails first (what the search's
+/// branching counts). Models with more than 64 full houses scan them all.
+struct DirtyHouses {
+    bits: u64,
+    tracked: bool,
+}
+
+impl DirtyHouses {
+    /// Every house to be scanned.
+    fn all(t: &Compiled) -> DirtyHouses {
+        DirtyHouses {
+            bits: u64::MAX,
+            tracked: !t.full_houses_of.is_empty(),
+        }
+    }
+
+    /// Cell `c` was narrowed.
+    #[inline]
+    fn touch(&mut self, t: &Compiled, c: u32) {
+        self.bits |= t.full_houses_of(c as usize);
+    }
+
+    /// Cells `cells` may have been narrowed.
+    fn touch_all(&mut self, t: &Compiled, cells: &[u32]) {
+        for &c in cells {
+            self.touch(t, c);
+        }
+    }
+
+    /// Whether house `h` is to be scanned; it is then clean until touched.
+    #[inline]
+    fn take(&mut self, h: usize) -> bool {
+        if !self.tracked {
+            return true;
+        }
+        let bit = 1u64 << h;
+        let dirty = self.bits & bit != 0;
+        self.bits &= !bit;
+        dirty
+    }
+}
+
 /// Runs propagation to a fixpoint from the single cells in `queue`.
 fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
     let (queue, cage_seen) = (&mut *s.queue, &mut *s.cage_seen);
     let mut locked_rounds = 0;
-    // No cage has been narrowed on these candidates yet (no mask is 0).
+    let mut dirty = DirtyHouses::all(t);
+    // No cage or primitive has been narrowed on these candidates yet (no
+    // mask is 0).
     cage_seen.fill(0);
     loop {
         while let Some(cell) = queue.pop() {
@@ -293,6 +340,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
                         return failed(s.failures, &[cell, p]);
                     }
                     cand[p as usize] = n;
+                    dirty.touch(t, p);
                     if is_single(n) {
                         queue.push(p);
                     }
@@ -301,6 +349,9 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         }
         let mut progress = false;
         for h in 0..t.full_house_count() {
+            if !dirty.take(h) {
+                continue;
+            }
             let cells = t.full_house(h);
             let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
             for &x in cells {
@@ -329,6 +380,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
                 }
                 if u != m {
                     cand[x as usize] = u;
+                    dirty.touch(t, x);
                     queue.push(x);
                     progress = true;
                 }
@@ -350,7 +402,12 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
                 continue;
             }
             match cage.propagate(cand, queue) {
-                Ok(changed) => progress |= changed,
+                Ok(changed) => {
+                    if changed {
+                        dirty.touch_all(t, &cage.cells);
+                    }
+                    progress |= changed;
+                }
                 Err(()) => return failed(s.failures, &cage.cells),
             }
             for (s, &c) in seen.iter_mut().zip(&cage.cells) {
@@ -371,7 +428,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
             {
                 continue;
             }
-            match primitive.propagate(cand, queue) {
+            match primitive.propagate(cand, queue, |c, _| dirty.touch(t, c)) {
                 Ok(changed) => progress |= changed,
                 Err(()) => return failed(s.failures, cells),
             }
@@ -386,7 +443,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
             return true;
         }
         locked_rounds += 1;
-        match locked_candidates(t, queue, cand) {
+        match locked_candidates(t, queue, cand, &mut dirty) {
             Ok(true) => {}
             Ok(false) => return true,
             Err(()) => return false,
@@ -395,7 +452,12 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
 }
 
 /// Pointing and claiming between every pair of full houses that share cells.
-fn locked_candidates(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> Result<bool, ()> {
+fn locked_candidates(
+    t: &Compiled,
+    queue: &mut Vec<u32>,
+    cand: &mut [u32],
+    dirty: &mut DirtyHouses,
+) -> Result<bool, ()> {
     let union = |cand: &[u32], r: &std::ops::Range<usize>| {
         t.locked_cells[r.clone()]
             .iter()
@@ -422,6 +484,7 @@ fn locked_candidates(t: &Compiled, queue: &mut Vec<u32>, cand: &mut [u32]) -> Re
                         return Err(());
                     }
                     cand[c as usize] = n;
+                    dirty.touch(t, c);
                     progress = true;
                     if is_single(n) {
                         queue.push(c);

@@ -57,6 +57,78 @@ pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
     Some((least, most))
 }
 
+/// The least and most `len` different values of a mask add up to with any
+/// one value left out, each in O(1) (a sum's term and the other cells of
+/// its set, which cannot hold its value; an X-sum's cell and the others).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct DistinctSums {
+    /// Their union of candidates.
+    mask: u32,
+    /// How many cells.
+    len: u32,
+    /// The sums of the `len` and `len + 1` smallest values, and the
+    /// `len`-th smallest (0 when `len` is 0).
+    low: (i32, i32, u32),
+    /// The same from the largest (the edge `u32::MAX` when `len` is 0).
+    high: (i32, i32, u32),
+}
+
+impl DistinctSums {
+    /// The bounds of `len` different values of `mask`.
+    pub(crate) fn new(mask: u32, len: usize) -> DistinctSums {
+        let len = len as u32;
+        let ends = |mut m: u32, next: fn(u32) -> u32, none: u32| {
+            let (mut sum, mut edge) = (0i32, none);
+            for _ in 0..len {
+                if m == 0 {
+                    break;
+                }
+                let b = next(m);
+                sum += b as i32 + 1;
+                edge = b + 1;
+                m &= !(1 << b);
+            }
+            let beyond = if m == 0 {
+                i32::MAX
+            } else {
+                sum + next(m) as i32 + 1
+            };
+            (sum, beyond, edge)
+        };
+        DistinctSums {
+            mask,
+            len,
+            low: ends(mask, u32::trailing_zeros, 0),
+            high: ends(mask, |m| 31 - m.leading_zeros(), u32::MAX),
+        }
+    }
+
+    /// The unweighted bounds of `len` different values of the mask
+    /// without `v`, `None` when there are not enough.
+    pub(crate) fn without(&self, v: u32) -> Option<(i32, i32)> {
+        let has = self.mask & (1 << (v - 1)) != 0;
+        if self.mask.count_ones() - u32::from(has) < self.len {
+            return None;
+        }
+        if !has {
+            return Some((self.low.0, self.high.0));
+        }
+        let (low, low_next, low_edge) = self.low;
+        let (high, high_next, high_edge) = self.high;
+        let least = if v <= low_edge {
+            low_next - v as i32
+        } else {
+            low
+        };
+        let most = if v >= high_edge {
+            high_next - v as i32
+        } else {
+            high
+        };
+        Some((least, most))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +139,16 @@ mod tests {
         assert_eq!(full_mask(32), u32::MAX);
         assert!(is_single(bit(5)) && !is_single(0) && !is_single(3));
         assert_eq!(value_of(bit(7)), 7);
+    }
+
+    #[test]
+    fn a_set_without_one_value_is_bounded_in_constant_time() {
+        // Two other cells of {1, 2, 5, 9}.
+        let others = DistinctSums::new(bit(1) | bit(2) | bit(5) | bit(9), 2);
+        assert_eq!(others.without(3), Some((3, 14)));
+        assert_eq!(others.without(1), Some((7, 14)));
+        assert_eq!(others.without(9), Some((3, 7)));
+        assert_eq!(DistinctSums::new(bit(1) | bit(2), 2).without(2), None);
+        assert_eq!(DistinctSums::new(0, 0).without(4), Some((0, 0)));
     }
 }

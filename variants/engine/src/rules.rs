@@ -65,6 +65,9 @@ pub(crate) struct Compiled {
     pub peers: Vec<u32>,
     pub full_house_start: Vec<u32>,
     pub full_house_cells: Vec<u32>,
+    /// Per cell, the full houses holding it as bits (house `h` is bit `h`);
+    /// empty when there are more than 64 full houses.
+    pub full_houses_of: Vec<u64>,
     pub cages: Vec<CageTable>,
     pub locked: Vec<LockedPair>,
     pub locked_cells: Vec<u32>,
@@ -88,6 +91,13 @@ impl Compiled {
     #[inline]
     pub fn peers_of(&self, c: usize) -> &[u32] {
         &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
+    }
+
+    /// The full houses holding cell `c`, as bits; every bit when they are
+    /// not tracked (more than 64 full houses).
+    #[inline]
+    pub fn full_houses_of(&self, c: usize) -> u64 {
+        self.full_houses_of.get(c).copied().unwrap_or(u64::MAX)
     }
 
     /// Number of houses holding exactly N cells.
@@ -509,6 +519,15 @@ fn compile(model: &Rules) -> Compiled {
             full_house_start.push(full_house_cells.len() as u32);
         }
     }
+    let mut full_houses_of = Vec::new();
+    if full_house_start.len() - 1 <= 64 {
+        full_houses_of = vec![0u64; n];
+        for (h, w) in full_house_start.windows(2).enumerate() {
+            for &c in &full_house_cells[w[0] as usize..w[1] as usize] {
+                full_houses_of[c as usize] |= 1 << h;
+            }
+        }
+    }
     let full: Vec<&ModelHouse> = model
         .houses
         .iter()
@@ -592,6 +611,7 @@ fn compile(model: &Rules) -> Compiled {
         peers,
         full_house_start,
         full_house_cells,
+        full_houses_of,
         cages,
         locked,
         locked_cells,

@@ -64,8 +64,14 @@ impl Primitive {
     }
 
     /// Narrows the candidates of its cells in a per-cell array; cells that
-    /// become single are pushed onto `singles`.
-    pub fn propagate(&self, cand: &mut [u32], singles: &mut Vec<u32>) -> Result<bool, ()> {
+    /// become single are pushed onto `singles`, and every cell narrowed is
+    /// told to `narrowed`.
+    pub fn propagate(
+        &self,
+        cand: &mut [u32],
+        singles: &mut Vec<u32>,
+        mut narrowed: impl FnMut(u32, u32),
+    ) -> Result<bool, ()> {
         let cells = self.cells();
         // Most primitives read a few cells: their masks stay on the stack.
         let mut on_stack = [0u32; 16];
@@ -85,6 +91,7 @@ impl Primitive {
         for (&l, &c) in local.iter().zip(cells) {
             if cand[c as usize] != l {
                 cand[c as usize] = l;
+                narrowed(c, l);
                 if is_single(l) {
                     singles.push(c);
                 }

@@ -11,7 +11,7 @@
 //! finished grid is checked exactly.
 
 use super::store;
-use crate::mask::{distinct_bounds, values_of};
+use crate::mask::{distinct_bounds, values_of, DistinctSums};
 
 /// The most assignment steps one narrowing lists before it gives up.
 const NODE_BUDGET: usize = 2_000;
@@ -510,41 +510,52 @@ fn seen_before(after: u16, taller: bool) -> u16 {
 /// leaves it (cells past every allowed X keep all).
 fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
     let n = local.len();
-    let mut kept = vec![0u32; n];
-    // Whether `k` different digits of `mask` can add up to `target`.
-    let fits = |mask: u32, k: usize, target: u32| {
-        distinct_bounds(mask, k).is_some_and(|(lo, hi)| (lo..=hi).contains(&target))
-    };
+    // A line has at most MAX_SIZE cells: everything fits on the stack.
+    const LINE: usize = crate::MAX_SIZE as usize;
+    if n > LINE {
+        return Ok(false);
+    }
+    let mut kept = [0u32; LINE];
+    // from[i]: the union of cells i..k of the X being tried.
+    let mut from = [0u32; LINE + 1];
     for x in values_of(local[0]) {
         let (x32, k) = (u32::from(x), usize::from(x));
         if k > n || x32 > sum {
             continue;
         }
-        let rest = sum - x32;
-        let others = 1..k;
-        let union = others.clone().fold(0u32, |m, i| m | local[i]) & !(1 << (x - 1));
-        if !fits(union, k - 1, rest) {
+        let (rest, x_bit) = (sum - x32, 1u32 << (x - 1));
+        from[k] = 0;
+        for i in (1..k).rev() {
+            from[i] = from[i + 1] | local[i];
+        }
+        if !distinct_bounds(from[1] & !x_bit, k - 1)
+            .is_some_and(|(lo, hi)| (lo..=hi).contains(&rest))
+        {
             continue;
         }
-        kept[0] |= 1 << (x - 1);
-        for i in others.clone() {
-            let rest_union = others
-                .clone()
-                .filter(|&j| j != i)
-                .fold(0u32, |m, j| m | local[j])
-                & !(1 << (x - 1));
-            for v in values_of(local[i] & !(1 << (x - 1))) {
+        kept[0] |= x_bit;
+        let mut before = 0u32;
+        for i in 1..k {
+            // The other k - 2 cells: different digits, none of them X.
+            let others = DistinctSums::new((before | from[i + 1]) & !x_bit, k - 2);
+            before |= local[i];
+            for v in values_of(local[i] & !x_bit) {
                 let v32 = u32::from(v);
-                if v32 <= rest && fits(rest_union & !(1 << (v - 1)), k - 2, rest - v32) {
+                let need = rest.wrapping_sub(v32) as i32;
+                if v32 <= rest
+                    && others
+                        .without(v32)
+                        .is_some_and(|(lo, hi)| (lo..=hi).contains(&need))
+                {
                     kept[i] |= 1 << (v - 1);
                 }
             }
         }
         for i in k..n {
-            kept[i] |= local[i] & !(1 << (x - 1));
+            kept[i] |= local[i] & !x_bit;
         }
     }
-    store(local, &kept)
+    store(local, &kept[..n])
 }
 
 /// One listing of a pattern's assignments.
@@ -722,6 +733,65 @@ mod tests {
         assert_eq!(narrow_x_sum(&mut local, 10), Ok(true));
         assert_eq!(local[0], bit(2));
         assert_eq!(local[1], bit(8));
+    }
+
+    /// The X-sum's narrowing, written out plainly: every other cell's
+    /// union and bounds worked out again for each value.
+    fn x_sum_plainly(local: &[u32], sum: u32) -> Vec<u32> {
+        let n = local.len();
+        let fits = |mask: u32, k: usize, target: u32| {
+            distinct_bounds(mask, k).is_some_and(|(lo, hi)| (lo..=hi).contains(&target))
+        };
+        let mut kept = vec![0u32; n];
+        for x in values_of(local[0]) {
+            let (x32, k, xb) = (u32::from(x), usize::from(x), bit(u32::from(x)));
+            if k > n
+                || x32 > sum
+                || !fits((1..k).fold(0, |m, i| m | local[i]) & !xb, k - 1, sum - x32)
+            {
+                continue;
+            }
+            kept[0] |= xb;
+            for i in 1..k {
+                let union = (1..k).filter(|&j| j != i).fold(0, |m, j| m | local[j]) & !xb;
+                for v in values_of(local[i] & !xb) {
+                    let v32 = u32::from(v);
+                    if v32 <= sum - x32 && fits(union & !bit(v32), k - 2, sum - x32 - v32) {
+                        kept[i] |= bit(v32);
+                    }
+                }
+            }
+            for i in k..n {
+                kept[i] |= local[i] & !xb;
+            }
+        }
+        kept
+    }
+
+    #[test]
+    fn an_x_sum_narrows_as_written_out_plainly() {
+        use rand::Rng;
+        let (mut rng, mut kept) = (crate::seed::rng_for("x-sum"), 0);
+        for _ in 0..3000 {
+            let local: Vec<u32> = (0..9)
+                .map(|_| rng.gen_range(1..0x200u32) & rng.gen_range(1..0x200u32))
+                .collect();
+            let local: Vec<u32> = local
+                .into_iter()
+                .map(|m| if m == 0 { 0x1FF } else { m })
+                .collect();
+            let sum = rng.gen_range(1..46);
+            let expected = x_sum_plainly(&local, sum);
+            let mut narrowed = local.clone();
+            match narrow_x_sum(&mut narrowed, sum) {
+                Err(()) => assert!(expected.contains(&0), "{local:?} {sum}"),
+                Ok(_) => {
+                    assert_eq!(narrowed, expected, "{local:?} {sum}");
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 300, "only {kept} of the lines could be narrowed");
     }
 
     #[test]

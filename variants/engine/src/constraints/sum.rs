@@ -12,7 +12,7 @@
 //! 32-cell arrow through eight boxes adds up to at least the sum of each
 //! box's smallest digits, and holds each digit at most eight times.
 
-use crate::mask::{is_single, values_of};
+use crate::mask::{is_single, values_of, DistinctSums};
 
 /// `Σ coefficient × value = total` over distinct cells.
 #[derive(Clone, Debug)]
@@ -148,77 +148,6 @@ fn tighter(a: (i32, i32), b: (i32, i32)) -> (i32, i32) {
     (a.0.max(b.0), a.1.min(b.1))
 }
 
-/// The other cells of a term's set: the least and most their different
-/// values add up to with any one value left out (the term's, which they
-/// cannot hold), each in O(1).
-#[derive(Clone, Copy, Default)]
-struct SetOthers {
-    /// Their union of candidates.
-    mask: u32,
-    /// How many cells.
-    len: u32,
-    /// The sums of the `len` and `len + 1` smallest values, and the
-    /// `len`-th smallest (0 when `len` is 0).
-    low: (i32, i32, u32),
-    /// The same from the largest (the edge `u32::MAX` when `len` is 0).
-    high: (i32, i32, u32),
-}
-
-impl SetOthers {
-    fn new(mask: u32, len: usize) -> SetOthers {
-        let len = len as u32;
-        let ends = |mut m: u32, next: fn(u32) -> u32, none: u32| {
-            let (mut sum, mut edge) = (0i32, none);
-            for _ in 0..len {
-                if m == 0 {
-                    break;
-                }
-                let b = next(m);
-                sum += b as i32 + 1;
-                edge = b + 1;
-                m &= !(1 << b);
-            }
-            let beyond = if m == 0 {
-                i32::MAX
-            } else {
-                sum + next(m) as i32 + 1
-            };
-            (sum, beyond, edge)
-        };
-        SetOthers {
-            mask,
-            len,
-            low: ends(mask, u32::trailing_zeros, 0),
-            high: ends(mask, |m| 31 - m.leading_zeros(), u32::MAX),
-        }
-    }
-
-    /// The unweighted bounds of `len` different values of the mask
-    /// without `v`, `None` when there are not enough.
-    fn without(&self, v: u32) -> Option<(i32, i32)> {
-        let has = self.mask & (1 << (v - 1)) != 0;
-        if self.mask.count_ones() - u32::from(has) < self.len {
-            return None;
-        }
-        if !has {
-            return Some((self.low.0, self.high.0));
-        }
-        let (low, low_next, low_edge) = self.low;
-        let (high, high_next, high_edge) = self.high;
-        let least = if v <= low_edge {
-            low_next - v as i32
-        } else {
-            low
-        };
-        let most = if v >= high_edge {
-            high_next - v as i32
-        } else {
-            high
-        };
-        Some((least, most))
-    }
-}
-
 /// The union of the masks of `terms`.
 fn union(local: &[u32], terms: &[usize]) -> u32 {
     terms.iter().fold(0, |m, &t| m | local[t])
@@ -294,7 +223,7 @@ impl TermClass {
         let k = self.coefficient;
         // Per cover: the other cells of t's set, and the cover's bounds
         // without that set.
-        let mut others = [(SetOthers::default(), (0i32, 0i32)); MAX_COVERS];
+        let mut others = [(DistinctSums::default(), (0i32, 0i32)); MAX_COVERS];
         for (slot, cover) in others.iter_mut().zip(&self.covers) {
             let s = cover.set_of[t];
             let set = &cover.sets[s];
@@ -303,7 +232,7 @@ impl TermClass {
                 .filter(|&&o| o != t)
                 .fold(0, |m, &o| m | local[o]);
             let (c, b) = (work.covers[cover.slot], work.sets[cover.first_set + s]);
-            *slot = (SetOthers::new(m, set.len() - 1), (c.0 - b.0, c.1 - b.1));
+            *slot = (DistinctSums::new(m, set.len() - 1), (c.0 - b.0, c.1 - b.1));
         }
         let others = &others[..self.covers.len()];
         let rest_by_value = self.capped.map(|slot| &work.rest[slot]);
@@ -551,16 +480,5 @@ mod tests {
             Some((1 + 1 + 2 + 3, 3 + 3 + 2 + 1))
         );
         assert_eq!(capped_bounds(&caps, 9, 6), None);
-    }
-
-    #[test]
-    fn a_set_without_one_value_is_bounded_in_constant_time() {
-        // Two other cells of {1, 2, 5, 9}.
-        let others = SetOthers::new(bit(1) | bit(2) | bit(5) | bit(9), 2);
-        assert_eq!(others.without(3), Some((3, 14)));
-        assert_eq!(others.without(1), Some((7, 14)));
-        assert_eq!(others.without(9), Some((3, 7)));
-        assert_eq!(SetOthers::new(bit(1) | bit(2), 2).without(2), None);
-        assert_eq!(SetOthers::new(0, 0).without(4), Some((0, 0)));
     }
 }
