@@ -535,9 +535,16 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
         }
         kept[0] |= x_bit;
         let mut before = 0u32;
+        // The other cells' digits are often those of the previous cell's
+        // others: their bounds are then worked out once.
+        let mut others = (u32::MAX, DistinctSums::default());
         for i in 1..k {
             // The other k - 2 cells: different digits, none of them X.
-            let others = DistinctSums::new((before | from[i + 1]) & !x_bit, k - 2);
+            let union = (before | from[i + 1]) & !x_bit;
+            if others.0 != union {
+                others = (union, DistinctSums::new(union, k - 2));
+            }
+            let others = &others.1;
             before |= local[i];
             for v in values_of(local[i] & !x_bit) {
                 let v32 = u32::from(v);
