@@ -3,7 +3,8 @@
 //! one acknowledged), chat, leave and disconnect, over and over — new players
 //! and returning ones — while the server's resident memory is sampled. Then
 //! everyone leaves and the server idles. Prints RSS over time and a table: the
-//! baseline, the growth over the last third of the run, and idle RSS.
+//! baseline, the growth over the last third of the run, idle RSS, and the
+//! anonymous part of it (heaps and stacks) at the start and at idle.
 //!
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench memory --
 //! --minutes 30 --workers 8 --move-ms 100 --idle-seconds 120 [--population 8]`
@@ -11,7 +12,7 @@
 //! without it, a new player in every room).
 
 use arena_tests::bench_arg;
-use arena_tests::proc::{children, rss_kib};
+use arena_tests::proc::{anon_kib, children, rss_kib};
 use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
 use arena_tests::solving_moves;
 use arena_tests::ws::{race_settings, started_room, Client};
@@ -159,7 +160,7 @@ fn main() {
         let (mut child, started) = spawn_arena_serve_with_lines(&dir, &LIFTED_LIMITS).await;
         let pid = child.id().expect("pid");
         let addr = started.game;
-        let baseline = rss_kib(pid);
+        let (baseline, anon_start) = (rss_kib(pid), anon_kib(pid));
         let stop = Arc::new(AtomicBool::new(false));
         let counts = Arc::new(Counts::default());
         let pace = Duration::from_millis(a.move_ms);
@@ -208,7 +209,7 @@ fn main() {
             tick.tick().await;
             idle.push(rss_kib(pid));
         }
-        let idle_rss = idle.last().copied().unwrap_or(end);
+        let (idle_rss, anon_idle) = (idle.last().copied().unwrap_or(end), anon_kib(pid));
         let hosts = children_rss_kib(pid);
         let _ = child.kill().await;
         let _ = std::fs::remove_dir_all(&dir);
@@ -225,12 +226,12 @@ fn main() {
         };
         let third = at(2.0 / 3.0);
         println!(
-            "\n| run | connections | rooms | acks | RSS start | RSS at 2/3 | RSS at end | last third | idle after {} s | plugin hosts, idle |",
+            "\n| run | connections | rooms | acks | RSS start | RSS at 2/3 | RSS at end | last third | idle after {} s | anonymous: start, idle | plugin hosts, idle |",
             a.idle_seconds
         );
-        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         println!(
-            "| {:.0} min, {} workers, {} ms per move, {} | {} | {} | {} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:+.2} MiB | {:.1} MiB | {:.1} MiB |",
+            "| {:.0} min, {} workers, {} ms per move, {} | {} | {} | {} | {:.1} MiB | {:.1} MiB | {:.1} MiB | {:+.2} MiB | {:.1} MiB | {:.1}, {:.1} MiB | {:.1} MiB |",
             a.minutes,
             a.workers,
             a.move_ms,
@@ -247,6 +248,8 @@ fn main() {
             mib(end),
             mib(end) - mib(third),
             mib(idle_rss),
+            mib(anon_start),
+            mib(anon_idle),
             mib(hosts),
         );
     });

@@ -32,6 +32,12 @@ pub fn rss_kib(pid: u32) -> u64 {
     status_kib(pid, "VmRSS:")
 }
 
+/// A process's resident anonymous memory (its heaps and stacks, not the
+/// pages of its binary and libraries), in KiB.
+pub fn anon_kib(pid: u32) -> u64 {
+    status_kib(pid, "RssAnon:")
+}
+
 /// The most resident memory a process has had, in KiB.
 pub fn peak_rss_kib(pid: u32) -> u64 {
     status_kib(pid, "VmHWM:")
