@@ -428,7 +428,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
             {
                 continue;
             }
-            match primitive.propagate(cand, queue, |c, _| dirty.touch(t, c)) {
+            match primitive.propagate(cand, queue, |c| dirty.touch(t, c)) {
                 Ok(changed) => progress |= changed,
                 Err(()) => return failed(s.failures, cells),
             }

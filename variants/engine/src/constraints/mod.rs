@@ -70,7 +70,7 @@ impl Primitive {
         &self,
         cand: &mut [u32],
         singles: &mut Vec<u32>,
-        mut narrowed: impl FnMut(u32, u32),
+        mut narrowed: impl FnMut(u32),
     ) -> Result<bool, ()> {
         let cells = self.cells();
         // Most primitives read a few cells: their masks stay on the stack.
@@ -91,7 +91,7 @@ impl Primitive {
         for (&l, &c) in local.iter().zip(cells) {
             if cand[c as usize] != l {
                 cand[c as usize] = l;
-                narrowed(c, l);
+                narrowed(c);
                 if is_single(l) {
                     singles.push(c);
                 }
