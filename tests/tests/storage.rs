@@ -464,7 +464,6 @@ async fn postgres_answers_each_write_of_a_mixed_batch() {
     let backend = Postgres::open(&url, node("a", Duration::from_secs(30)))
         .await
         .expect("open");
-    let event = value_event;
     let room = |code: &str| Write::Room {
         code: code.into(),
         settings: settings(),
@@ -477,8 +476,8 @@ async fn postgres_answers_each_write_of_a_mixed_batch() {
             who: ada(),
             seat: 0,
         },
-        event("r1", 1),
-        event("r1", 2),
+        value_event("r1", 1),
+        value_event("r1", 2),
         Write::PoolTake {
             seed: "never-pooled".into(),
         },
@@ -486,8 +485,8 @@ async fn postgres_answers_each_write_of_a_mixed_batch() {
             room: "r1".into(),
             start_ms: 5.0,
         },
-        event("r1", 3),
-        event("elsewhere", 1),
+        value_event("r1", 3),
+        value_event("elsewhere", 1),
         Write::Record(Box::new(record("p1", None))),
     ];
     let results = backend.commit(batch).await.expect("committed");
@@ -522,7 +521,12 @@ async fn postgres_answers_each_write_of_a_mixed_batch() {
     // The database refuses one write (r1 exists): that one fails, the rest of
     // the batch is committed one by one.
     let results = backend
-        .commit(vec![event("r1", 4), room("r1"), room("r2"), event("r2", 1)])
+        .commit(vec![
+            value_event("r1", 4),
+            room("r1"),
+            room("r2"),
+            value_event("r2", 1),
+        ])
         .await
         .expect("committed");
     assert!(results[0].is_ok() && results[2].is_ok() && results[3].is_ok());

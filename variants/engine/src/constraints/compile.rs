@@ -819,12 +819,11 @@ fn fold_full_houses(
             continue;
         }
         total -= k * house_total;
-        let mut t = 0;
-        cells.retain(|c| !house.contains(c));
-        coefficients.retain(|_| {
-            t += 1;
-            !terms.contains(&(t - 1))
-        });
+        (cells, coefficients) = cells
+            .iter()
+            .zip(&coefficients)
+            .filter(|(c, _)| !house.contains(c))
+            .unzip();
     }
     (cells, coefficients, total)
 }

@@ -548,11 +548,12 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
             before |= local[i];
             for v in values_of(local[i] & !x_bit) {
                 let v32 = u32::from(v);
-                let need = rest.wrapping_sub(v32) as i32;
-                if v32 <= rest
-                    && others
-                        .without(v32)
-                        .is_some_and(|(lo, hi)| (lo..=hi).contains(&need))
+                let Some(need) = rest.checked_sub(v32) else {
+                    continue;
+                };
+                if others
+                    .without(v32)
+                    .is_some_and(|(lo, hi)| (lo..=hi).contains(&(need as i32)))
                 {
                     kept[i] |= 1 << (v - 1);
                 }
@@ -781,11 +782,12 @@ mod tests {
         let (mut rng, mut kept) = (crate::seed::rng_for("x-sum"), 0);
         for _ in 0..3000 {
             let local: Vec<u32> = (0..9)
-                .map(|_| rng.gen_range(1..0x200u32) & rng.gen_range(1..0x200u32))
-                .collect();
-            let local: Vec<u32> = local
-                .into_iter()
-                .map(|m| if m == 0 { 0x1FF } else { m })
+                .map(
+                    |_| match rng.gen_range(1..0x200u32) & rng.gen_range(1..0x200u32) {
+                        0 => 0x1FF,
+                        m => m,
+                    },
+                )
                 .collect();
             let sum = rng.gen_range(1..46);
             let expected = x_sum_plainly(&local, sum);
