@@ -188,6 +188,25 @@ impl One<'_, '_> {
         Ok(())
     }
 
+    /// A slow thermometer: each cell at most the next, and strictly below
+    /// any later cell it sees (no digit repeats in a house) — the setters'
+    /// reading, which steps of `<=` between neighbours alone cannot see.
+    fn slow_thermometer(&mut self, cells: &[u32]) -> Result<(), String> {
+        for (i, &low) in cells.iter().enumerate() {
+            for (j, &high) in cells.iter().enumerate().skip(i + 1) {
+                if low == high {
+                    continue;
+                }
+                if self.see_each_other(&[low, high]) {
+                    self.relate(low, high, |a, b| a < b)?;
+                } else if j == i + 1 {
+                    self.relate(low, high, |a, b| a <= b)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Each of `cells` limited to the values `keep` accepts.
     fn limit(&mut self, cells: &[u32], keep: impl Fn(u32) -> bool) -> Result<(), String> {
         let values: Vec<u8> = (1..=self.layout.size)
@@ -344,8 +363,12 @@ impl One<'_, '_> {
                         cells.len()
                     ));
                 }
-                for pair in cells.windows(2) {
-                    self.relate(pair[0], pair[1], |a, b| if *slow { a <= b } else { a < b })?;
+                if *slow {
+                    self.slow_thermometer(&cells)?;
+                } else {
+                    for pair in cells.windows(2) {
+                        self.relate(pair[0], pair[1], |a, b| a < b)?;
+                    }
                 }
                 if !slow {
                     self.differ(coords);
@@ -906,6 +929,30 @@ mod tests {
             let puzzle = crate::Puzzle::new(Arc::new(model), givens.clone()).expect("valid");
             assert_eq!(puzzle.count(2).solutions, solutions, "sum {sum}");
         }
+    }
+
+    /// r1c1 <= r2c3 <= r1c2 on a 4x4: the ends share a row, so r1c1 stays
+    /// strictly below r1c2 though the middle cell sees neither.
+    #[test]
+    fn a_slow_thermometer_rises_strictly_between_cells_that_see_each_other() {
+        let model = crate::geometry::classic_builder(2, 2)
+            .expect("4x4")
+            .constraint(Constraint::Thermometer {
+                cells: vec![[0, 0], [1, 2], [0, 1]],
+                slow: true,
+            })
+            .build()
+            .expect("valid");
+        let (low, middle, high) = (0, 6, 1);
+        let mut cand = vec![0b1111u32; 16];
+        cand[high] = 0b0110;
+        let mut singles = Vec::new();
+        while model.compiled.primitives.iter().any(|(p, _)| {
+            p.propagate(&mut cand, &mut singles, |_| {})
+                .expect("satisfiable")
+        }) {}
+        assert_eq!(cand[low], 0b0011, "r1c1 below r1c2's 2 or 3");
+        assert_eq!(cand[middle], 0b0111, "r2c3 may equal r1c2");
     }
 
     #[test]
