@@ -518,6 +518,7 @@ impl One<'_, '_> {
                 // Pairs of digits up to 25 always fit the sums' bits; one pair
                 // alone states nothing.
                 if let Some(rule) = EqualSums::new(groups, size) {
+                    let rule = rule.sharing_houses(self.house_cells, size);
                     self.push(Primitive::EqualSums(rule));
                 }
                 Ok(())
@@ -567,6 +568,7 @@ impl One<'_, '_> {
                 }
                 let groups = runs.iter().map(|run| (run.clone(), true)).collect();
                 if let Some(rule) = EqualSums::new(groups, size) {
+                    let rule = rule.sharing_houses(self.house_cells, size);
                     self.push(Primitive::EqualSums(rule));
                 } else if let Some((first, rest)) = runs.split_first() {
                     // Runs too long for the sums' bits (big grids): each run

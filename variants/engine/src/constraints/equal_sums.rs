@@ -5,6 +5,9 @@
 //! if its group can still reach one of those totals with it. That reads
 //! the rule exactly (generalized arc consistency on the shared total), where
 //! a chain of two-group sums bounds it only through minima and maxima.
+//! Groups lying whole in one house must make the total together with
+//! different digits: the totals they cannot are dropped too (see
+//! [`EqualSums::sharing_houses`]).
 
 use crate::mask::{distinct_bounds, values_of};
 
@@ -38,6 +41,12 @@ pub(crate) struct EqualSums {
     /// The groups' cells, one group after another.
     pub cells: Vec<u32>,
     groups: Vec<Group>,
+    /// The totals the groups sharing a house leave (bit `t`: total `t`);
+    /// see [`EqualSums::sharing_houses`].
+    totals: u128,
+    /// The groups lying whole in one house, two or more (their digits all
+    /// differ).
+    clusters: Vec<Vec<usize>>,
 }
 
 thread_local! {
@@ -73,7 +82,46 @@ impl EqualSums {
             });
             cells.extend(group);
         }
-        Some(EqualSums { cells, groups: out })
+        Some(EqualSums {
+            cells,
+            groups: out,
+            totals: u128::MAX,
+            clusters: Vec::new(),
+        })
+    }
+
+    /// Keeps only the totals that the groups lying whole in one of `houses`
+    /// can all make at once with different digits of `1..=size` — the
+    /// setters' first look at such a line: four zipper pairs in one box
+    /// leave only totals 9, 10 and 11 (four pairs of different digits).
+    pub fn sharing_houses(mut self, houses: &[Vec<u32>], size: u32) -> EqualSums {
+        for house in houses {
+            let indices: Vec<usize> = (0..self.groups.len())
+                .filter(|&i| {
+                    let g = &self.groups[i];
+                    self.cells[g.start..g.start + g.len]
+                        .iter()
+                        .all(|c| house.contains(c))
+                })
+                .collect();
+            let mut cells: Vec<u32> = indices
+                .iter()
+                .flat_map(|&i| &self.cells[self.groups[i].start..][..self.groups[i].len])
+                .copied()
+                .collect();
+            let count = cells.len();
+            cells.sort_unstable();
+            cells.dedup();
+            if indices.len() >= 2 && cells.len() == count {
+                // Any digit anywhere: what the shared house alone leaves.
+                let any = vec![(1u32 << size) - 1; self.cells.len()];
+                self.totals &= self.joint_totals(&indices, &any, u128::MAX);
+                if !self.clusters.contains(&indices) {
+                    self.clusters.push(indices);
+                }
+            }
+        }
+        self
     }
 
     /// Keeps each cell's values with which its group reaches a total every
@@ -97,10 +145,16 @@ impl EqualSums {
         sums.clear();
         sums.resize(self.groups.len(), 0);
         loop {
-            let mut totals = u128::MAX;
+            let mut totals = self.totals;
             for (g, sums) in self.groups.iter().zip(sums.iter_mut()) {
                 *sums = group_sums(&local[g.start..g.start + g.len], g.distinct, None);
                 totals &= *sums;
+                if totals == 0 {
+                    return Err(());
+                }
+            }
+            for cluster in &self.clusters {
+                totals = self.joint_totals(cluster, local, totals);
                 if totals == 0 {
                     return Err(());
                 }
@@ -135,6 +189,92 @@ impl EqualSums {
             }
         }
         Ok(changed)
+    }
+}
+
+impl EqualSums {
+    /// Of `totals`, those the groups of `cluster` can all make at once with
+    /// different digits from their cells' candidates `local` (a total whose
+    /// search runs out of tries stands). Only the totals: listing every
+    /// joint assignment to narrow the cells as well cut the corpus's search
+    /// trees further but cost more than it saved.
+    fn joint_totals(&self, cluster: &[usize], local: &[u32], totals: u128) -> u128 {
+        let mut joint = Joint::default();
+        for &i in cluster {
+            let g = &self.groups[i];
+            for (k, &mask) in local[g.start..g.start + g.len].iter().enumerate() {
+                if joint.n == joint.masks.len() {
+                    return totals;
+                }
+                (joint.masks[joint.n], joint.ends[joint.n]) = (mask, k + 1 == g.len);
+                joint.n += 1;
+            }
+        }
+        let mut kept = 0u128;
+        let mut bits = totals;
+        while bits != 0 {
+            let total = bits.trailing_zeros();
+            bits &= bits - 1;
+            joint.tries = JOINT_TRIES;
+            if joint.fill(0, total, 0, 0) || joint.tries == 0 {
+                kept |= 1 << total;
+            }
+        }
+        kept
+    }
+}
+
+/// The most digits [`Joint::fill`] tries for one total before it lets the
+/// total stand.
+const JOINT_TRIES: u32 = 10_000;
+
+/// The cells of one cluster of groups, one group after another.
+struct Joint {
+    n: usize,
+    /// Candidates, and whether the cell ends its group.
+    masks: [u32; 32],
+    ends: [bool; 32],
+    tries: u32,
+}
+
+impl Default for Joint {
+    fn default() -> Joint {
+        Joint {
+            n: 0,
+            masks: [0; 32],
+            ends: [false; 32],
+            tries: JOINT_TRIES,
+        }
+    }
+}
+
+impl Joint {
+    /// Whether the cells from `i` on can take different digits outside
+    /// `used`, each group adding up to `total` (`sum`: the current group's
+    /// so far).
+    fn fill(&mut self, i: usize, total: u32, sum: u32, used: u32) -> bool {
+        if i == self.n {
+            return true;
+        }
+        let open = self.masks[i] & !used;
+        if self.ends[i] {
+            // The group's last cell holds what its total still needs.
+            let need = total.checked_sub(sum).filter(|&v| (1..=32).contains(&v));
+            return need.is_some_and(|v| {
+                open & 1 << (v - 1) != 0 && self.fill(i + 1, total, 0, used | 1 << (v - 1))
+            });
+        }
+        for v in values_of(open) {
+            if self.tries == 0 {
+                return false;
+            }
+            self.tries -= 1;
+            let s = sum + u32::from(v);
+            if s < total && self.fill(i + 1, total, s, used | 1 << (v - 1)) {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -307,6 +447,37 @@ mod tests {
         let full = [0x1ff; 5];
         assert_eq!(group_sums(&full, true, None), between(15, 35));
         assert_eq!(group_sums(&full, false, None), between(5, 45));
+    }
+
+    #[test]
+    fn four_pairs_in_one_house_leave_totals_nine_to_eleven() {
+        let pairs = (0..4).map(|i| (vec![2 * i, 2 * i + 1], true)).collect();
+        let rule = EqualSums::new(pairs, 9).expect("fits");
+        let shared = rule.clone().sharing_houses(&[(0..8).collect()], 9);
+        assert_eq!(shared.totals, 0b111 << 9);
+        // A middle digit and a pair: the pair's digits differ from it.
+        let zipper = vec![(vec![0, 1], true), (vec![2], false)];
+        let zipper = EqualSums::new(zipper, 9).expect("fits");
+        assert_eq!(
+            zipper.sharing_houses(&[vec![0, 1, 2]], 9).totals,
+            between(3, 9)
+        );
+        // One pair holding 4 and 8: 12 is not a total four pairs can share.
+        let mut local = [0x1ff; 8];
+        (local[0], local[1]) = (mask(&[4]), mask(&[8]));
+        assert_eq!(shared.narrow(&mut local.clone()), Err(()));
+        assert_eq!(rule.narrow(&mut local), Ok(true));
+    }
+
+    #[test]
+    fn groups_in_one_house_make_their_total_with_different_digits() {
+        // Both pairs can add up to 5 alone, but not both with 1 and 4.
+        let pairs = vec![(vec![0, 1], true), (vec![2, 3], true)];
+        let rule = EqualSums::new(pairs, 9).expect("fits");
+        let local = [mask(&[1]), mask(&[4]), mask(&[1, 4]), mask(&[1, 4])];
+        assert_eq!(rule.narrow(&mut local.clone()), Ok(false));
+        let shared = rule.sharing_houses(&[vec![0, 1, 2, 3]], 9);
+        assert_eq!(shared.narrow(&mut local.clone()), Err(()));
     }
 
     #[test]
