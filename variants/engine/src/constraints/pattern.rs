@@ -465,30 +465,26 @@ fn skyline(local: &[u32], count: u32, scratch: &mut SkylineScratch) -> [u32; 16]
         }
     }
     // ends[set]: of the reached counts, those from which the rest of the line
-    // can end having seen `count` (successors first).
+    // can end having seen `count` (successors first). A cell keeps a digit
+    // that steps from a reached count to one that ends: that count then
+    // ends too, so one pass finds both.
+    let mut kept = [0u32; 16];
     for &set in order.iter().rev() {
         let placed = set.count_ones() as usize;
-        let mut can = 0u16;
         if placed == n {
-            can = if (count as usize) <= n { 1 << count } else { 0 };
-        } else {
-            for v in values_of(local[placed] & !(set as u32)) {
-                can |= seen_before(ends[set | 1 << (v - 1)], u32::from(v) > tallest(set));
-            }
-        }
-        ends[set] = can & reached[set];
-    }
-    let mut kept = [0u32; 16];
-    for &set in order.iter() {
-        let placed = set.count_ones() as usize;
-        if ends[set] == 0 || placed >= n {
+            let seen_all = if (count as usize) <= n { 1 << count } else { 0 };
+            ends[set] = seen_all & reached[set];
             continue;
         }
+        let mut can = 0u16;
         for v in values_of(local[placed] & !(set as u32)) {
-            if seen_after(set, ends[set], v) & ends[set | 1 << (v - 1)] != 0 {
+            let after = ends[set | 1 << (v - 1)];
+            if seen_after(set, reached[set], v) & after != 0 {
                 kept[placed] |= 1 << (v - 1);
             }
+            can |= seen_before(after, u32::from(v) > tallest(set));
         }
+        ends[set] = can & reached[set];
     }
     kept
 }
