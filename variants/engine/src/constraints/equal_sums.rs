@@ -93,7 +93,9 @@ impl EqualSums {
     /// Keeps only the totals that the groups lying whole in one of `houses`
     /// can all make at once with different digits of `1..=size` — the
     /// setters' first look at such a line: four zipper pairs in one box
-    /// leave only totals 9, 10 and 11 (four pairs of different digits).
+    /// leave only totals 9, 10 and 11 (four pairs of different digits) —
+    /// and has each narrowing check those groups together again, from their
+    /// candidates.
     pub fn sharing_houses(mut self, houses: &[Vec<u32>], size: u32) -> EqualSums {
         for house in houses {
             let indices: Vec<usize> = (0..self.groups.len())
@@ -190,9 +192,7 @@ impl EqualSums {
         }
         Ok(changed)
     }
-}
 
-impl EqualSums {
     /// Of `totals`, those the groups of `cluster` can all make at once with
     /// different digits from their cells' candidates `local` (a total whose
     /// search runs out of tries stands). Only the totals: listing every
