@@ -90,6 +90,13 @@ impl EqualSums {
         })
     }
 
+    /// Each group's cells.
+    pub fn groups(&self) -> impl Iterator<Item = &[u32]> {
+        self.groups
+            .iter()
+            .map(|g| &self.cells[g.start..g.start + g.len])
+    }
+
     /// Keeps only the totals that the groups lying whole in one of `houses`
     /// can all make at once with different digits of `1..=size` — the
     /// setters' first look at such a line: four zipper pairs in one box
