@@ -288,6 +288,12 @@ impl Joint {
 /// The sums `masks` can make (digits differing when `distinct`), and with
 /// `support` each cell's sums by value.
 fn group_sums(masks: &[u32], distinct: bool, support: Option<&mut Support>) -> u128 {
+    if let [one] = masks {
+        return cell_sums(*one, support);
+    }
+    if let [a, b] = masks {
+        return pair_sums([*a, *b], distinct, support);
+    }
     let assignments = masks
         .iter()
         .try_fold(1u32, |n, m| n.checked_mul(m.count_ones()));
@@ -305,6 +311,39 @@ fn group_sums(masks: &[u32], distinct: bool, support: Option<&mut Support>) -> u
         }
         _ => added_sums(masks, distinct, support),
     }
+}
+
+/// The sums of a group of one cell: its values; each value's, itself.
+fn cell_sums(mask: u32, support: Option<&mut Support>) -> u128 {
+    if let Some(support) = support {
+        for v in values_of(mask) {
+            support[0][usize::from(v) - 1] = 1 << v;
+        }
+    }
+    u128::from(mask) << 1
+}
+
+/// The sums of a pair, exactly, by shifting: with `x` in one cell, the
+/// other's values (without `x` when the two differ) moved up by `x` (a
+/// zipper line is mostly pairs: no listing).
+fn pair_sums(masks: [u32; 2], distinct: bool, mut support: Option<&mut Support>) -> u128 {
+    let mut sums = 0u128;
+    for (cell, other) in [(0, 1), (1, 0)] {
+        for x in values_of(masks[cell]) {
+            let bit = 1u32 << (x - 1);
+            let partners = if distinct {
+                masks[other] & !bit
+            } else {
+                masks[other]
+            };
+            let with_x = (u128::from(partners) << 1) << x;
+            sums |= with_x;
+            if let Some(support) = support.as_deref_mut() {
+                support[cell][usize::from(x) - 1] = with_x;
+            }
+        }
+    }
+    sums
 }
 
 /// A listing of one small group's assignments.
@@ -485,6 +524,32 @@ mod tests {
         assert_eq!(rule.narrow(&mut local.clone()), Ok(false));
         let shared = rule.sharing_houses(&[vec![0, 1, 2, 3]], 9);
         assert_eq!(shared.narrow(&mut local.clone()), Err(()));
+    }
+
+    #[test]
+    fn pairs_and_single_cells_sum_as_listed() {
+        let masks = [mask(&[1, 3, 4]), mask(&[3, 4, 9])];
+        for distinct in [false, true] {
+            let mut shifted = vec![[0u128; 32]; 2];
+            let mut listed = vec![[0u128; 32]; 2];
+            let sums = pair_sums(masks, distinct, Some(&mut shifted));
+            let mut listing = Listing {
+                masks: &masks,
+                distinct,
+                chosen: [0; LISTED_CELLS],
+                sums: 0,
+                support: Some(&mut listed),
+            };
+            listing.walk(0, 0, 0);
+            assert_eq!(sums, listing.sums, "distinct {distinct}");
+            assert_eq!(shifted, listed, "distinct {distinct}");
+        }
+        let mut support = vec![[0u128; 32]; 1];
+        assert_eq!(
+            cell_sums(mask(&[2, 7]), Some(&mut support)),
+            1 << 2 | 1 << 7
+        );
+        assert_eq!((support[0][1], support[0][6]), (1 << 2, 1 << 7));
     }
 
     #[test]
