@@ -123,7 +123,7 @@ impl EqualSums {
             cells.dedup();
             if indices.len() >= 2 && cells.len() == count {
                 // Any digit anywhere: what the shared house alone leaves.
-                let any = vec![(1u32 << size) - 1; self.cells.len()];
+                let any = vec![crate::mask::full_mask(size); self.cells.len()];
                 self.totals &= self.joint_totals(&indices, &any, u128::MAX);
                 if !self.clusters.contains(&indices) {
                     self.clusters.push(indices);
@@ -513,6 +513,16 @@ mod tests {
         (local[0], local[1]) = (mask(&[4]), mask(&[8]));
         assert_eq!(shared.narrow(&mut local.clone()), Err(()));
         assert_eq!(rule.narrow(&mut local), Ok(true));
+    }
+
+    #[test]
+    fn groups_in_one_house_of_the_largest_grid_keep_their_totals() {
+        let pairs = vec![(vec![0, 1], true), (vec![2, 3], true)];
+        let rule = EqualSums::new(pairs, 32).expect("fits");
+        let shared = rule.sharing_houses(&[vec![0, 1, 2, 3]], 32);
+        // Two pairs of different digits of 1..=32: totals 5 ({1,4}, {2,3}) to 61.
+        assert_eq!(shared.totals, between(5, 61));
+        assert_eq!(shared.narrow(&mut [u32::MAX; 4]), Ok(false));
     }
 
     #[test]
