@@ -52,28 +52,18 @@ pub(crate) fn compile(
         })
         .collect();
     for (index, c) in constraints.iter().enumerate() {
-        let mut one = One {
-            layout,
-            house_cells: &house_cells,
-            all: constraints,
-            index,
-            out: &mut out,
-        };
-        one.compile(c).map_err(|message| {
-            PuzzleError::new(format!("constraint {index} ({}): {message}", c.kind()))
-        })?;
+        One::new(layout, &house_cells, constraints, index, &mut out)
+            .compile(c)
+            .map_err(|message| {
+                PuzzleError::new(format!("constraint {index} ({}): {message}", c.kind()))
+            })?;
     }
     for (cells, coefficients, total, index) in line_totals_in_houses(&out, layout, &house_cells) {
-        let mut one = One {
-            layout,
-            house_cells: &house_cells,
-            all: constraints,
-            index,
-            out: &mut out,
-        };
         // Derived from rules already compiled: one that cannot hold means no
         // grid can, which the search finds; nothing to report here.
-        one.sum(cells, coefficients, total).ok();
+        One::new(layout, &house_cells, constraints, index, &mut out)
+            .sum(cells, coefficients, total)
+            .ok();
     }
     Ok(out)
 }
@@ -112,7 +102,6 @@ fn line_totals_in_houses(
         .collect();
     let mut derived = Vec::new();
     for house in house_cells.iter().filter(|h| h.len() == size as usize) {
-        let inside = |g: &[u32]| g.iter().all(|c| house.contains(c));
         // Whole groups in the house, none sharing a cell with another
         // (lines may cross): each line's count and its stand-in.
         let mut claimed: Vec<u32> = Vec::new();
@@ -120,14 +109,17 @@ fn line_totals_in_houses(
         let mut told_as = None;
         for &(line, index) in &lines {
             let mut count = 0;
-            for group in line.groups().filter(|g| inside(g)) {
+            for (_, group) in line.groups_inside(house) {
                 if group.iter().all(|c| !claimed.contains(c)) {
                     claimed.extend_from_slice(group);
                     count += 1;
                 }
             }
-            let stand_in = line.groups().min_by_key(|g| (inside(g), g.len()));
-            if let (Some(stand_in), true) = (stand_in, count > 0) {
+            if count == 0 {
+                continue;
+            }
+            let inside = |g: &[u32]| g.iter().all(|c| house.contains(c));
+            if let Some(stand_in) = line.groups().min_by_key(|g| (inside(g), g.len())) {
                 stand_ins.push((stand_in, count));
                 told_as.get_or_insert(index);
             }
@@ -222,7 +214,24 @@ struct One<'a, 'l> {
     out: &'a mut Compiled,
 }
 
-impl One<'_, '_> {
+impl<'a, 'l> One<'a, 'l> {
+    /// Compiling as constraint `index` of `all` (what its primitives are
+    /// told as).
+    fn new(
+        layout: &'a Layout<'l>,
+        house_cells: &'a [Vec<u32>],
+        all: &'a [Constraint],
+        index: usize,
+        out: &'a mut Compiled,
+    ) -> One<'a, 'l> {
+        One {
+            layout,
+            house_cells,
+            all,
+            index,
+            out,
+        }
+    }
     /// The active cell at `coord`.
     fn cell(&self, [r, c]: Coord) -> Result<u32, String> {
         if r >= self.layout.rows || c >= self.layout.cols {

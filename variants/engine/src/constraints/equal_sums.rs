@@ -97,6 +97,16 @@ impl EqualSums {
             .map(|g| &self.cells[g.start..g.start + g.len])
     }
 
+    /// The groups (index and cells) lying whole in `house`.
+    pub fn groups_inside<'a>(
+        &'a self,
+        house: &'a [u32],
+    ) -> impl Iterator<Item = (usize, &'a [u32])> {
+        self.groups()
+            .enumerate()
+            .filter(|(_, g)| g.iter().all(|c| house.contains(c)))
+    }
+
     /// Keeps only the totals that the groups lying whole in one of `houses`
     /// can all make at once with different digits of `1..=size` — the
     /// setters' first look at such a line: four zipper pairs in one box
@@ -105,19 +115,11 @@ impl EqualSums {
     /// candidates.
     pub fn sharing_houses(mut self, houses: &[Vec<u32>], size: u32) -> EqualSums {
         for house in houses {
-            let indices: Vec<usize> = (0..self.groups.len())
-                .filter(|&i| {
-                    let g = &self.groups[i];
-                    self.cells[g.start..g.start + g.len]
-                        .iter()
-                        .all(|c| house.contains(c))
-                })
-                .collect();
-            let mut cells: Vec<u32> = indices
-                .iter()
-                .flat_map(|&i| &self.cells[self.groups[i].start..][..self.groups[i].len])
-                .copied()
-                .collect();
+            let (mut indices, mut cells) = (Vec::new(), Vec::<u32>::new());
+            for (i, group) in self.groups_inside(house) {
+                indices.push(i);
+                cells.extend_from_slice(group);
+            }
             let count = cells.len();
             cells.sort_unstable();
             cells.dedup();
