@@ -461,8 +461,9 @@ async fn schedule_hourly(shared: Arc<Shared>) {
 
 /// Gives back what busy hours left in memory once nobody has been connected for
 /// [`IDLE_AFTER`], once per quiet spell: the store's caches, the race reviews
-/// kept in memory that the store holds, and the C allocator's free pages
-/// (glibc keeps them in its arenas otherwise).
+/// kept in memory that the store holds, and glibc's free pages (when this
+/// library runs in a process on glibc's allocator: the `arena` binary's
+/// jemalloc gives its own back by itself).
 async fn release_when_idle(shared: Arc<Shared>) {
     let mut every = tokio::time::interval(IDLE_AFTER / 2);
     let (mut quiet_since, mut released) = (None::<tokio::time::Instant>, false);
