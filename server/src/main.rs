@@ -3,11 +3,12 @@
 use std::process::ExitCode;
 
 /// The server allocates with jemalloc (every allocation in the process, C
-/// libraries' too: SQLite's caches live on the blocking threads). glibc's
-/// allocator kept ~3.4 MiB more than a fresh start once a server went idle:
-/// thread arenas' top chunks that `malloc_trim` never shrinks, and chunks
-/// parked in each worker's cache pinning the pages they sit on (see
-/// docs/benchmarks.md, "Idle memory on jemalloc").
+/// libraries' too: SQLite's caches live on the blocking threads). On glibc's
+/// allocator an idle server kept 4.5 MiB of anonymous memory after a minute of
+/// play against 2.0 at start (jemalloc: 2.8): thread arenas' top chunks that
+/// `malloc_trim` never shrinks, and chunks parked in each worker's cache
+/// pinning the pages they sit on (docs/benchmarks.md, "Idle memory on
+/// jemalloc").
 #[cfg(target_os = "linux")]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
