@@ -118,8 +118,10 @@ fn line_totals_in_houses(
             if count == 0 {
                 continue;
             }
-            let inside = |g: &[u32]| g.iter().all(|c| house.contains(c));
-            if let Some(stand_in) = line.groups().min_by_key(|g| (inside(g), g.len())) {
+            if let Some(stand_in) = line
+                .groups()
+                .min_by_key(|g| (super::equal_sums::lies_in(g, house), g.len()))
+            {
                 stand_ins.push((stand_in, count));
                 told_as.get_or_insert(index);
             }

@@ -102,9 +102,7 @@ impl EqualSums {
         &'a self,
         house: &'a [u32],
     ) -> impl Iterator<Item = (usize, &'a [u32])> {
-        self.groups()
-            .enumerate()
-            .filter(|(_, g)| g.iter().all(|c| house.contains(c)))
+        self.groups().enumerate().filter(|(_, g)| lies_in(g, house))
     }
 
     /// Keeps only the totals that the groups lying whole in one of `houses`
@@ -285,6 +283,11 @@ impl Joint {
         }
         false
     }
+}
+
+/// Whether every cell of `group` is in `house`.
+pub fn lies_in(group: &[u32], house: &[u32]) -> bool {
+    group.iter().all(|c| house.contains(c))
 }
 
 /// The sums `masks` can make (digits differing when `distinct`), and with
