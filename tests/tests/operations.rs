@@ -1,7 +1,7 @@
 //! Running the server: a damaged database stops the real `arena serve` before it
 //! announces anything; `/metrics` lives on its own listener and counts every
 //! generation with its fractional time; health, the web client's files and the
-//! puzzle pool.
+//! puzzle pool; the binary's allocator settings.
 
 use arena_tests::process::spawn_arena_serve_with_lines;
 use arena_tests::serve::{http_get, plugins, start_server_with, start_server_with_metrics};
@@ -59,6 +59,30 @@ fn a_damaged_database_stops_the_server_before_it_announces_anything() {
 }
 
 /// The value of metric `name` in Prometheus text.
+/// The `arena` binary runs on jemalloc with the settings that let an idle
+/// server give its memory back (one arena, no thread caches, a background
+/// purge): jemalloc reports the options in effect when asked to.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_allocates_with_jemalloc_without_thread_caches() {
+    let out = std::process::Command::new(built_arena())
+        .arg("--help")
+        .env("MALLOC_CONF", "stats_print:true")
+        .output()
+        .expect("run arena");
+    assert!(out.status.success());
+    let stats = String::from_utf8_lossy(&out.stderr);
+    for option in [
+        "opt.narenas: 1\n",
+        "opt.tcache: false\n",
+        "opt.background_thread: true",
+        "opt.dirty_decay_ms: 1000",
+        "opt.muzzy_decay_ms: 0 ",
+    ] {
+        assert!(stats.contains(option), "{option:?} not in:\n{stats}");
+    }
+}
+
 fn metric(text: &str, name: &str) -> f64 {
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
