@@ -66,7 +66,7 @@ pub struct Canonical {
 impl Symmetries {
     /// The symmetries of `model`.
     pub fn of(model: &Model) -> Symmetries {
-        if let Some(shape) = classic_shape(model).filter(|s| s.size() <= 9) {
+        if let Some(shape) = classic_shape(model) {
             return Symmetries {
                 kind: Kind::Classic(shape),
             };
@@ -199,11 +199,20 @@ pub fn frame_of(model: &Model) -> String {
     )
 }
 
+/// The largest n-Sudoku whose forms are searched over every band, stack,
+/// row and column order: the search's table has 2^n entries, each over every
+/// column order ((box_cols!)^(n/box_cols) x (n/box_cols)!: 1,296 for 9x9,
+/// 7,962,624 for 16x16 — out of reach), so larger grids fall back to their
+/// rotations and reflections.
+const LARGEST_FULL_SEARCH: u32 = 9;
+
 /// The box shape of a full n-Sudoku with nothing but rows, columns and
-/// boxes, if `model` is one.
+/// boxes, if `model` is one small enough to search
+/// ([`LARGEST_FULL_SEARCH`]).
 pub(crate) fn classic_shape(model: &Model) -> Option<classic::Shape> {
     let n = model.size();
-    let plain = model.is_full_layout()
+    let plain = n <= LARGEST_FULL_SEARCH
+        && model.is_full_layout()
         && model.rows() == n
         && model.cols() == n
         && model.cages().is_empty()
