@@ -10,7 +10,10 @@
 //! - [`daily`]: calendar dates and the seed of each puzzle of the day.
 //! - [`plugins`]: loading variant plugins and calling them safely.
 //! - [`serve`]: the HTTP/WebSocket server, lobby and room actors.
+//! - [`allocator`]: what the binary's allocator lets the server do: per-thread
+//!   caches off on threads that mostly wait, the heap's size for metrics.
 
+pub mod allocator;
 pub mod archive;
 pub mod cli;
 pub mod daily;

@@ -4,7 +4,9 @@
 //! and returning ones — while the server's resident memory is sampled. Then
 //! everyone leaves and the server idles. Prints RSS over time and a table: the
 //! baseline, the growth over the last third of the run, idle RSS, and the
-//! anonymous part of it (heaps and stacks) at the start and at idle.
+//! anonymous part of it (heaps and stacks) at the start and at idle, and the
+//! allocator's own figures (`arena_heap_*` from `/metrics`): live bytes, the
+//! pages holding them and what it keeps resident, at start, end and idle.
 //!
 //! Run: `cargo build --release && cargo bench -p arena-tests --bench memory --
 //! --minutes 30 --workers 8 --move-ms 100 --idle-seconds 120 [--population 8]`
@@ -46,6 +48,31 @@ fn args() -> Args {
 /// Resident memory of a process's children (the plugin host processes), in KiB.
 fn children_rss_kib(pid: u32) -> u64 {
     children(pid).into_iter().map(rss_kib).sum()
+}
+
+/// The allocator's heap figures from the metrics listener at `metrics`, in
+/// MiB: (allocated, active, resident); `None` when it does not tell them.
+async fn heap_mib(metrics: std::net::SocketAddr) -> Option<(f64, f64, f64)> {
+    let (status, text) = arena_tests::serve::http_get(metrics, "/metrics").await;
+    assert_eq!(status, 200, "metrics: {text}");
+    let read = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
+            .map(|bytes| bytes / (1024.0 * 1024.0))
+    };
+    Some((
+        read("arena_heap_allocated_bytes")?,
+        read("arena_heap_active_bytes")?,
+        read("arena_heap_resident_bytes")?,
+    ))
+}
+
+/// Heap figures as `allocated / active / resident MiB`.
+fn show_heap(heap: Option<(f64, f64, f64)>) -> String {
+    heap.map_or_else(
+        || "not told".to_string(),
+        |(a, b, c)| format!("{a:.1} / {b:.1} / {c:.1} MiB"),
+    )
 }
 
 /// Settings of the `cycle`-th room a worker opens: race, co-op and solo in turn.
@@ -157,10 +184,20 @@ fn main() {
         .expect("runtime");
     runtime.block_on(async move {
         let dir = arena_tests::temp_dir("memory");
-        let (mut child, started) = spawn_arena_serve_with_lines(&dir, &LIFTED_LIMITS).await;
+        let serve_args: Vec<&str> = LIFTED_LIMITS
+            .into_iter()
+            .chain(["--metrics-bind", "127.0.0.1:0"])
+            .collect();
+        let (mut child, started) = spawn_arena_serve_with_lines(&dir, &serve_args).await;
         let pid = child.id().expect("pid");
         let addr = started.game;
+        let metrics = started
+            .metrics
+            .expect("the metrics address is announced")
+            .parse()
+            .expect("a metrics address");
         let (baseline, anon_start) = (rss_kib(pid), anon_kib(pid));
+        let heap_start = heap_mib(metrics).await;
         let stop = Arc::new(AtomicBool::new(false));
         let counts = Arc::new(Counts::default());
         let pace = Duration::from_millis(a.move_ms);
@@ -201,7 +238,7 @@ fn main() {
         for w in workers {
             w.await.expect("a worker");
         }
-        let end = rss_kib(pid);
+        let (end, heap_end) = (rss_kib(pid), heap_mib(metrics).await);
         // Idle: nobody connected; rooms close, caches settle.
         let mut idle = Vec::new();
         let quiet = Instant::now();
@@ -210,6 +247,7 @@ fn main() {
             idle.push(rss_kib(pid));
         }
         let (idle_rss, anon_idle) = (idle.last().copied().unwrap_or(end), anon_kib(pid));
+        let heap_idle = heap_mib(metrics).await;
         let hosts = children_rss_kib(pid);
         let _ = child.kill().await;
         let _ = std::fs::remove_dir_all(&dir);
@@ -251,6 +289,12 @@ fn main() {
             mib(anon_start),
             mib(anon_idle),
             mib(hosts),
+        );
+        println!(
+            "\nheap (allocated / active / resident): start {}, end of play {}, idle {}",
+            show_heap(heap_start),
+            show_heap(heap_end),
+            show_heap(heap_idle),
         );
     });
 }

@@ -58,13 +58,13 @@ fn a_damaged_database_stops_the_server_before_it_announces_anything() {
     }
 }
 
-/// The value of metric `name` in Prometheus text.
 /// The `arena` binary runs on jemalloc with the settings that let an idle
-/// server give its memory back (one arena, no thread caches, a background
-/// purge): jemalloc reports the options in effect when asked to.
+/// server give its memory back (one arena, a background purge; thread caches
+/// on, turned off by the server on its own threads): jemalloc reports the
+/// options in effect when asked to.
 #[cfg(target_os = "linux")]
 #[test]
-fn the_binary_allocates_with_jemalloc_without_thread_caches() {
+fn the_binary_allocates_with_jemalloc_in_one_arena() {
     let out = std::process::Command::new(built_arena())
         .arg("--help")
         .env("MALLOC_CONF", "stats_print:true")
@@ -74,7 +74,7 @@ fn the_binary_allocates_with_jemalloc_without_thread_caches() {
     let stats = String::from_utf8_lossy(&out.stderr);
     for option in [
         "opt.narenas: 1\n",
-        "opt.tcache: false\n",
+        "opt.tcache: true\n",
         "opt.background_thread: true",
         "opt.dirty_decay_ms: 1000",
         "opt.muzzy_decay_ms: 0 ",
@@ -83,6 +83,7 @@ fn the_binary_allocates_with_jemalloc_without_thread_caches() {
     }
 }
 
+/// The value of metric `name` in Prometheus text.
 fn metric(text: &str, name: &str) -> f64 {
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
@@ -133,6 +134,12 @@ async fn arena_serve_offers_metrics_only_on_the_metrics_address() {
     assert_eq!(status, 200);
     assert!(text.contains("# TYPE arena_connections gauge"));
     assert!(text.contains("arena_db_commits_total"));
+    // The binary's allocator tells its heap: live bytes within the pages
+    // that hold them, within what stays resident.
+    let heap = |name: &str| metric(&text, name);
+    assert!(heap("arena_heap_allocated_bytes") > 0.0, "{text}");
+    assert!(heap("arena_heap_allocated_bytes") <= heap("arena_heap_active_bytes"));
+    assert!(heap("arena_heap_active_bytes") <= heap("arena_heap_resident_bytes"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

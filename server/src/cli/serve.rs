@@ -147,6 +147,17 @@ pub fn run(args: &ServeArgs, cli: &super::Cli) -> anyhow::Result<bool> {
 }
 
 /// Runs the server on `plugins` until a shutdown signal.
+/// The server's async runtime: its threads (and the calling one, which runs
+/// the root future) live long and mostly wait, so they keep no allocation
+/// cache ([`crate::allocator`]).
+pub(crate) fn server_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    crate::allocator::disable_on_this_thread();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_start(crate::allocator::disable_on_this_thread)
+        .build()
+}
+
 fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     let ids: Vec<&str> = plugins.manifests().map(|m| m.id.as_str()).collect();
     tracing::info!(variants = ?ids, "plugins loaded");
@@ -170,7 +181,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     if args.public_url.is_some() && args.database.is_none() {
         anyhow::bail!("--public-url tells other nodes where this one is: it needs --database");
     }
-    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let runtime = server_runtime().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
@@ -257,5 +268,28 @@ async fn shutdown_signal() {
     tokio::select! {
         _ = ctrl_c => {},
         _ = terminate => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::server_runtime;
+    use crate::allocator::tests::{told, RECORDING};
+    use crate::allocator::{install, with_cache};
+
+    #[test]
+    fn the_servers_threads_start_with_the_cache_off() {
+        install(RECORDING);
+        std::thread::spawn(|| {
+            let runtime = server_runtime().expect("a runtime");
+            assert_eq!(told(), vec![false], "the thread running the root future");
+            let on_a_worker = runtime.block_on(async { tokio::spawn(async { told() }).await });
+            assert_eq!(on_a_worker.expect("the task ran"), vec![false]);
+            let blocking =
+                runtime.block_on(async { tokio::task::spawn_blocking(|| with_cache(told)).await });
+            assert_eq!(blocking.expect("the work ran"), vec![false, true]);
+        })
+        .join()
+        .expect("the checks pass");
     }
 }

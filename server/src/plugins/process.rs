@@ -125,6 +125,7 @@ impl HostProcess {
         let reader = std::thread::Builder::new()
             .name("plugin-host-reader".into())
             .spawn(move || {
+                crate::allocator::disable_on_this_thread();
                 let mut output = BufReader::new(output);
                 loop {
                     let reply = match pipe::read_reply(&mut output, MAX_RESPONSE_BYTES + 4096) {

@@ -702,7 +702,7 @@ async fn run_setter_work<T: Send + 'static>(
         )
     };
     let _slot = shared.setter_work.acquire().await.map_err(|_| busy())?;
-    tokio::task::spawn_blocking(work)
+    tokio::task::spawn_blocking(|| crate::allocator::with_cache(work))
         .await
         .map_err(|_| busy())?
         .map_err(|e| (ErrorCode::Invalid, e))

@@ -754,10 +754,12 @@ impl Lobby {
                 "the puzzle of the day is the server's, not a pasted one",
             )));
         }
-        let pasted = tokio::task::spawn_blocking(move || super::pasted::read_pasted(&text))
-            .await
-            .map_err(|e| (ErrorCode::Unavailable, e.to_string()))?
-            .map_err(|e| invalid(format!("pasted puzzle: {e}")))?;
+        let pasted = tokio::task::spawn_blocking(move || {
+            crate::allocator::with_cache(|| super::pasted::read_pasted(&text))
+        })
+        .await
+        .map_err(|e| (ErrorCode::Unavailable, e.to_string()))?
+        .map_err(|e| invalid(format!("pasted puzzle: {e}")))?;
         let Some(manifest) = self.games.plugins().manifest(&pasted.variant) else {
             return Err(invalid(format!(
                 "pasted puzzle: this server has no '{}' variant",

@@ -253,6 +253,32 @@ pub fn render_edge(edge: &super::edge::EdgeCounts) -> String {
     out
 }
 
+/// The allocator's heap figures (when the binary's allocator tells them):
+/// live bytes against the pages that hold them and what stays resident.
+pub fn render_heap(heap: &crate::allocator::Heap) -> String {
+    let mut out = String::new();
+    for (name, help, value) in [
+        (
+            "arena_heap_allocated_bytes",
+            "Bytes in live allocations.",
+            heap.allocated,
+        ),
+        (
+            "arena_heap_active_bytes",
+            "Bytes in pages holding live allocations.",
+            heap.active,
+        ),
+        (
+            "arena_heap_resident_bytes",
+            "Bytes the allocator keeps in physical memory.",
+            heap.resident,
+        ),
+    ] {
+        write_metric(&mut out, name, "gauge", help, value);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,5 +297,19 @@ mod tests {
         let text = m.render(0);
         assert!(text.contains("arena_plugin_generate_total 2\n"));
         assert!(text.contains("arena_plugin_generate_seconds_total 1.010251\n"));
+    }
+
+    #[test]
+    fn renders_the_heap_figures() {
+        let heap = crate::allocator::Heap {
+            allocated: 3,
+            active: 4096,
+            resident: 8192,
+        };
+        let text = render_heap(&heap);
+        assert!(text
+            .contains("# TYPE arena_heap_allocated_bytes gauge\narena_heap_allocated_bytes 3\n"));
+        assert!(text.contains("arena_heap_active_bytes 4096\n"));
+        assert!(text.contains("arena_heap_resident_bytes 8192\n"));
     }
 }

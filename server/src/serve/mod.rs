@@ -584,6 +584,9 @@ async fn render_metrics(State(shared): State<Arc<Shared>>) -> String {
     let mut text = shared.metrics.render(shared.lobby.open_rooms());
     text.push_str(&metrics::render_plugins(&readiness_report(&shared)));
     text.push_str(&metrics::render_edge(&shared.edge));
+    if let Some(heap) = crate::allocator::heap() {
+        text.push_str(&metrics::render_heap(&heap));
+    }
     if let Some(store) = &shared.store {
         text.push_str(&store.render_metrics());
     }

@@ -229,10 +229,11 @@ impl Pool {
         self.health.succeeded(&kind.variant);
         let took = started.elapsed();
         let copy = puzzle.clone();
-        let form = tokio::task::spawn_blocking(move || form_of(&copy))
-            .await
-            .ok()
-            .flatten();
+        let form =
+            tokio::task::spawn_blocking(move || crate::allocator::with_cache(|| form_of(&copy)))
+                .await
+                .ok()
+                .flatten();
         if let Some(form) = form {
             if !self.forms.entry(key.clone()).or_default().insert(form) {
                 *self.repeats.entry(key.clone()).or_default() += 1;

@@ -22,8 +22,10 @@ impl Room {
         self.in_background(async move {
             let id = race.id.clone();
             let until = Instant::now() + ANALYSIS_BUDGET;
-            let made =
-                tokio::task::spawn_blocking(move || review::review(&race, Some(until))).await;
+            let made = tokio::task::spawn_blocking(move || {
+                crate::allocator::with_cache(|| review::review(&race, Some(until)))
+            })
+            .await;
             let stored = match made {
                 Ok(stored) => Arc::new(stored),
                 Err(e) => {

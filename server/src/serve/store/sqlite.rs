@@ -526,10 +526,13 @@ impl SqliteFile {
         let raised = Arc::clone(&catch_up);
         std::thread::Builder::new()
             .name("arena-db-checkpoint".into())
-            .spawn(move || loop {
-                std::thread::sleep(CHECKPOINT_EVERY);
-                if let Err(e) = checkpoint(&checkpointer, &raised) {
-                    tracing::warn!(error = %e, "database checkpoint failed");
+            .spawn(move || {
+                crate::allocator::disable_on_this_thread();
+                loop {
+                    std::thread::sleep(CHECKPOINT_EVERY);
+                    if let Err(e) = checkpoint(&checkpointer, &raised) {
+                        tracing::warn!(error = %e, "database checkpoint failed");
+                    }
                 }
             })
             .map_err(|e| at(format!("cannot start the checkpoint thread: {e}")))?;
