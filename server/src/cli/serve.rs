@@ -182,7 +182,7 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
         anyhow::bail!("--public-url tells other nodes where this one is: it needs --database");
     }
     let runtime = server_runtime().context("cannot start the async runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let config = Config {
             countdown: Duration::from_millis(args.countdown_ms),
             generate_deadline: Duration::from_millis(args.generate_deadline_ms),
@@ -246,8 +246,16 @@ fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
         server.serve(listener, metrics, shutdown_signal()).await?;
         eprintln!("arena: stopped");
         Ok(true)
-    })
+    });
+    // Blocking work still running now is given a few seconds (a database
+    // write finishes), not forever (a runaway computation would keep the
+    // process alive): its player is gone and no answer of it is awaited.
+    runtime.shutdown_timeout(AFTER_STOP);
+    served
 }
+
+/// How long blocking work may still run once the server has stopped.
+const AFTER_STOP: Duration = Duration::from_secs(5);
 
 /// Completes on Ctrl-C or SIGTERM.
 async fn shutdown_signal() {
