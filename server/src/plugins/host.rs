@@ -230,6 +230,9 @@ impl PluginHost {
                     Arc::clone(&events),
                 );
                 let pool = Workers::new(1, workers, &name, move |_| {
+                    // A relay that mostly waits on its host: no allocation
+                    // cache to pin pages (the work runs in the host).
+                    crate::allocator::disable_on_this_thread();
                     let (command, events) = (Arc::clone(&command), Arc::clone(&slot_events));
                     HostSlot::new(command, library.clone(), events)
                 });
