@@ -50,8 +50,13 @@ pub fn install(hooks: Hooks) {
 /// Turns the calling thread's cache off: for a thread that lives long and
 /// mostly waits.
 pub fn disable_on_this_thread() {
+    switch_this_thread(false);
+}
+
+/// Turns the calling thread's cache on or off, through the installed hooks.
+fn switch_this_thread(enabled: bool) {
     if let Some(hooks) = HOOKS.get() {
-        (hooks.set_thread_cache)(false);
+        (hooks.set_thread_cache)(enabled);
     }
 }
 
@@ -65,9 +70,7 @@ pub fn with_cache<T>(work: impl FnOnce() -> T) -> T {
             disable_on_this_thread();
         }
     }
-    if let Some(hooks) = HOOKS.get() {
-        (hooks.set_thread_cache)(true);
-    }
+    switch_this_thread(true);
     let _off = Off;
     work()
 }

@@ -69,10 +69,17 @@ fn jemalloc_write<T: Copy>(name: &std::ffi::CStr, value: T) -> std::ffi::c_int {
 /// One of jemalloc's `size_t` statistics.
 #[cfg(target_os = "linux")]
 fn jemalloc_size(name: &std::ffi::CStr) -> Option<u64> {
-    let mut value: usize = 0;
-    let mut size = std::mem::size_of::<usize>();
-    // SAFETY: reads a documented size_t statistic into a live usize of the
-    // size given; nothing is written.
+    jemalloc_read::<usize>(name).map(|v| v as u64)
+}
+
+/// Reads jemalloc's control `name`, of documented type `T` (jemalloc refuses
+/// a read of another size with `EINVAL`: then `None`).
+#[cfg(target_os = "linux")]
+fn jemalloc_read<T: Copy + Default>(name: &std::ffi::CStr) -> Option<T> {
+    let mut value = T::default();
+    let mut size = std::mem::size_of::<T>();
+    // SAFETY: jemalloc writes at most `size` bytes into a live `T` of that
+    // size; nothing is written to jemalloc.
     let status = unsafe {
         tikv_jemalloc_sys::mallctl(
             name.as_ptr(),
@@ -82,7 +89,7 @@ fn jemalloc_size(name: &std::ffi::CStr) -> Option<u64> {
             0,
         )
     };
-    (status == 0).then_some(value as u64)
+    (status == 0).then_some(value)
 }
 
 fn main() -> ExitCode {
@@ -96,24 +103,11 @@ fn main() -> ExitCode {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::{jemalloc_heap, set_thread_cache};
+    use super::{jemalloc_heap, jemalloc_read, set_thread_cache};
 
     /// Whether the calling thread's jemalloc cache is on, as jemalloc says.
     fn thread_cache_enabled() -> bool {
-        let mut value = false;
-        let mut size = std::mem::size_of::<bool>();
-        // SAFETY: reads a documented bool into a live bool of the size given.
-        let status = unsafe {
-            tikv_jemalloc_sys::mallctl(
-                c"thread.tcache.enabled".as_ptr(),
-                (&raw mut value).cast(),
-                &mut size,
-                std::ptr::null_mut(),
-                0,
-            )
-        };
-        assert_eq!(status, 0);
-        value
+        jemalloc_read::<bool>(c"thread.tcache.enabled").expect("jemalloc answers")
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use arena_tests::postgres::PgServer;
 use arena_tests::proc::{cpu_seconds, peak_rss_kib, rss_kib};
 use arena_tests::process::{spawn_arena_serve_with_lines, LIFTED_LIMITS};
-use arena_tests::serve::http_get;
+use arena_tests::serve::{http_get, metric_value};
 use arena_tests::solving_moves;
 use arena_tests::{bench_arg, bench_flag};
 use futures_util::{SinkExt, StreamExt};
@@ -305,10 +305,7 @@ fn main() {
                 for m in metrics {
                     let (_, text) = http_get(m, "/metrics").await;
                     for (sum, name) in sums.iter_mut().zip(names) {
-                        *sum += text
-                            .lines()
-                            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
-                            .unwrap_or(0.0);
+                        *sum += metric_value(&text, name).unwrap_or(0.0);
                     }
                 }
                 sums

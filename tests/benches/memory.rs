@@ -56,9 +56,7 @@ async fn heap_mib(metrics: std::net::SocketAddr) -> Option<(f64, f64, f64)> {
     let (status, text) = arena_tests::serve::http_get(metrics, "/metrics").await;
     assert_eq!(status, 200, "metrics: {text}");
     let read = |name: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse::<f64>().ok())
-            .map(|bytes| bytes / (1024.0 * 1024.0))
+        arena_tests::serve::metric_value(&text, name).map(|bytes| bytes / (1024.0 * 1024.0))
     };
     Some((
         read("arena_heap_allocated_bytes")?,

@@ -103,6 +103,12 @@ pub async fn start_server_with_metrics(config: Config) -> (SocketAddr, SocketAdd
     (game, metrics_addr)
 }
 
+/// The value of metric `name` in Prometheus text (unlabelled), if present.
+pub fn metric_value(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
 /// A plain HTTP/1.1 GET; returns the status code and the body.
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};

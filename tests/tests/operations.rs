@@ -85,10 +85,7 @@ fn the_binary_allocates_with_jemalloc_in_one_arena() {
 
 /// The value of metric `name` in Prometheus text.
 fn metric(text: &str, name: &str) -> f64 {
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in\n{text}"))
+    arena_tests::serve::metric_value(text, name).unwrap_or_else(|| panic!("no {name} in\n{text}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

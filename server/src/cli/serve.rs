@@ -146,7 +146,6 @@ pub fn run(args: &ServeArgs, cli: &super::Cli) -> anyhow::Result<bool> {
     serve(args, plugins)
 }
 
-/// Runs the server on `plugins` until a shutdown signal.
 /// The server's async runtime: its threads (and the calling one, which runs
 /// the root future) live long and mostly wait, so they keep no allocation
 /// cache ([`crate::allocator`]).
@@ -158,6 +157,7 @@ pub(crate) fn server_runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
+/// Runs the server on `plugins` until a shutdown signal.
 fn serve(args: &ServeArgs, plugins: PluginHost) -> anyhow::Result<bool> {
     let ids: Vec<&str> = plugins.manifests().map(|m| m.id.as_str()).collect();
     tracing::info!(variants = ?ids, "plugins loaded");
