@@ -93,28 +93,68 @@ struct Counts {
     acks: AtomicU64,
 }
 
+/// The players a worker seats, game after game: with a population of N, the
+/// first N it meets are new and every seat after that goes to one of them
+/// (their tokens wait in `tokens`); with none, one seat of each room goes to a
+/// new player and the other to one of the last few.
+struct Regulars {
+    /// Resume tokens of players not seated now, longest waiting first.
+    tokens: Vec<String>,
+    /// Players this worker has made.
+    made: usize,
+    /// How many come back; 0: a new player in every room.
+    population: usize,
+}
+
+impl Regulars {
+    fn new(population: usize) -> Regulars {
+        Regulars {
+            tokens: Vec::new(),
+            made: 0,
+            // A room seats two: fewer regulars could not fill it.
+            population: if population == 0 {
+                0
+            } else {
+                population.max(2)
+            },
+        }
+    }
+
+    /// The token of the player for seat `n` of a room; `None`: a new player.
+    fn seat(&mut self, n: u64) -> Option<String> {
+        let returning = if self.population == 0 {
+            n.is_multiple_of(2) && !self.tokens.is_empty()
+        } else {
+            self.made >= self.population
+        };
+        if !returning {
+            self.made += 1;
+        }
+        returning.then(|| self.tokens.remove(0))
+    }
+
+    /// Seats are free again: their players wait for a later room.
+    fn leave(&mut self, token: String) {
+        self.tokens.push(token);
+        if self.population == 0 {
+            // A handful of returning players, the newest.
+            let extra = self.tokens.len().saturating_sub(8);
+            self.tokens.drain(..extra);
+        }
+    }
+}
+
 /// Plays one room: a race both solve, a co-op game they share move by move, or
-/// a solo game with the other watching; then both leave and disconnect. A
-/// player's identity is one from `tokens` (a returning player) once the worker
-/// has `population` of them; until then, and always with a population of 0
-/// (every other player new), a new one.
+/// a solo game with the other watching; then both leave and disconnect. Who
+/// sits down is up to `regulars`.
 async fn one_room(
     addr: &str,
     cycle: u64,
-    tokens: &mut Vec<String>,
-    population: usize,
+    regulars: &mut Regulars,
     counts: &Counts,
     pace: Duration,
 ) {
-    let mut seat = |n: u64| {
-        let returning = if population == 0 {
-            n.is_multiple_of(2) && !tokens.is_empty()
-        } else {
-            tokens.len() >= population
-        };
-        let token = returning.then(|| tokens.remove(0));
-        (token, format!("soak {cycle}-{n}"))
-    };
+    let mut seat = |n: u64| (regulars.seat(n), format!("soak {cycle}-{n}"));
     let (ta, na) = seat(0);
     let (tb, nb) = seat(1);
     let open = |token: Option<String>, name: String| async move {
@@ -166,11 +206,9 @@ async fn one_room(
     a.finished().await;
     for p in [&mut a, &mut b] {
         p.send(&ClientMessage::LeaveRoom).await;
-        tokens.push(std::mem::take(&mut p.token));
+        regulars.leave(std::mem::take(&mut p.token));
         let _ = p.ws.close(None).await;
     }
-    // The population, or (none given) a handful of returning players.
-    tokens.truncate(if population == 0 { 8 } else { population });
 }
 
 fn main() {
@@ -204,10 +242,10 @@ fn main() {
         for w in 0..a.workers {
             let (addr, stop, counts) = (addr.clone(), Arc::clone(&stop), Arc::clone(&counts));
             workers.push(tokio::spawn(async move {
-                let mut tokens = Vec::new();
+                let mut regulars = Regulars::new(population);
                 let mut cycle = w * 1_000_000;
                 while !stop.load(Ordering::Relaxed) {
-                    one_room(&addr, cycle, &mut tokens, population, &counts, pace).await;
+                    one_room(&addr, cycle, &mut regulars, &counts, pace).await;
                     cycle += 1;
                 }
             }));
