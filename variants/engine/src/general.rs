@@ -439,6 +439,11 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         if progress || !queue.is_empty() {
             continue;
         }
+        match required_digits_point_out(t, queue, cand, &mut dirty) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(()) => return false,
+        }
         if locked_rounds == LOCKED_ROUNDS {
             return true;
         }
@@ -449,6 +454,52 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
             Err(()) => return false,
         }
     }
+}
+
+/// A digit a primitive's cells must hold between them (a renban's digits
+/// every run left contains), all of whose places there one outside cell sees,
+/// leaves that cell: the digit is in one of those places.
+fn required_digits_point_out(
+    t: &Compiled,
+    queue: &mut Vec<u32>,
+    cand: &mut [u32],
+    dirty: &mut DirtyHouses,
+) -> Result<bool, ()> {
+    let mut progress = false;
+    for (primitive, _) in t.primitives.iter() {
+        let cells = primitive.cells();
+        let mut open = primitive.required_digits(|i| cand[cells[i] as usize]);
+        while open != 0 {
+            let b = open & open.wrapping_neg();
+            open &= open - 1;
+            let Some(at) = cells.iter().position(|&c| cand[c as usize] & b != 0) else {
+                return Err(());
+            };
+            let (first, rest) = (cells[at], &cells[at + 1..]);
+            for &q in t.peers_of(first as usize) {
+                let m = cand[q as usize];
+                if m & b == 0
+                    || cells.contains(&q)
+                    || !rest
+                        .iter()
+                        .filter(|&&h| cand[h as usize] & b != 0)
+                        .all(|&h| t.peers_of(h as usize).contains(&q))
+                {
+                    continue;
+                }
+                if m == b {
+                    return Err(());
+                }
+                cand[q as usize] = m & !b;
+                dirty.touch(t, q);
+                progress = true;
+                if is_single(m & !b) {
+                    queue.push(q);
+                }
+            }
+        }
+    }
+    Ok(progress)
 }
 
 /// Pointing and claiming between every pair of full houses that share cells.
@@ -494,4 +545,32 @@ fn locked_candidates(
         }
     }
     Ok(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use protocol::Constraint;
+    use std::sync::Arc;
+
+    /// Five cells of a renban in the first row: every run of five digits
+    /// holds 5, so the row's other cells lose it; a cell of the first box
+    /// below the line sees only three of its cells and keeps it.
+    #[test]
+    fn a_digit_a_renban_must_hold_leaves_the_cells_that_see_all_its_places() {
+        let model = crate::geometry::classic_builder(3, 3)
+            .expect("9x9")
+            .constraint(Constraint::Renban {
+                cells: (0..5).map(|c| [0, c]).collect(),
+            })
+            .build()
+            .expect("valid");
+        let puzzle = crate::Puzzle::new(Arc::new(model), vec![0; 81]).expect("valid");
+        let cand = puzzle.propagate().expect("consistent");
+        let five = 1 << 4;
+        for (c, &m) in cand.iter().enumerate().take(9).skip(5) {
+            assert_eq!(m & five, 0, "r1c{} keeps 5", c + 1);
+        }
+        assert_eq!(cand[9] & five, five, "r2c1 lost 5");
+        assert!((0..5).all(|c| cand[c] & five != 0));
+    }
 }

@@ -51,6 +51,26 @@ impl Primitive {
         }
     }
 
+    /// The digits its cells must hold between them that are not yet placed
+    /// there, given each cell's candidates (`candidates(i)`, `i` indexing
+    /// [`Primitive::cells`]); 0 when the kind says nothing of the sort.
+    /// A renban's: those every run of digits still open to it contains.
+    pub fn required_digits(&self, candidates: impl Fn(usize) -> u32) -> u32 {
+        match self {
+            Primitive::Pattern(p) if p.kind == PatternKind::Renban => {
+                let mut local = [0u32; crate::MAX_SIZE as usize];
+                let n = p.cells.len().min(local.len());
+                let mut placed = 0;
+                for (i, l) in local[..n].iter_mut().enumerate() {
+                    *l = candidates(i);
+                    placed |= if is_single(*l) { *l } else { 0 };
+                }
+                pattern::renban_required(&local[..n]) & !placed
+            }
+            _ => 0,
+        }
+    }
+
     /// Narrows `local`, the candidates of [`Primitive::cells`] in order.
     /// `Err` when no assignment is left; `Ok(true)` when anything changed.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {

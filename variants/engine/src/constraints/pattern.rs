@@ -147,6 +147,36 @@ impl Pattern {
     }
 }
 
+/// The digits every run of `local.len()` digits a renban's cells can still
+/// hold contains (each cell holding one of the run, the cells together all
+/// of it; see [`narrow_renban`]): each of them is somewhere on the line. 0
+/// when no run fits.
+pub(crate) fn renban_required(local: &[u32]) -> u32 {
+    let (_, required) = renban_runs(local);
+    required
+}
+
+/// The union and the intersection of the runs a renban's cells can still
+/// hold (both 0 when none fits).
+fn renban_runs(local: &[u32]) -> (u32, u32) {
+    let len = local.len() as u32;
+    let union = local.iter().fold(0u32, |m, &l| m | l);
+    let highest = 32 - union.leading_zeros();
+    let (mut allowed, mut required) = (0u32, u32::MAX);
+    for start in 1..=highest.saturating_sub(len.saturating_sub(1)) {
+        let run = ((1u32 << len) - 1) << (start - 1);
+        if union & run == run && local.iter().all(|&m| m & run != 0) {
+            allowed |= run;
+            required &= run;
+        }
+    }
+    if allowed == 0 {
+        (0, 0)
+    } else {
+        (allowed, required)
+    }
+}
+
 /// A renban's digits are the run `s..s + len` for some start `s`: each
 /// cell keeps the values of the starts every cell can still fit (holding a
 /// value of the run, the cells together holding all of it); a value every
@@ -154,17 +184,7 @@ impl Pattern {
 /// value leaves the others. Fails when no start fits.
 fn narrow_renban(local: &mut [u32]) -> Result<bool, ()> {
     let before = local.to_vec();
-    let len = local.len() as u32;
-    let union = local.iter().fold(0u32, |m, &l| m | l);
-    let highest = 32 - union.leading_zeros();
-    let (mut allowed, mut required) = (0u32, u32::MAX);
-    for start in 1..=highest.saturating_sub(len - 1) {
-        let run = ((1u32 << len) - 1) << (start - 1);
-        if union & run == run && local.iter().all(|&m| m & run != 0) {
-            allowed |= run;
-            required &= run;
-        }
-    }
+    let (allowed, required) = renban_runs(local);
     if allowed == 0 {
         return Err(());
     }
