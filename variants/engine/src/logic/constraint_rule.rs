@@ -59,6 +59,47 @@ pub(crate) fn narrowing(cx: &Ctx) -> Option<Step> {
     None
 }
 
+/// A value a constraint's cells must hold between them (a renban's: every
+/// run of digits it can still hold has it), of which one cell outside sees
+/// every place on the line: that cell cannot hold it (line pointing, rated
+/// as cage pointing).
+pub(crate) fn line_pointing(cx: &Ctx) -> Option<Step> {
+    for (primitive, index) in cx.layout.primitives.iter() {
+        let cells = primitive.cells();
+        let masks = cx.grid.masks(cells);
+        let placed = cx.grid.placed(cells);
+        let required = primitive.required_digits(|i| masks[i]) & !placed;
+        for v in values_of(required) {
+            let holders: Vec<u32> = cells
+                .iter()
+                .copied()
+                .filter(|&c| cx.grid.values[c as usize] == 0 && cx.grid.has(c, v))
+                .collect();
+            let Some(&first) = holders.first() else {
+                continue;
+            };
+            let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
+                .iter()
+                .copied()
+                .filter(|&c| !cells.contains(&c) && cx.grid.has(c, v))
+                .filter(|&c| cx.layout.sees_all(c, &holders))
+                .map(|c| Candidate::new(c, v))
+                .collect();
+            if eliminations.is_empty() {
+                continue;
+            }
+            let mut step = Step::new(Technique::LinePointing, 26);
+            step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
+            step.eliminations = eliminations;
+            step.constraint = Some(*index);
+            if let Some(step) = cx.offer(step) {
+                return Some(step);
+            }
+        }
+    }
+    None
+}
+
 /// The technique a constraint's own narrowing is named for.
 pub(crate) fn technique_of(c: &Constraint) -> Technique {
     match c {

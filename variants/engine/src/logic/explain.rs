@@ -411,6 +411,15 @@ pub fn explain(model: &Model, step: &Step) -> String {
                 "every digit set that can fill its cage holds {pv}, and only {pc} may hold it there"
             ),
         },
+        LinePointing => {
+            let what = step
+                .constraint
+                .and_then(|i| model.constraints().get(i))
+                .map_or_else(|| "a line".to_string(), constraint_name);
+            format!(
+                "every run of digits {what} can still hold has {pv} in it, and only {pc} may hold it there"
+            )
+        }
         Rule45 | Rule45Lines => {
             let houses = step.houses.len().max(1) as u32;
             let total = houses * model.size() * (model.size() + 1) / 2;

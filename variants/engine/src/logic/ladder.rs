@@ -162,6 +162,7 @@ pub(crate) static LADDER: &[Rung] = &[
         rung(killer::required_values, Medium),
         reference::cage_pointing,
     ),
+    rung(constraint_rule::line_pointing, Medium),
     checked(rung(killer::rule_45, Medium), |l, g, s| {
         reference::rule_45(false, l, g, s)
     }),

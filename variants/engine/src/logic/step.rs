@@ -60,6 +60,9 @@ pub enum Technique {
     /// A value every digit set of a cage needs, confined to cells a house (or
     /// other cell) sees all of.
     CagePointing,
+    /// A value a line must hold (every run of digits a renban can still
+    /// take holds it), confined to cells another cell sees all of.
+    LinePointing,
     /// The 45 rule on one house: the cells outside its inner cages form a
     /// virtual cage.
     Rule45,
@@ -202,6 +205,7 @@ impl Technique {
         Technique::LocalRule,
         Technique::Rule45Lines,
         Technique::CagePointing,
+        Technique::LinePointing,
         Technique::Rule45,
         Technique::Pointing,
         Technique::Claiming,
@@ -280,6 +284,7 @@ impl Technique {
             Technique::Rule45 => "45 Rule",
             Technique::Rule45Lines => "45 Rule over Several Lines",
             Technique::CagePointing => "Cage Pointing",
+            Technique::LinePointing => "Line Pointing",
             Technique::Pointing => "Pointing",
             Technique::Claiming => "Claiming",
             Technique::NakedPair => "Naked Pair",
@@ -386,6 +391,7 @@ impl Technique {
             | DirectHiddenTriple
             | CageCombination
             | CagePointing
+            | LinePointing
             | Rule45
             | Pointing
             | Claiming

@@ -333,3 +333,34 @@ fn hints_come_in_order() {
     }
     assert_eq!(hint(&model, &solution, &solution, None), None);
 }
+
+/// A renban over r1c1-r1c5 on an empty grid: every run of five digits holds
+/// 5, so line pointing takes 5 from the row's other four cells (and from no
+/// cell of the first box, which sees only three of the line's cells), in the
+/// line's own words.
+#[test]
+fn line_pointing_takes_a_renbans_required_digit_from_cells_seeing_all_its_places() {
+    let model = crate::geometry::classic_builder(3, 3)
+        .expect("9x9")
+        .constraint(protocol::Constraint::Renban {
+            cells: (0..5).map(|c| [0, c]).collect(),
+        })
+        .build()
+        .expect("valid");
+    let steps = find(&model, &[0; 81], &[0x1ff; 81], Technique::LinePointing);
+    let five: Vec<&Step> = steps
+        .iter()
+        .filter(|s| s.eliminations.iter().all(|e| e.value == 5))
+        .collect();
+    let [step] = five.as_slice() else {
+        panic!("one step for 5: {steps:?}");
+    };
+    let cells: Vec<u32> = step.eliminations.iter().map(|e| e.cell).collect();
+    assert_eq!(cells, [5, 6, 7, 8]);
+    assert_eq!(
+        explain::explain(&model, step),
+        "Line Pointing: every run of digits the renban line r1c1-r1c5 can still hold has 5 in it, \
+         and only r1c1, r1c2, r1c3, r1c4 and r1c5 may hold it there. So remove 5 from r1c6, r1c7, \
+         r1c8 and r1c9."
+    );
+}
