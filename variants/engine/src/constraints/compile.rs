@@ -74,6 +74,10 @@ pub(crate) fn compile(
 /// the grader finishes the region-sum puzzle; up to 9: slower than none).
 const DERIVED_SUM_CELLS: usize = 7;
 
+/// Renbans of up to this many cells are tables of their runs' orderings
+/// (exact, and narrowed by bit sets); longer ones are narrowed by windows.
+const SHORT_RENBAN: usize = 3;
+
 /// A derived sum: cells, coefficients, total, and the constraint it is
 /// told as.
 type DerivedSum = (Vec<u32>, Vec<i32>, i32, usize);
@@ -579,7 +583,23 @@ impl<'a, 'l> One<'a, 'l> {
                     ));
                 }
                 self.differ(coords);
-                self.pattern(cells, PatternKind::Renban, true);
+                let k = cells.len();
+                let run = |t: &[u32]| {
+                    let (lo, hi) = (t.iter().min(), t.iter().max());
+                    lo.zip(hi)
+                        .is_some_and(|(lo, hi)| (hi - lo) as usize == k - 1)
+                        && t.iter().enumerate().all(|(i, a)| !t[..i].contains(a))
+                };
+                match (k <= SHORT_RENBAN)
+                    .then(|| super::digit_tuples(k, size, u64::MAX, run))
+                    .flatten()
+                {
+                    Some(tuples) => {
+                        let flat = tuples.into_iter().flatten().map(|d| d as u8).collect();
+                        self.push(Primitive::Table(Table::new(cells, flat)));
+                    }
+                    None => self.pattern(cells, PatternKind::Renban, true),
+                }
                 Ok(())
             }
             Constraint::Whispers { cells, difference } => {
@@ -1085,6 +1105,29 @@ mod tests {
         }) {}
         // 1 + 2 + 3 + 4 + 5 + 2 × (9 + y) = 45.
         assert_eq!(cand[index(y)], 1 << 5);
+    }
+
+    /// A three-cell renban is the table of its runs' orderings, so it sees
+    /// what windows miss: two cells that can only hold 1 or 5 and a third
+    /// holding 2 or 3 fit the run 1-3 cell by cell, yet no ordering of any run.
+    #[test]
+    fn a_short_renban_is_narrowed_exactly() {
+        let model = crate::geometry::classic_builder(3, 3)
+            .expect("9x9")
+            .constraint(Constraint::Renban {
+                cells: vec![[0, 0], [1, 1], [2, 2]],
+            })
+            .build()
+            .expect("valid");
+        let [(renban, _)] = &model.compiled.primitives[..] else {
+            panic!("one primitive");
+        };
+        assert!(matches!(renban, super::Primitive::Table(_)));
+        let mut local = [0b1_0001, 0b1_0001, 0b110];
+        assert_eq!(renban.narrow(&mut local), Err(()));
+        let mut local = [0b1_0001, 0b1_1000, 0b110];
+        assert_eq!(renban.narrow(&mut local), Ok(true));
+        assert_eq!(local, [0b1_0000, 0b1000, 0b100], "5, 4 and 3");
     }
 
     #[test]
