@@ -276,6 +276,9 @@ fn failed(failures: &mut [u32], cells: &[u32]) -> bool {
 /// and cages still always run to their fixpoint.
 const LOCKED_ROUNDS: usize = 1;
 
+/// The most 64-bit words a cell's peer bits take (a layout of 64 x 64 cells).
+const MAX_WORDS: usize = (crate::MAX_SIDE * crate::MAX_SIDE / 64) as usize;
+
 /// The full houses with a cell narrowed since they were last scanned for
 /// hidden singles (house `h` is bit `h`). A house none of whose cells
 /// changed would find nothing new, so skipping it changes nothing — not
@@ -466,35 +469,49 @@ fn required_digits_point_out(
     dirty: &mut DirtyHouses,
 ) -> Result<bool, ()> {
     let mut progress = false;
+    let mut seeing = [0u64; MAX_WORDS];
+    let seeing = &mut seeing[..t.peer_words];
     for (primitive, _) in t.primitives.iter() {
         let cells = primitive.cells();
         let mut open = primitive.required_digits(|i| cand[cells[i] as usize]);
         while open != 0 {
             let b = open & open.wrapping_neg();
             open &= open - 1;
-            let Some(at) = cells.iter().position(|&c| cand[c as usize] & b != 0) else {
+            // The cells outside seeing every place of it on the line.
+            seeing.fill(!0);
+            let mut places = 0;
+            for &c in cells {
+                if cand[c as usize] & b != 0 {
+                    places += 1;
+                    for (s, &p) in seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
+                        *s &= p;
+                    }
+                }
+            }
+            if places == 0 {
                 return Err(());
-            };
-            let (first, rest) = (cells[at], &cells[at + 1..]);
-            for &q in t.peers_of(first as usize) {
-                let m = cand[q as usize];
-                if m & b == 0
-                    || cells.contains(&q)
-                    || !rest
-                        .iter()
-                        .filter(|&&h| cand[h as usize] & b != 0)
-                        .all(|&h| t.peers_of(h as usize).contains(&q))
-                {
-                    continue;
-                }
-                if m == b {
-                    return Err(());
-                }
-                cand[q as usize] = m & !b;
-                dirty.touch(t, q);
-                progress = true;
-                if is_single(m & !b) {
-                    queue.push(q);
+            }
+            for &c in cells {
+                seeing[c as usize / 64] &= !(1 << (c % 64));
+            }
+            for (w, &word) in seeing.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    let q = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    let m = cand[q];
+                    if m & b == 0 {
+                        continue;
+                    }
+                    if m == b {
+                        return Err(());
+                    }
+                    cand[q] = m & !b;
+                    dirty.touch(t, q as u32);
+                    progress = true;
+                    if is_single(m & !b) {
+                        queue.push(q as u32);
+                    }
                 }
             }
         }

@@ -63,6 +63,9 @@ pub(crate) struct Compiled {
     pub full: u32,
     pub peer_start: Vec<u32>,
     pub peers: Vec<u32>,
+    /// Each cell's peers as bits, `peer_words` 64-bit words per cell.
+    pub peer_bits: Vec<u64>,
+    pub peer_words: usize,
     pub full_house_start: Vec<u32>,
     pub full_house_cells: Vec<u32>,
     /// Per cell, the full houses holding it as bits (house `h` is bit `h`);
@@ -91,6 +94,12 @@ impl Compiled {
     #[inline]
     pub fn peers_of(&self, c: usize) -> &[u32] {
         &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
+    }
+
+    /// Peers of cell `c` as bits (cell `p` is bit `p % 64` of word `p / 64`).
+    #[inline]
+    pub fn peer_bits_of(&self, c: usize) -> &[u64] {
+        &self.peer_bits[c * self.peer_words..(c + 1) * self.peer_words]
     }
 
     /// The full houses holding cell `c`, as bits; every bit when they are
@@ -609,6 +618,8 @@ fn compile(model: &Rules) -> Compiled {
         full: full_mask(model.size),
         peer_start,
         peers,
+        peer_bits,
+        peer_words: words,
         full_house_start,
         full_house_cells,
         full_houses_of,
