@@ -67,6 +67,25 @@ impl CageTable {
             .collect()
     }
 
+    /// The digits every digit set still fitting `local` holds, not yet
+    /// placed there (0 when none fits, or the sets are too many to list).
+    pub fn required_digits(&self, local: &[u32]) -> u32 {
+        let (union, singles) = union_and_singles(local);
+        let mut required = u32::MAX;
+        let mut any = false;
+        for &combo in self.combos.iter().flatten() {
+            if fits(combo, local, union, singles) {
+                required &= combo;
+                any = true;
+            }
+        }
+        if any {
+            required & !singles
+        } else {
+            0
+        }
+    }
+
     /// Narrows `local`, the candidates of the cage's cells in order. `Err` on a
     /// contradiction; `Ok(true)` if anything changed.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {

@@ -459,9 +459,10 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
     }
 }
 
-/// A digit a primitive's cells must hold between them (a renban's digits
-/// every run left contains), all of whose places there one outside cell sees,
-/// leaves that cell: the digit is in one of those places.
+/// A digit a cage or primitive must hold between its cells (every digit
+/// set still fitting a cage holds it; a renban's digits every run left
+/// contains), all of whose places there one outside cell sees, leaves that
+/// cell: the digit is in one of those places.
 fn required_digits_point_out(
     t: &Compiled,
     queue: &mut Vec<u32>,
@@ -470,20 +471,52 @@ fn required_digits_point_out(
 ) -> Result<bool, ()> {
     let mut progress = false;
     let mut seeing = [0u64; MAX_WORDS];
-    let seeing = &mut seeing[..t.peer_words];
+    let mut point = Pointing {
+        t,
+        seeing: &mut seeing[..t.peer_words],
+        queue,
+        dirty,
+    };
+    for cage in &t.cages {
+        let mut local = [0u32; crate::MAX_SIZE as usize];
+        let local = &mut local[..cage.cells.len()];
+        for (l, &c) in local.iter_mut().zip(&cage.cells) {
+            *l = cand[c as usize];
+        }
+        progress |= point.out(&cage.cells, cage.required_digits(local), cand)?;
+    }
     for (primitive, _) in t.primitives.iter() {
         let cells = primitive.cells();
-        let mut open = primitive.required_digits(|i| cand[cells[i] as usize]);
+        let open = primitive.required_digits(|i| cand[cells[i] as usize]);
+        progress |= point.out(cells, open, cand)?;
+    }
+    Ok(progress)
+}
+
+/// What [`required_digits_point_out`] works with.
+struct Pointing<'a> {
+    t: &'a Compiled,
+    /// Per digit: the cells seeing all its places, as bits.
+    seeing: &'a mut [u64],
+    queue: &'a mut Vec<u32>,
+    dirty: &'a mut DirtyHouses,
+}
+
+impl Pointing<'_> {
+    /// Takes each digit of `open`, which `cells` must hold, from the cells
+    /// outside them that see all its places among them.
+    fn out(&mut self, cells: &[u32], mut open: u32, cand: &mut [u32]) -> Result<bool, ()> {
+        let t = self.t;
+        let mut progress = false;
         while open != 0 {
             let b = open & open.wrapping_neg();
             open &= open - 1;
-            // The cells outside seeing every place of it on the line.
-            seeing.fill(!0);
+            self.seeing.fill(!0);
             let mut places = 0;
             for &c in cells {
                 if cand[c as usize] & b != 0 {
                     places += 1;
-                    for (s, &p) in seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
+                    for (s, &p) in self.seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
                         *s &= p;
                     }
                 }
@@ -492,9 +525,9 @@ fn required_digits_point_out(
                 return Err(());
             }
             for &c in cells {
-                seeing[c as usize / 64] &= !(1 << (c % 64));
+                self.seeing[c as usize / 64] &= !(1 << (c % 64));
             }
-            for (w, &word) in seeing.iter().enumerate() {
+            for (w, &word) in self.seeing.iter().enumerate() {
                 let mut word = word;
                 while word != 0 {
                     let q = w * 64 + word.trailing_zeros() as usize;
@@ -507,16 +540,16 @@ fn required_digits_point_out(
                         return Err(());
                     }
                     cand[q] = m & !b;
-                    dirty.touch(t, q as u32);
+                    self.dirty.touch(t, q as u32);
                     progress = true;
                     if is_single(m & !b) {
-                        queue.push(q as u32);
+                        self.queue.push(q as u32);
                     }
                 }
             }
         }
+        Ok(progress)
     }
-    Ok(progress)
 }
 
 /// Pointing and claiming between every pair of full houses that share cells.
@@ -589,5 +622,24 @@ mod tests {
         }
         assert_eq!(cand[9] & five, five, "r2c1 lost 5");
         assert!((0..5).all(|c| cand[c] & five != 0));
+    }
+
+    /// A cage of r1c1 and r2c2 adding up to 17 holds 8 and 9: both leave the
+    /// rest of the first box, which sees both cells, and no cell of the first
+    /// row past the box, which sees only one.
+    #[test]
+    fn a_digit_a_cage_must_hold_leaves_the_cells_that_see_all_its_places() {
+        let model = crate::geometry::classic_builder(3, 3)
+            .expect("9x9")
+            .cage(vec![[0, 0], [1, 1]], 17)
+            .build()
+            .expect("valid");
+        let puzzle = crate::Puzzle::new(Arc::new(model), vec![0; 81]).expect("valid");
+        let cand = puzzle.propagate().expect("consistent");
+        let high = 0b1_1000_0000;
+        for box_cell in [1, 2, 9, 11, 18, 19, 20] {
+            assert_eq!(cand[box_cell] & high, 0, "cell {box_cell} keeps 8 or 9");
+        }
+        assert_eq!(cand[3] & high, high, "r1c4 lost 8 or 9");
     }
 }
