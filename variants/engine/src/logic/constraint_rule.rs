@@ -78,13 +78,7 @@ pub(crate) fn line_pointing(cx: &Ctx) -> Option<Step> {
             let Some(&first) = holders.first() else {
                 continue;
             };
-            let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
-                .iter()
-                .copied()
-                .filter(|&c| !cells.contains(&c) && cx.grid.has(c, v))
-                .filter(|&c| cx.layout.sees_all(c, &holders))
-                .map(|c| Candidate::new(c, v))
-                .collect();
+            let eliminations = super::killer::outside_seeing_all(cx, cells, first, &holders, v);
             if eliminations.is_empty() {
                 continue;
             }

@@ -62,13 +62,7 @@ fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
         let Some(&first) = holders.first() else {
             continue;
         };
-        let eliminations: Vec<Candidate> = cx.layout.peers[first as usize]
-            .iter()
-            .copied()
-            .filter(|&c| !group.cells.contains(&c) && cx.grid.has(c, v))
-            .filter(|&c| cx.layout.sees_all(c, &holders))
-            .map(|c| Candidate::new(c, v))
-            .collect();
+        let eliminations = outside_seeing_all(cx, &group.cells, first, &holders, v);
         if !eliminations.is_empty() {
             let mut step = Step::new(Technique::CagePointing, 26);
             step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
@@ -85,6 +79,25 @@ fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
         }
     }
     None
+}
+
+/// The candidates `v` of the cells outside `inside` that see every one of
+/// `holders` (the places of `v` among `inside`, `first` among them): a
+/// value `inside` must hold leaves them.
+pub(crate) fn outside_seeing_all(
+    cx: &Ctx,
+    inside: &[u32],
+    first: u32,
+    holders: &[u32],
+    v: u8,
+) -> Vec<Candidate> {
+    cx.layout.peers[first as usize]
+        .iter()
+        .copied()
+        .filter(|&c| !inside.contains(&c) && cx.grid.has(c, v))
+        .filter(|&c| cx.layout.sees_all(c, holders))
+        .map(|c| Candidate::new(c, v))
+        .collect()
 }
 
 /// The values every digit set of `combos` the cage's cells (`local`) can
