@@ -469,6 +469,9 @@ fn required_digits_point_out(
     cand: &mut [u32],
     dirty: &mut DirtyHouses,
 ) -> Result<bool, ()> {
+    if t.cages.is_empty() && t.primitives.is_empty() {
+        return Ok(false);
+    }
     let mut progress = false;
     let mut seeing = [0u64; MAX_WORDS];
     let mut point = Pointing {
