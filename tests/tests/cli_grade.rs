@@ -67,6 +67,46 @@ fn grade_prints_tier_rating_and_technique_and_explain_prints_steps() {
     );
 }
 
+/// `--seconds` bounds each puzzle's grade: none at all leaves it
+/// `unfinished` (a line of its own, counted in the summary) and the run
+/// still succeeds; enough time grades it as without the option; a limit
+/// that is not a number of seconds is refused.
+#[test]
+fn seconds_bound_each_grade() {
+    let puzzle = read_dataset("rated/se-rated-dev.txt")
+        .lines()
+        .find(|l| l.ends_with(" 3.2"))
+        .and_then(|l| l.split_whitespace().nth(1).map(str::to_string))
+        .expect("a 3.2 puzzle");
+    let file = write("bounded.txt", &format!("{puzzle}\n"));
+    let run = |seconds: &str| {
+        Command::new(built_arena())
+            .args(["grade", &format!("--seconds={seconds}")])
+            .arg(&file)
+            .output()
+            .expect("run arena")
+    };
+    let o = run("0");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let fields: Vec<&str> = out.trim_end().split('\t').collect();
+    assert_eq!(fields[1..], ["unfinished", "-", "-", "not graded within 0 s"], "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("1 unfinished within the time given"), "{err}");
+
+    let o = run("600");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("\thard\t3.2\tX-Wing\t"), "{out}");
+
+    for bad in ["-1", "soon", "NaN", "100000"] {
+        let o = run(bad);
+        assert!(!o.status.success(), "--seconds {bad} accepted");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("expected seconds from 0 to 86400"), "{err}");
+    }
+}
+
 #[test]
 fn puzzles_that_cannot_be_graded_are_named_and_fail_the_run() {
     let empty = ".".repeat(81);

@@ -1,24 +1,50 @@
 //! `arena grade` and `arena explain`: the logical solver's verdict on puzzles,
 //! and a whole logical solution in plain words.
 
-use engine::logic::{explain::explain, format_rating, grade, Grade, Options};
+use engine::logic::{explain::explain, format_rating, grade, grade_until, Chains, Grade, Options};
 use engine::Difficulty;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The longest `--seconds` accepted: a day.
+const MOST_SECONDS: f64 = 86_400.0;
+
+/// `--seconds`: a number of seconds from 0 to a day (fractions allowed).
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=MOST_SECONDS).contains(&s) => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "expected seconds from 0 to {MOST_SECONDS}, got {text:?}"
+        )),
+    }
+}
 
 /// Grades every unique puzzle of `files`: one line per puzzle (name, tier,
-/// rating, hardest technique, steps), a summary on stderr. `Ok(false)` if a
+/// rating, hardest technique, steps), a summary on stderr; with `limit`, a
+/// puzzle not graded within it is reported `unfinished`. `Ok(false)` if a
 /// puzzle could not be read or is not unique.
-pub fn run_grade(files: &[PathBuf]) -> anyhow::Result<bool> {
+pub fn run_grade(files: &[PathBuf], limit: Option<Duration>) -> anyhow::Result<bool> {
     let (entries, mut ok) = super::read_all(files);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let start = Instant::now();
     let mut tiers = [0usize; 4];
-    let (mut graded, mut beyond) = (0usize, 0usize);
+    let (mut graded, mut beyond, mut unfinished) = (0usize, 0usize, 0usize);
     for entry in &entries {
-        let Some((_, g)) = graded_entry(&entry.name, &entry.puzzle) else {
+        let Some(loaded) = unique_entry(&entry.name, &entry.puzzle) else {
             ok = false;
+            continue;
+        };
+        let (p, options) = (&loaded.puzzle, Options { uniqueness: true });
+        let until = limit.map(|l| Instant::now() + l);
+        let Some(g) = grade_until(p.model(), p.givens(), options, Chains::Nested, until) else {
+            unfinished += 1;
+            let secs = limit.unwrap_or_default().as_secs_f64();
+            writeln!(
+                out,
+                "{}	unfinished	-	-	not graded within {secs} s",
+                entry.name
+            )?;
             continue;
         };
         graded += 1;
@@ -49,6 +75,9 @@ pub fn run_grade(files: &[PathBuf]) -> anyhow::Result<bool> {
         .collect();
     if beyond > 0 {
         summary.push(format!("{beyond} beyond the ladder"));
+    }
+    if unfinished > 0 {
+        summary.push(format!("{unfinished} unfinished within the time given"));
     }
     eprintln!(
         "{graded} graded in {secs:.2} s ({:.0}/s): {}",
@@ -97,6 +126,19 @@ fn graded_entry<'a>(
     name: &str,
     puzzle: &'a Result<engine::v1::Loaded, String>,
 ) -> Option<(&'a engine::v1::Loaded, Grade)> {
+    let loaded = unique_entry(name, puzzle)?;
+    let p = &loaded.puzzle;
+    Some((
+        loaded,
+        grade(p.model(), p.givens(), Options { uniqueness: true }),
+    ))
+}
+
+/// One read puzzle with one solution; problems go to stderr.
+fn unique_entry<'a>(
+    name: &str,
+    puzzle: &'a Result<engine::v1::Loaded, String>,
+) -> Option<&'a engine::v1::Loaded> {
     let loaded = match puzzle {
         Ok(l) => l,
         Err(message) => {
@@ -115,9 +157,5 @@ fn graded_entry<'a>(
             return None;
         }
     }
-    let p = &loaded.puzzle;
-    Some((
-        loaded,
-        grade(p.model(), p.givens(), Options { uniqueness: true }),
-    ))
+    Some(loaded)
 }

@@ -61,6 +61,11 @@ pub enum Command {
         /// Puzzle files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Give each puzzle at most this many seconds; one not graded by
+        /// then is reported `unfinished` (the hardest given-less variant
+        /// puzzles can take many minutes through nested forcing chains).
+        #[arg(long, value_parser = grade::parse_seconds)]
+        seconds: Option<std::time::Duration>,
     },
     /// The whole logical solution of each puzzle, one step per line.
     Explain {
@@ -163,7 +168,7 @@ pub fn main() -> ExitCode {
         Command::Dedupe { files } => canon::run_dedupe(files),
         Command::Minimal { files } => minimal::run_minimal(files),
         Command::Minimize { files } => minimal::run_minimize(files),
-        Command::Grade { files } => grade::run_grade(files),
+        Command::Grade { files, seconds } => grade::run_grade(files, *seconds),
         Command::Explain { files } => grade::run_explain(files),
         Command::Export(args) => export::run(args),
         Command::Daily(args) => daily::run(args, &load_plugins(&cli)),
