@@ -90,7 +90,11 @@ fn seconds_bound_each_grade() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
     let fields: Vec<&str> = out.trim_end().split('\t').collect();
-    assert_eq!(fields[1..], ["unfinished", "-", "-", "not graded within 0 s"], "{out}");
+    assert_eq!(
+        fields[1..],
+        ["unfinished", "-", "-", "not graded within 0 s"],
+        "{out}"
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("1 unfinished within the time given"), "{err}");
 
