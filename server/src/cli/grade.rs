@@ -1,7 +1,7 @@
 //! `arena grade` and `arena explain`: the logical solver's verdict on puzzles,
 //! and a whole logical solution in plain words.
 
-use engine::logic::{explain::explain, format_rating, grade, grade_until, Chains, Grade, Options};
+use engine::logic::{explain::explain, format_rating, grade_until, Chains, Grade, Options};
 use engine::Difficulty;
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,14 +35,13 @@ pub fn run_grade(files: &[PathBuf], limit: Option<Duration>) -> anyhow::Result<b
             ok = false;
             continue;
         };
-        let (p, options) = (&loaded.puzzle, Options { uniqueness: true });
         let until = limit.map(|l| Instant::now() + l);
-        let Some(g) = grade_until(p.model(), p.givens(), options, Chains::Nested, until) else {
+        let Some(g) = grade_by(&loaded.puzzle, until) else {
             unfinished += 1;
             let secs = limit.unwrap_or_default().as_secs_f64();
             writeln!(
                 out,
-                "{}	unfinished	-	-	not graded within {secs} s",
+                "{}\tunfinished\t-\t-\tnot graded within {secs} s",
                 entry.name
             )?;
             continue;
@@ -127,11 +126,14 @@ fn graded_entry<'a>(
     puzzle: &'a Result<engine::v1::Loaded, String>,
 ) -> Option<(&'a engine::v1::Loaded, Grade)> {
     let loaded = unique_entry(name, puzzle)?;
-    let p = &loaded.puzzle;
-    Some((
-        loaded,
-        grade(p.model(), p.givens(), Options { uniqueness: true }),
-    ))
+    Some((loaded, grade_by(&loaded.puzzle, None)?))
+}
+
+/// The whole ladder's grade of a unique puzzle (uniqueness techniques
+/// allowed); `None` once `until` has passed.
+fn grade_by(p: &engine::Puzzle, until: Option<Instant>) -> Option<Grade> {
+    let options = Options { uniqueness: true };
+    grade_until(p.model(), p.givens(), options, Chains::Nested, until)
 }
 
 /// One read puzzle with one solution; problems go to stderr.

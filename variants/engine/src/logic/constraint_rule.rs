@@ -67,18 +67,14 @@ pub(crate) fn line_pointing(cx: &Ctx) -> Option<Step> {
     for (primitive, index) in cx.layout.primitives.iter() {
         let cells = primitive.cells();
         let masks = cx.grid.masks(cells);
-        let placed = cx.grid.placed(cells);
-        let required = primitive.required_digits(|i| masks[i]) & !placed;
-        for v in values_of(required) {
+        // Not yet placed on the line (a placed cell's mask is its value).
+        for v in values_of(primitive.required_digits(|i| masks[i])) {
             let holders: Vec<u32> = cells
                 .iter()
                 .copied()
                 .filter(|&c| cx.grid.values[c as usize] == 0 && cx.grid.has(c, v))
                 .collect();
-            let Some(&first) = holders.first() else {
-                continue;
-            };
-            let eliminations = super::killer::outside_seeing_all(cx, cells, first, &holders, v);
+            let eliminations = super::killer::outside_seeing_all(cx, cells, &holders, v);
             if eliminations.is_empty() {
                 continue;
             }

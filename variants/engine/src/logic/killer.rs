@@ -59,10 +59,7 @@ fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
     let required = required_of(&local, combos)?;
     for v in values_of(required & !cx.grid.placed(&group.cells)) {
         let holders = group.cells_at(cx.grid.positions(group, v));
-        let Some(&first) = holders.first() else {
-            continue;
-        };
-        let eliminations = outside_seeing_all(cx, &group.cells, first, &holders, v);
+        let eliminations = outside_seeing_all(cx, &group.cells, &holders, v);
         if !eliminations.is_empty() {
             let mut step = Step::new(Technique::CagePointing, 26);
             step.pattern = holders.iter().map(|&c| Candidate::new(c, v)).collect();
@@ -82,15 +79,17 @@ fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
 }
 
 /// The candidates `v` of the cells outside `inside` that see every one of
-/// `holders` (the places of `v` among `inside`, `first` among them): a
-/// value `inside` must hold leaves them.
+/// `holders` (the places of `v` among `inside`; none: nothing): a value
+/// `inside` must hold leaves them.
 pub(crate) fn outside_seeing_all(
     cx: &Ctx,
     inside: &[u32],
-    first: u32,
     holders: &[u32],
     v: u8,
 ) -> Vec<Candidate> {
+    let Some(&first) = holders.first() else {
+        return Vec::new();
+    };
     cx.layout.peers[first as usize]
         .iter()
         .copied()
