@@ -200,6 +200,14 @@ fn logical_steps_on_corpus_puzzles_are_true() {
         }
         if grade.solved {
             solved.push(p.id.clone());
+        } else {
+            let kinds: std::collections::BTreeSet<&str> =
+                p.constraints.iter().map(|c| c.kind.as_str()).collect();
+            println!(
+                "not graded: {} {} {kinds:?}",
+                p.id,
+                p.title.as_deref().unwrap_or("")
+            );
         }
     }
     println!(

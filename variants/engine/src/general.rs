@@ -26,7 +26,8 @@ pub(crate) struct General<'m> {
     queue: Vec<u32>,
     /// Each cage's cell candidates when it was last narrowed (flattened, cage
     /// after cage, then primitive after primitive), so an unchanged cage or
-    /// constraint is skipped.
+    /// constraint is skipped; then the same again for when their required
+    /// digits last pointed outward.
     cage_seen: Vec<u32>,
     /// How often each cell's rules failed in this search (models with
     /// constraints branch on the cell with the most failures per candidate:
@@ -44,7 +45,7 @@ impl<'m> General<'m> {
         General {
             tables,
             queue: Vec::new(),
-            cage_seen: vec![0; seen_len(tables)],
+            cage_seen: vec![0; 2 * seen_len(tables)],
             failures: Vec::new(),
             levels: Vec::new(),
             order: Vec::new(),
@@ -254,7 +255,8 @@ fn most_failed_cell(cand: &[u32], failures: &[u32]) -> Option<usize> {
 struct Scratch<'a> {
     /// Cells that became single and are still to be propagated.
     queue: &'a mut Vec<u32>,
-    /// Each cage's and constraint's cells as last narrowed.
+    /// Each cage's and constraint's cells as last narrowed, then as last
+    /// pointed outward.
     cage_seen: &'a mut [u32],
     /// Failures per cell (see [`General`]), counted when a rule fails.
     failures: &'a mut [u32],
@@ -442,7 +444,9 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         if progress || !queue.is_empty() {
             continue;
         }
-        match required_digits_point_out(t, queue, cand, &mut dirty) {
+        let half = cage_seen.len() / 2;
+        let pointed = &mut cage_seen[half..];
+        match required_digits_point_out(t, queue, cand, &mut dirty, pointed) {
             Ok(true) => continue,
             Ok(false) => {}
             Err(()) => return false,
@@ -463,11 +467,16 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
 /// set still fitting a cage holds it; a renban's digits every run left
 /// contains), all of whose places there one outside cell sees, leaves that
 /// cell: the digit is in one of those places.
+///
+/// `pointed` holds each cage's and primitive's cells as they were when they
+/// last pointed (0: never): one whose cells have not changed since has
+/// nothing new to take.
 fn required_digits_point_out(
     t: &Compiled,
     queue: &mut Vec<u32>,
     cand: &mut [u32],
     dirty: &mut DirtyHouses,
+    pointed: &mut [u32],
 ) -> Result<bool, ()> {
     if t.cages.is_empty() && t.primitives.is_empty() {
         return Ok(false);
@@ -480,7 +489,13 @@ fn required_digits_point_out(
         queue,
         dirty,
     };
+    let mut at = 0;
     for cage in &t.cages {
+        let seen = &mut pointed[at..at + cage.cells.len()];
+        at += cage.cells.len();
+        if !take_changed(&cage.cells, seen, cand) {
+            continue;
+        }
         let mut local = [0u32; crate::MAX_SIZE as usize];
         let local = &mut local[..cage.cells.len()];
         for (l, &c) in local.iter_mut().zip(&cage.cells) {
@@ -490,10 +505,28 @@ fn required_digits_point_out(
     }
     for (primitive, _) in t.primitives.iter() {
         let cells = primitive.cells();
+        let seen = &mut pointed[at..at + cells.len()];
+        at += cells.len();
+        if !take_changed(cells, seen, cand) {
+            continue;
+        }
         let open = primitive.required_digits(|i| cand[cells[i] as usize]);
         progress |= point.out(cells, open, cand)?;
     }
     Ok(progress)
+}
+
+/// Whether any of `cells` changed since `seen` was taken of them; `seen`
+/// is then taken again. (Pointing outward takes nothing from a group's own
+/// cells, so taking it before pointing is the same as after.)
+fn take_changed(cells: &[u32], seen: &mut [u32], cand: &[u32]) -> bool {
+    let mut changed = false;
+    for (s, &c) in seen.iter_mut().zip(cells) {
+        let m = cand[c as usize];
+        changed |= *s != m;
+        *s = m;
+    }
+    changed
 }
 
 /// What [`required_digits_point_out`] works with.
@@ -527,9 +560,9 @@ impl Pointing<'_> {
             if places == 0 {
                 return Err(());
             }
-            for &c in cells {
-                self.seeing[c as usize / 64] &= !(1 << (c % 64));
-            }
+            // The places are not among their own peers, and the other
+            // cells of the group do not hold the digit: nothing of the
+            // group itself is taken below.
             for (w, &word) in self.seeing.iter().enumerate() {
                 let mut word = word;
                 while word != 0 {
