@@ -189,6 +189,12 @@ fn marked(constraints: &[Constraint], marks: impl Fn(&Constraint) -> bool) -> Ve
         .collect()
 }
 
+/// Whether one of `a` and `b` is `r` times the other (a ratio past any
+/// digit relates none: no product overflows).
+fn in_ratio(a: u32, b: u32, r: u32) -> bool {
+    r.checked_mul(b) == Some(a) || r.checked_mul(a) == Some(b)
+}
+
 /// Whether `c` is a Kropki dot, white or black.
 fn is_kropki(c: &Constraint) -> bool {
     matches!(c, Constraint::Difference { .. } | Constraint::Ratio { .. })
@@ -524,7 +530,7 @@ impl<'a, 'l> One<'a, 'l> {
             Constraint::Ratio { cells, value } => {
                 let cells = self.cells(cells, 2)?;
                 let r = *value;
-                self.relate(cells[0], cells[1], |a, b| a == r * b || b == r * a)
+                self.relate(cells[0], cells[1], |a, b| in_ratio(a, b, r))
             }
             Constraint::Xv { cells, sum } => {
                 let cells = self.cells(cells, 2)?;
@@ -868,9 +874,7 @@ impl<'a, 'l> One<'a, 'l> {
                     let (a, b) = (self.cell(pair[0])?, self.cell(pair[1])?);
                     if *ratio && !has_pair(&dots, pair) {
                         let ratios = ratios.clone();
-                        self.relate(a, b, move |p, q| {
-                            !ratios.iter().any(|&r| p == r * q || q == r * p)
-                        })?;
+                        self.relate(a, b, move |p, q| !ratios.iter().any(|&r| in_ratio(p, q, r)))?;
                     }
                     if *xv && !has_pair(&marks, pair) {
                         self.relate(a, b, |p, q| p + q != 5 && p + q != 10)?;
