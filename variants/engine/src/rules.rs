@@ -415,8 +415,11 @@ impl ModelBuilder {
             return Ok(Vec::new());
         }
         let (rows, cols) = (self.rows, self.cols);
-        let at = |r: u32, c: u32| match cell_at.get((r * cols + c) as usize) {
-            _ if r >= rows || c >= cols => None,
+        // Off the layout before any arithmetic (a file may name any cell).
+        let at = |r: u32, c: u32| match (r < rows && c < cols)
+            .then(|| cell_at.get((r * cols + c) as usize))
+            .flatten()
+        {
             Some(&NO_CELL) | None => None,
             Some(&i) => Some(i),
         };
