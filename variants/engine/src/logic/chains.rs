@@ -555,6 +555,7 @@ fn advanced(s: &mut Search, scratch: &Grid, mode: Mode) -> Vec<(u32, u8, Parents
     let (initial, now) = (&real.grid.cand, &scratch.cand);
     let cx = Ctx {
         first: true,
+        until: real.until,
         ..Ctx::ladder(real.layout, scratch)
     };
     let gone = |c: u32, values: u32| values_of(initial[c as usize] & !now[c as usize] & values);
@@ -679,6 +680,10 @@ pub(crate) fn multiple(cx: &Ctx, mode: Mode) -> Option<Step> {
     for cell in 0..cand.len() as u32 {
         if cx.first && best.is_some() {
             break;
+        }
+        if cx.expired() {
+            // The solve is given up: whatever was found goes with it.
+            return None;
         }
         if !mode.searches(cand[cell as usize].count_ones()) {
             continue;
@@ -1041,6 +1046,32 @@ mod tests {
             found > 20 && passed > 100,
             "found at {found} cells, passed over {passed}"
         );
+    }
+
+    /// A forcing-chain search stops once the solve's deadline has passed,
+    /// finding nothing (a nested one can take many seconds, and the ladder
+    /// looks at the deadline only between rungs): on a hardest puzzle's
+    /// start, where it finds a chain when there is time.
+    #[test]
+    fn a_forcing_chain_search_past_the_deadline_finds_nothing() {
+        let model = classic(3, 3).expect("9x9");
+        let line =
+            "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
+        let givens = parse_line(line).expect("line").expect("puzzle").to_vec();
+        let grid = Grid::new(model.logic_layout(), &givens);
+        let later = std::time::Instant::now() + std::time::Duration::from_secs(600);
+        for (until, finds) in [
+            (None, true),
+            (Some(later), true),
+            (Some(std::time::Instant::now()), false),
+        ] {
+            let cx = Ctx {
+                first: true,
+                until,
+                ..Ctx::ladder(model.logic_layout(), &grid)
+            };
+            assert_eq!(multiple(&cx, Mode::Nested).is_some(), finds, "{until:?}");
+        }
     }
 
     /// A static chain is rated by its length: at least as many potentials as

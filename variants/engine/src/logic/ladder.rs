@@ -289,6 +289,7 @@ pub(crate) fn easiest(
     let cx = Ctx {
         memo: Some(memo),
         first: climb.first,
+        until: climb.until,
         ..Ctx::ladder(layout, grid)
     };
     let allowed = || {

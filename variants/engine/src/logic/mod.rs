@@ -113,6 +113,9 @@ pub(crate) struct Ctx<'a> {
     /// at the first they find instead of looking on for the easiest. For
     /// tier checks, which ask only whether the rungs solve the puzzle.
     pub first: bool,
+    /// When the solve gives up: the forcing-chain searches (nested ones can
+    /// take many seconds) stop there, finding nothing.
+    pub until: Option<Instant>,
 }
 
 impl<'a> Ctx<'a> {
@@ -126,7 +129,13 @@ impl<'a> Ctx<'a> {
             every: None,
             memo: None,
             first: false,
+            until: None,
         }
+    }
+
+    /// Whether the solve's deadline has passed.
+    pub fn expired(&self) -> bool {
+        crate::deadline_passed(self.until)
     }
 
     /// The places of `value` in every row and column (`None` without a memo
@@ -617,6 +626,7 @@ pub fn find(model: &Model, values: &[u8], cand: &[u32], technique: Technique) ->
         every: Some(&every),
         memo: None,
         first: false,
+        until: None,
     };
     match technique {
         Technique::FullHouse | Technique::HiddenSingle | Technique::NakedSingle => {
