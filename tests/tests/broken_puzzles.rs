@@ -47,7 +47,7 @@ fn broken_corpus_puzzles_get_an_error_or_an_answer_never_a_panic() {
     let mut kinds: Vec<String> = pool.iter().map(|c| c.kind.clone()).collect();
     kinds.sort();
     kinds.dedup();
-    let outcomes = without_panics(|rng| {
+    without_panics(|rng| {
         let mut puzzle = puzzles[rng.gen_range(0..puzzles.len())].clone();
         for _ in 0..rng.gen_range(1..4) {
             break_once(&mut puzzle, &pool, &kinds, rng);
@@ -55,15 +55,6 @@ fn broken_corpus_puzzles_get_an_error_or_an_answer_never_a_panic() {
         let json = serde_json::to_string(&puzzle).expect("json");
         (json, Box::new(move || outcome(from_corpus(&puzzle).ok())))
     });
-    // The breakage reaches every stage: some are refused, some compile.
-    assert!(
-        outcomes.get("refused").is_some_and(|&n| n > 0),
-        "{outcomes:?}"
-    );
-    assert!(
-        outcomes.get("counted").is_some_and(|&n| n > 0),
-        "{outcomes:?}"
-    );
 }
 
 #[test]
@@ -87,7 +78,7 @@ fn broken_puzzle_files_get_an_error_or_an_answer_never_a_panic() {
         let puzzle = engine::Puzzle::new(model, givens).expect("an empty grid");
         files.push(serde_json::to_value(to_v1(&puzzle, None)).expect("json"));
     }
-    let outcomes = without_panics(|rng| {
+    without_panics(|rng| {
         let mut file = files[rng.gen_range(0..files.len())].clone();
         for _ in 0..rng.gen_range(1..4) {
             break_json(&mut file, rng, 5);
@@ -96,14 +87,6 @@ fn broken_puzzle_files_get_an_error_or_an_answer_never_a_panic() {
         let read = serde_json::from_value::<PuzzleV1>(file).ok();
         (json, Box::new(move || outcome(read)))
     });
-    assert!(
-        outcomes.get("refused").is_some_and(|&n| n > 0),
-        "{outcomes:?}"
-    );
-    assert!(
-        outcomes.get("counted").is_some_and(|&n| n > 0),
-        "{outcomes:?}"
-    );
 }
 
 /// A broken puzzle as text (to name it when it fails) and its trial.
@@ -113,8 +96,9 @@ type Trial = (
 );
 
 /// Runs [`TRIES`] trials, each made from its own seed; fails naming every
-/// seed and puzzle that panicked. What became of them, by outcome.
-fn without_panics(mut make: impl FnMut(&mut ChaCha8Rng) -> Trial) -> BTreeMap<&'static str, usize> {
+/// seed and puzzle that panicked, and unless the breakage reached every
+/// stage (some puzzles refused, some counted).
+fn without_panics(mut make: impl FnMut(&mut ChaCha8Rng) -> Trial) {
     let mut outcomes = BTreeMap::<&str, usize>::new();
     let mut panics = Vec::new();
     for seed in 0..TRIES {
@@ -127,7 +111,9 @@ fn without_panics(mut make: impl FnMut(&mut ChaCha8Rng) -> Trial) -> BTreeMap<&'
     }
     println!("{outcomes:?}");
     assert!(panics.is_empty(), "{}", panics.join("\n"));
-    outcomes
+    for stage in ["refused", "counted"] {
+        assert!(outcomes.get(stage).is_some_and(|&n| n > 0), "{outcomes:?}");
+    }
 }
 
 /// What became of one broken puzzle (`None`: its file did not read):
