@@ -99,10 +99,13 @@ test("the pad counts what is left of each digit; placing one clears it from its 
     await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === second[0] && m.col === second[1]);
     expect(await cellLabel(ada, mate2)).toContain(`candidates ${digit}`);
   }
-  // Every cell of the digit filled: its button greys out.
+  // Every cell of the digit filled (each move answered before the next: on a
+  // loaded machine a click could land before the last key was handled): its
+  // button greys out.
   for (const [r, c] of left.slice(2)) {
     await ada.page.click(`#cell-${r}-${c}`);
     await ada.page.keyboard.press(String(digit));
+    await waitForMessage(ada, (m) => m.type === "move_accepted" && m.row === r && m.col === c);
   }
   await ada.page.waitForSelector(`.pad button.done[data-value='${digit}']`, { timeout: WAIT });
   expect(await count(digit)).toBe("0");
