@@ -70,20 +70,11 @@ impl CageTable {
     /// The digits every digit set still fitting `local` holds, not yet
     /// placed there (0 when none fits, or the sets are too many to list).
     pub fn required_digits(&self, local: &[u32]) -> u32 {
-        let (union, singles) = union_and_singles(local);
-        let mut required = u32::MAX;
-        let mut any = false;
-        for &combo in self.combos.iter().flatten() {
-            if fits(combo, local, union, singles) {
-                required &= combo;
-                any = true;
-            }
-        }
-        if any {
-            required & !singles
-        } else {
-            0
-        }
+        let Some(combos) = &self.combos else {
+            return 0;
+        };
+        let (_, singles) = union_and_singles(local);
+        required_by_combos(combos, local).map_or(0, |required| required & !singles)
     }
 
     /// Narrows `local`, the candidates of the cage's cells in order. `Err` on a
@@ -149,6 +140,18 @@ fn union_and_singles(local: &[u32]) -> (u32, u32) {
 #[inline]
 fn fits(combo: u32, local: &[u32], union: u32, singles: u32) -> bool {
     combo & !union == 0 && singles & !combo == 0 && local.iter().all(|&m| m & combo != 0)
+}
+
+/// The values every digit set of `combos` that can still fill cells with
+/// candidates `local` holds, placed ones included (`None` when none can).
+pub(crate) fn required_by_combos(combos: &[u32], local: &[u32]) -> Option<u32> {
+    let (union, singles) = union_and_singles(local);
+    let mut fitting = combos
+        .iter()
+        .filter(|&&combo| fits(combo, local, union, singles))
+        .peekable();
+    fitting.peek()?;
+    Some(fitting.fold(u32::MAX, |required, &combo| required & combo))
 }
 
 /// Keeps the values some feasible combination allows, and places a value every

@@ -26,9 +26,10 @@ pub(crate) struct General<'m> {
     queue: Vec<u32>,
     /// Each cage's cell candidates when it was last narrowed (flattened, cage
     /// after cage, then primitive after primitive), so an unchanged cage or
-    /// constraint is skipped; then the same again for when their required
-    /// digits last pointed outward.
+    /// constraint is skipped.
     cage_seen: Vec<u32>,
+    /// The same, as their required digits last pointed outward.
+    pointed: Vec<u32>,
     /// How often each cell's rules failed in this search (models with
     /// constraints branch on the cell with the most failures per candidate:
     /// "dom/wdeg").
@@ -45,7 +46,8 @@ impl<'m> General<'m> {
         General {
             tables,
             queue: Vec::new(),
-            cage_seen: vec![0; 2 * seen_len(tables)],
+            cage_seen: vec![0; seen_len(tables)],
+            pointed: vec![0; seen_len(tables)],
             failures: Vec::new(),
             levels: Vec::new(),
             order: Vec::new(),
@@ -94,6 +96,7 @@ impl<'m> General<'m> {
         let mut scratch = Scratch {
             queue: &mut self.queue,
             cage_seen: &mut self.cage_seen,
+            pointed: &mut self.pointed,
             failures: &mut self.failures,
         };
         propagate(self.tables, &mut scratch, cand)
@@ -175,6 +178,7 @@ impl<'m> General<'m> {
             let mut scratch = Scratch {
                 queue: &mut self.queue,
                 cage_seen: &mut self.cage_seen,
+                pointed: &mut self.pointed,
                 failures: &mut self.failures,
             };
             if propagate(self.tables, &mut scratch, child) {
@@ -255,9 +259,10 @@ fn most_failed_cell(cand: &[u32], failures: &[u32]) -> Option<usize> {
 struct Scratch<'a> {
     /// Cells that became single and are still to be propagated.
     queue: &'a mut Vec<u32>,
-    /// Each cage's and constraint's cells as last narrowed, then as last
-    /// pointed outward.
+    /// Each cage's and constraint's cells as last narrowed.
     cage_seen: &'a mut [u32],
+    /// Each cage's and constraint's cells as last pointed outward.
+    pointed: &'a mut [u32],
     /// Failures per cell (see [`General`]), counted when a rule fails.
     failures: &'a mut [u32],
 }
@@ -328,12 +333,13 @@ impl DirtyHouses {
 
 /// Runs propagation to a fixpoint from the single cells in `queue`.
 fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
-    let (queue, cage_seen) = (&mut *s.queue, &mut *s.cage_seen);
+    let (queue, cage_seen, pointed) = (&mut *s.queue, &mut *s.cage_seen, &mut *s.pointed);
     let mut locked_rounds = 0;
     let mut dirty = DirtyHouses::all(t);
-    // No cage or primitive has been narrowed on these candidates yet (no
-    // mask is 0).
+    // No cage or primitive has been narrowed or has pointed on these
+    // candidates yet (no mask is 0).
     cage_seen.fill(0);
+    pointed.fill(0);
     loop {
         while let Some(cell) = queue.pop() {
             let m = cand[cell as usize];
@@ -398,12 +404,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         for cage in &t.cages {
             let seen = &mut cage_seen[at..at + cage.cells.len()];
             at += cage.cells.len();
-            if cage
-                .cells
-                .iter()
-                .zip(seen.iter())
-                .all(|(&c, &s)| cand[c as usize] == s)
-            {
+            if unchanged(&cage.cells, seen, cand) {
                 continue;
             }
             match cage.propagate(cand, queue) {
@@ -415,9 +416,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
                 }
                 Err(()) => return failed(s.failures, &cage.cells),
             }
-            for (s, &c) in seen.iter_mut().zip(&cage.cells) {
-                *s = cand[c as usize];
-            }
+            remember(&cage.cells, seen, cand);
         }
         if progress || !queue.is_empty() {
             continue;
@@ -426,26 +425,18 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
             let cells = primitive.cells();
             let seen = &mut cage_seen[at..at + cells.len()];
             at += cells.len();
-            if cells
-                .iter()
-                .zip(seen.iter())
-                .all(|(&c, &s)| cand[c as usize] == s)
-            {
+            if unchanged(cells, seen, cand) {
                 continue;
             }
             match primitive.propagate(cand, queue, |c| dirty.touch(t, c)) {
                 Ok(changed) => progress |= changed,
                 Err(()) => return failed(s.failures, cells),
             }
-            for (s, &c) in seen.iter_mut().zip(cells) {
-                *s = cand[c as usize];
-            }
+            remember(cells, seen, cand);
         }
         if progress || !queue.is_empty() {
             continue;
         }
-        let half = cage_seen.len() / 2;
-        let pointed = &mut cage_seen[half..];
         match required_digits_point_out(t, queue, cand, &mut dirty, pointed) {
             Ok(true) => continue,
             Ok(false) => {}
@@ -493,9 +484,11 @@ fn required_digits_point_out(
     for cage in &t.cages {
         let seen = &mut pointed[at..at + cage.cells.len()];
         at += cage.cells.len();
-        if !take_changed(&cage.cells, seen, cand) {
+        if unchanged(&cage.cells, seen, cand) {
             continue;
         }
+        // Pointing outward takes nothing from the cage's own cells.
+        remember(&cage.cells, seen, cand);
         let mut local = [0u32; crate::MAX_SIZE as usize];
         let local = &mut local[..cage.cells.len()];
         for (l, &c) in local.iter_mut().zip(&cage.cells) {
@@ -507,26 +500,26 @@ fn required_digits_point_out(
         let cells = primitive.cells();
         let seen = &mut pointed[at..at + cells.len()];
         at += cells.len();
-        if !take_changed(cells, seen, cand) {
+        if unchanged(cells, seen, cand) {
             continue;
         }
+        remember(cells, seen, cand);
         let open = primitive.required_digits(|i| cand[cells[i] as usize]);
         progress |= point.out(cells, open, cand)?;
     }
     Ok(progress)
 }
 
-/// Whether any of `cells` changed since `seen` was taken of them; `seen`
-/// is then taken again. (Pointing outward takes nothing from a group's own
-/// cells, so taking it before pointing is the same as after.)
-fn take_changed(cells: &[u32], seen: &mut [u32], cand: &[u32]) -> bool {
-    let mut changed = false;
+/// Whether `cells` hold what `seen` says they held when last [`remember`]ed.
+fn unchanged(cells: &[u32], seen: &[u32], cand: &[u32]) -> bool {
+    cells.iter().zip(seen).all(|(&c, &s)| cand[c as usize] == s)
+}
+
+/// Notes in `seen` what `cells` hold now.
+fn remember(cells: &[u32], seen: &mut [u32], cand: &[u32]) {
     for (s, &c) in seen.iter_mut().zip(cells) {
-        let m = cand[c as usize];
-        changed |= *s != m;
-        *s = m;
+        *s = cand[c as usize];
     }
-    changed
 }
 
 /// What [`required_digits_point_out`] works with.

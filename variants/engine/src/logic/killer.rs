@@ -56,7 +56,7 @@ pub(crate) fn required_values(cx: &Ctx) -> Option<Step> {
 /// The first cage pointing of the cage `group`, whose digit sets are `combos`.
 fn pointing(cx: &Ctx, group: &Group, combos: &[u32]) -> Option<Step> {
     let local = cx.grid.masks(&group.cells);
-    let required = required_of(&local, combos)?;
+    let required = crate::cage::required_by_combos(combos, &local)?;
     for v in values_of(required & !cx.grid.placed(&group.cells)) {
         let holders = group.cells_at(cx.grid.positions(group, v));
         let eliminations = outside_seeing_all(cx, &group.cells, &holders, v);
@@ -97,22 +97,6 @@ pub(crate) fn outside_seeing_all(
         .filter(|&c| cx.layout.sees_all(c, holders))
         .map(|c| Candidate::new(c, v))
         .collect()
-}
-
-/// The values every digit set of `combos` the cage's cells (`local`) can
-/// still use holds (`None` when none can).
-fn required_of(local: &[u32], combos: &[u32]) -> Option<u32> {
-    let union = local.iter().fold(0, |m, &l| m | l);
-    let mut required = u32::MAX;
-    let mut any = false;
-    for &combo in combos {
-        if combo & !union != 0 || local.iter().any(|&l| l & combo == 0) {
-            continue;
-        }
-        required &= combo;
-        any = true;
-    }
-    any.then_some(required)
 }
 
 /// The virtual cages of a layout, in the order the 45 rule reads them: per
