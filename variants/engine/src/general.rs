@@ -131,7 +131,7 @@ impl<'m> General<'m> {
         found: &mut Found,
         rng: &mut Option<&mut dyn RngCore>,
     ) {
-        let picked = if self.tables.primitives.is_empty() {
+        let picked = if self.tables.search_primitives.is_empty() {
             pick_cell(self.tables, &self.levels[depth])
         } else {
             most_failed_cell(&self.levels[depth], &self.failures)
@@ -195,7 +195,7 @@ impl<'m> General<'m> {
 /// The cells every cage and constraint reads, counted once per reader.
 fn seen_len(t: &Compiled) -> usize {
     let cages: usize = t.cages.iter().map(|c| c.cells.len()).sum();
-    let primitives: usize = t.primitives.iter().map(|(p, _)| p.cells().len()).sum();
+    let primitives: usize = t.search_primitives.iter().map(|p| p.cells().len()).sum();
     cages + primitives
 }
 
@@ -421,7 +421,7 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
         if progress || !queue.is_empty() {
             continue;
         }
-        for (primitive, _) in t.primitives.iter() {
+        for primitive in t.search_primitives.iter() {
             let cells = primitive.cells();
             let seen = &mut cage_seen[at..at + cells.len()];
             at += cells.len();
@@ -469,7 +469,7 @@ fn required_digits_point_out(
     dirty: &mut DirtyHouses,
     pointed: &mut [u32],
 ) -> Result<bool, ()> {
-    if t.cages.is_empty() && t.primitives.is_empty() {
+    if t.cages.is_empty() && t.search_primitives.is_empty() {
         return Ok(false);
     }
     let mut progress = false;
@@ -496,7 +496,7 @@ fn required_digits_point_out(
         }
         progress |= point.out(&cage.cells, cage.required_digits(local), cand)?;
     }
-    for (primitive, _) in t.primitives.iter() {
+    for primitive in t.search_primitives.iter() {
         let cells = primitive.cells();
         let seen = &mut pointed[at..at + cells.len()];
         at += cells.len();

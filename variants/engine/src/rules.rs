@@ -77,6 +77,8 @@ pub(crate) struct Compiled {
     /// The constraints' primitives, each with its constraint's index
     /// (shared with the logical solver's layout).
     pub primitives: std::sync::Arc<[(Primitive, usize)]>,
+    /// The same as the search narrows them ([`crate::constraints::for_search`]).
+    pub search_primitives: std::sync::Arc<[Primitive]>,
 }
 
 /// Two full houses sharing two or more cells. A value that, in one house, can only
@@ -396,6 +398,7 @@ impl ModelBuilder {
             classic9: false,
         };
         model.compiled = compile(&model);
+        model.compiled.search_primitives = crate::constraints::for_search(&primitives).into();
         model.compiled.primitives = primitives.into();
         model.classic9 = detect_classic9(&model);
         Ok(model)
@@ -630,6 +633,7 @@ fn compile(model: &Rules) -> Compiled {
         locked,
         locked_cells,
         primitives: Default::default(),
+        search_primitives: Default::default(),
     }
 }
 

@@ -121,6 +121,31 @@ impl Primitive {
     }
 }
 
+/// The primitives as the search narrows them: relations over the same two
+/// cells (a Kropki dot's pair under the non-consecutive rule and the negative
+/// constraint, say) made one, where the first of them stood — one narrowing
+/// instead of several, each of which would re-wake the others. The grader and
+/// the checks keep the primitives apart (each names its own constraint).
+pub(crate) fn for_search(primitives: &[(Primitive, usize)]) -> Vec<Primitive> {
+    let mut out: Vec<Primitive> = Vec::with_capacity(primitives.len());
+    let mut relation_at: std::collections::HashMap<[u32; 2], usize> = Default::default();
+    for (primitive, _) in primitives {
+        if let Primitive::Relation(r) = primitive {
+            let pair = [r.cells[0].min(r.cells[1]), r.cells[0].max(r.cells[1])];
+            if let Some(&at) = relation_at.get(&pair) {
+                if let Primitive::Relation(first) = &mut out[at] {
+                    if first.intersect(r) {
+                        continue;
+                    }
+                }
+            }
+            relation_at.insert(pair, out.len());
+        }
+        out.push(primitive.clone());
+    }
+    out
+}
+
 /// Writes `narrowed` into `local`; `Err` if any mask is empty, `Ok(true)` if
 /// any changed.
 pub(crate) fn store(local: &mut [u32], narrowed: &[u32]) -> Result<bool, ()> {

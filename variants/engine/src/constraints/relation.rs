@@ -3,8 +3,6 @@
 //! palindromes and clones, minimum and maximum cells, non-consecutive and
 //! the negative constraints, indexers).
 
-use crate::mask::values_of;
-
 /// Two cells and the value pairs they may hold.
 #[derive(Clone, Debug)]
 pub(crate) struct Relation {
@@ -43,14 +41,40 @@ impl Relation {
         self.forward.iter().any(|&m| m != 0)
     }
 
+    /// Narrows this relation to the pairs `other`, over the same two cells in
+    /// either order, also allows; `false` (and unchanged) when `other` reads
+    /// other cells.
+    pub fn intersect(&mut self, other: &Relation) -> bool {
+        let (forward, backward) = if other.cells == self.cells {
+            (&other.forward, &other.backward)
+        } else if other.cells == [self.cells[1], self.cells[0]] {
+            (&other.backward, &other.forward)
+        } else {
+            return false;
+        };
+        for (mine, theirs) in [(&mut self.forward, forward), (&mut self.backward, backward)] {
+            for (m, &t) in mine.iter_mut().zip(theirs) {
+                *m &= t;
+            }
+        }
+        true
+    }
+
     /// Keeps the values of each cell that the other still supports.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
-        let support = |table: &[u32], m: u32| {
-            values_of(m).fold(0u32, |acc, v| acc | table[usize::from(v) - 1])
+        // The values of `want` that some value of `m` allows, stopping as
+        // soon as all of them are (often at the first few values of `m`).
+        let support = |table: &[u32], mut m: u32, want: u32| {
+            let mut acc = 0u32;
+            while m != 0 && acc & want != want {
+                acc |= table[m.trailing_zeros() as usize];
+                m &= m - 1;
+            }
+            acc & want
         };
         let [was_a, was_b] = [local[0], local[1]];
-        let b = was_b & support(&self.forward, was_a);
-        let a = was_a & support(&self.backward, b);
+        let b = support(&self.forward, was_a, was_b);
+        let a = support(&self.backward, b, was_a);
         if a == 0 || b == 0 {
             return Err(());
         }
@@ -72,5 +96,18 @@ mod tests {
         assert_eq!(local, [bit(5), bit(4) | bit(6)]);
         let mut broken = [bit(5), bit(9)];
         assert_eq!(dot.narrow(&mut broken), Err(()));
+    }
+
+    #[test]
+    fn two_relations_over_one_pair_intersect_in_either_order() {
+        let mut less = Relation::new([0, 1], 9, |a, b| a < b);
+        let apart = Relation::new([1, 0], 9, |b, a| b.abs_diff(a) >= 5);
+        assert!(less.intersect(&apart));
+        let mut local = [0x1FF, 0x1FF];
+        assert_eq!(less.narrow(&mut local), Ok(true));
+        // a < b and b - a >= 5: a in 1..=4, b in 6..=9.
+        assert_eq!(local, [0xF, 0x1E0]);
+        let elsewhere = Relation::new([0, 2], 9, |_, _| false);
+        assert!(!less.intersect(&elsewhere));
     }
 }
