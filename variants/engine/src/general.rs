@@ -80,8 +80,15 @@ impl<'m> General<'m> {
         Some(cand)
     }
 
-    /// Propagates pending singles to a fixpoint; `false` on a contradiction.
+    /// Applies the one-cell limits, then propagates pending singles to a
+    /// fixpoint; `false` on a contradiction. [`General::search`] starts from
+    /// what this leaves.
     pub fn propagate(&mut self, cand: &mut [u32]) -> bool {
+        for &(cell, allowed) in &self.tables.cell_limits {
+            if let Some(m) = cand.get_mut(cell as usize) {
+                *m &= allowed;
+            }
+        }
         if cand.contains(&0) {
             return false;
         }

@@ -79,6 +79,9 @@ pub(crate) struct Compiled {
     pub primitives: std::sync::Arc<[(Primitive, usize)]>,
     /// The same as the search narrows them ([`crate::constraints::for_search`]).
     pub search_primitives: std::sync::Arc<[Primitive]>,
+    /// What the one-cell primitives leave each cell they read, applied once
+    /// to the search's first candidates ([`crate::constraints::cell_limits`]).
+    pub cell_limits: Vec<(u32, u32)>,
 }
 
 /// Two full houses sharing two or more cells. A value that, in one house, can only
@@ -399,6 +402,7 @@ impl ModelBuilder {
         };
         model.compiled = compile(&model);
         model.compiled.search_primitives = crate::constraints::for_search(&primitives).into();
+        model.compiled.cell_limits = crate::constraints::cell_limits(&primitives, model.size);
         model.compiled.primitives = primitives.into();
         model.classic9 = detect_classic9(&model);
         Ok(model)
@@ -634,6 +638,7 @@ fn compile(model: &Rules) -> Compiled {
         locked_cells,
         primitives: Default::default(),
         search_primitives: Default::default(),
+        cell_limits: Vec::new(),
     }
 }
 

@@ -1006,6 +1006,43 @@ mod tests {
         assert!(crate::Puzzle::new(Arc::new(model), givens).is_ok());
     }
 
+    /// One-cell rules leave the search's list and become each cell's
+    /// limits, merged per cell; the grader's list keeps every primitive.
+    #[test]
+    fn one_cell_rules_are_limits_applied_once() {
+        let model = crate::geometry::classic_builder(2, 2)
+            .expect("4x4")
+            .constraint(Constraint::Even {
+                cells: vec![[0, 0], [1, 0]],
+            })
+            .constraint(Constraint::Skyscraper {
+                cells: vec![[0, 0], [0, 1], [0, 2], [0, 3]],
+                count: 3,
+                clue: None,
+            })
+            .build()
+            .expect("valid");
+        let compiled = &model.compiled;
+        // Two evens, four skyscraper bounds (the first cell at most 2, the
+        // second at most 3, ...), and the skyscraper itself.
+        assert_eq!(compiled.primitives.len(), 7);
+        assert_eq!(compiled.search_primitives.len(), 1);
+        let limit = |cell: u32| {
+            compiled
+                .cell_limits
+                .iter()
+                .find(|l| l.0 == cell)
+                .map(|l| l.1)
+        };
+        assert_eq!(limit(0), Some(0b0010), "even and at most 2");
+        assert_eq!(limit(1), Some(0b0111), "at most 3");
+        assert_eq!(limit(4), Some(0b1010), "even");
+        assert_eq!(limit(5), None);
+        let puzzle = crate::Puzzle::new(Arc::new(model), vec![0; 16]).expect("valid");
+        let cand = puzzle.propagate().expect("consistent");
+        assert_eq!((cand[0], cand[4]), (0b0010, 0b1000), "2 above 4");
+    }
+
     #[test]
     fn a_cage_with_an_impossible_sum_is_an_error_naming_it() {
         let e = ModelBuilder::new(4, 1, 4)

@@ -126,10 +126,16 @@ impl Primitive {
 /// constraint, say) made one, where the first of them stood — one narrowing
 /// instead of several, each of which would re-wake the others. The grader and
 /// the checks keep the primitives apart (each names its own constraint).
+/// Primitives over one cell are not among them: they are [`cell_limits`],
+/// applied once to the search's first candidates (a cell's candidates only
+/// shrink from there, so they never narrow anything again).
 pub(crate) fn for_search(primitives: &[(Primitive, usize)]) -> Vec<Primitive> {
     let mut out: Vec<Primitive> = Vec::with_capacity(primitives.len());
     let mut relation_at: std::collections::HashMap<[u32; 2], usize> = Default::default();
     for (primitive, _) in primitives {
+        if primitive.cells().len() == 1 {
+            continue;
+        }
         if let Primitive::Relation(r) = primitive {
             let pair = [r.cells[0].min(r.cells[1]), r.cells[0].max(r.cells[1])];
             if let Some(&at) = relation_at.get(&pair) {
@@ -144,6 +150,28 @@ pub(crate) fn for_search(primitives: &[(Primitive, usize)]) -> Vec<Primitive> {
         out.push(primitive.clone());
     }
     out
+}
+
+/// The values each cell that a one-cell primitive reads may hold by them all
+/// (digits 1..=`size`), one entry per such cell.
+pub(crate) fn cell_limits(primitives: &[(Primitive, usize)], size: u32) -> Vec<(u32, u32)> {
+    let mut limits: Vec<(u32, u32)> = Vec::new();
+    for (primitive, _) in primitives {
+        let &[cell] = primitive.cells() else {
+            continue;
+        };
+        // A value is allowed when the primitive accepts the cell holding it
+        // alone (each primitive is exact on single cells).
+        let allowed = (1..=size)
+            .map(|v| 1u32 << (v - 1))
+            .filter(|&b| primitive.narrow(&mut [b]).is_ok())
+            .fold(0, |m, b| m | b);
+        match limits.iter_mut().find(|(c, _)| *c == cell) {
+            Some((_, mask)) => *mask &= allowed,
+            None => limits.push((cell, allowed)),
+        }
+    }
+    limits
 }
 
 /// Writes `narrowed` into `local`; `Err` if any mask is empty, `Ok(true)` if
