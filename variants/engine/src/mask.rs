@@ -127,6 +127,47 @@ impl DistinctSums {
         };
         Some((least, most))
     }
+
+    /// The values `v` of `values` for which `target - v` lies within
+    /// [`DistinctSums::without`]`(v)` — that test for every value at once: its
+    /// bounds are one range for the values outside the mask, and for those
+    /// inside it two ranges around its edges.
+    pub(crate) fn completing(&self, values: u32, target: i32) -> u32 {
+        // The values 1..=t, and those of t and above, as masks.
+        let upto = |t: i64| match t {
+            ..=0 => 0,
+            32.. => u32::MAX,
+            _ => (1u32 << t) - 1,
+        };
+        let from = |t: i64| !upto(t - 1);
+        let target = i64::from(target);
+        let values = values & upto(target);
+        let count = self.mask.count_ones();
+        let mut kept = 0;
+        if count >= self.len {
+            let (least, most) = (i64::from(self.low.0), i64::from(self.high.0));
+            kept |= values & !self.mask & from(target - most) & upto(target - least);
+        }
+        if count > self.len {
+            let (low, low_next, low_edge) = self.low;
+            let (high, high_next, high_edge) = self.high;
+            let (low_edge, high_edge) = (i64::from(low_edge), i64::from(high_edge));
+            let at_or_below_edge = if target >= i64::from(low_next) {
+                upto(low_edge)
+            } else {
+                0
+            };
+            let lower = at_or_below_edge | (!upto(low_edge) & upto(target - i64::from(low)));
+            let at_or_above_edge = if target <= i64::from(high_next) {
+                from(high_edge)
+            } else {
+                0
+            };
+            let upper = at_or_above_edge | (!from(high_edge) & from(target - i64::from(high)));
+            kept |= values & self.mask & lower & upper;
+        }
+        kept
+    }
 }
 
 #[cfg(test)]
@@ -150,5 +191,34 @@ mod tests {
         assert_eq!(others.without(9), Some((3, 7)));
         assert_eq!(DistinctSums::new(bit(1) | bit(2), 2).without(2), None);
         assert_eq!(DistinctSums::new(0, 0).without(4), Some((0, 0)));
+    }
+
+    /// Against the bounds of the other values worked out afresh for each
+    /// value (every mask of 9 values by steps, every length and target).
+    #[test]
+    fn completing_keeps_the_values_the_others_can_complete() {
+        for others in (0..0x200u32).step_by(7) {
+            for len in 0..5 {
+                let sums = DistinctSums::new(others, len);
+                for values in (1..0x200u32).step_by(5) {
+                    for target in -2..40i32 {
+                        let expected = values_of(values)
+                            .map(u32::from)
+                            .filter(|&v| {
+                                let need = target - v as i32;
+                                need >= 0
+                                    && distinct_bounds(others & !bit(v), len)
+                                        .is_some_and(|(lo, hi)| (lo..=hi).contains(&(need as u32)))
+                            })
+                            .fold(0, |m, v| m | bit(v));
+                        assert_eq!(
+                            sums.completing(values, target),
+                            expected,
+                            "{others:#b} {len} {values:#b} {target}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

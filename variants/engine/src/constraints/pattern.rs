@@ -287,59 +287,13 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
                 // Values some other span already keeps need no second look.
                 let open = m & !*cell;
                 if open != 0 {
-                    *cell |= completing(open, before[j] | after[j], len - 1, sum);
+                    *cell |= DistinctSums::new(before[j] | after[j], len - 1)
+                        .completing(open, sum as i32);
                 }
             }
         }
     }
     store(local, &kept[..n])
-}
-
-/// The values of `m` that `k` distinct other values from `others` (not the
-/// value itself) can complete to `sum`. The others' least and most sums
-/// without a value `v` differ from those with it only where `v` is among the
-/// `k` lowest (or highest): then the next one stands in.
-fn completing(m: u32, others: u32, k: usize, sum: u32) -> u32 {
-    if (others.count_ones() as usize) < k {
-        return 0;
-    }
-    // The k lowest and the (k+1)-th lowest, the k highest and the (k+1)-th.
-    let (mut low, mut high) = (others, others);
-    let (mut least, mut most, mut kth_low, mut kth_high) = (0, 0, 0, u32::MAX);
-    for _ in 0..k {
-        kth_low = low.trailing_zeros() + 1;
-        least += kth_low;
-        low &= low - 1;
-        let top = 31 - high.leading_zeros();
-        kth_high = top + 1;
-        most += kth_high;
-        high &= !(1 << top);
-    }
-    let next_low = (low != 0).then(|| low.trailing_zeros() + 1);
-    let next_high = (high != 0).then(|| 32 - high.leading_zeros());
-    let mut kept = 0;
-    for v in values_of(m).map(u32::from) {
-        if v > sum {
-            continue;
-        }
-        let among = others & (1 << (v - 1)) != 0;
-        let lo = if among && k > 0 && v <= kth_low {
-            next_low.map(|n| least - v + n)
-        } else {
-            Some(least)
-        };
-        let hi = if among && k > 0 && v >= kth_high {
-            next_high.map(|n| most - v + n)
-        } else {
-            Some(most)
-        };
-        if let (Some(lo), Some(hi)) = (lo, hi) {
-            if (lo..=hi).contains(&(sum - v)) {
-                kept |= 1 << (v - 1);
-            }
-        }
-    }
-    kept
 }
 
 /// A skyscraper's digits, seen from the clue, as states (highest so far,
@@ -562,18 +516,7 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
             }
             let others = &others.1;
             before |= local[i];
-            for v in values_of(local[i] & !x_bit) {
-                let v32 = u32::from(v);
-                let Some(need) = rest.checked_sub(v32) else {
-                    continue;
-                };
-                if others
-                    .without(v32)
-                    .is_some_and(|(lo, hi)| (lo..=hi).contains(&(need as i32)))
-                {
-                    kept[i] |= 1 << (v - 1);
-                }
-            }
+            kept[i] |= others.completing(local[i] & !x_bit, rest as i32);
         }
         for i in k..n {
             kept[i] |= local[i] & !x_bit;
@@ -631,38 +574,6 @@ mod tests {
 
     fn singles(values: &[u8]) -> Vec<u32> {
         values.iter().map(|&v| bit(u32::from(v))).collect()
-    }
-
-    #[test]
-    fn completing_equals_the_bounds_without_each_value() {
-        // Every mask of 7 values, others from a sliding set, every k and sum.
-        for m in 1u32..128 {
-            for others in [
-                0b111_1110u32,
-                0b101_0101,
-                0b011_0011,
-                0b111_1111,
-                0b000_0110,
-            ] {
-                for k in 0..5 {
-                    for sum in 0..30 {
-                        let expected = values_of(m)
-                            .map(u32::from)
-                            .filter(|&v| {
-                                v <= sum
-                                    && distinct_bounds(others & !(1 << (v - 1)), k)
-                                        .is_some_and(|(lo, hi)| (lo..=hi).contains(&(sum - v)))
-                            })
-                            .fold(0, |acc, v| acc | 1 << (v - 1));
-                        assert_eq!(
-                            completing(m, others, k, sum),
-                            expected,
-                            "{m:b} {others:b} {k} {sum}"
-                        );
-                    }
-                }
-            }
-        }
     }
 
     #[test]
