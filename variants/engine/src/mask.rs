@@ -57,9 +57,19 @@ pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
     Some((least, most))
 }
 
+/// The values 1..=`t` as a mask (bit `v - 1` for `v`).
+fn upto(t: i64) -> u32 {
+    match t {
+        ..=0 => 0,
+        32.. => u32::MAX,
+        _ => (1u32 << t) - 1,
+    }
+}
+
 /// The least and most `len` different values of a mask add up to with any
-/// one value left out, each in O(1) (a sum's term and the other cells of
-/// its set, which cannot hold its value; an X-sum's cell and the others).
+/// one value left out, tested for every value at once by masks (a sum's
+/// term and the other cells of its set, which cannot hold its value; an
+/// X-sum's or a sandwich's cell and the others).
 #[derive(Clone, Copy, Default)]
 pub(crate) struct DistinctSums {
     /// Their union of candidates.
@@ -103,67 +113,45 @@ impl DistinctSums {
         }
     }
 
-    /// The unweighted bounds of `len` different values of the mask
-    /// without `v`, `None` when there are not enough.
-    pub(crate) fn without(&self, v: u32) -> Option<(i32, i32)> {
-        let has = self.mask & (1 << (v - 1)) != 0;
-        if self.mask.count_ones() - u32::from(has) < self.len {
-            return None;
-        }
-        if !has {
-            return Some((self.low.0, self.high.0));
-        }
-        let (low, low_next, low_edge) = self.low;
-        let (high, high_next, high_edge) = self.high;
-        let least = if v <= low_edge {
-            low_next - v as i32
-        } else {
-            low
-        };
-        let most = if v >= high_edge {
-            high_next - v as i32
-        } else {
-            high
-        };
-        Some((least, most))
+    /// The values `v` of `values` for which `target - v` lies within the
+    /// bounds of `len` different values of the mask other than `v`.
+    pub(crate) fn completing(&self, values: u32, target: i32) -> u32 {
+        let target = i64::from(target);
+        self.fitting(values & upto(target), target, target)
     }
 
-    /// The values `v` of `values` for which `target - v` lies within
-    /// [`DistinctSums::without`]`(v)` — that test for every value at once: its
-    /// bounds are one range for the values outside the mask, and for those
-    /// inside it two ranges around its edges.
-    pub(crate) fn completing(&self, values: u32, target: i32) -> u32 {
-        // The values 1..=t, and those of t and above, as masks.
-        let upto = |t: i64| match t {
-            ..=0 => 0,
-            32.. => u32::MAX,
-            _ => (1u32 << t) - 1,
-        };
+    /// The values `v` of `values` for which `len` different values of the
+    /// mask other than `v` exist whose least sum is at most `most_low - v`
+    /// and whose largest sum is at least `least_high - v` — for every value
+    /// at once: those bounds are one pair for the values outside the mask,
+    /// and for those inside it change only at its `len` lowest (the next
+    /// one stands in) and its `len` highest.
+    pub(crate) fn fitting(&self, values: u32, most_low: i64, least_high: i64) -> u32 {
         let from = |t: i64| !upto(t - 1);
-        let target = i64::from(target);
-        let values = values & upto(target);
         let count = self.mask.count_ones();
         let mut kept = 0;
         if count >= self.len {
             let (least, most) = (i64::from(self.low.0), i64::from(self.high.0));
-            kept |= values & !self.mask & from(target - most) & upto(target - least);
+            kept |= values & !self.mask & from(least_high - most) & upto(most_low - least);
         }
         if count > self.len {
             let (low, low_next, low_edge) = self.low;
             let (high, high_next, high_edge) = self.high;
             let (low_edge, high_edge) = (i64::from(low_edge), i64::from(high_edge));
-            let at_or_below_edge = if target >= i64::from(low_next) {
+            // At or below the low edge, the least sum with v is
+            // `low_next - v`; above it, `low`.
+            let at_or_below_edge = if most_low >= i64::from(low_next) {
                 upto(low_edge)
             } else {
                 0
             };
-            let lower = at_or_below_edge | (!upto(low_edge) & upto(target - i64::from(low)));
-            let at_or_above_edge = if target <= i64::from(high_next) {
+            let lower = at_or_below_edge | (!upto(low_edge) & upto(most_low - i64::from(low)));
+            let at_or_above_edge = if least_high <= i64::from(high_next) {
                 from(high_edge)
             } else {
                 0
             };
-            let upper = at_or_above_edge | (!from(high_edge) & from(target - i64::from(high)));
+            let upper = at_or_above_edge | (!from(high_edge) & from(least_high - i64::from(high)));
             kept |= values & self.mask & lower & upper;
         }
         kept
@@ -184,13 +172,53 @@ mod tests {
 
     #[test]
     fn a_set_without_one_value_is_bounded_in_constant_time() {
-        // Two other cells of {1, 2, 5, 9}.
+        // Two other cells of {1, 2, 5, 9}: without 3 they make 3..=14,
+        // without 1 7..=14, without 9 3..=7.
         let others = DistinctSums::new(bit(1) | bit(2) | bit(5) | bit(9), 2);
-        assert_eq!(others.without(3), Some((3, 14)));
-        assert_eq!(others.without(1), Some((7, 14)));
-        assert_eq!(others.without(9), Some((3, 7)));
-        assert_eq!(DistinctSums::new(bit(1) | bit(2), 2).without(2), None);
-        assert_eq!(DistinctSums::new(0, 0).without(4), Some((0, 0)));
+        let fits = |v: u32, most_low: i64, least_high: i64| {
+            others.fitting(bit(v), most_low + i64::from(v), least_high + i64::from(v)) != 0
+        };
+        assert!(fits(3, 3, 14) && !fits(3, 2, 14) && !fits(3, 3, 15));
+        assert!(fits(1, 7, 14) && !fits(1, 6, 14));
+        assert!(fits(9, 3, 7) && !fits(9, 3, 8));
+        assert_eq!(
+            DistinctSums::new(bit(1) | bit(2), 2).completing(bit(2), 5),
+            0
+        );
+        assert_eq!(DistinctSums::new(0, 0).completing(bit(4), 4), bit(4));
+    }
+
+    /// `fitting` against the bounds worked out afresh for each value, with
+    /// the least and largest sums held to different limits.
+    #[test]
+    fn fitting_holds_each_bound_to_its_own_limit() {
+        for others in (0..0x200u32).step_by(11) {
+            for len in 0..5 {
+                let sums = DistinctSums::new(others, len);
+                for values in (1..0x200u32).step_by(13) {
+                    for most_low in -2..40i64 {
+                        for least_high in (-2..40i64).step_by(3) {
+                            let expected = values_of(values)
+                                .map(u32::from)
+                                .filter(|&v| {
+                                    distinct_bounds(others & !bit(v), len).is_some_and(
+                                        |(lo, hi)| {
+                                            i64::from(lo + v) <= most_low
+                                                && i64::from(hi + v) >= least_high
+                                        },
+                                    )
+                                })
+                                .fold(0, |m, v| m | bit(v));
+                            assert_eq!(
+                                sums.fitting(values, most_low, least_high),
+                                expected,
+                                "{others:#b} {len} {values:#b} {most_low} {least_high}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Against the bounds of the other values worked out afresh for each

@@ -218,13 +218,19 @@ impl TermClass {
     }
 
     /// The values of term `t` for which the class's other terms can make
-    /// up what the total needs, the rest of the sum being within `outside`.
+    /// up what the total needs, the rest of the sum being within `outside`
+    /// (of those `by_caps` allows). With coefficient `k`, `v` stays when in
+    /// every cover `outside + the other sets + k × (t's set's others without
+    /// v) ∋ total − k × v`: bounds on the others' least and largest sums
+    /// plus `v`, which [`DistinctSums::fitting`] tests for every value at once.
     fn kept(&self, t: usize, local: &[u32], work: &Work, outside: (i32, i32), total: i32) -> u32 {
-        let k = self.coefficient;
-        // Per cover: the other cells of t's set, and the cover's bounds
-        // without that set.
-        let mut others = [(DistinctSums::default(), (0i32, 0i32)); MAX_COVERS];
-        for (slot, cover) in others.iter_mut().zip(&self.covers) {
+        let k = i64::from(self.coefficient);
+        let (outside, total) = (
+            (i64::from(outside.0), i64::from(outside.1)),
+            i64::from(total),
+        );
+        let mut kept = local[t];
+        for cover in &self.covers {
             let s = cover.set_of[t];
             let set = &cover.sets[s];
             let m = set
@@ -232,29 +238,62 @@ impl TermClass {
                 .filter(|&&o| o != t)
                 .fold(0, |m, &o| m | local[o]);
             let (c, b) = (work.covers[cover.slot], work.sets[cover.first_set + s]);
-            *slot = (DistinctSums::new(m, set.len() - 1), (c.0 - b.0, c.1 - b.1));
-        }
-        let others = &others[..self.covers.len()];
-        let rest_by_value = self.capped.map(|slot| &work.rest[slot]);
-        values_of(local[t])
-            .filter(|&v| {
-                let mut rest =
-                    rest_by_value.map_or((i32::MIN, i32::MAX), |r| r[usize::from(v) - 1]);
-                for (set_others, without) in others {
-                    // The set's other cells cannot hold v: they see t.
-                    let Some(o) = set_others.without(u32::from(v)) else {
-                        return false;
-                    };
-                    let o = weighted(k, o);
-                    rest = tighter(rest, (without.0 + o.0, without.1 + o.1));
+            // The cover's bounds without t's set.
+            let rest = (i64::from(c.0 - b.0), i64::from(c.1 - b.1));
+            // k > 0: k(least + v) <= total - outside.0 - rest.0 and
+            // k(most + v) >= total - outside.1 - rest.1; k < 0 turns both;
+            // k = 0 keeps every value or none.
+            let (most_low, least_high) = if k == 0 {
+                let holds = (outside.0 + rest.0..=outside.1 + rest.1).contains(&total);
+                let (all, none) = (i64::MAX / 4, i64::MIN / 4);
+                if holds {
+                    (all, none)
+                } else {
+                    (none, all)
                 }
-                let need = total - k * i32::from(v);
-                let lo = outside.0.saturating_add(rest.0);
-                let hi = outside.1.saturating_add(rest.1);
+            } else if k > 0 {
+                (
+                    (total - outside.0 - rest.0).div_euclid(k),
+                    ceil_div(total - outside.1 - rest.1, k),
+                )
+            } else {
+                (
+                    (outside.1 + rest.1 - total).div_euclid(-k),
+                    ceil_div(outside.0 + rest.0 - total, -k),
+                )
+            };
+            kept = DistinctSums::new(m, set.len() - 1).fitting(kept, most_low, least_high);
+            if kept == 0 {
+                break;
+            }
+        }
+        kept
+    }
+
+    /// The values the digit caps leave the class's terms: those `v` for
+    /// which the other terms' capped bounds (`work.rest`) and `outside` can
+    /// still make `total - k × v`; every value when the class has no caps.
+    /// `values` holds every value its terms may take.
+    fn by_caps(&self, values: u32, work: &Work, outside: (i32, i32), total: i32) -> u32 {
+        let Some(slot) = self.capped else {
+            return u32::MAX;
+        };
+        let rest = &work.rest[slot];
+        values_of(values)
+            .filter(|&v| {
+                let r = rest[usize::from(v) - 1];
+                let need = total - self.coefficient * i32::from(v);
+                let lo = outside.0.saturating_add(r.0);
+                let hi = outside.1.saturating_add(r.1);
                 (lo..=hi).contains(&need)
             })
             .fold(0u32, |acc, v| acc | 1 << (v - 1))
     }
+}
+
+/// `a / b` rounded up, for `b > 0`.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -((-a).div_euclid(b))
 }
 
 impl LinearSum {
@@ -328,13 +367,14 @@ impl LinearSum {
             for class in &self.classes {
                 let own = work.classes[class.slot];
                 let outside = (low - own.0, high - own.1);
+                let by_caps = class.by_caps(union(local, &class.terms), work, outside, self.total);
                 for &t in &class.terms {
                     // A placed digit stays: the bounds above are exact once
                     // every cell is placed, and fail it if it is wrong.
                     if is_single(local[t]) {
                         continue;
                     }
-                    let kept = class.kept(t, local, work, outside, self.total);
+                    let kept = class.kept(t, local, work, outside, self.total) & by_caps;
                     if kept == 0 {
                         return Err(());
                     }
