@@ -127,20 +127,52 @@ fn weighted(coefficient: i32, (low, high): (i32, i32)) -> (i32, i32) {
     (a.min(b), a.max(b))
 }
 
-/// The least and most sums of `n` values, each value `v` used at most
-/// `caps[v - 1]` times (none above `values`); `None` when the caps do not
-/// reach `n`.
-fn capped_bounds(caps: &Caps, values: usize, n: usize) -> Option<(i32, i32)> {
-    let fill = |order: &mut dyn Iterator<Item = usize>| {
-        let (mut left, mut sum) = (n as u32, 0i32);
+/// The `n` smallest (or largest) values the caps allow, each value `v` used
+/// at most `caps[v - 1]` times: their sum and the `n`-th of them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Fill {
+    sum: i32,
+    nth: i32,
+    /// Filled from the largest.
+    from_top: bool,
+}
+
+impl Fill {
+    /// The sum of the `n - 1` values filled the same way once one `v` (that
+    /// the caps allow) is taken out: `v` leaves the fill if it is in it (at
+    /// or before the `n`-th), else the `n`-th does.
+    fn without(&self, v: i32) -> i32 {
+        let inside = if self.from_top {
+            v >= self.nth
+        } else {
+            v <= self.nth
+        };
+        self.sum - if inside { v } else { self.nth }
+    }
+}
+
+/// The fills of `n ≥ 1` values from the smallest and from the largest (none
+/// above `values`); `None` when the caps do not reach `n`.
+fn capped_fills(caps: &Caps, values: usize, n: usize) -> Option<(Fill, Fill)> {
+    let fill = |order: &mut dyn Iterator<Item = usize>, from_top: bool| {
+        let (mut left, mut sum, mut nth) = (n as u32, 0i32, 0i32);
         for b in order {
+            if left == 0 {
+                break;
+            }
             let take = caps[b].min(left);
             sum += (take * (b as u32 + 1)) as i32;
             left -= take;
+            if take > 0 {
+                nth = b as i32 + 1;
+            }
         }
-        (left == 0).then_some(sum)
+        (left == 0 && n > 0).then_some(Fill { sum, nth, from_top })
     };
-    Some((fill(&mut (0..values))?, fill(&mut (0..values).rev())?))
+    Some((
+        fill(&mut (0..values), false)?,
+        fill(&mut (0..values).rev(), true)?,
+    ))
 }
 
 /// The tighter of two bounds.
@@ -196,18 +228,16 @@ impl TermClass {
             let caps = self.caps(local);
             let n = self.terms.len();
             let values = 32 - union(local, &self.terms).leading_zeros() as usize;
-            let capped = weighted(k, capped_bounds(&caps, values, n).ok_or(())?);
-            class_bounds = tighter(class_bounds, capped);
+            let (low, high) = capped_fills(&caps, values, n).ok_or(())?;
+            class_bounds = tighter(class_bounds, weighted(k, (low.sum, high.sum)));
+            // The other terms' bounds when one term holds each value.
             let rest = &mut work.rest[slot];
             for (b, r) in rest.iter_mut().enumerate().take(values) {
-                *r = EMPTY;
-                if caps[b] > 0 {
-                    let mut less = caps;
-                    less[b] -= 1;
-                    if let Some(bounds) = capped_bounds(&less, values, n - 1) {
-                        *r = weighted(k, bounds);
-                    }
-                }
+                let v = b as i32 + 1;
+                *r = match caps[b] {
+                    0 => EMPTY,
+                    _ => weighted(k, (low.without(v), high.without(v))),
+                };
             }
         }
         if class_bounds.0 > class_bounds.1 {
@@ -253,12 +283,12 @@ impl TermClass {
                 }
             } else if k > 0 {
                 (
-                    (total - outside.0 - rest.0).div_euclid(k),
+                    floor_div(total - outside.0 - rest.0, k),
                     ceil_div(total - outside.1 - rest.1, k),
                 )
             } else {
                 (
-                    (outside.1 + rest.1 - total).div_euclid(-k),
+                    floor_div(outside.1 + rest.1 - total, -k),
                     ceil_div(outside.0 + rest.0 - total, -k),
                 )
             };
@@ -291,9 +321,18 @@ impl TermClass {
     }
 }
 
+/// `a / b` rounded down, for `b > 0` (most coefficients are 1: no division).
+fn floor_div(a: i64, b: i64) -> i64 {
+    if b == 1 {
+        a
+    } else {
+        a.div_euclid(b)
+    }
+}
+
 /// `a / b` rounded up, for `b > 0`.
 fn ceil_div(a: i64, b: i64) -> i64 {
-    -((-a).div_euclid(b))
+    -floor_div(-a, b)
 }
 
 impl LinearSum {
@@ -515,10 +554,37 @@ mod tests {
     fn caps_fill_the_smallest_and_largest_values_they_allow() {
         let mut caps = [0u32; 32];
         caps[..3].copy_from_slice(&[2, 1, 2]);
-        assert_eq!(
-            capped_bounds(&caps, 9, 4),
-            Some((1 + 1 + 2 + 3, 3 + 3 + 2 + 1))
-        );
-        assert_eq!(capped_bounds(&caps, 9, 6), None);
+        let (low, high) = capped_fills(&caps, 9, 4).expect("five values allowed");
+        assert_eq!((low.sum, low.nth), (1 + 1 + 2 + 3, 3));
+        assert_eq!((high.sum, high.nth), (3 + 3 + 2 + 1, 1));
+        assert_eq!(capped_fills(&caps, 9, 6), None);
+    }
+
+    /// A fill without one value equals the fill of one fewer with that
+    /// value's cap lowered, for every cap pattern of five values.
+    #[test]
+    fn a_fill_without_a_value_is_the_fill_of_the_caps_without_it() {
+        for pattern in 0..3u32.pow(5) {
+            let mut caps = [0u32; 32];
+            for (b, cap) in caps.iter_mut().take(5).enumerate() {
+                *cap = pattern / 3u32.pow(b as u32) % 3;
+            }
+            for n in 2..8 {
+                let Some((low, high)) = capped_fills(&caps, 5, n) else {
+                    continue;
+                };
+                for b in (0..5).filter(|&b| caps[b] > 0) {
+                    let mut less = caps;
+                    less[b] -= 1;
+                    let (l, h) = capped_fills(&less, 5, n - 1).expect("one fewer fits");
+                    let v = b as i32 + 1;
+                    assert_eq!(
+                        (low.without(v), high.without(v)),
+                        (l.sum, h.sum),
+                        "{caps:?} {n} {v}"
+                    );
+                }
+            }
+        }
     }
 }
