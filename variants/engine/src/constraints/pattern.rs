@@ -420,45 +420,46 @@ fn skyline(local: &[u32], count: u32, scratch: &mut SkylineScratch) -> [u32; 16]
     };
     // reached[set]: bit s set when the line's start reaches the state (set, s);
     // `order`: the reached sets, breadth first — so by size, every set after
-    // all its predecessors and before all its successors.
+    // all its predecessors and before all its successors; the sets of size
+    // `p` are `order[level[p]..level[p + 1]]` (no bit count needed).
     order.push(0);
     reached[0] = 1;
-    let mut at = 0;
-    while let Some(&set) = order.get(at) {
-        at += 1;
-        let placed = set.count_ones() as usize;
-        if placed >= n {
-            continue;
-        }
-        for v in values_of(local[placed] & !(set as u32)) {
-            let next = set | 1 << (v - 1);
-            if reached[next] == 0 {
-                order.push(next);
+    let mut level = [0usize; 18];
+    for placed in 0..n {
+        level[placed + 1] = order.len();
+        for at in level[placed]..level[placed + 1] {
+            let set = order[at];
+            for v in values_of(local[placed] & !(set as u32)) {
+                let next = set | 1 << (v - 1);
+                if reached[next] == 0 {
+                    order.push(next);
+                }
+                reached[next] |= seen_after(set, reached[set], v);
             }
-            reached[next] |= seen_after(set, reached[set], v);
         }
     }
+    level[n + 1] = order.len();
     // ends[set]: of the reached counts, those from which the rest of the line
     // can end having seen `count` (successors first). A cell keeps a digit
     // that steps from a reached count to one that ends: that count then
     // ends too, so one pass finds both.
     let mut kept = [0u32; 16];
-    for &set in order.iter().rev() {
-        let placed = set.count_ones() as usize;
-        if placed == n {
-            let seen_all = if (count as usize) <= n { 1 << count } else { 0 };
-            ends[set] = seen_all & reached[set];
-            continue;
-        }
-        let mut can = 0u16;
-        for v in values_of(local[placed] & !(set as u32)) {
-            let after = ends[set | 1 << (v - 1)];
-            if seen_after(set, reached[set], v) & after != 0 {
-                kept[placed] |= 1 << (v - 1);
+    let seen_all = if (count as usize) <= n { 1 << count } else { 0 };
+    for &set in &order[level[n]..level[n + 1]] {
+        ends[set] = seen_all & reached[set];
+    }
+    for placed in (0..n).rev() {
+        for &set in order[level[placed]..level[placed + 1]].iter().rev() {
+            let mut can = 0u16;
+            for v in values_of(local[placed] & !(set as u32)) {
+                let after = ends[set | 1 << (v - 1)];
+                if seen_after(set, reached[set], v) & after != 0 {
+                    kept[placed] |= 1 << (v - 1);
+                }
+                can |= seen_before(after, u32::from(v) > tallest(set));
             }
-            can |= seen_before(after, u32::from(v) > tallest(set));
+            ends[set] = can & reached[set];
         }
-        ends[set] = can & reached[set];
     }
     kept
 }
