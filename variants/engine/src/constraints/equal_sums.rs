@@ -176,6 +176,13 @@ impl EqualSums {
                     continue;
                 }
                 let masks = &mut local[g.start..g.start + g.len];
+                if let Some(kept) = small_group_kept(masks, g.distinct, totals) {
+                    if kept[..g.len] != *masks {
+                        masks.copy_from_slice(&kept[..g.len]);
+                        narrowed = true;
+                    }
+                    continue;
+                }
                 support.clear();
                 support.resize(g.len, [0; 32]);
                 group_sums(masks, g.distinct, Some(support));
@@ -315,6 +322,35 @@ fn group_sums(masks: &[u32], distinct: bool, support: Option<&mut Support>) -> u
             listing.sums
         }
         _ => added_sums(masks, distinct, support),
+    }
+}
+
+/// What each cell of a group of one or two cells keeps for the `totals`
+/// left (bit `t`: total `t`), straight from the masks: a single cell its
+/// values that are totals, a pair's cell each `x` with a partner `y` in the
+/// other (not `x` when they differ) such that `x + y` is a total. `None`
+/// for longer groups.
+fn small_group_kept(masks: &[u32], distinct: bool, totals: u128) -> Option<[u32; 2]> {
+    match *masks {
+        [one] => Some([one & (totals >> 1) as u32, 0]),
+        [a, b] => {
+            // Bit y - 1 of `(totals >> (x + 1))` is the total x + y.
+            let keep = |own: u32, other: u32| {
+                values_of(own)
+                    .map(u32::from)
+                    .filter(|&x| {
+                        let partners = if distinct {
+                            other & !(1 << (x - 1))
+                        } else {
+                            other
+                        };
+                        (totals >> (x + 1)) as u32 & partners != 0
+                    })
+                    .fold(0u32, |m, x| m | 1 << (x - 1))
+            };
+            Some([keep(a, b), keep(b, a)])
+        }
+        _ => None,
     }
 }
 
@@ -565,6 +601,38 @@ mod tests {
             1 << 2 | 1 << 7
         );
         assert_eq!((support[0][1], support[0][6]), (1 << 2, 1 << 7));
+    }
+
+    /// A group of one or two cells keeps straight from its masks what the
+    /// sums by value (the support) keep, for every kind of totals.
+    #[test]
+    fn small_groups_keep_what_their_support_keeps() {
+        use rand::Rng;
+        let mut rng = crate::seed::rng_for("small groups");
+        for _ in 0..5_000 {
+            let len = rng.gen_range(1..=2);
+            let masks: Vec<u32> = (0..len).map(|_| rng.gen_range(1..0x200u32)).collect();
+            let totals: u128 = rng.gen::<u128>() & rng.gen::<u128>();
+            let distinct = rng.gen_bool(0.5);
+            let mut support = vec![[0u128; 32]; len];
+            group_sums(&masks, distinct, Some(&mut support));
+            let expected: Vec<u32> = masks
+                .iter()
+                .zip(&support)
+                .map(|(&m, sums)| {
+                    values_of(m)
+                        .filter(|&v| sums[usize::from(v) - 1] & totals != 0)
+                        .fold(0u32, |k, v| k | 1 << (v - 1))
+                })
+                .collect();
+            let kept = small_group_kept(&masks, distinct, totals).expect("small");
+            assert_eq!(
+                kept[..len],
+                expected[..],
+                "{masks:?} {distinct} {totals:#x}"
+            );
+        }
+        assert_eq!(small_group_kept(&[1, 1, 1], false, u128::MAX), None);
     }
 
     #[test]
