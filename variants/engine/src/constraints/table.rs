@@ -120,6 +120,18 @@ impl Table {
     /// [`Table::narrow`] by bit sets: the tuples still possible are those
     /// every cell's candidates hold; a value stays if one of them holds it.
     fn narrow_by_sets(&self, local: &mut [u32]) -> Result<bool, ()> {
+        // Working sets sized for the table: most hold a few dozen tuples,
+        // and clearing 4,096 bits twice per narrowing cost more than the rest.
+        match self.words {
+            1 => self.narrow_in_words::<1>(local),
+            2..=4 => self.narrow_in_words::<4>(local),
+            5..=16 => self.narrow_in_words::<16>(local),
+            _ => self.narrow_in_words::<{ SET_TUPLES / 64 }>(local),
+        }
+    }
+
+    /// [`Table::narrow_by_sets`] with sets of at most `W` words.
+    fn narrow_in_words<const W: usize>(&self, local: &mut [u32]) -> Result<bool, ()> {
         let (w, top) = (self.words, self.top);
         let set = |cell: usize, v: u8| {
             let at = (cell * top + usize::from(v) - 1) * w;
@@ -127,10 +139,10 @@ impl Table {
         };
         // Values above every tuple's are in none.
         let in_tuples = u32::MAX >> (32 - top);
-        let mut alive = [!0u64; SET_TUPLES / 64];
+        let mut alive = [!0u64; W];
         let alive = &mut alive[..w];
         for (cell, &m) in local.iter().enumerate() {
-            let mut any = [0u64; SET_TUPLES / 64];
+            let mut any = [0u64; W];
             for v in values_of(m & in_tuples) {
                 for (a, &h) in any.iter_mut().zip(set(cell, v)) {
                     *a |= h;
