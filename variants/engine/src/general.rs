@@ -440,6 +440,12 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
                 Err(()) => return failed(s.failures, cells),
             }
             remember(cells, seen, cand);
+            // A cell it made single goes to its peers (and the houses'
+            // hidden singles) before the costlier rules after it run on
+            // candidates that single would have cut.
+            if progress && !queue.is_empty() {
+                break;
+            }
         }
         if progress || !queue.is_empty() {
             continue;
