@@ -73,8 +73,8 @@ impl CageTable {
         let Some(combos) = &self.combos else {
             return 0;
         };
-        let (_, singles) = union_and_singles(local);
-        required_by_combos(combos, local).map_or(0, |required| required & !singles)
+        let (union, singles) = union_and_singles(local);
+        required_of_fitting(combos, local, union, singles).map_or(0, |required| required & !singles)
     }
 
     /// Narrows `local`, the candidates of the cage's cells in order. `Err` on a
@@ -146,6 +146,11 @@ fn fits(combo: u32, local: &[u32], union: u32, singles: u32) -> bool {
 /// candidates `local` holds, placed ones included (`None` when none can).
 pub(crate) fn required_by_combos(combos: &[u32], local: &[u32]) -> Option<u32> {
     let (union, singles) = union_and_singles(local);
+    required_of_fitting(combos, local, union, singles)
+}
+
+/// [`required_by_combos`] with the cells' union and singles worked out.
+fn required_of_fitting(combos: &[u32], local: &[u32], union: u32, singles: u32) -> Option<u32> {
     let mut fitting = combos
         .iter()
         .filter(|&&combo| fits(combo, local, union, singles))

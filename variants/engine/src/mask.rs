@@ -114,10 +114,11 @@ impl DistinctSums {
     }
 
     /// The values `v` of `values` for which `target - v` lies within the
-    /// bounds of `len` different values of the mask other than `v`.
+    /// bounds of `len` different values of the mask other than `v` (so is
+    /// at least 0: those bounds are).
     pub(crate) fn completing(&self, values: u32, target: i32) -> u32 {
         let target = i64::from(target);
-        self.fitting(values & upto(target), target, target)
+        self.fitting(values, target, target)
     }
 
     /// The values `v` of `values` for which `len` different values of the

@@ -80,7 +80,7 @@ pub(crate) struct Compiled {
     /// The same as the search narrows them ([`crate::constraints::for_search`]).
     pub search_primitives: std::sync::Arc<[Primitive]>,
     /// What the one-cell primitives leave each cell they read, applied once
-    /// to the search's first candidates ([`crate::constraints::cell_limits`]).
+    /// to the search's first candidates (also [`crate::constraints::for_search`]).
     pub cell_limits: Vec<(u32, u32)>,
 }
 
@@ -401,8 +401,10 @@ impl ModelBuilder {
             classic9: false,
         };
         model.compiled = compile(&model);
-        model.compiled.search_primitives = crate::constraints::for_search(&primitives).into();
-        model.compiled.cell_limits = crate::constraints::cell_limits(&primitives, model.size);
+        let (search_primitives, cell_limits) =
+            crate::constraints::for_search(&primitives, model.size);
+        model.compiled.search_primitives = search_primitives.into();
+        model.compiled.cell_limits = cell_limits;
         model.compiled.primitives = primitives.into();
         model.classic9 = detect_classic9(&model);
         Ok(model)

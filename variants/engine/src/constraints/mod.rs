@@ -126,14 +126,27 @@ impl Primitive {
 /// constraint, say) made one, where the first of them stood — one narrowing
 /// instead of several, each of which would re-wake the others. The grader and
 /// the checks keep the primitives apart (each names its own constraint).
-/// Primitives over one cell are not among them: they are [`cell_limits`],
-/// applied once to the search's first candidates (a cell's candidates only
-/// shrink from there, so they never narrow anything again).
-pub(crate) fn for_search(primitives: &[(Primitive, usize)]) -> Vec<Primitive> {
+///
+/// Primitives over one cell are not among them: they become the second list,
+/// each such cell's values (of 1..=`size`) that they all allow, applied once
+/// to the search's first candidates (a cell's candidates only shrink from
+/// there, so they never narrow anything again).
+pub(crate) fn for_search(
+    primitives: &[(Primitive, usize)],
+    size: u32,
+) -> (Vec<Primitive>, Vec<(u32, u32)>) {
     let mut out: Vec<Primitive> = Vec::with_capacity(primitives.len());
+    let mut limits: Vec<(u32, u32)> = Vec::new();
     let mut relation_at: std::collections::HashMap<[u32; 2], usize> = Default::default();
     for (primitive, _) in primitives {
-        if primitive.cells().len() == 1 {
+        if let &[cell] = primitive.cells() {
+            // A value is allowed when the primitive accepts the cell holding
+            // it alone (each primitive is exact on single cells).
+            let allowed = (1..=size)
+                .map(|v| 1u32 << (v - 1))
+                .filter(|&b| primitive.narrow(&mut [b]).is_ok())
+                .fold(0, |m, b| m | b);
+            limits.push((cell, allowed));
             continue;
         }
         if let Primitive::Relation(r) = primitive {
@@ -149,29 +162,16 @@ pub(crate) fn for_search(primitives: &[(Primitive, usize)]) -> Vec<Primitive> {
         }
         out.push(primitive.clone());
     }
-    out
-}
-
-/// The values each cell that a one-cell primitive reads may hold by them all
-/// (digits 1..=`size`), one entry per such cell.
-pub(crate) fn cell_limits(primitives: &[(Primitive, usize)], size: u32) -> Vec<(u32, u32)> {
-    let mut limits: Vec<(u32, u32)> = Vec::new();
-    for (primitive, _) in primitives {
-        let &[cell] = primitive.cells() else {
-            continue;
-        };
-        // A value is allowed when the primitive accepts the cell holding it
-        // alone (each primitive is exact on single cells).
-        let allowed = (1..=size)
-            .map(|v| 1u32 << (v - 1))
-            .filter(|&b| primitive.narrow(&mut [b]).is_ok())
-            .fold(0, |m, b| m | b);
-        match limits.iter_mut().find(|(c, _)| *c == cell) {
-            Some((_, mask)) => *mask &= allowed,
-            None => limits.push((cell, allowed)),
+    // One entry per cell, its limits intersected.
+    limits.sort_unstable_by_key(|&(cell, _)| cell);
+    limits.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same {
+            kept.1 &= later.1;
         }
-    }
-    limits
+        same
+    });
+    (out, limits)
 }
 
 /// Writes `narrowed` into `local`; `Err` if any mask is empty, `Ok(true)` if
