@@ -14,7 +14,6 @@
 //!
 //! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N]`.
 
-use arena_tests::read_dataset;
 use engine::constraint_clues::{generate_with_constraints, ClueKind};
 use engine::corpus::from_corpus;
 use engine::geometry::classic_builder;
@@ -41,10 +40,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn main() {
     let (runs, nodes) = (arg("--runs", 20), arg("--nodes", 20_000));
-    let puzzles: Vec<(CorpusPuzzle, engine::Puzzle)> = read_dataset("variants/puzzles.jsonl")
-        .lines()
-        .map(|line| {
-            let p: CorpusPuzzle = serde_json::from_str(line).expect("a corpus line");
+    let puzzles: Vec<(CorpusPuzzle, engine::Puzzle)> = arena_tests::variant_corpus()
+        .into_iter()
+        .map(|p| {
             let loaded = from_v1(&from_corpus(&p).expect("reads")).expect("loads");
             (p, loaded.puzzle)
         })

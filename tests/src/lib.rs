@@ -67,6 +67,15 @@ pub fn read_dataset(relative: &str) -> String {
         .unwrap_or_else(|e| panic!("cannot read dataset {}: {e}", path.display()))
 }
 
+/// Every puzzle of the variant corpus (`variants/puzzles.jsonl`), as its
+/// schema reads it.
+pub fn variant_corpus() -> Vec<protocol::corpus::CorpusPuzzle> {
+    read_dataset("variants/puzzles.jsonl")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a corpus line"))
+        .collect()
+}
+
 /// Every puzzle of a classic one-line-per-puzzle file, as row-major grids.
 pub fn classic_grids(relative: &str) -> Vec<[u8; 81]> {
     read_dataset(relative)

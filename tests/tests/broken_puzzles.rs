@@ -8,7 +8,7 @@
 //! JSON. Each broken puzzle is read, compiled, counted, graded, hinted and
 //! written back; each step may refuse, none may panic.
 
-use arena_tests::read_dataset;
+use arena_tests::variant_corpus;
 use engine::corpus::{from_corpus, to_corpus};
 use engine::v1::{from_v1, to_v1};
 use protocol::corpus::{CorpusConstraint, CorpusPuzzle, CorpusValue};
@@ -29,17 +29,9 @@ const NODES: usize = 200;
 /// How long each grade may take.
 const GRADE_FOR: Duration = Duration::from_millis(20);
 
-/// Every puzzle of the corpus, as the schema reads it.
-fn corpus() -> Vec<CorpusPuzzle> {
-    read_dataset("variants/puzzles.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a corpus line"))
-        .collect()
-}
-
 #[test]
 fn broken_corpus_puzzles_get_an_error_or_an_answer_never_a_panic() {
-    let puzzles = corpus();
+    let puzzles = variant_corpus();
     let pool: Vec<CorpusConstraint> = puzzles
         .iter()
         .flat_map(|p| p.constraints.iter().cloned())
@@ -59,7 +51,7 @@ fn broken_corpus_puzzles_get_an_error_or_an_answer_never_a_panic() {
 
 #[test]
 fn broken_puzzle_files_get_an_error_or_an_answer_never_a_panic() {
-    let mut files: Vec<Value> = corpus()
+    let mut files: Vec<Value> = variant_corpus()
         .iter()
         .map(|p| serde_json::to_value(from_corpus(p).expect("reads")).expect("json"))
         .collect();

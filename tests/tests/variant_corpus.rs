@@ -5,19 +5,11 @@
 //! cannot finish within its budget is reported); written back to the corpus
 //! schema it reads the same.
 
-use arena_tests::read_dataset;
+use arena_tests::{read_dataset, variant_corpus};
 use engine::check::check_solution;
 use engine::corpus::{from_corpus, to_corpus};
 use engine::v1::from_v1;
 use protocol::corpus::CorpusPuzzle;
-
-/// Every puzzle of the corpus, as the schema reads it.
-fn corpus() -> Vec<CorpusPuzzle> {
-    read_dataset("variants/puzzles.jsonl")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a corpus line"))
-        .collect()
-}
 
 /// Branch points a count may use per puzzle before it gives up.
 const NODES: usize = 20_000;
@@ -28,7 +20,7 @@ const FINISHED_AT_LEAST: usize = 34;
 
 #[test]
 fn every_corpus_puzzle_keeps_its_solution_and_counts_one() {
-    let puzzles = corpus();
+    let puzzles = variant_corpus();
     assert!(puzzles.len() >= 36, "{} puzzles", puzzles.len());
     let (mut wrong, mut gave_up) = (Vec::new(), Vec::new());
     for p in &puzzles {
@@ -75,7 +67,7 @@ fn every_corpus_puzzle_keeps_its_solution_and_counts_one() {
 
 #[test]
 fn corpus_puzzles_write_back_to_the_same_rules() {
-    for p in corpus() {
+    for p in variant_corpus() {
         let loaded = from_v1(&from_corpus(&p).expect("reads")).expect("loads");
         let written = to_corpus(&loaded.puzzle, loaded.solution.as_deref()).expect("writes");
         assert_eq!(written.givens, p.givens.replace('0', "."), "{}", p.id);
@@ -93,7 +85,7 @@ fn corpus_puzzles_write_back_to_the_same_rules() {
 
 #[test]
 fn a_broken_constraint_is_an_error_naming_it() {
-    let mut p = corpus().remove(0);
+    let mut p = variant_corpus().remove(0);
     p.constraints[0].cells.push("R10C1".into());
     let e = from_corpus(&p).expect_err("outside the grid");
     assert!(e.to_string().contains("constraint 0"), "{e}");
@@ -170,7 +162,7 @@ const GRADED_AT_LEAST: usize = 30;
 #[test]
 fn logical_steps_on_corpus_puzzles_are_true() {
     let mut solved = Vec::new();
-    for p in corpus() {
+    for p in variant_corpus() {
         let loaded = from_v1(&from_corpus(&p).expect("reads")).expect("loads");
         let model = loaded.puzzle.model();
         let solution = loaded.solution.expect("a solution");
@@ -239,7 +231,7 @@ fn rules_of(p: &CorpusPuzzle) -> Vec<String> {
 fn each_original_fpuzzles_string_imports_to_the_same_puzzle() {
     let mut imported = 0;
     let lines = read_dataset("variants/puzzles.jsonl");
-    for (line, p) in lines.lines().zip(corpus()) {
+    for (line, p) in lines.lines().zip(variant_corpus()) {
         let raw: serde_json::Value = serde_json::from_str(line).expect("a corpus line");
         let Some(packed) = raw["fpuzzles"].as_str() else {
             continue;
@@ -274,7 +266,7 @@ fn each_original_fpuzzles_string_imports_to_the_same_puzzle() {
 
 #[test]
 fn every_corpus_puzzle_goes_to_fpuzzles_links_and_back_with_the_same_rules() {
-    for p in corpus() {
+    for p in variant_corpus() {
         let json = server::fpuzzles::from_corpus(&p);
         for link in [
             server::fpuzzles::fpuzzles_link(&json),
@@ -293,7 +285,7 @@ fn every_corpus_puzzle_goes_to_fpuzzles_links_and_back_with_the_same_rules() {
 
 #[test]
 fn a_room_shares_its_puzzle_as_links_without_the_solution_and_a_big_grid_as_none() {
-    for p in corpus().into_iter().take(5) {
+    for p in variant_corpus().into_iter().take(5) {
         let puzzle = from_v1(&from_corpus(&p).expect("imports"))
             .expect("loads")
             .puzzle;

@@ -93,12 +93,7 @@ fn dataset_grid(file: &'static str, i: usize, field: usize) -> Vec<u8> {
 /// The variant corpus's lines, read once.
 fn corpus_lines() -> &'static [CorpusPuzzle] {
     static LINES: OnceLock<Vec<CorpusPuzzle>> = OnceLock::new();
-    LINES.get_or_init(|| {
-        read_dataset("variants/puzzles.jsonl")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a corpus line"))
-            .collect()
-    })
+    LINES.get_or_init(arena_tests::variant_corpus)
 }
 
 /// Puzzle `i` of the variant corpus, loaded.
