@@ -58,7 +58,7 @@ pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
 }
 
 /// The values 1..=`t` as a mask (bit `v - 1` for `v`).
-fn upto(t: i64) -> u32 {
+pub(crate) fn upto(t: i64) -> u32 {
     match t {
         ..=0 => 0,
         32.. => u32::MAX,

@@ -42,14 +42,23 @@ pub(crate) fn compile(
     layout: &Layout,
 ) -> Result<Compiled, PuzzleError> {
     let mut out = Compiled::default();
+    let active = |h: &[Coord]| -> Vec<u32> {
+        h.iter()
+            .filter_map(|&[r, c]| (layout.cell_at)(r, c))
+            .collect()
+    };
+    // A killer cage's cells see each other too (its digits differ): sums
+    // over them are bounded as over a house's.
+    let cages = constraints.iter().filter_map(|c| match c {
+        Constraint::Cage { cells, .. } if cells.len() > 1 => Some(&cells[..]),
+        _ => None,
+    });
     let house_cells: Vec<Vec<u32>> = layout
         .houses
         .iter()
-        .map(|h| {
-            h.iter()
-                .filter_map(|&[r, c]| (layout.cell_at)(r, c))
-                .collect()
-        })
+        .map(|h| &h[..])
+        .chain(cages)
+        .map(active)
         .collect();
     for (index, c) in constraints.iter().enumerate() {
         One::new(layout, &house_cells, constraints, index, &mut out)
@@ -1059,6 +1068,31 @@ mod tests {
             e.to_string(),
             "constraint 1 (cage): sum 9 is impossible for 2 different digits (possible: 3..=7)"
         );
+    }
+
+    /// A killer cage's cells see each other, so a little killer through
+    /// three cells of one cage (no two in a row, column or box) adds up to
+    /// at least 1 + 2 + 3: 5 is refused at once.
+    #[test]
+    fn a_sum_bounds_the_cells_of_one_cage_as_different_digits() {
+        let cells = vec![[0, 0], [1, 3], [2, 6]];
+        let model = crate::geometry::classic_builder(3, 3)
+            .expect("9x9")
+            .constraint(Constraint::Cage {
+                cells: cells.clone(),
+                sum: None,
+            })
+            .constraint(Constraint::LittleKiller {
+                cells,
+                sum: 5,
+                clue: None,
+            })
+            .build()
+            .expect("valid");
+        let [(sum, _)] = &model.compiled.primitives[..] else {
+            panic!("one primitive: the sum");
+        };
+        assert_eq!(sum.narrow(&mut [0x1FF; 3]), Err(()));
     }
 
     /// A 4x4 with a little killer along the first row and two cells of

@@ -160,7 +160,10 @@ pub(crate) fn for_search(
             }
             relation_at.insert(pair, out.len());
         }
-        out.push(primitive.clone());
+        out.push(match primitive {
+            Primitive::Sum(sum) => Primitive::Sum(sum.for_search()),
+            other => other.clone(),
+        });
     }
     // One entry per cell, its limits intersected.
     limits.sort_unstable_by_key(|&(cell, _)| cell);
