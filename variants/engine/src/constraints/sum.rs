@@ -64,8 +64,10 @@ struct Cover {
 /// What one pass of [`LinearSum::narrow`] knows, in slots the sum assigns
 /// once (so a pass allocates nothing).
 struct Work {
-    /// Each set's weighted bounds and its view.
-    sets: Vec<((i32, i32), SetView)>,
+    /// Each set's weighted bounds.
+    sets: Vec<(i32, i32)>,
+    /// Each set's view, when the sum takes placed cells apart.
+    views: Vec<SetView>,
     /// Each cover's weighted bounds (its sets added up).
     covers: Vec<(i32, i32)>,
     /// Each class's bounds: the tightest of its covers and caps.
@@ -78,7 +80,8 @@ struct Work {
 impl Work {
     /// Room for `(sets, covers, capped classes)` and `classes`.
     fn fit(&mut self, (sets, covers, capped): (usize, usize, usize), classes: usize) {
-        self.sets.resize(sets, ((0, 0), SetView::default()));
+        self.sets.resize(sets, (0, 0));
+        self.views.resize(sets, SetView::default());
         self.covers.resize(covers, (0, 0));
         self.classes.resize(classes, (0, 0));
         self.rest.resize(capped, [EMPTY; 32]);
@@ -91,6 +94,7 @@ thread_local! {
     static WORK: std::cell::RefCell<Work> = const {
         std::cell::RefCell::new(Work {
             sets: Vec::new(),
+            views: Vec::new(),
             covers: Vec::new(),
             classes: Vec::new(),
             rest: Vec::new(),
@@ -224,18 +228,6 @@ impl SetView {
         Some(view)
     }
 
-    /// `terms` as one union of open cells, none placed and no cell's own
-    /// bounds (the search's cheaper view: placed digits count as the open
-    /// cells' candidates).
-    fn union_of(local: &[u32], terms: &[usize]) -> SetView {
-        SetView {
-            open: union(local, terms),
-            open_len: terms.len(),
-            per_cell: (i32::MIN / 4, i32::MAX / 4),
-            ..SetView::default()
-        }
-    }
-
     /// The view of the set's cells but an open one holding `own`, the
     /// others' candidates being `others` (a union; the placed digits are
     /// taken out here).
@@ -303,13 +295,15 @@ impl TermClass {
         for cover in &self.covers {
             let mut total = (0, 0);
             for (i, set) in cover.sets.iter().enumerate() {
-                let view = if placed_apart {
-                    SetView::of(local, set).ok_or(())?
+                let b = if placed_apart {
+                    let view = SetView::of(local, set).ok_or(())?;
+                    work.views[cover.first_set + i] = view;
+                    view.bounds(k)
                 } else {
-                    SetView::union_of(local, set)
-                };
-                let b = view.bounds(k).ok_or(())?;
-                work.sets[cover.first_set + i] = (b, view);
+                    bounds(k, union(local, set), set.len())
+                }
+                .ok_or(())?;
+                work.sets[cover.first_set + i] = b;
                 total = (total.0 + b.0, total.1 + b.1);
             }
             work.covers[cover.slot] = total;
@@ -343,8 +337,16 @@ impl TermClass {
     /// (of those `by_caps` allows). With coefficient `k`, `v` stays when in
     /// every cover `outside + the other sets + k × (t's set's others without
     /// v) ∋ total − k × v`: bounds on the others' least and largest sums
-    /// plus `v`, which [`DistinctSums::fitting`] tests for every value at once.
-    fn kept(&self, t: usize, local: &[u32], work: &Work, outside: (i32, i32), total: i32) -> u32 {
+    /// plus `v`, which [`DistinctSums::fitting`] tests for every value at once
+    /// (the others viewed as [`TermClass::bound`] viewed their set).
+    fn kept(
+        &self,
+        t: usize,
+        local: &[u32],
+        work: &Work,
+        (outside, total): ((i32, i32), i32),
+        placed_apart: bool,
+    ) -> u32 {
         let k = i64::from(self.coefficient);
         let (outside, total) = (
             (i64::from(outside.0), i64::from(outside.1)),
@@ -354,13 +356,11 @@ impl TermClass {
         for cover in &self.covers {
             let s = cover.set_of[t];
             let set = &cover.sets[s];
-            // The other cells' union (the view takes the placed digits out).
             let m = set
                 .iter()
                 .filter(|&&o| o != t)
                 .fold(0, |m, &o| m | local[o]);
-            let (c, (b, view)) = (work.covers[cover.slot], work.sets[cover.first_set + s]);
-            let others = view.without(local[t], m);
+            let (c, b) = (work.covers[cover.slot], work.sets[cover.first_set + s]);
             // The cover's bounds without t's set.
             let rest = (i64::from(c.0 - b.0), i64::from(c.1 - b.1));
             // k > 0: k(least + v) <= total - outside.0 - rest.0 and
@@ -385,17 +385,20 @@ impl TermClass {
                     ceil_div(outside.0 + rest.0 - total, -k),
                 )
             };
-            // The others: the placed add their sum; the open ones, different
-            // digits other than v (by masks) within their cells' own bounds
-            // (one range for every v).
-            let (most_low, least_high) = (
-                most_low - i64::from(others.placed_sum),
-                least_high - i64::from(others.placed_sum),
-            );
-            let (least, most) = (i64::from(others.per_cell.0), i64::from(others.per_cell.1));
-            kept &= !others.placed & upto(most_low - least) & !upto(least_high - most - 1);
-            kept =
-                DistinctSums::new(others.open, others.open_len).fitting(kept, most_low, least_high);
+            kept = if placed_apart {
+                // The others: the placed add their sum; the open ones,
+                // different digits other than v (by masks) within their
+                // cells' own bounds (one range for every v).
+                let others = work.views[cover.first_set + s].without(local[t], m);
+                let placed_sum = i64::from(others.placed_sum);
+                let (most_low, least_high) = (most_low - placed_sum, least_high - placed_sum);
+                let (least, most) = (i64::from(others.per_cell.0), i64::from(others.per_cell.1));
+                let kept =
+                    kept & !others.placed & upto(most_low - least) & !upto(least_high - most - 1);
+                DistinctSums::new(others.open, others.open_len).fitting(kept, most_low, least_high)
+            } else {
+                DistinctSums::new(m, set.len() - 1).fitting(kept, most_low, least_high)
+            };
             if kept == 0 {
                 break;
             }
@@ -482,7 +485,7 @@ impl LinearSum {
     }
 
     /// The same sum as the search narrows it: each set bounded by the union
-    /// of its cells' candidates alone ([`SetView::union_of`]).
+    /// of its cells' candidates alone.
     pub fn for_search(&self) -> LinearSum {
         LinearSum {
             placed_apart: false,
@@ -526,7 +529,8 @@ impl LinearSum {
                     if is_single(local[t]) {
                         continue;
                     }
-                    let kept = class.kept(t, local, work, outside, self.total) & by_caps;
+                    let kept = class.kept(t, local, work, (outside, self.total), self.placed_apart)
+                        & by_caps;
                     if kept == 0 {
                         return Err(());
                     }
