@@ -238,7 +238,7 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
     let last_end_only = (0..n).rev().find(ends_only).unwrap_or(0);
     // Each span once, whichever end holds which of the two.
     for first in 0..n {
-        for last in first + 1..n {
+        'span: for last in first + 1..n {
             let low_first = local[first] & lb != 0 && local[last] & hb != 0;
             let high_first = local[first] & hb != 0 && local[last] & lb != 0;
             if !(low_first || high_first) {
@@ -255,21 +255,36 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
             if between.contains(&0) {
                 continue;
             }
+            // The placed cells between add a known amount and take their
+            // digits from the open ones.
+            let (mut placed, mut placed_sum) = (0u32, 0u32);
+            for &m in between.iter().filter(|m| is_single(**m)) {
+                if placed & m != 0 {
+                    continue 'span;
+                }
+                placed |= m;
+                placed_sum += m.trailing_zeros() + 1;
+            }
+            let Some(rest) = sum.checked_sub(placed_sum) else {
+                continue;
+            };
+            let open = |m: u32| if is_single(m) { 0 } else { m & !placed };
+            let open_len = between.iter().filter(|m| !is_single(**m)).count();
             let mut union = 0;
             for (j, &m) in between.iter().enumerate() {
                 before[j] = union;
-                union |= m;
+                union |= open(m);
             }
-            let Some((least, most)) = distinct_bounds(union, len) else {
+            let Some((least, most)) = distinct_bounds(union, open_len) else {
                 continue;
             };
-            if !(least..=most).contains(&sum) {
+            if !(least..=most).contains(&rest) {
                 continue;
             }
             let mut tail = 0;
             for (j, &m) in between.iter().enumerate().rev() {
                 after[j] = tail;
-                tail |= m;
+                tail |= open(m);
             }
             if low_first {
                 kept[first] |= lb;
@@ -284,11 +299,15 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
             }
             for (j, &m) in between.iter().enumerate() {
                 let cell = &mut kept[first + 1 + j];
+                if is_single(m) {
+                    *cell |= m;
+                    continue;
+                }
                 // Values some other span already keeps need no second look.
-                let open = m & !*cell;
-                if open != 0 {
-                    *cell |= DistinctSums::new(before[j] | after[j], len - 1)
-                        .completing(open, sum as i32);
+                let unseen = open(m) & !*cell;
+                if unseen != 0 {
+                    *cell |= DistinctSums::new(before[j] | after[j], open_len - 1)
+                        .completing(unseen, rest as i32);
                 }
             }
         }
@@ -753,50 +772,63 @@ mod tests {
     }
 
     /// The values each cell of a line of different digits takes in some
-    /// assignment whose first X cells add up to `sum` (X its first digit).
-    fn x_sum_by_assignments(local: &[u32], sum: u32) -> Vec<u32> {
-        fn walk(local: &[u32], sum: u32, values: &mut Vec<u32>, kept: &mut [u32]) {
-            let i = values.len();
-            if i == local.len() {
-                let x = values[0] as usize;
-                if x <= values.len() && values[..x].iter().sum::<u32>() == sum {
+    /// assignment `accept`s.
+    fn used_by_assignments(local: &[u32], accept: &dyn Fn(&[u32]) -> bool) -> Vec<u32> {
+        fn walk(
+            local: &[u32],
+            accept: &dyn Fn(&[u32]) -> bool,
+            values: &mut Vec<u32>,
+            kept: &mut [u32],
+        ) {
+            if values.len() == local.len() {
+                if accept(values) {
                     for (k, &v) in kept.iter_mut().zip(values.iter()) {
                         *k |= bit(v);
                     }
                 }
                 return;
             }
-            for v in values_of(local[i]).map(u32::from) {
+            for v in values_of(local[values.len()]).map(u32::from) {
                 if !values.contains(&v) {
                     values.push(v);
-                    walk(local, sum, values, kept);
+                    walk(local, accept, values, kept);
                     values.pop();
                 }
             }
         }
         let mut kept = vec![0u32; local.len()];
-        walk(local, sum, &mut Vec::new(), &mut kept);
+        walk(local, accept, &mut Vec::new(), &mut kept);
         kept
     }
 
-    /// Every value some assignment of the line uses stays (on lines of
-    /// few candidates, where listing them all is quick).
-    #[test]
-    fn an_x_sum_keeps_every_value_an_assignment_uses() {
+    /// A line of 9 cells, a few candidates each, some placed.
+    fn sparse_line(rng: &mut impl rand::Rng) -> Vec<u32> {
+        (0..9)
+            .map(|_| match rng.gen_range(0..4) {
+                0 => bit(rng.gen_range(1..=9)),
+                _ => (1..=3).fold(0, |m, _| m | bit(rng.gen_range(1..=9))),
+            })
+            .collect()
+    }
+
+    /// `narrow` keeps every value some assignment `accept`s uses, takes
+    /// nothing new, and fails only when none is accepted; on 400 sparse
+    /// lines. Returns how many it narrowed.
+    fn keeps_what_assignments_use(
+        seed: &str,
+        sums: std::ops::Range<u32>,
+        narrow: &dyn Fn(&mut [u32], u32) -> Result<bool, ()>,
+        accept: &dyn Fn(&[u32], u32) -> bool,
+    ) -> usize {
         use rand::Rng;
-        let mut rng = crate::seed::rng_for("x-sum assignments");
+        let mut rng = crate::seed::rng_for(seed);
         let mut narrowed_some = 0;
         for _ in 0..400 {
-            let local: Vec<u32> = (0..9)
-                .map(|_| match rng.gen_range(0..4) {
-                    0 => bit(rng.gen_range(1..=9)),
-                    _ => (1..=3).fold(0, |m, _| m | bit(rng.gen_range(1..=9))),
-                })
-                .collect();
-            let sum = rng.gen_range(1..46);
-            let used = x_sum_by_assignments(&local, sum);
+            let local = sparse_line(&mut rng);
+            let sum = rng.gen_range(sums.clone());
+            let used = used_by_assignments(&local, &|values| accept(values, sum));
             let mut narrowed = local.clone();
-            match narrow_x_sum(&mut narrowed, sum) {
+            match narrow(&mut narrowed, sum) {
                 Err(()) => assert!(used.iter().all(|&u| u == 0), "{local:?} {sum}"),
                 Ok(_) => {
                     for ((n, u), l) in narrowed.iter().zip(&used).zip(&local) {
@@ -807,7 +839,36 @@ mod tests {
                 }
             }
         }
-        assert!(narrowed_some > 50, "only {narrowed_some} lines narrowed");
+        narrowed_some
+    }
+
+    /// A sandwich keeps every value an assignment uses.
+    #[test]
+    fn a_sandwich_keeps_every_value_an_assignment_uses() {
+        let between = |values: &[u32], sum: u32| {
+            let at = |d: u32| values.iter().position(|&v| v == d).unwrap_or(0);
+            let (a, b) = (at(1).min(at(9)), at(1).max(at(9)));
+            values[a + 1..b].iter().sum::<u32>() == sum
+        };
+        let narrowed = keeps_what_assignments_use(
+            "sandwich assignments",
+            0..36,
+            &|local, sum| narrow_sandwich(local, sum, 1, 9),
+            &between,
+        );
+        assert!(narrowed > 50, "only {narrowed} lines narrowed");
+    }
+
+    /// An X-sum keeps every value an assignment uses.
+    #[test]
+    fn an_x_sum_keeps_every_value_an_assignment_uses() {
+        let first_x = |values: &[u32], sum: u32| {
+            let x = values[0] as usize;
+            values[..x].iter().sum::<u32>() == sum
+        };
+        let narrowed =
+            keeps_what_assignments_use("x-sum assignments", 1..46, &narrow_x_sum, &first_x);
+        assert!(narrowed > 50, "only {narrowed} lines narrowed");
     }
 
     #[test]
