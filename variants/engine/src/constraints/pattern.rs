@@ -811,13 +811,16 @@ mod tests {
             .collect()
     }
 
+    /// A line rule's narrowing with its clue.
+    type LineNarrowing = dyn Fn(&mut [u32], u32) -> Result<bool, ()>;
+
     /// `narrow` keeps every value some assignment `accept`s uses, takes
     /// nothing new, and fails only when none is accepted; on 400 sparse
     /// lines. Returns how many it narrowed.
     fn keeps_what_assignments_use(
         seed: &str,
         sums: std::ops::Range<u32>,
-        narrow: &dyn Fn(&mut [u32], u32) -> Result<bool, ()>,
+        narrow: &LineNarrowing,
         accept: &dyn Fn(&[u32], u32) -> bool,
     ) -> usize {
         use rand::Rng;
