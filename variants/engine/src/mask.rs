@@ -57,6 +57,20 @@ pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
     Some((least, most))
 }
 
+/// The digits (as a mask) and the sum of the placed (single) masks among
+/// `masks`, which must all differ; `None` when two repeat a digit.
+pub(crate) fn placed_digits(masks: &[u32]) -> Option<(u32, u32)> {
+    let (mut placed, mut sum) = (0u32, 0u32);
+    for &m in masks.iter().filter(|&&m| is_single(m)) {
+        if placed & m != 0 {
+            return None;
+        }
+        placed |= m;
+        sum += m.trailing_zeros() + 1;
+    }
+    Some((placed, sum))
+}
+
 /// The values 1..=`t` as a mask (bit `v - 1` for `v`).
 pub(crate) fn upto(t: i64) -> u32 {
     match t {
@@ -162,6 +176,16 @@ impl DistinctSums {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placed_digits_add_up_the_single_masks_and_refuse_repeats() {
+        assert_eq!(
+            placed_digits(&[bit(3), 0b110, bit(5)]),
+            Some((bit(3) | bit(5), 8))
+        );
+        assert_eq!(placed_digits(&[0b11, 0x1FF]), Some((0, 0)));
+        assert_eq!(placed_digits(&[bit(4), 0b11, bit(4)]), None);
+    }
 
     #[test]
     fn masks() {

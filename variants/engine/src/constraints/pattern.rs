@@ -11,7 +11,7 @@
 //! finished grid is checked exactly.
 
 use super::store;
-use crate::mask::{distinct_bounds, is_single, values_of, DistinctSums};
+use crate::mask::{distinct_bounds, is_single, placed_digits, values_of, DistinctSums};
 
 /// The most assignment steps one narrowing lists before it gives up.
 const NODE_BUDGET: usize = 2_000;
@@ -238,7 +238,7 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
     let last_end_only = (0..n).rev().find(ends_only).unwrap_or(0);
     // Each span once, whichever end holds which of the two.
     for first in 0..n {
-        'span: for last in first + 1..n {
+        for last in first + 1..n {
             let low_first = local[first] & lb != 0 && local[last] & hb != 0;
             let high_first = local[first] & hb != 0 && local[last] & lb != 0;
             if !(low_first || high_first) {
@@ -257,14 +257,9 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
             }
             // The placed cells between add a known amount and take their
             // digits from the open ones.
-            let (mut placed, mut placed_sum) = (0u32, 0u32);
-            for &m in between.iter().filter(|m| is_single(**m)) {
-                if placed & m != 0 {
-                    continue 'span;
-                }
-                placed |= m;
-                placed_sum += m.trailing_zeros() + 1;
-            }
+            let Some((placed, placed_sum)) = placed_digits(between) else {
+                continue;
+            };
             let Some(rest) = sum.checked_sub(placed_sum) else {
                 continue;
             };
@@ -509,23 +504,20 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
     let mut kept = [0u32; LINE];
     // from[i]: the union of the open cells i..k of the X being tried.
     let mut from = [0u32; LINE + 1];
-    'x: for x in values_of(local[0]) {
+    for x in values_of(local[0]) {
         let (x32, k) = (u32::from(x), usize::from(x));
         if k > n || x32 > sum {
             continue;
         }
         let x_bit = 1u32 << (x - 1);
-        // The placed cells of the X: their digits and sum.
-        let (mut placed, mut placed_sum) = (x_bit, 0u32);
-        for &m in &local[1..k] {
-            if is_single(m) {
-                if placed & m != 0 {
-                    continue 'x;
-                }
-                placed |= m;
-                placed_sum += m.trailing_zeros() + 1;
-            }
+        // The placed cells of the X: their digits (X's among them) and sum.
+        let Some((placed, placed_sum)) = placed_digits(&local[1..k]) else {
+            continue;
+        };
+        if placed & x_bit != 0 {
+            continue;
         }
+        let placed = placed | x_bit;
         let Some(rest) = sum.checked_sub(x32 + placed_sum) else {
             continue;
         };
