@@ -59,9 +59,9 @@ pub(crate) fn distinct_bounds(m: u32, k: usize) -> Option<(u32, u32)> {
 
 /// The digits (as a mask) and the sum of the placed (single) masks among
 /// `masks`, which must all differ; `None` when two repeat a digit.
-pub(crate) fn placed_digits(masks: &[u32]) -> Option<(u32, u32)> {
+pub(crate) fn placed_digits(masks: impl IntoIterator<Item = u32>) -> Option<(u32, u32)> {
     let (mut placed, mut sum) = (0u32, 0u32);
-    for &m in masks.iter().filter(|&&m| is_single(m)) {
+    for m in masks.into_iter().filter(|&m| is_single(m)) {
         if placed & m != 0 {
             return None;
         }
@@ -180,11 +180,11 @@ mod tests {
     #[test]
     fn placed_digits_add_up_the_single_masks_and_refuse_repeats() {
         assert_eq!(
-            placed_digits(&[bit(3), 0b110, bit(5)]),
+            placed_digits([bit(3), 0b110, bit(5)]),
             Some((bit(3) | bit(5), 8))
         );
-        assert_eq!(placed_digits(&[0b11, 0x1FF]), Some((0, 0)));
-        assert_eq!(placed_digits(&[bit(4), 0b11, bit(4)]), None);
+        assert_eq!(placed_digits([0b11, 0x1FF]), Some((0, 0)));
+        assert_eq!(placed_digits([bit(4), 0b11, bit(4)]), None);
     }
 
     #[test]

@@ -257,7 +257,7 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
             }
             // The placed cells between add a known amount and take their
             // digits from the open ones.
-            let Some((placed, placed_sum)) = placed_digits(between) else {
+            let Some((placed, placed_sum)) = placed_digits(between.iter().copied()) else {
                 continue;
             };
             let Some(rest) = sum.checked_sub(placed_sum) else {
@@ -511,7 +511,7 @@ fn narrow_x_sum(local: &mut [u32], sum: u32) -> Result<bool, ()> {
         }
         let x_bit = 1u32 << (x - 1);
         // The placed cells of the X: their digits (X's among them) and sum.
-        let Some((placed, placed_sum)) = placed_digits(&local[1..k]) else {
+        let Some((placed, placed_sum)) = placed_digits(local[1..k].iter().copied()) else {
             continue;
         };
         if placed & x_bit != 0 {

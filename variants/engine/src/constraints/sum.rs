@@ -12,7 +12,7 @@
 //! 32-cell arrow through eight boxes adds up to at least the sum of each
 //! box's smallest digits, and holds each digit at most eight times.
 
-use crate::mask::{is_single, upto, values_of, DistinctSums};
+use crate::mask::{is_single, placed_digits, upto, values_of, DistinctSums};
 
 /// `Σ coefficient × value = total` over distinct cells.
 #[derive(Clone, Debug)]
@@ -208,23 +208,18 @@ impl SetView {
     /// a digit. (An open cell's own bounds count the placed digits it still
     /// shows: a little looser, one pass.)
     fn of(local: &[u32], terms: &[usize]) -> Option<SetView> {
-        let mut view = SetView::default();
-        for &t in terms {
-            let m = local[t];
-            if is_single(m) {
-                if view.placed & m != 0 {
-                    return None;
-                }
-                view.placed |= m;
-                view.placed_sum += m.trailing_zeros() as i32 + 1;
-            } else {
-                view.open |= m;
-                view.open_len += 1;
-                view.per_cell.0 += m.trailing_zeros() as i32 + 1;
-                view.per_cell.1 += 32 - m.leading_zeros() as i32;
-            }
+        let (placed, placed_sum) = placed_digits(terms.iter().map(|&t| local[t]))?;
+        let mut view = SetView {
+            placed,
+            placed_sum: placed_sum as i32,
+            ..SetView::default()
+        };
+        for m in terms.iter().map(|&t| local[t]).filter(|&m| !is_single(m)) {
+            view.open |= m & !placed;
+            view.open_len += 1;
+            view.per_cell.0 += m.trailing_zeros() as i32 + 1;
+            view.per_cell.1 += 32 - m.leading_zeros() as i32;
         }
-        view.open &= !view.placed;
         Some(view)
     }
 
