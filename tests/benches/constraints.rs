@@ -12,8 +12,14 @@
 //! 2 `--runs` times interleaved: the median count, the slowest puzzle's
 //! median count, and the median generation time.
 //!
-//! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N]`.
+//! With `--orientations`, every corpus puzzle is also counted turned and
+//! mirrored (`arena_tests::orientations`, up to eight ways) and a puzzle's
+//! time is the median of its orientations': a search's luck with one cell
+//! order shows as a spread (printed first, for puzzles past 1 ms).
+//!
+//! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N --orientations]`.
 
+use arena_tests::orientations::orientations;
 use engine::constraint_clues::{generate_with_constraints, ClueKind};
 use engine::corpus::from_corpus;
 use engine::geometry::classic_builder;
@@ -40,29 +46,65 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn main() {
     let (runs, nodes) = (arg("--runs", 20), arg("--nodes", 20_000));
-    let puzzles: Vec<(CorpusPuzzle, engine::Puzzle)> = arena_tests::variant_corpus()
+    let turned = arena_tests::bench_flag("--orientations");
+    // Each corpus puzzle, as drawn or (`--orientations`) in each way it can
+    // be turned and mirrored.
+    let puzzles: Vec<(CorpusPuzzle, Vec<engine::Puzzle>)> = arena_tests::variant_corpus()
         .into_iter()
         .map(|p| {
-            let loaded = from_v1(&from_corpus(&p).expect("reads")).expect("loads");
-            (p, loaded.puzzle)
+            let ways = if turned {
+                orientations(&p)
+            } else {
+                vec![p.clone()]
+            };
+            let loaded = ways
+                .iter()
+                .map(|w| {
+                    from_v1(&from_corpus(w).expect("reads"))
+                        .expect("loads")
+                        .puzzle
+                })
+                .collect();
+            (p, loaded)
         })
         .collect();
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); puzzles.len()];
-    let mut gave_up = vec![false; puzzles.len()];
+    // times[i][o]: puzzle i's orientation o, one time per run; None once
+    // it gave up.
+    let mut times: Vec<Vec<Option<Vec<f64>>>> = puzzles
+        .iter()
+        .map(|(_, ways)| vec![Some(Vec::new()); ways.len()])
+        .collect();
     for _ in 0..runs {
-        for (i, (_, puzzle)) in puzzles.iter().enumerate() {
-            if gave_up[i] {
-                continue;
-            }
-            let start = Instant::now();
-            let count = puzzle.count_within(2, nodes);
-            let seconds = start.elapsed().as_secs_f64();
-            if count.gave_up {
-                gave_up[i] = true;
-            } else {
-                times[i].push(seconds);
+        for (i, (_, ways)) in puzzles.iter().enumerate() {
+            for (o, puzzle) in ways.iter().enumerate() {
+                let Some(samples) = times[i][o].as_mut() else {
+                    continue;
+                };
+                let start = Instant::now();
+                let count = puzzle.count_within(2, nodes);
+                let seconds = start.elapsed().as_secs_f64();
+                if count.gave_up {
+                    times[i][o] = None;
+                } else {
+                    samples.push(seconds);
+                }
             }
         }
+    }
+    // Each puzzle's time: the median of its orientations' medians (one
+    // that gave up counts as endless); `None` when that is endless.
+    let per_puzzle: Vec<Option<f64>> = times
+        .iter()
+        .map(|ways| {
+            let medians = ways
+                .iter()
+                .map(|w| w.as_ref().map_or(f64::INFINITY, |t| median(t.clone())))
+                .collect();
+            Some(median(medians)).filter(|t| t.is_finite())
+        })
+        .collect();
+    if turned {
+        spread(&puzzles, &times);
     }
     // Each puzzle's median time, under every kind it uses.
     let mut by_kind: BTreeMap<String, (Vec<f64>, usize)> = BTreeMap::new();
@@ -73,10 +115,9 @@ fn main() {
             .filter(|t| !t.contains('-') || t.starts_with("diagonal"));
         for kind in kinds {
             let entry = by_kind.entry(kind.clone()).or_default();
-            if gave_up[i] {
-                entry.1 += 1;
-            } else {
-                entry.0.push(median(times[i].clone()));
+            match per_puzzle[i] {
+                Some(time) => entry.0.push(time),
+                None => entry.1 += 1,
             }
         }
     }
@@ -95,18 +136,59 @@ fn main() {
             counted + up
         );
     }
-    let all: Vec<f64> = times
-        .iter()
-        .filter(|t| !t.is_empty())
-        .map(|t| median(t.clone()))
-        .collect();
+    let all: Vec<f64> = per_puzzle.iter().flatten().copied().collect();
     println!(
-        "\n{} of {} puzzles counted within {nodes} nodes; median {:.0} puzzles/s",
+        "\n{} of {} puzzles counted within {nodes} nodes{}; median {:.0} puzzles/s",
         all.len(),
         puzzles.len(),
+        if turned {
+            " (the median of their orientations)"
+        } else {
+            ""
+        },
         1.0 / median(all.clone())
     );
     generated(runs, arg("--generated", 20));
+}
+
+/// The puzzles whose orientations' medians differ most (the slowest over
+/// the fastest), each orientation's median ms: how much of a puzzle's time
+/// is the search's luck with the order of its cells.
+fn spread(puzzles: &[(CorpusPuzzle, Vec<engine::Puzzle>)], times: &[Vec<Option<Vec<f64>>>]) {
+    println!(
+        "| puzzle | orientations | fastest (ms) | median (ms) | slowest (ms) | as drawn (ms) |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for ((p, _), ways) in puzzles.iter().zip(times) {
+        let mut medians: Vec<f64> = ways
+            .iter()
+            .map(|w| w.as_ref().map_or(f64::INFINITY, |t| median(t.clone())) * 1000.0)
+            .collect();
+        let drawn = medians[0];
+        medians.sort_by(f64::total_cmp);
+        let (fastest, slowest) = (medians[0], medians[medians.len() - 1]);
+        if slowest < 1.0 {
+            continue;
+        }
+        let show = |ms: f64| {
+            if ms.is_finite() {
+                format!("{ms:.1}")
+            } else {
+                "gave up".into()
+            }
+        };
+        println!(
+            "| {} {} | {} | {} | {} | {} | {} |",
+            &p.id[4..8],
+            p.title.as_deref().unwrap_or(""),
+            medians.len(),
+            show(fastest),
+            show(median(medians.clone())),
+            show(slowest),
+            show(drawn)
+        );
+    }
+    println!();
 }
 
 /// Counting puzzles the SDK generates with thermometers, arrows and dots.

@@ -5,6 +5,7 @@
 //! nobody here wrote; they are read in place, never copied into the repository.
 
 pub mod cluster;
+pub mod orientations;
 pub mod postgres;
 pub mod proc;
 pub mod process;
