@@ -82,6 +82,10 @@ pub(crate) struct Compiled {
     /// What the one-cell primitives leave each cell they read, applied once
     /// to the search's first candidates (also [`crate::constraints::for_search`]).
     pub cell_limits: Vec<(u32, u32)>,
+    /// Per cell, how many constraints and cages read it (a constraint made
+    /// of many primitives counts once): the search's tie-break between
+    /// cells it would otherwise rank alike.
+    pub rules_per_cell: Vec<u32>,
 }
 
 /// Two full houses sharing two or more cells. A value that, in one house, can only
@@ -126,6 +130,29 @@ impl Compiled {
         let (a, b) = (self.full_house_start[h], self.full_house_start[h + 1]);
         &self.full_house_cells[a as usize..b as usize]
     }
+}
+
+/// How many constraints (each primitive tagged with its constraint's index)
+/// and cages read each of `cells` cells.
+fn rules_per_cell(
+    cells: usize,
+    primitives: &[(Primitive, usize)],
+    cages: &[CageTable],
+) -> Vec<u32> {
+    let mut read: Vec<(u32, usize)> = primitives
+        .iter()
+        .flat_map(|(p, index)| p.cells().iter().map(move |&c| (c, *index)))
+        .collect();
+    read.sort_unstable();
+    read.dedup();
+    let mut count = vec![0u32; cells];
+    let cage_cells = cages.iter().flat_map(|cage| cage.cells.iter());
+    for &c in read.iter().map(|(c, _)| c).chain(cage_cells) {
+        if let Some(n) = count.get_mut(c as usize) {
+            *n += 1;
+        }
+    }
+    count
 }
 
 /// Default display symbols: `1`-`9` then `A`-`Z`.
@@ -405,6 +432,8 @@ impl ModelBuilder {
             crate::constraints::for_search(&primitives, model.size);
         model.compiled.search_primitives = search_primitives.into();
         model.compiled.cell_limits = cell_limits;
+        model.compiled.rules_per_cell =
+            rules_per_cell(model.cell_count(), &primitives, &model.compiled.cages);
         model.compiled.primitives = primitives.into();
         model.classic9 = detect_classic9(&model);
         Ok(model)
@@ -641,6 +670,7 @@ fn compile(model: &Rules) -> Compiled {
         primitives: Default::default(),
         search_primitives: Default::default(),
         cell_limits: Vec::new(),
+        rules_per_cell: Vec::new(),
     }
 }
 
