@@ -229,22 +229,9 @@ const GRADED_AT_LEAST: usize = 30;
 fn logical_steps_on_corpus_puzzles_are_true() {
     let mut solved = Vec::new();
     for p in variant_corpus() {
-        let loaded = from_v1(&from_corpus(&p).expect("reads")).expect("loads");
-        let model = loaded.puzzle.model();
-        let solution = loaded.solution.expect("a solution");
-        let grade = engine::logic::grade_without_nested_chains(
-            model,
-            loaded.puzzle.givens(),
-            engine::logic::Options::default(),
-        );
-        // No step removes the true digit or places a wrong one.
+        let (puzzle, grade) = graded_and_checked(&p);
+        let model = puzzle.model();
         for step in &grade.steps {
-            for e in &step.eliminations {
-                assert_ne!(solution[e.cell as usize], e.value, "{}: {step:?}", p.id);
-            }
-            for pl in &step.placements {
-                assert_eq!(solution[pl.cell as usize], pl.value, "{}: {step:?}", p.id);
-            }
             if step.technique.is_constraint_rule() {
                 let words = engine::logic::explain::explain(model, step);
                 assert!(
@@ -275,6 +262,27 @@ fn logical_steps_on_corpus_puzzles_are_true() {
     assert!(solved.len() >= GRADED_AT_LEAST, "{solved:?}");
 }
 
+/// `p` graded without nested chains, every step checked against its
+/// solution: none removes the true digit or places a wrong one.
+fn graded_and_checked(p: &CorpusPuzzle) -> (engine::Puzzle, engine::logic::Grade) {
+    let loaded = from_v1(&from_corpus(p).expect("reads")).expect("loads");
+    let solution = loaded.solution.expect("a solution");
+    let grade = engine::logic::grade_without_nested_chains(
+        loaded.puzzle.model(),
+        loaded.puzzle.givens(),
+        engine::logic::Options::default(),
+    );
+    for step in &grade.steps {
+        for e in &step.eliminations {
+            assert_ne!(solution[e.cell as usize], e.value, "{}: {step:?}", p.id);
+        }
+        for pl in &step.placements {
+            assert_eq!(solution[pl.cell as usize], pl.value, "{}: {step:?}", p.id);
+        }
+    }
+    (loaded.puzzle, grade)
+}
+
 /// Of the corpus's orientations, how many the grader solves without nested
 /// chains (measured: see docs/benchmarks.md).
 const ORIENTATIONS_GRADED_AT_LEAST: usize = 45;
@@ -295,22 +303,7 @@ fn logical_steps_on_every_orientation_are_true() {
             .filter(|t| t.id.ends_with("/rc") || t.id.ends_with("/trc"));
         for t in turned {
             all += 1;
-            let loaded = from_v1(&from_corpus(&t).expect("reads")).expect("loads");
-            let solution = loaded.solution.expect("a turned solution");
-            let grade = engine::logic::grade_without_nested_chains(
-                loaded.puzzle.model(),
-                loaded.puzzle.givens(),
-                engine::logic::Options::default(),
-            );
-            for step in &grade.steps {
-                for e in &step.eliminations {
-                    assert_ne!(solution[e.cell as usize], e.value, "{}: {step:?}", t.id);
-                }
-                for pl in &step.placements {
-                    assert_eq!(solution[pl.cell as usize], pl.value, "{}: {step:?}", t.id);
-                }
-            }
-            graded += usize::from(grade.solved);
+            graded += usize::from(graded_and_checked(&t).1.solved);
         }
     }
     println!("graded without nested chains: {graded} of {all} turned orientations");
