@@ -2,13 +2,12 @@
 //! line or clue rules out the candidates of its cells that no digits it
 //! allows could hold (its primitives narrowed on the grid, as the search
 //! narrows them). Each kind's step is named for its family
-//! ([`technique_of`]): a thermometer's is a Thermometer step, a little
+//! ([`Technique::of_constraint`]): a thermometer's is a Thermometer step, a little
 //! killer's an Outside Clue step, all rated alike.
 
 use crate::logic::step::{Candidate, Step, Technique};
 use crate::logic::Ctx;
 use crate::mask::values_of;
-use protocol::Constraint;
 use std::collections::BTreeSet;
 
 /// A constraint step's rating: after the singles, level with a cage's
@@ -88,41 +87,4 @@ pub(crate) fn line_pointing(cx: &Ctx) -> Option<Step> {
         }
     }
     None
-}
-
-/// The technique a constraint's own narrowing is named for.
-pub(crate) fn technique_of(c: &Constraint) -> Technique {
-    match c {
-        Constraint::Even { .. }
-        | Constraint::Odd { .. }
-        | Constraint::Values { .. }
-        | Constraint::Minimum { .. }
-        | Constraint::Maximum { .. } => Technique::CellRule,
-        Constraint::Thermometer { .. } => Technique::Thermometer,
-        Constraint::Arrow { .. } => Technique::ArrowSum,
-        Constraint::Difference { .. }
-        | Constraint::Ratio { .. }
-        | Constraint::Xv { .. }
-        | Constraint::NonConsecutive
-        | Constraint::Negative { .. }
-        | Constraint::AntiKing
-        | Constraint::AntiKnight => Technique::DotPair,
-        Constraint::Renban { .. }
-        | Constraint::Whispers { .. }
-        | Constraint::Palindrome { .. }
-        | Constraint::Between { .. }
-        | Constraint::Zipper { .. }
-        | Constraint::Entropic { .. }
-        | Constraint::RegionSum { .. } => Technique::LineRule,
-        Constraint::LittleKiller { .. }
-        | Constraint::Sandwich { .. }
-        | Constraint::XSum { .. }
-        | Constraint::Skyscraper { .. } => Technique::OutsideClue,
-        Constraint::Cage { .. }
-        | Constraint::Quadruple { .. }
-        | Constraint::Indexer { .. }
-        | Constraint::Clone { .. }
-        | Constraint::DisjointGroups
-        | Constraint::Table { .. } => Technique::LocalRule,
-    }
 }

@@ -256,7 +256,7 @@ impl Layout {
             constraint_techniques: model
                 .constraints()
                 .iter()
-                .map(crate::logic::constraint_rule::technique_of)
+                .map(crate::logic::step::Technique::of_constraint)
                 .collect(),
         }
     }

@@ -2,6 +2,7 @@
 //! places or eliminates.
 
 use crate::difficulty::Difficulty;
+use protocol::Constraint;
 
 /// A value in a cell: a placement, an elimination or part of a pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -186,6 +187,43 @@ pub enum Technique {
 }
 
 impl Technique {
+    /// The technique a constraint's own narrowing is named for.
+    pub(crate) fn of_constraint(c: &Constraint) -> Technique {
+        match c {
+            Constraint::Even { .. }
+            | Constraint::Odd { .. }
+            | Constraint::Values { .. }
+            | Constraint::Minimum { .. }
+            | Constraint::Maximum { .. } => Technique::CellRule,
+            Constraint::Thermometer { .. } => Technique::Thermometer,
+            Constraint::Arrow { .. } => Technique::ArrowSum,
+            Constraint::Difference { .. }
+            | Constraint::Ratio { .. }
+            | Constraint::Xv { .. }
+            | Constraint::NonConsecutive
+            | Constraint::Negative { .. }
+            | Constraint::AntiKing
+            | Constraint::AntiKnight => Technique::DotPair,
+            Constraint::Renban { .. }
+            | Constraint::Whispers { .. }
+            | Constraint::Palindrome { .. }
+            | Constraint::Between { .. }
+            | Constraint::Zipper { .. }
+            | Constraint::Entropic { .. }
+            | Constraint::RegionSum { .. } => Technique::LineRule,
+            Constraint::LittleKiller { .. }
+            | Constraint::Sandwich { .. }
+            | Constraint::XSum { .. }
+            | Constraint::Skyscraper { .. } => Technique::OutsideClue,
+            Constraint::Cage { .. }
+            | Constraint::Quadruple { .. }
+            | Constraint::Indexer { .. }
+            | Constraint::Clone { .. }
+            | Constraint::DisjointGroups
+            | Constraint::Table { .. } => Technique::LocalRule,
+        }
+    }
+
     /// Every technique, in the enum's order.
     pub const ALL: &'static [Technique] = &[
         Technique::FullHouse,
