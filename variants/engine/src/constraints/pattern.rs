@@ -369,14 +369,27 @@ fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
 /// (a table of 2^n sets of digits).
 const SKYSCRAPER_SET_DIGITS: u32 = 12;
 
+/// The sets of digits [`skyline`] can hold: every subset of `1..=`[`SKYSCRAPER_SET_DIGITS`].
+const SKYLINE_SETS: usize = 1 << SKYSCRAPER_SET_DIGITS;
+
 /// What [`narrow_distinct_skyscraper`] works in, kept between narrowings (a
 /// search narrows thousands of times): each set's reached and ending counts
-/// (zero outside a narrowing) and the sets reached.
-#[derive(Default)]
+/// (zero outside a narrowing) and the sets reached, in fixed arrays indexed
+/// by a set's bits (no bounds to check in the loops).
 struct SkylineScratch {
-    reached: Vec<u16>,
-    ends: Vec<u16>,
-    order: Vec<usize>,
+    reached: Box<[u16; SKYLINE_SETS]>,
+    ends: Box<[u16; SKYLINE_SETS]>,
+    order: Box<[u16; SKYLINE_SETS]>,
+}
+
+impl Default for SkylineScratch {
+    fn default() -> SkylineScratch {
+        SkylineScratch {
+            reached: Box::new([0; SKYLINE_SETS]),
+            ends: Box::new([0; SKYLINE_SETS]),
+            order: Box::new([0; SKYLINE_SETS]),
+        }
+    }
 }
 
 thread_local! {
@@ -397,25 +410,12 @@ fn narrow_distinct_skyscraper(local: &mut [u32], count: u32) -> Option<Result<bo
     if top > SKYSCRAPER_SET_DIGITS || n >= 16 || n as u32 > top {
         return None;
     }
-    let kept = SKYLINE.with_borrow_mut(|scratch| {
-        let sets = 1usize << top;
-        if scratch.reached.len() < sets {
-            scratch.reached.resize(sets, 0);
-            scratch.ends.resize(sets, 0);
-        }
-        let kept = skyline(local, count, scratch);
-        for &set in &scratch.order {
-            (scratch.reached[set], scratch.ends[set]) = (0, 0);
-        }
-        scratch.order.clear();
-        kept
-    });
+    let kept = SKYLINE.with_borrow_mut(|scratch| skyline(local, count, scratch));
     Some(store(local, &kept[..n]))
 }
 
 /// The digits each cell keeps (see [`narrow_distinct_skyscraper`]), worked
-/// out in `scratch` (its counts zero on entry; the sets reached left in its
-/// `order`).
+/// out in `scratch`, whose counts are zero on entry and left so.
 fn skyline(local: &[u32], count: u32, scratch: &mut SkylineScratch) -> [u32; 16] {
     let n = local.len();
     let SkylineScratch {
@@ -423,57 +423,76 @@ fn skyline(local: &[u32], count: u32, scratch: &mut SkylineScratch) -> [u32; 16]
         ends,
         order,
     } = scratch;
+    let (reached, ends, order) = (&mut **reached, &mut **ends, &mut **order);
+    let at = |set: usize| set & (SKYLINE_SETS - 1);
     let tallest = |set: usize| usize::BITS - set.leading_zeros();
     // The next state's counts seen, from this one's, placing `v` after `set`.
-    let seen_after = |set: usize, seen: u16, v: u8| {
-        if u32::from(v) > tallest(set) {
+    let seen_after = |set: usize, seen: u16, v: u32| {
+        if v > tallest(set) {
             seen << 1
         } else {
             seen
         }
     };
     // reached[set]: bit s set when the line's start reaches the state (set, s);
-    // `order`: the reached sets, breadth first — so by size, every set after
-    // all its predecessors and before all its successors; the sets of size
-    // `p` are `order[level[p]..level[p + 1]]` (no bit count needed).
-    order.push(0);
+    // `order[..len]`: the reached sets, breadth first — so by size, every set
+    // after all its predecessors and before all its successors; the sets of
+    // size `p` are `order[level[p]..level[p + 1]]` (no bit count needed).
+    order[0] = 0;
+    let mut len = 1;
     reached[0] = 1;
     let mut level = [0usize; 18];
     for placed in 0..n {
-        level[placed + 1] = order.len();
-        for at in level[placed]..level[placed + 1] {
-            let set = order[at];
-            for v in values_of(local[placed] & !(set as u32)) {
-                let next = set | 1 << (v - 1);
+        level[placed + 1] = len;
+        for k in level[placed]..level[placed + 1] {
+            let set = usize::from(order[at(k)]);
+            let seen = reached[at(set)];
+            let mut open = local[placed] & !(set as u32);
+            while open != 0 {
+                let v = open.trailing_zeros() + 1;
+                open &= open - 1;
+                let next = at(set | 1 << (v - 1));
                 if reached[next] == 0 {
-                    order.push(next);
+                    order[at(len)] = next as u16;
+                    len += 1;
                 }
-                reached[next] |= seen_after(set, reached[set], v);
+                reached[next] |= seen_after(set, seen, v);
             }
         }
     }
-    level[n + 1] = order.len();
+    level[n + 1] = len;
     // ends[set]: of the reached counts, those from which the rest of the line
     // can end having seen `count` (successors first). A cell keeps a digit
     // that steps from a reached count to one that ends: that count then
     // ends too, so one pass finds both.
     let mut kept = [0u32; 16];
     let seen_all = if (count as usize) <= n { 1 << count } else { 0 };
-    for &set in &order[level[n]..level[n + 1]] {
+    for k in level[n]..level[n + 1] {
+        let set = at(usize::from(order[at(k)]));
         ends[set] = seen_all & reached[set];
     }
     for placed in (0..n).rev() {
-        for &set in order[level[placed]..level[placed + 1]].iter().rev() {
+        for k in (level[placed]..level[placed + 1]).rev() {
+            let set = usize::from(order[at(k)]);
+            let seen = reached[at(set)];
             let mut can = 0u16;
-            for v in values_of(local[placed] & !(set as u32)) {
-                let after = ends[set | 1 << (v - 1)];
-                if seen_after(set, reached[set], v) & after != 0 {
+            let mut open = local[placed] & !(set as u32);
+            while open != 0 {
+                let v = open.trailing_zeros() + 1;
+                open &= open - 1;
+                let after = ends[at(set | 1 << (v - 1))];
+                if seen_after(set, seen, v) & after != 0 {
                     kept[placed] |= 1 << (v - 1);
                 }
-                can |= seen_before(after, u32::from(v) > tallest(set));
+                can |= seen_before(after, v > tallest(set));
             }
-            ends[set] = can & reached[set];
+            ends[at(set)] = can & seen;
         }
+    }
+    // Every set reached back to zero for the next narrowing.
+    for k in 0..len {
+        let set = at(usize::from(order[at(k)]));
+        (reached[set], ends[set]) = (0, 0);
     }
     kept
 }
