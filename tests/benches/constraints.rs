@@ -151,9 +151,9 @@ fn main() {
     generated(runs, arg("--generated", 20));
 }
 
-/// The puzzles whose orientations' medians differ most (the slowest over
-/// the fastest), each orientation's median ms: how much of a puzzle's time
-/// is the search's luck with the order of its cells.
+/// Every puzzle with an orientation slower than 1 ms: the fastest, median
+/// and slowest of its orientations' median times, and the time as drawn —
+/// how much of a puzzle's time is the search's luck with its cell order.
 fn spread(puzzles: &[(CorpusPuzzle, Vec<engine::Puzzle>)], times: &[Vec<Option<Vec<f64>>>]) {
     println!(
         "| puzzle | orientations | fastest (ms) | median (ms) | slowest (ms) | as drawn (ms) |"
