@@ -421,8 +421,16 @@ impl Listing<'_> {
 /// as many different digits of the cells' values add up to; with `support`,
 /// each cell's sums by value (the other cells' sums shifted by it).
 fn added_sums(masks: &[u32], distinct: bool, support: Option<&mut Support>) -> u128 {
-    let add =
-        |sums: u128, mask: u32| values_of(mask).fold(0u128, |acc, v| acc | sums << u32::from(v));
+    // Every sum fits one machine word when the cells' highest values do.
+    let highest: u32 = masks.iter().map(|&m| u32::BITS - m.leading_zeros()).sum();
+    let add = |sums: u128, mask: u32| {
+        if highest < u64::BITS {
+            let sums = sums as u64;
+            u128::from(values_of(mask).fold(0u64, |acc, v| acc | sums << v))
+        } else {
+            values_of(mask).fold(0u128, |acc, v| acc | sums << u32::from(v))
+        }
+    };
     // The sums `k` different digits of `union` can reach at all.
     let reach = |union: u32, k: usize| -> u128 {
         if !distinct {
