@@ -565,13 +565,28 @@ impl Pointing<'_> {
         while open != 0 {
             let b = open & open.wrapping_neg();
             open &= open - 1;
-            self.seeing.fill(!0);
             let mut places = 0;
-            for &c in cells {
-                if cand[c as usize] & b != 0 {
-                    places += 1;
-                    for (s, &p) in self.seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
-                        *s &= p;
+            if let [first, second] = self.seeing {
+                // Two words (grids up to 128 cells): in registers, not
+                // stored back at every place.
+                let (mut low, mut high) = (!0u64, !0u64);
+                for &c in cells {
+                    if cand[c as usize] & b != 0 {
+                        places += 1;
+                        if let [l, h] = t.peer_bits_of(c as usize) {
+                            (low, high) = (low & l, high & h);
+                        }
+                    }
+                }
+                (*first, *second) = (low, high);
+            } else {
+                self.seeing.fill(!0);
+                for &c in cells {
+                    if cand[c as usize] & b != 0 {
+                        places += 1;
+                        for (s, &p) in self.seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
+                            *s &= p;
+                        }
                     }
                 }
             }
