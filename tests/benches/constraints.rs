@@ -20,6 +20,7 @@
 //! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N --orientations]`.
 
 use arena_tests::orientations::orientations;
+use arena_tests::{bench_arg, bench_flag};
 use engine::constraint_clues::{generate_with_constraints, ClueKind};
 use engine::corpus::from_corpus;
 use engine::geometry::classic_builder;
@@ -30,23 +31,14 @@ use protocol::corpus::CorpusPuzzle;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-/// The number after `flag`, or `default`.
-fn arg(flag: &str, default: usize) -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.windows(2)
-        .find(|w| w[0] == flag)
-        .and_then(|w| w[1].parse().ok())
-        .unwrap_or(default)
-}
-
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn main() {
-    let (runs, nodes) = (arg("--runs", 20), arg("--nodes", 20_000));
-    let turned = arena_tests::bench_flag("--orientations");
+    let (runs, nodes) = (bench_arg("--runs", 20), bench_arg("--nodes", 20_000));
+    let turned = bench_flag("--orientations");
     // Each corpus puzzle, as drawn or (`--orientations`) in each way it can
     // be turned and mirrored.
     let puzzles: Vec<(CorpusPuzzle, Vec<engine::Puzzle>)> = arena_tests::variant_corpus()
@@ -148,7 +140,7 @@ fn main() {
         },
         1.0 / median(all.clone())
     );
-    generated(runs, arg("--generated", 20));
+    generated(runs, bench_arg("--generated", 20));
 }
 
 /// Every puzzle with an orientation slower than 1 ms: the fastest, median

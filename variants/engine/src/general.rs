@@ -565,31 +565,17 @@ impl Pointing<'_> {
         while open != 0 {
             let b = open & open.wrapping_neg();
             open &= open - 1;
-            let mut places = 0;
-            if let [first, second] = self.seeing {
-                // Two words (grids up to 128 cells): in registers, not
-                // stored back at every place.
-                let (mut low, mut high) = (!0u64, !0u64);
-                for &c in cells {
-                    if cand[c as usize] & b != 0 {
-                        places += 1;
-                        if let [l, h] = t.peer_bits_of(c as usize) {
-                            (low, high) = (low & l, high & h);
-                        }
-                    }
+            // On grids up to 128 cells (two words) the intersection runs in
+            // a local pair, kept in registers, not stored back at each place.
+            let places = match <&mut [u64; 2]>::try_from(&mut *self.seeing) {
+                Ok(two) => {
+                    let mut words = [!0u64; 2];
+                    let places = common_peers(t, cells, cand, b, &mut words);
+                    *two = words;
+                    places
                 }
-                (*first, *second) = (low, high);
-            } else {
-                self.seeing.fill(!0);
-                for &c in cells {
-                    if cand[c as usize] & b != 0 {
-                        places += 1;
-                        for (s, &p) in self.seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
-                            *s &= p;
-                        }
-                    }
-                }
-            }
+                Err(_) => common_peers(t, cells, cand, b, self.seeing),
+            };
             if places == 0 {
                 return Err(());
             }
@@ -619,6 +605,23 @@ impl Pointing<'_> {
         }
         Ok(progress)
     }
+}
+
+/// Sets `seeing` to the cells that see every cell of `cells` holding the
+/// digit `b` (peer bits, ANDed); returns how many such cells there are.
+#[inline(always)]
+fn common_peers(t: &Compiled, cells: &[u32], cand: &[u32], b: u32, seeing: &mut [u64]) -> usize {
+    seeing.fill(!0);
+    let mut places = 0;
+    for &c in cells {
+        if cand[c as usize] & b != 0 {
+            places += 1;
+            for (s, &p) in seeing.iter_mut().zip(t.peer_bits_of(c as usize)) {
+                *s &= p;
+            }
+        }
+    }
+    places
 }
 
 /// Pointing and claiming between every pair of full houses that share cells.
