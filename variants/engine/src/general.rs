@@ -24,9 +24,9 @@ pub(crate) struct Found {
 pub(crate) struct General<'m> {
     tables: &'m Compiled,
     queue: Vec<u32>,
-    /// Each cage's cell candidates when it was last narrowed (flattened, cage
-    /// after cage, then primitive after primitive), so an unchanged cage or
-    /// constraint is skipped.
+    /// Each cage's cell candidates when it was last narrowed, at any node of
+    /// the search (flattened, cage after cage, then primitive after
+    /// primitive), so an unchanged cage or constraint is skipped.
     cage_seen: Vec<u32>,
     /// The same, as their required digits last pointed outward.
     pointed: Vec<u32>,
@@ -355,9 +355,12 @@ fn propagate(t: &Compiled, s: &mut Scratch, cand: &mut [u32]) -> bool {
     let (queue, cage_seen, pointed) = (&mut *s.queue, &mut *s.cage_seen, &mut *s.pointed);
     let mut locked_rounds = 0;
     let mut dirty = DirtyHouses::all(t);
-    // No cage or primitive has been narrowed or has pointed on these
-    // candidates yet (no mask is 0).
-    cage_seen.fill(0);
+    // No cage or primitive has pointed on these candidates yet (no mask is
+    // 0). `cage_seen` is kept from call to call: a cage's or primitive's
+    // narrowing reads only its own cells, so one whose cells are as they were
+    // after it last narrowed — at this node or any other — has nothing to
+    // take. Pointing also takes from cells outside, which backtracking
+    // restores, so it starts afresh.
     pointed.fill(0);
     loop {
         while let Some(cell) = queue.pop() {
