@@ -148,6 +148,9 @@ impl<'m> General<'m> {
             most_failed_cell(&self.levels[depth], &self.failures)
         };
         let Some(cell) = picked else {
+            if !every_rule_holds(self.tables, &self.levels[depth]) {
+                return;
+            }
             found.count += 1;
             if self.keep_first && found.first.is_none() {
                 found.first = Some(
@@ -201,6 +204,22 @@ impl<'m> General<'m> {
         }
         self.order.truncate(start);
     }
+}
+
+/// Whether every cage and constraint holds on `cand`, every cell single
+/// (each rule is exact on single cells). Propagation alone does not promise
+/// it: a narrowing that is not idempotent (a value kept for a partner the same
+/// pass took) could leave all its cells single without its rule holding, and
+/// a rule is not narrowed again on cells it left as they are.
+fn every_rule_holds(t: &Compiled, cand: &[u32]) -> bool {
+    let mut copy = cand.to_vec();
+    let mut singles = Vec::new();
+    t.cages
+        .iter()
+        .all(|cage| cage.propagate(&mut copy, &mut singles) == Ok(false))
+        && t.search_primitives
+            .iter()
+            .all(|p| p.propagate(&mut copy, &mut singles, |_| {}) == Ok(false))
 }
 
 /// The cells every cage and constraint reads, counted once per reader.
@@ -734,5 +753,30 @@ mod tests {
             assert_eq!(cand[box_cell] & high, 0, "cell {box_cell} keeps 8 or 9");
         }
         assert_eq!(cand[3] & high, high, "r1c4 lost 8 or 9");
+    }
+
+    /// A grid of single cells counts only when every cage and constraint
+    /// holds on it: a solved grid does; with r1c1 and r1c2 swapped, the cage
+    /// on r1c1-r2c1 and the thermometer from r1c1 break (the houses are the
+    /// peers' propagation's to keep, not checked here).
+    #[test]
+    fn a_full_grid_counts_only_if_every_rule_holds_on_it() {
+        let solved =
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+        let model = crate::geometry::classic_builder(3, 3)
+            .expect("9x9")
+            .cage(vec![[0, 0], [1, 0]], 5)
+            .constraint(Constraint::Thermometer {
+                cells: vec![[0, 0], [0, 1], [0, 2]],
+                slow: false,
+            })
+            .build()
+            .expect("valid");
+        let grid = |text: &str| -> Vec<u32> { text.bytes().map(|b| 1 << (b - b'1')).collect() };
+        assert!(super::every_rule_holds(&model.compiled, &grid(solved)));
+        let mut swapped = solved.as_bytes().to_vec();
+        swapped.swap(0, 1);
+        let swapped = String::from_utf8(swapped).expect("ascii");
+        assert!(!super::every_rule_holds(&model.compiled, &grid(&swapped)));
     }
 }
