@@ -83,20 +83,23 @@ fn main() {
             }
         }
     }
-    // Each puzzle's time: the median of its orientations' medians (one
-    // that gave up counts as endless); `None` when that is endless.
-    let per_puzzle: Vec<Option<f64>> = times
+    // medians[i][o]: puzzle i's orientation o's median time (endless once it
+    // gave up); a puzzle's time is the median of its orientations', `None`
+    // when that is endless.
+    let medians: Vec<Vec<f64>> = times
         .iter()
         .map(|ways| {
-            let medians = ways
-                .iter()
+            ways.iter()
                 .map(|w| w.as_ref().map_or(f64::INFINITY, |t| median(t.clone())))
-                .collect();
-            Some(median(medians)).filter(|t| t.is_finite())
+                .collect()
         })
         .collect();
+    let per_puzzle: Vec<Option<f64>> = medians
+        .iter()
+        .map(|ways| Some(median(ways.clone())).filter(|t| t.is_finite()))
+        .collect();
     if turned {
-        spread(&puzzles, &times);
+        spread(&puzzles, &medians);
     }
     // Each puzzle's median time, under every kind it uses.
     let mut by_kind: BTreeMap<String, (Vec<f64>, usize)> = BTreeMap::new();
@@ -146,16 +149,13 @@ fn main() {
 /// Every puzzle with an orientation slower than 1 ms: the fastest, median
 /// and slowest of its orientations' median times, and the time as drawn —
 /// how much of a puzzle's time is the search's luck with its cell order.
-fn spread(puzzles: &[(CorpusPuzzle, Vec<engine::Puzzle>)], times: &[Vec<Option<Vec<f64>>>]) {
+fn spread(puzzles: &[(CorpusPuzzle, Vec<engine::Puzzle>)], medians: &[Vec<f64>]) {
     println!(
         "| puzzle | orientations | fastest (ms) | median (ms) | slowest (ms) | as drawn (ms) |"
     );
     println!("|---|---|---|---|---|---|");
-    for ((p, _), ways) in puzzles.iter().zip(times) {
-        let mut medians: Vec<f64> = ways
-            .iter()
-            .map(|w| w.as_ref().map_or(f64::INFINITY, |t| median(t.clone())) * 1000.0)
-            .collect();
+    for ((p, _), ways) in puzzles.iter().zip(medians) {
+        let mut medians: Vec<f64> = ways.iter().map(|s| s * 1000.0).collect();
         let drawn = medians[0];
         medians.sort_by(f64::total_cmp);
         let (fastest, slowest) = (medians[0], medians[medians.len() - 1]);

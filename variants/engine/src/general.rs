@@ -3,25 +3,16 @@
 //! the fewest candidates (of bivalue cells, the one with the most unsolved peers).
 //! Works for every model.
 
+use crate::found::Found;
 use crate::mask::{bit, is_single, value_of};
+use crate::model::Model;
 use crate::rules::Compiled;
 use rand::seq::SliceRandom;
 use rand::RngCore;
 
-/// What a search found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Found {
-    /// Solutions found, at most the limit.
-    pub count: usize,
-    /// The first solution, one value per active cell.
-    pub first: Option<Vec<u8>>,
-    /// The search stopped because it used up its node budget; `count` is then a
-    /// lower bound.
-    pub gave_up: bool,
-}
-
 /// A reusable search context for one compiled model.
 pub(crate) struct General<'m> {
+    model: &'m Model,
     tables: &'m Compiled,
     queue: Vec<u32>,
     /// Each cage's cell candidates when it was last narrowed, at any node of
@@ -42,9 +33,11 @@ pub(crate) struct General<'m> {
 }
 
 impl<'m> General<'m> {
-    /// A context for the given tables.
-    pub fn new(tables: &'m Compiled) -> Self {
+    /// A context for searching `model`.
+    pub fn new(model: &'m Model) -> Self {
+        let tables = &model.compiled;
         General {
+            model,
             tables,
             queue: Vec::new(),
             cage_seen: vec![0; seen_len(tables)],
@@ -135,6 +128,27 @@ impl<'m> General<'m> {
         found
     }
 
+    /// Counts the grid of single cells at `depth` if every rule holds on it
+    /// (keeping it as the first solution when asked). Propagation alone does
+    /// not promise that: a narrowing that is not idempotent (a value kept for
+    /// a partner the same pass took) could leave its cells single without its
+    /// rule holding, and a rule is not narrowed again on cells it left as
+    /// they are. Out of line: the search's loop stays small.
+    #[inline(never)]
+    fn count_solution(&self, depth: usize, found: &mut Found) {
+        let values: Vec<u8> = self.levels[depth]
+            .iter()
+            .map(|&m| value_of(m) as u8)
+            .collect();
+        if crate::check::first_conflict(self.model, &values, true).is_some() {
+            return;
+        }
+        found.count += 1;
+        if self.keep_first && found.first.is_none() {
+            found.first = Some(values);
+        }
+    }
+
     fn dfs(
         &mut self,
         depth: usize,
@@ -148,18 +162,7 @@ impl<'m> General<'m> {
             most_failed_cell(&self.levels[depth], &self.failures)
         };
         let Some(cell) = picked else {
-            if !every_rule_holds(self.tables, &self.levels[depth]) {
-                return;
-            }
-            found.count += 1;
-            if self.keep_first && found.first.is_none() {
-                found.first = Some(
-                    self.levels[depth]
-                        .iter()
-                        .map(|&m| value_of(m) as u8)
-                        .collect(),
-                );
-            }
+            self.count_solution(depth, found);
             return;
         };
         if self.nodes_left == 0 {
@@ -204,22 +207,6 @@ impl<'m> General<'m> {
         }
         self.order.truncate(start);
     }
-}
-
-/// Whether every cage and constraint holds on `cand`, every cell single
-/// (each rule is exact on single cells). Propagation alone does not promise
-/// it: a narrowing that is not idempotent (a value kept for a partner the same
-/// pass took) could leave all its cells single without its rule holding, and
-/// a rule is not narrowed again on cells it left as they are.
-fn every_rule_holds(t: &Compiled, cand: &[u32]) -> bool {
-    let mut copy = cand.to_vec();
-    let mut singles = Vec::new();
-    t.cages
-        .iter()
-        .all(|cage| cage.propagate(&mut copy, &mut singles) == Ok(false))
-        && t.search_primitives
-            .iter()
-            .all(|p| p.propagate(&mut copy, &mut singles, |_| {}) == Ok(false))
 }
 
 /// The cells every cage and constraint reads, counted once per reader.
@@ -693,18 +680,28 @@ fn locked_candidates(
 
 #[cfg(test)]
 mod tests {
-    use protocol::Constraint;
+    use crate::rules::ModelBuilder;
+    use protocol::{Constraint, Coord};
     use std::sync::Arc;
+
+    /// A classic 9x9 layout to add rules to.
+    fn nine_by_nine() -> ModelBuilder {
+        crate::geometry::classic_builder(3, 3).expect("9x9")
+    }
+
+    /// The first `n` cells of the first row.
+    fn first_row(n: u32) -> Vec<Coord> {
+        (0..n).map(|c| [0, c]).collect()
+    }
 
     /// Five cells of a renban in the first row: every run of five digits
     /// holds 5, so the row's other cells lose it; a cell of the first box
     /// below the line sees only three of its cells and keeps it.
     #[test]
     fn a_digit_a_renban_must_hold_leaves_the_cells_that_see_all_its_places() {
-        let model = crate::geometry::classic_builder(3, 3)
-            .expect("9x9")
+        let model = nine_by_nine()
             .constraint(Constraint::Renban {
-                cells: (0..5).map(|c| [0, c]).collect(),
+                cells: first_row(5),
             })
             .build()
             .expect("valid");
@@ -723,10 +720,9 @@ mod tests {
     /// shares with a cage counts two, and a cell no rule reads none.
     #[test]
     fn a_cell_counts_each_rule_reading_it_once() {
-        let model = crate::geometry::classic_builder(3, 3)
-            .expect("9x9")
+        let model = nine_by_nine()
             .constraint(Constraint::Entropic {
-                cells: (0..5).map(|c| [0, c]).collect(),
+                cells: first_row(5),
             })
             .cage(vec![[0, 2], [1, 2]], 10)
             .build()
@@ -741,8 +737,7 @@ mod tests {
     /// row past the box, which sees only one.
     #[test]
     fn a_digit_a_cage_must_hold_leaves_the_cells_that_see_all_its_places() {
-        let model = crate::geometry::classic_builder(3, 3)
-            .expect("9x9")
+        let model = nine_by_nine()
             .cage(vec![[0, 0], [1, 1]], 17)
             .build()
             .expect("valid");
@@ -755,28 +750,31 @@ mod tests {
         assert_eq!(cand[3] & high, high, "r1c4 lost 8 or 9");
     }
 
-    /// A grid of single cells counts only when every cage and constraint
-    /// holds on it: a solved grid does; with r1c1 and r1c2 swapped, the cage
-    /// on r1c1-r2c1 and the thermometer from r1c1 break (the houses are the
-    /// peers' propagation's to keep, not checked here).
+    /// A grid of single cells handed to the search counts only when every
+    /// rule holds on it: a solved grid does; with r1c1 and r1c2 swapped, the
+    /// cage on r1c1-r2c1, the thermometer from r1c1 and two columns break.
     #[test]
     fn a_full_grid_counts_only_if_every_rule_holds_on_it() {
         let solved =
             "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
-        let model = crate::geometry::classic_builder(3, 3)
-            .expect("9x9")
+        let model = nine_by_nine()
             .cage(vec![[0, 0], [1, 0]], 5)
             .constraint(Constraint::Thermometer {
-                cells: vec![[0, 0], [0, 1], [0, 2]],
+                cells: first_row(3),
                 slow: false,
             })
             .build()
             .expect("valid");
         let grid = |text: &str| -> Vec<u32> { text.bytes().map(|b| 1 << (b - b'1')).collect() };
-        assert!(super::every_rule_holds(&model.compiled, &grid(solved)));
+        let count = |text: &str| {
+            super::General::new(&model)
+                .search(grid(text), 2, None)
+                .count
+        };
+        assert_eq!(count(solved), 1);
         let mut swapped = solved.as_bytes().to_vec();
         swapped.swap(0, 1);
         let swapped = String::from_utf8(swapped).expect("ascii");
-        assert!(!super::every_rule_holds(&model.compiled, &grid(&swapped)));
+        assert_eq!(count(&swapped), 0);
     }
 }
