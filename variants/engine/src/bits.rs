@@ -8,7 +8,7 @@
 //! operations per rule instead of a loop over cells.
 
 use crate::cage::CageTable;
-use crate::found::Found;
+use crate::general::Found;
 use crate::rules::Rules;
 use rand::seq::SliceRandom;
 use rand::RngCore;

@@ -3,16 +3,25 @@
 //! the fewest candidates (of bivalue cells, the one with the most unsolved peers).
 //! Works for every model.
 
-use crate::found::Found;
 use crate::mask::{bit, is_single, value_of};
-use crate::model::Model;
 use crate::rules::Compiled;
 use rand::seq::SliceRandom;
 use rand::RngCore;
 
+/// What a search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Solutions found, at most the limit.
+    pub count: usize,
+    /// The first solution, one value per active cell.
+    pub first: Option<Vec<u8>>,
+    /// The search stopped because it used up its node budget; `count` is then a
+    /// lower bound.
+    pub gave_up: bool,
+}
+
 /// A reusable search context for one compiled model.
 pub(crate) struct General<'m> {
-    model: &'m Model,
     tables: &'m Compiled,
     queue: Vec<u32>,
     /// Each cage's cell candidates when it was last narrowed, at any node of
@@ -33,11 +42,9 @@ pub(crate) struct General<'m> {
 }
 
 impl<'m> General<'m> {
-    /// A context for searching `model`.
-    pub fn new(model: &'m Model) -> Self {
-        let tables = &model.compiled;
+    /// A context for the given tables.
+    pub fn new(tables: &'m Compiled) -> Self {
         General {
-            model,
             tables,
             queue: Vec::new(),
             cage_seen: vec![0; seen_len(tables)],
@@ -129,23 +136,17 @@ impl<'m> General<'m> {
     }
 
     /// Counts the grid of single cells at `depth` if every rule holds on it
-    /// (keeping it as the first solution when asked). Propagation alone does
-    /// not promise that: a narrowing that is not idempotent (a value kept for
-    /// a partner the same pass took) could leave its cells single without its
-    /// rule holding, and a rule is not narrowed again on cells it left as
-    /// they are. Out of line: the search's loop stays small.
+    /// ([`every_rule_holds`]), keeping it as the first solution when asked.
+    /// Out of line: the search's loop stays small.
     #[inline(never)]
     fn count_solution(&self, depth: usize, found: &mut Found) {
-        let values: Vec<u8> = self.levels[depth]
-            .iter()
-            .map(|&m| value_of(m) as u8)
-            .collect();
-        if crate::check::first_conflict(self.model, &values, true).is_some() {
+        let cand = &self.levels[depth];
+        if !every_rule_holds(self.tables, cand) {
             return;
         }
         found.count += 1;
         if self.keep_first && found.first.is_none() {
-            found.first = Some(values);
+            found.first = Some(cand.iter().map(|&m| value_of(m) as u8).collect());
         }
     }
 
@@ -207,6 +208,28 @@ impl<'m> General<'m> {
         }
         self.order.truncate(start);
     }
+}
+
+/// Whether every cage and constraint holds on `cand`, every cell single
+/// (each rule is exact on single cells). Propagation alone does not promise
+/// it: a narrowing that is not idempotent (a value kept for a partner the same
+/// pass took) could leave all its cells single without its rule holding, and
+/// a rule is not narrowed again on cells it left as they are.
+fn every_rule_holds(t: &Compiled, cand: &[u32]) -> bool {
+    // Narrowed on a copy of their cells, not through their `propagate` (a
+    // second caller of those keeps them out of the propagation loop's inlining).
+    let mut local = Vec::new();
+    let mut holds = |cells: &[u32], narrow: &dyn Fn(&mut [u32]) -> Result<bool, ()>| {
+        local.clear();
+        local.extend(cells.iter().map(|&c| cand[c as usize]));
+        narrow(&mut local) == Ok(false)
+    };
+    t.cages
+        .iter()
+        .all(|cage| holds(&cage.cells, &|l| cage.narrow(l)))
+        && t.search_primitives
+            .iter()
+            .all(|p| holds(p.cells(), &|l| p.narrow(l)))
 }
 
 /// The cells every cage and constraint reads, counted once per reader.
@@ -751,8 +774,9 @@ mod tests {
     }
 
     /// A grid of single cells handed to the search counts only when every
-    /// rule holds on it: a solved grid does; with r1c1 and r1c2 swapped, the
-    /// cage on r1c1-r2c1, the thermometer from r1c1 and two columns break.
+    /// cage and constraint holds on it: a solved grid does; with r1c1 and
+    /// r1c2 swapped, the cage on r1c1-r2c1 and the thermometer from r1c1
+    /// break (the houses are the peers' propagation's to keep).
     #[test]
     fn a_full_grid_counts_only_if_every_rule_holds_on_it() {
         let solved =
@@ -767,7 +791,7 @@ mod tests {
             .expect("valid");
         let grid = |text: &str| -> Vec<u32> { text.bytes().map(|b| 1 << (b - b'1')).collect() };
         let count = |text: &str| {
-            super::General::new(&model)
+            super::General::new(&model.compiled)
                 .search(grid(text), 2, None)
                 .count
         };

@@ -112,7 +112,7 @@ pub fn random_solution_within(model: &Model, rng: &mut Rng, budget: Option<usize
             s.count(&empty, None, 1, Some(rng))
         }
         (Solver::Classic9 | Solver::Cells, _) => {
-            let mut g = General::new(model);
+            let mut g = General::new(&model.compiled);
             let Some(mut cand) = g.start(&empty) else {
                 return Fill::NoSolution;
             };
@@ -175,7 +175,7 @@ fn uniqueness_of(solutions: usize, gave_up: bool) -> Uniqueness {
 /// a placed cell: its value's bit) rather than givens: the count after sound
 /// deductions, which keep every solution, searches a far smaller space.
 fn uniqueness_of_candidates(model: &Model, candidates: &[u32], budget: usize) -> Uniqueness {
-    let mut g = General::new(model);
+    let mut g = General::new(&model.compiled);
     let mut cand = candidates.to_vec();
     if !g.propagate(&mut cand) {
         return Uniqueness::NoSolution;

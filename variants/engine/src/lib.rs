@@ -45,7 +45,6 @@ pub mod difficulty;
 pub mod drawing;
 mod error;
 mod fast9;
-mod found;
 mod general;
 pub mod generate;
 pub mod geometry;

@@ -151,7 +151,7 @@ impl Puzzle {
     /// The candidates (value bitmasks, value `v` = bit `v-1`) of every cell after
     /// constraint propagation, or `None` if propagation finds a contradiction.
     pub fn propagate(&self) -> Option<Vec<u32>> {
-        let mut g = General::new(&self.model);
+        let mut g = General::new(&self.model.compiled);
         let mut cand = g.start(&self.givens)?;
         g.propagate(&mut cand).then_some(cand)
     }
@@ -310,7 +310,7 @@ pub(crate) fn count_givens(model: &Model, givens: &[u8], query: Query) -> Count 
             s.count(givens, forbid, limit, None)
         }
         Solver::Cells => {
-            let mut g = General::new(model);
+            let mut g = General::new(&model.compiled);
             let Some(mut cand) = g.start(givens) else {
                 return none;
             };

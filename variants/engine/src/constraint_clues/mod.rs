@@ -166,7 +166,7 @@ fn settle(
 
 /// A random solution of `givens` on `model`, if a budgeted search finds one.
 fn random_fill(model: &Model, givens: &[u8], rng: &mut Rng) -> Option<Vec<u8>> {
-    let mut search = General::new(model);
+    let mut search = General::new(&model.compiled);
     let mut cand = search.start(givens)?;
     if !search.propagate(&mut cand) {
         return None;
