@@ -1,6 +1,8 @@
 //! The general solver: constraint propagation (naked singles through peers, hidden
 //! singles in full houses, cage combinations) and depth-first search on the cell with
-//! the fewest candidates (of bivalue cells, the one with the most unsolved peers).
+//! the fewest candidates (of bivalue cells, the one with the most unsolved peers) —
+//! with constraints, the cell whose rules failed most per candidate, or the places of
+//! a constraint's pivot digit (a skyscraper's tallest) when they are fewer.
 //! Works for every model.
 
 use crate::mask::{bit, is_single, value_of};
@@ -36,7 +38,9 @@ pub(crate) struct General<'m> {
     /// "dom/wdeg"; of cells alike in that, on the one most rules read).
     failures: Vec<u32>,
     levels: Vec<Vec<u32>>,
-    order: Vec<u32>,
+    /// The branches of the nodes on the current path, each a cell and the
+    /// value it is given (one cell's values, or one digit's places).
+    branches: Vec<(u32, u32)>,
     nodes_left: usize,
     keep_first: bool,
 }
@@ -51,7 +55,7 @@ impl<'m> General<'m> {
             pointed: vec![0; seen_len(tables)],
             failures: Vec::new(),
             levels: Vec::new(),
-            order: Vec::new(),
+            branches: Vec::new(),
             nodes_left: usize::MAX,
             keep_first: true,
         }
@@ -135,6 +139,38 @@ impl<'m> General<'m> {
         found
     }
 
+    /// Pushes the branches of the node at `depth` whose chosen cell is
+    /// `cell`: its values — or, when a primitive's pivot digit
+    /// ([`Primitive::pivot_digit`]) has fewer places left on its cells
+    /// (two or more), those places. Either way the branches split the
+    /// node's solutions between them: the digit is in exactly one place.
+    fn push_branches(&mut self, depth: usize, cell: usize) {
+        let cand = &self.levels[depth];
+        let options = cand[cell];
+        let mut fewest: Option<(&[u32], u32, u32)> = None;
+        for &(i, digit) in self.tables.pivots.iter() {
+            let cells = self.tables.search_primitives[i].cells();
+            let places = cells
+                .iter()
+                .filter(|&&c| cand[c as usize] & digit != 0)
+                .count() as u32;
+            if places >= 2 && places < fewest.map_or(options.count_ones(), |(_, _, p)| p) {
+                fewest = Some((cells, digit, places));
+            }
+        }
+        if let Some((cells, digit, _)) = fewest {
+            let places = cells.iter().filter(|&&c| cand[c as usize] & digit != 0);
+            self.branches.extend(places.map(|&c| (c, digit)));
+            return;
+        }
+        let mut rest = options;
+        while rest != 0 {
+            self.branches
+                .push((cell as u32, rest & rest.wrapping_neg()));
+            rest &= rest - 1;
+        }
+    }
+
     /// Counts the grid of single cells at `depth` if every rule holds on it
     /// ([`every_rule_holds`]), keeping it as the first solution when asked.
     /// Out of line: the search's loop stays small.
@@ -174,25 +210,20 @@ impl<'m> General<'m> {
         if self.levels.len() <= depth + 1 {
             self.levels.push(Vec::new());
         }
-        let options = self.levels[depth][cell];
-        let start = self.order.len();
-        let mut rest = options;
-        while rest != 0 {
-            self.order.push(rest & rest.wrapping_neg());
-            rest &= rest - 1;
-        }
+        let start = self.branches.len();
+        self.push_branches(depth, cell);
         if let Some(r) = rng.as_deref_mut() {
-            self.order[start..].shuffle(r);
+            self.branches[start..].shuffle(r);
         }
-        for k in start..start + options.count_ones() as usize {
-            let value = self.order[k];
+        for k in start..self.branches.len() {
+            let (cell, value) = self.branches[k];
             let (done, next) = self.levels.split_at_mut(depth + 1);
             let child = &mut next[0];
             child.clear();
             child.extend_from_slice(&done[depth]);
-            child[cell] = value;
+            child[cell as usize] = value;
             self.queue.clear();
-            self.queue.push(cell as u32);
+            self.queue.push(cell);
             let mut scratch = Scratch {
                 queue: &mut self.queue,
                 cage_seen: &mut self.cage_seen,
@@ -206,7 +237,7 @@ impl<'m> General<'m> {
                 }
             }
         }
-        self.order.truncate(start);
+        self.branches.truncate(start);
     }
 }
 
@@ -771,6 +802,75 @@ mod tests {
             assert_eq!(cand[box_cell] & high, 0, "cell {box_cell} keeps 8 or 9");
         }
         assert_eq!(cand[3] & high, high, "r1c4 lost 8 or 9");
+    }
+
+    /// The digits seen along `line` of a filled grid (each one taller
+    /// than all before it).
+    fn seen(grid: &[u8; 16], line: impl Iterator<Item = usize>) -> u32 {
+        let mut tallest = 0;
+        line.filter(|&i| {
+            let taller = grid[i] > tallest;
+            tallest = tallest.max(grid[i]);
+            taller
+        })
+        .count() as u32
+    }
+
+    /// Every 4x4 sudoku, cell by cell, passed to `f`.
+    fn every_4x4(grid: &mut [u8; 16], at: usize, f: &mut impl FnMut(&[u8; 16])) {
+        if at == 16 {
+            return f(grid);
+        }
+        let (r, c) = (at / 4, at % 4);
+        for v in 1..=4 {
+            let clash = (0..at).any(|i| {
+                let (ri, ci) = (i / 4, i % 4);
+                grid[i] == v && (ri == r || ci == c || (ri / 2 == r / 2 && ci / 2 == c / 2))
+            });
+            if !clash {
+                grid[at] = v;
+                every_4x4(grid, at + 1, f);
+            }
+        }
+    }
+
+    /// Branching on the places of a skyscraper line's tallest digit splits
+    /// the solutions without losing any: a 4x4 whose first row shows two
+    /// from either side counts as many as the grids listed one by one that
+    /// do — the search branching on the 4's places (two left, its first
+    /// cell three values) and, with no pivots, on cells alone.
+    #[test]
+    fn branching_on_a_skyscrapers_tallest_counts_every_solution() {
+        let model = crate::geometry::classic_builder(2, 2)
+            .expect("4x4")
+            .constraint(Constraint::Skyscraper {
+                cells: first_row(4),
+                count: 2,
+                clue: None,
+            })
+            .constraint(Constraint::Skyscraper {
+                cells: first_row(4).into_iter().rev().collect(),
+                count: 2,
+                clue: None,
+            })
+            .build()
+            .expect("valid");
+        let mut listed = 0;
+        every_4x4(&mut [0; 16], 0, &mut |g| {
+            listed += usize::from(seen(g, 0..4) == 2 && seen(g, (0..4).rev()) == 2);
+        });
+        assert!(listed > 1);
+        assert_eq!(model.compiled.pivots.len(), 2);
+        let count = |compiled: &crate::rules::Compiled| {
+            let mut search = super::General::new(compiled);
+            let mut cand = search.start(&[0; 16]).expect("no givens");
+            assert!(search.propagate(&mut cand));
+            search.search(cand, usize::MAX, None).count
+        };
+        assert_eq!(count(&model.compiled), listed);
+        let mut cells_only = model.compiled.clone();
+        cells_only.pivots = Default::default();
+        assert_eq!(count(&cells_only), listed);
     }
 
     /// A grid of single cells handed to the search counts only when every

@@ -79,6 +79,9 @@ pub(crate) struct Compiled {
     pub primitives: std::sync::Arc<[(Primitive, usize)]>,
     /// The same as the search narrows them ([`crate::constraints::for_search`]).
     pub search_primitives: std::sync::Arc<[Primitive]>,
+    /// The search primitives with a pivot digit
+    /// ([`Primitive::pivot_digit`]): their indices and digits.
+    pub pivots: std::sync::Arc<[(usize, u32)]>,
     /// What the one-cell primitives leave each cell they read, applied once
     /// to the search's first candidates (also [`crate::constraints::for_search`]).
     pub cell_limits: Vec<(u32, u32)>,
@@ -430,6 +433,11 @@ impl ModelBuilder {
         model.compiled = compile(&model);
         let (search_primitives, cell_limits) =
             crate::constraints::for_search(&primitives, model.size);
+        model.compiled.pivots = search_primitives
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((i, p.pivot_digit())).filter(|&(_, d)| d != 0))
+            .collect();
         model.compiled.search_primitives = search_primitives.into();
         model.compiled.cell_limits = cell_limits;
         model.compiled.rules_per_cell =
@@ -669,6 +677,7 @@ fn compile(model: &Rules) -> Compiled {
         locked_cells,
         primitives: Default::default(),
         search_primitives: Default::default(),
+        pivots: Default::default(),
         cell_limits: Vec::new(),
         rules_per_cell: Vec::new(),
     }

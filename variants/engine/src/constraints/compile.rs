@@ -443,6 +443,7 @@ impl<'a, 'l> One<'a, 'l> {
             cells,
             kind,
             distinct,
+            exact_open: usize::MAX,
         }));
     }
 

@@ -71,6 +71,20 @@ impl Primitive {
         }
     }
 
+    /// The digit whose place among its cells decides the most about the
+    /// rule, as a bit; 0 for kinds without one. A skyscraper's over a whole
+    /// line is its tallest: the buildings seen are all before it. The search
+    /// may branch on that digit's places rather than on one cell's values.
+    pub fn pivot_digit(&self) -> u32 {
+        match self {
+            Primitive::Pattern(p) if p.distinct && !p.cells.is_empty() => match p.kind {
+                PatternKind::Skyscraper { .. } => 1 << (p.cells.len() - 1),
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+
     /// Narrows `local`, the candidates of [`Primitive::cells`] in order.
     /// `Err` when no assignment is left; `Ok(true)` when anything changed.
     pub fn narrow(&self, local: &mut [u32]) -> Result<bool, ()> {
@@ -162,6 +176,7 @@ pub(crate) fn for_search(
         }
         out.push(match primitive {
             Primitive::Sum(sum) => Primitive::Sum(sum.for_search()),
+            Primitive::Pattern(pattern) => Primitive::Pattern(pattern.for_search()),
             other => other.clone(),
         });
     }

@@ -44,9 +44,24 @@ pub(crate) struct Pattern {
     /// Whether the cells hold different digits (the row or column they
     /// fill, or the rule itself, says so).
     pub distinct: bool,
+    /// At most this many open cells for a skyscraper's exact narrowing
+    /// (`usize::MAX`: always exact; the search's copy waits, see
+    /// [`Pattern::for_search`]).
+    pub exact_open: usize,
 }
 
 impl Pattern {
+    /// The same rule as the search narrows it: a skyscraper over different
+    /// digits exact only once [`SKYSCRAPER_EXACT_OPEN`] cells or fewer are
+    /// open. (The grader's copy stays exact: a step it takes is one a
+    /// person could.)
+    pub fn for_search(&self) -> Pattern {
+        Pattern {
+            exact_open: SKYSCRAPER_EXACT_OPEN,
+            ..self.clone()
+        }
+    }
+
     /// The order cells are assigned in: a between line's ends first.
     fn order(&self) -> Vec<usize> {
         let n = self.cells.len();
@@ -71,13 +86,17 @@ impl Pattern {
                 return narrow_sandwich(local, sum, low, high);
             }
             PatternKind::Skyscraper { count } => {
+                changed = narrow_skyscraper(local, count, self.distinct)?;
                 if self.distinct {
+                    let open = local.iter().filter(|&&m| !is_single(m)).count();
+                    if open > self.exact_open {
+                        return Ok(changed);
+                    }
                     // Exact on its own while the digits' sets fit a table.
                     if let Some(narrowed) = narrow_distinct_skyscraper(local, count) {
-                        return narrowed;
+                        return narrowed.map(|more| more || changed);
                     }
                 }
-                changed = narrow_skyscraper(local, count)?;
             }
             PatternKind::XSum { sum } => {
                 // Exact on its own once every cell is single: no listing.
@@ -310,60 +329,121 @@ fn narrow_sandwich(local: &mut [u32], sum: u32, low: u8, high: u8) -> Result<boo
     store(local, &kept[..n])
 }
 
-/// A skyscraper's digits, seen from the clue, as states (highest so far,
-/// seen so far): a value stays where some state reached before the cell
-/// leads, through it, to a state from which the rest can still show exactly
-/// `count`, ending at the line's highest digit (a whole row or column holds
-/// every digit). Digits are not otherwise kept apart here (the listing and
-/// the row do that), so this never removes a value some assignment uses.
-fn narrow_skyscraper(local: &mut [u32], count: u32) -> Result<bool, ()> {
-    let n = local.len();
-    let top = 32 - local.iter().fold(0u32, |m, &l| m | l).leading_zeros() as usize;
-    let count = count as usize;
-    let state = |m: usize, s: usize| m * (n + 2) + s;
-    let size = (top + 1) * (n + 2);
-    let step = |m: usize, s: usize, v: usize| if v > m { (v, s + 1) } else { (m, s) };
-    // backward[i]: states before cell i from which the rest ends at `count`.
-    let mut backward = vec![vec![false; size]; n + 1];
-    // The line holds every digit 1..=n, so it ends having seen n.
-    if count <= n && top == n {
-        backward[n][state(n, count)] = true;
+/// A skyscraper's digits, seen from the clue, as states (count seen so far,
+/// tallest so far), kept as one mask of tallest digits per count and cell: a
+/// value stays where some state the line's start reaches leads, through it,
+/// to one from which the rest can still show exactly `count`, ending at the
+/// line's highest digit (a whole row or column holds every digit). Digits
+/// are not otherwise kept apart here, but on a line of different digits
+/// (`distinct`) a hidden digit is strictly below the tallest. Never removes
+/// a value some assignment uses; a few word operations per cell and count.
+fn narrow_skyscraper(local: &mut [u32], count: u32, distinct: bool) -> Result<bool, ()> {
+    const SIDE: usize = crate::MAX_SIZE as usize;
+    // The states' tables sized for the line: a 9x9 row's fit in 720 bytes.
+    match local.len() {
+        0..=9 => skyscraper_states::<9, 10>(local, count, distinct),
+        n if n <= SIDE => skyscraper_states::<SIDE, { SIDE + 1 }>(local, count, distinct),
+        // Longer than any grid's row: left to the other rules.
+        _ => Ok(false),
     }
-    for i in (0..n).rev() {
-        for m in 0..=top {
-            for s in 0..=n {
-                backward[i][state(m, s)] = values_of(local[i]).any(|v| {
-                    let (m2, s2) = step(m, s, usize::from(v));
-                    s2 <= n && backward[i + 1][state(m2, s2)]
-                });
-            }
-        }
-    }
-    // Forward from the start: the states reachable before each cell, and
-    // the values leading from one to a state the rest can finish from.
-    let mut reached = vec![false; size];
-    reached[state(0, 0)] = true;
-    let mut kept = vec![0u32; n];
-    for i in 0..n {
-        let mut next = vec![false; size];
-        for m in 0..=top {
-            for s in 0..=n {
-                if !reached[state(m, s)] {
-                    continue;
-                }
-                for v in values_of(local[i]) {
-                    let (m2, s2) = step(m, s, usize::from(v));
-                    next[state(m2, s2)] = true;
-                    if s2 <= n && backward[i + 1][state(m2, s2)] {
-                        kept[i] |= 1 << (v - 1);
-                    }
-                }
-            }
-        }
-        reached = next;
-    }
-    store(local, &kept)
 }
+
+/// [`narrow_skyscraper`] on a line of at most `SIDE` cells (`COUNTS`: `SIDE + 1`).
+fn skyscraper_states<const SIDE: usize, const COUNTS: usize>(
+    local: &mut [u32],
+    count: u32,
+    distinct: bool,
+) -> Result<bool, ()> {
+    let n = local.len();
+    let count = count as usize;
+    if n == 0 {
+        return Ok(false);
+    }
+    if count == 0 || count > n {
+        return Err(());
+    }
+    // Masks of digits above the lowest / below the highest of a mask.
+    let above_lowest = |m: u32| {
+        if m == 0 {
+            0
+        } else {
+            !((m & m.wrapping_neg()) * 2 - 1)
+        }
+    };
+    let below_highest = |m: u32| {
+        if m == 0 {
+            0
+        } else {
+            (1u32 << (31 - m.leading_zeros())) - 1
+        }
+    };
+    // The tallest digits a cell holding one of `m` can hide behind, and the
+    // digits of a cell hidden behind one of the tallest `m`.
+    let hides_behind = |m: u32| {
+        let lowest = m & m.wrapping_neg();
+        if distinct {
+            above_lowest(m)
+        } else if m == 0 {
+            0
+        } else {
+            !(lowest - 1)
+        }
+    };
+    let hidden_below = |m: u32| {
+        if distinct || m == 0 {
+            below_highest(m)
+        } else {
+            below_highest(m) | (1u32 << (31 - m.leading_zeros()))
+        }
+    };
+    // reached[i][s]: the tallest digits after cell i with s seen.
+    let mut reached = [[0u32; COUNTS]; SIDE];
+    reached[0][1] = local[0];
+    for i in 1..n {
+        let v = local[i];
+        let behind = hides_behind(v);
+        for s in 1..=count.min(i + 1) {
+            reached[i][s] =
+                (reached[i - 1][s] & behind) | (v & above_lowest(reached[i - 1][s - 1]));
+        }
+    }
+    // ends[i][s]: of those, the ones from which the rest shows `count`.
+    let mut ends = [[0u32; COUNTS]; SIDE];
+    ends[n - 1][count] = reached[n - 1][count] & 1 << (n - 1);
+    let mut kept = [0u32; SIDE];
+    for i in (1..n).rev() {
+        let v = local[i];
+        for s in 1..=count.min(i + 1) {
+            let after = ends[i][s];
+            if after == 0 {
+                continue;
+            }
+            // Hidden: the tallest stays, above something of this cell's.
+            let stay = reached[i - 1][s] & after & hides_behind(v);
+            if stay != 0 {
+                ends[i - 1][s] |= stay;
+                kept[i] |= v & hidden_below(stay);
+            }
+            // Seen: this cell is the new tallest, above an earlier tallest.
+            let seen = after & v & above_lowest(reached[i - 1][s - 1]);
+            if seen != 0 {
+                kept[i] |= seen;
+                ends[i - 1][s - 1] |= reached[i - 1][s - 1] & below_highest(seen);
+            }
+        }
+    }
+    kept[0] = local[0] & ends[0][1];
+    store(local, &kept[..n])
+}
+
+/// A skyscraper over different digits is narrowed exactly
+/// ([`narrow_distinct_skyscraper`]) once at most this many of its cells are
+/// open, by its states alone ([`narrow_skyscraper`]) before: the exact walk
+/// visits up to 2^open sets of digits and early in a search mostly confirms
+/// what the states found. On "Skyscraper - all 5", with the search placing
+/// each line's tallest first, 7 counted fastest over all eight orientations
+/// (6 and 8 slower, every line exact 2.3x slower; docs/benchmarks.md).
+const SKYSCRAPER_EXACT_OPEN: usize = 7;
 
 /// Digits up to this many are narrowed exactly by [`narrow_distinct_skyscraper`]
 /// (a table of 2^n sets of digits).
@@ -638,6 +718,7 @@ mod tests {
                 high: 9,
             },
             distinct: true,
+            exact_open: usize::MAX,
         };
         let mut good = singles(&[2, 1, 3, 7, 9, 4, 5, 6, 8]);
         assert_eq!(sandwich.narrow(&mut good), Ok(false));
@@ -648,11 +729,52 @@ mod tests {
     #[test]
     fn a_skyscraper_of_one_puts_the_highest_first() {
         let mut local = vec![0x1FF; 9];
-        assert_eq!(narrow_skyscraper(&mut local, 1), Ok(true));
+        assert_eq!(narrow_skyscraper(&mut local, 1, true), Ok(true));
         assert_eq!(local[0], bit(9));
         let mut all = vec![0x1FF; 9];
-        assert_eq!(narrow_skyscraper(&mut all, 9), Ok(true));
+        assert_eq!(narrow_skyscraper(&mut all, 9, true), Ok(true));
         assert_eq!(all[0], bit(1));
+    }
+
+    /// The states keep exactly the values of the sequences (digits may
+    /// repeat) that fit the candidates, end at the tallest digit and show
+    /// `count` — a hidden digit at most the tallest before it, or (the
+    /// line's digits different) below it: checked against listing every
+    /// sequence of a 5-cell line.
+    #[test]
+    fn a_skyscrapers_states_keep_what_some_sequence_uses() {
+        let cands = [0b11111, 0b10110, 0b01011, 0b11101, 0b00111];
+        for distinct in [false, true] {
+            for count in 1..=5 {
+                let mut expected = [0u32; 5];
+                for code in 0..5usize.pow(5) {
+                    let seq: Vec<u32> = (0..5)
+                        .map(|i| (code / 5usize.pow(i)) % 5 + 1)
+                        .map(|v| v as u32)
+                        .collect();
+                    let mut tallest = 0;
+                    let mut seen = 0;
+                    let mut fits = true;
+                    for (&v, &c) in seq.iter().zip(&cands) {
+                        fits &= c & bit(v) != 0 && !(distinct && v == tallest);
+                        seen += u32::from(v > tallest);
+                        tallest = tallest.max(v);
+                    }
+                    if fits && seen == count && tallest == 5 {
+                        for (k, &v) in expected.iter_mut().zip(&seq) {
+                            *k |= bit(v);
+                        }
+                    }
+                }
+                let mut local = cands.to_vec();
+                let narrowed = narrow_skyscraper(&mut local, count, distinct);
+                if expected.contains(&0) {
+                    assert_eq!(narrowed, Err(()), "count {count}");
+                } else {
+                    assert_eq!(local, expected, "count {count}, distinct {distinct}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -918,6 +1040,7 @@ mod tests {
             cells: vec![0, 1, 2],
             kind: PatternKind::Renban,
             distinct: true,
+            exact_open: usize::MAX,
         };
         let mut local = vec![bit(1), bit(3), 0x1FF];
         assert_eq!(renban.narrow(&mut local), Ok(true));
