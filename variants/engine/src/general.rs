@@ -32,10 +32,12 @@ pub(crate) struct General<'m> {
     cage_seen: Vec<u32>,
     /// The same, as their required digits last pointed outward.
     pointed: Vec<u32>,
-    /// How often each cell's rules failed in this search, in units of
-    /// [`FAILURE`], plus the number of rules reading the cell (models with
-    /// constraints branch on the cell with the most failures per candidate:
-    /// "dom/wdeg"; of cells alike in that, on the one most rules read).
+    /// How often each cell's rules failed in this search, and a value given
+    /// to it by a branch failed at once, in units of [`FAILURE`], plus the
+    /// number of rules reading the cell (models with constraints branch on
+    /// the cell with the most failures per candidate: "dom/wdeg" with the
+    /// decision's own conflicts counted, as the Interactive Sudoku Solver
+    /// counts them; of cells alike in that, on the one most rules read).
     failures: Vec<u32>,
     levels: Vec<Vec<u32>>,
     /// The branches of the nodes on the current path, each a cell and the
@@ -235,6 +237,9 @@ impl<'m> General<'m> {
                 if found.count >= limit || found.gave_up {
                     break;
                 }
+            } else {
+                // The branch failed at once: its cell counts a failure too.
+                failed(&mut self.failures, &[cell]);
             }
         }
         self.branches.truncate(start);
