@@ -20,7 +20,7 @@
 //! Run: `cargo bench -p arena-tests --bench constraints [-- --runs N --nodes N --generated N --orientations]`.
 
 use arena_tests::orientations::orientations;
-use arena_tests::{bench_arg, bench_flag};
+use arena_tests::{bench_arg, bench_flag, median};
 use engine::constraint_clues::{generate_with_constraints, ClueKind};
 use engine::corpus::from_corpus;
 use engine::geometry::classic_builder;
@@ -30,11 +30,6 @@ use engine::Difficulty;
 use protocol::corpus::CorpusPuzzle;
 use std::collections::BTreeMap;
 use std::time::Instant;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
-}
 
 fn main() {
     let (runs, nodes) = (bench_arg("--runs", 20), bench_arg("--nodes", 20_000));

@@ -18,18 +18,13 @@
 //! side's time includes a process start; its first solves also warm up its
 //! JIT, which the median leaves out.
 
-use arena_tests::{bench_arg, read_dataset, temp_dir};
+use arena_tests::{bench_arg, median, read_dataset, temp_dir};
 use engine::corpus::from_corpus;
 use engine::v1::from_v1;
 use protocol::corpus::CorpusPuzzle;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
-}
 
 fn main() {
     let Some(iss) = bench_arg::<String>("--iss", String::new())

@@ -29,6 +29,12 @@ pub fn bench_arg<T: FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// The median of `xs` (the upper one of an even count; NaN when empty).
+pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
 /// Whether a benchmark was given the flag `name`.
 pub fn bench_flag(name: &str) -> bool {
     std::env::args().any(|a| a == name)

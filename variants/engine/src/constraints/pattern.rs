@@ -760,6 +760,31 @@ mod tests {
         assert_eq!(all[0], bit(1));
     }
 
+    /// Every sequence of `len` digits from 1..=`digits`.
+    fn sequences(len: u32, digits: usize) -> impl Iterator<Item = Vec<u32>> {
+        (0..digits.pow(len)).map(move |code| {
+            (0..len)
+                .map(|i| (code / digits.pow(i) % digits + 1) as u32)
+                .collect()
+        })
+    }
+
+    /// Whether each digit of `seq` is among its cell's candidates.
+    fn fits(seq: &[u32], cands: &[u32]) -> bool {
+        seq.iter().zip(cands).all(|(&v, &c)| c & bit(v) != 0)
+    }
+
+    /// Each of `len` cells' digits over `seqs` (as candidate masks).
+    fn values_used(len: usize, seqs: impl Iterator<Item = Vec<u32>>) -> Vec<u32> {
+        let mut used = vec![0; len];
+        for seq in seqs {
+            for (u, &v) in used.iter_mut().zip(&seq) {
+                *u |= bit(v);
+            }
+        }
+        used
+    }
+
     /// A between line keeps exactly the values some assignment of its
     /// cells uses (ends any digits, the middle strictly between them, no
     /// two cells kept apart): checked against listing every assignment of
@@ -773,20 +798,13 @@ mod tests {
             [bit(4), 0x1FF, bit(1) | bit(9), bit(5)],
         ];
         for cands in lines {
-            let mut expected = [0u32; 4];
-            for code in 0..9usize.pow(4) {
-                let v: Vec<u32> = (0..4)
-                    .map(|i| (code / 9usize.pow(i)) % 9 + 1)
-                    .map(|v| v as u32)
-                    .collect();
-                let fits = v.iter().zip(&cands).all(|(&x, &c)| c & bit(x) != 0);
-                let (lo, hi) = (v[0].min(v[3]), v[0].max(v[3]));
-                if fits && v[1..3].iter().all(|&x| lo < x && x < hi) {
-                    for (k, &x) in expected.iter_mut().zip(&v) {
-                        *k |= bit(x);
-                    }
-                }
-            }
+            let expected = values_used(
+                4,
+                sequences(4, 9).filter(|v| {
+                    let (lo, hi) = (v[0].min(v[3]), v[0].max(v[3]));
+                    fits(v, &cands) && v[1..3].iter().all(|&x| lo < x && x < hi)
+                }),
+            );
             let mut local = cands.to_vec();
             let narrowed = narrow_between(&mut local);
             if expected.contains(&0) {
@@ -808,26 +826,21 @@ mod tests {
         let cands = [0b11111, 0b10110, 0b01011, 0b11101, 0b00111];
         for distinct in [false, true] {
             for count in 1..=5 {
-                let mut expected = [0u32; 5];
-                for code in 0..5usize.pow(5) {
-                    let seq: Vec<u32> = (0..5)
-                        .map(|i| (code / 5usize.pow(i)) % 5 + 1)
-                        .map(|v| v as u32)
-                        .collect();
-                    let mut tallest = 0;
-                    let mut seen = 0;
-                    let mut fits = true;
-                    for (&v, &c) in seq.iter().zip(&cands) {
-                        fits &= c & bit(v) != 0 && !(distinct && v == tallest);
-                        seen += u32::from(v > tallest);
-                        tallest = tallest.max(v);
-                    }
-                    if fits && seen == count && tallest == 5 {
-                        for (k, &v) in expected.iter_mut().zip(&seq) {
-                            *k |= bit(v);
+                let expected = values_used(
+                    5,
+                    sequences(5, 5).filter(|seq| {
+                        let (mut tallest, mut seen, mut hides_equal) = (0, 0, false);
+                        for &v in seq {
+                            hides_equal |= v == tallest;
+                            seen += u32::from(v > tallest);
+                            tallest = tallest.max(v);
                         }
-                    }
-                }
+                        fits(seq, &cands)
+                            && !(distinct && hides_equal)
+                            && seen == count
+                            && tallest == 5
+                    }),
+                );
                 let mut local = cands.to_vec();
                 let narrowed = narrow_skyscraper(&mut local, count, distinct);
                 if expected.contains(&0) {
