@@ -436,7 +436,10 @@ impl ModelBuilder {
         model.compiled.pivots = search_primitives
             .iter()
             .enumerate()
-            .filter_map(|(i, p)| Some((i, p.pivot_digit())).filter(|&(_, d)| d != 0))
+            .filter_map(|(i, p)| match p.pivot_digit() {
+                0 => None,
+                digit => Some((i, digit)),
+            })
             .collect();
         model.compiled.search_primitives = search_primitives.into();
         model.compiled.cell_limits = cell_limits;
